@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { tenantSettingNames } from '@ledgerline/contract';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/open.js';
+import { tenantSettings, tenants } from './db/schema.js';
+import { createTenant } from './features/tenants/tenants.service.js';
+import { createFeatureFlags } from './platform/feature-flags.js';
+import { createIdentityProvider } from './idp/index.js';
+
+const usage = `Ledgerline operator commands: npm run admin -- <command> [options]
+
+  list-tenants
+  create-tenant --name <name> --admin-email <email> [--admin-name <name>] [--admin-password <pw>]
+  set-flag --name <flag> --value true|false
+  set-tenant-setting --tenant <tenant id> --name <setting> --value true|false
+
+With the embedded database, stop the server first (the data folder is locked while it runs).`;
+
+async function main() {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      value: { type: 'string' },
+      tenant: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
+      'admin-password': { type: 'string' },
+    },
+  });
+  if (!command || command === 'help' || command === '--help') {
+    console.log(usage);
+    return;
+  }
+  const config = loadConfig();
+  const { database, release } = await openDatabase(config);
+  try {
+    switch (command) {
+      case 'list-tenants': {
+        const rows = await database.db.select().from(tenants).orderBy(tenants.createdAt);
+        for (const t of rows)
+          console.log(`${t.id}  ${t.name}  (created ${t.createdAt.toISOString()})`);
+        if (rows.length === 0) console.log('No tenants yet.');
+        break;
+      }
+      case 'create-tenant': {
+        const name = required(values.name, '--name');
+        const email = required(values['admin-email'], '--admin-email');
+        const adminName = values['admin-name'] ?? 'Administrator';
+        const { tenantId } = await createTenant(database, { name, adminEmail: email, adminName });
+        console.log(`Created tenant ${name} (${tenantId}) with administrator ${email}.`);
+        if (config.embeddedIdp) {
+          const idp = await createIdentityProvider({
+            config,
+            database,
+            logger: pino({ level: 'warn' }),
+          });
+          const password = values['admin-password'] ?? randomBytes(12).toString('base64url');
+          const existing = await idp.accounts.findByEmail(email);
+          if (existing) await idp.accounts.setPassword(existing.id, password);
+          else await idp.accounts.createAccount({ email, name: adminName, password });
+          await idp.close();
+          console.log(
+            values['admin-password'] ? 'Password set as given.' : `Password: ${password}`,
+          );
+        }
+        break;
+      }
+      case 'set-flag': {
+        const name = required(values.name, '--name');
+        const value = booleanValue(values.value);
+        await createFeatureFlags(database, config.featureFlagDefaults).set(name, value);
+        console.log(`Feature flag ${name} = ${value}.`);
+        break;
+      }
+      case 'set-tenant-setting': {
+        const tenantId = required(values.tenant, '--tenant');
+        const name = required(values.name, '--name');
+        if (!(tenantSettingNames as readonly string[]).includes(name)) {
+          throw new Error(`Unknown setting ${name}. Known: ${tenantSettingNames.join(', ')}.`);
+        }
+        const value = String(booleanValue(values.value));
+        const [tenant] = await database.db.select().from(tenants).where(eq(tenants.id, tenantId));
+        if (!tenant) throw new Error(`No tenant ${tenantId}.`);
+        await database.db
+          .insert(tenantSettings)
+          .values({ tenantId, name, value })
+          .onConflictDoUpdate({
+            target: [tenantSettings.tenantId, tenantSettings.name],
+            set: { value, updatedAt: new Date() },
+          });
+        console.log(`${tenant.name}: ${name} = ${value}.`);
+        break;
+      }
+      default:
+        throw new Error(`Unknown command ${command}.\n\n${usage}`);
+    }
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value || !value.trim()) throw new Error(`${flag} is required.`);
+  return value.trim();
+}
+
+function booleanValue(value: string | undefined): boolean {
+  if (value !== 'true' && value !== 'false') throw new Error('--value must be true or false.');
+  return value === 'true';
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

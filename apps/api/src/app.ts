@@ -1,0 +1,274 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { JSONWebKeySet } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { webDistFolder } from './paths.js';
+import { registerAudit } from './platform/audit.js';
+import { registerAuth } from './platform/auth.js';
+import { createFeatureFlags } from './platform/feature-flags.js';
+import { registerMetrics } from './platform/metrics.js';
+import { problem, registerProblemHandlers, sendProblem } from './platform/problems.js';
+import { createSessionStore } from './platform/sessions.js';
+import { accessKeysRoutes } from './features/access-keys/access-keys.routes.js';
+import { createAccessKeysRepository } from './features/access-keys/access-keys.repository.js';
+import { createAccessKeysService } from './features/access-keys/access-keys.service.js';
+import { activitiesRoutes } from './features/activities/activities.routes.js';
+import { createActivitiesRepository } from './features/activities/activities.repository.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { createAuthService } from './features/auth/auth.service.js';
+import { createTokenVerifier } from './features/auth/token-verifier.js';
+import { datasetsRoutes } from './features/datasets/datasets.routes.js';
+import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
+import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
+import { createDatasetsService } from './features/datasets/datasets.service.js';
+import { createJobs } from './platform/jobs.js';
+import { infoRoutes } from './features/info/info.routes.js';
+import { tenantSettingsRoutes } from './features/tenant-settings/tenant-settings.routes.js';
+import { createUsersRepository } from './features/users/users.repository.js';
+import { usersRoutes } from './features/users/users.routes.js';
+import { usersAdminRoutes } from './features/users/users-admin.routes.js';
+import { createUsersAdminService } from './features/users/users-admin.service.js';
+import { createInvitations } from './features/users/users-invitations.js';
+import { createMailer, type Mailer } from './platform/mail.js';
+import { createUsersService } from './features/users/users.service.js';
+
+/** The embedded identity provider as the app sees it (src/idp). */
+export interface MountableIdentityProvider {
+  publicJwks(): Promise<JSONWebKeySet>;
+  register(app: FastifyInstance): Promise<void>;
+  /** A one-time set-password link for an invited user, landing on redirectUri afterwards. */
+  invitationLink(input: { email: string; name: string; redirectUri: string }): Promise<string>;
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  identityProvider?: MountableIdentityProvider;
+  logger?: FastifyServerOptions['logger'];
+  /** Defaults to SMTP_URL, else the .eml mail drop under DATA_DIR/mail. */
+  mailer?: Mailer;
+  /** The built site; defaults to apps/web/dist when it exists. */
+  webRoot?: string | null;
+}
+
+const defaultWebRoot = webDistFolder;
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerProblemHandlers(app);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const issuerOrigin = new URL(config.oidcIssuer).origin;
+  const extraOrigins = config.OIDC_EXTRA_ORIGINS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables through style attributes and <style> elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", issuerOrigin],
+        formAction: ["'self'", issuerOrigin, ...extraOrigins],
+        frameAncestors: ["'self'"],
+        frameSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    // The embedded view (spec 3) may frame the site from a parent page of the same origin.
+    frameguard: { action: 'sameorigin' },
+    strictTransportSecurity: config.cookieSecure,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      ...problem(429, `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`),
+      statusCode: 429,
+    }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Ledgerline API',
+        version: 'v0',
+        description:
+          'The API behind the Ledgerline site and for ERP connectors. Browser clients use the session ' +
+          'cookie and the X-XSRF-TOKEN header; machine clients send `Authorization: Bearer <access key>`. ' +
+          'Company-scoped calls take the `Dataset-Id` header. Errors are RFC 9457 problem documents.',
+      },
+      components: {
+        securitySchemes: {
+          accessKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An access key from Settings › Access Keys',
+          },
+          session: { type: 'apiKey', in: 'cookie', name: 'ledgerline_session' },
+        },
+      },
+      security: [{ accessKey: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get(
+    '/api/v0/openapi.json',
+    { config: { access: 'none' }, schema: { hide: true } },
+    async () => app.swagger(),
+  );
+
+  registerMetrics(app);
+
+  const sessions = createSessionStore(database, {
+    idleMinutes: config.SESSION_IDLE_MINUTES,
+    absoluteHours: config.SESSION_ABSOLUTE_HOURS,
+  });
+  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure });
+  registerAudit(app, database);
+
+  app.addHook('preHandler', async (request) => {
+    if (request.principal) {
+      request.log = request.log.child({
+        tenantId: request.principal.tenantId,
+        datasetId: request.datasetId ?? undefined,
+        userId: request.principal.userId ?? undefined,
+        accessKeyId: request.principal.accessKeyId ?? undefined,
+      });
+    }
+  });
+
+  app.get(
+    '/api/health',
+    {
+      config: { access: 'none' },
+      schema: { tags: ['info'], summary: 'Liveness and database check' },
+    },
+    async (_request, reply) => {
+      try {
+        await database.db.execute(sql`select 1`);
+        return { status: 'Healthy', database: 'ok' };
+      } catch (error) {
+        app.log.error({ err: error }, 'health check failed');
+        return sendProblem(reply, problem(503, 'The database is not reachable.'));
+      }
+    },
+  );
+
+  const flags = createFeatureFlags(database, config.featureFlagDefaults);
+  const verifyToken = createTokenVerifier({
+    issuer: config.oidcIssuer,
+    audience: config.oidcAudience,
+    localJwks: options.identityProvider ? () => options.identityProvider!.publicJwks() : undefined,
+  });
+
+  await app.register(infoRoutes, {
+    flags,
+    signIn: {
+      issuer: config.oidcIssuer,
+      clientId: config.OIDC_CLIENT_ID,
+      scope: config.OIDC_SCOPE,
+      resource: config.embeddedIdp ? config.oidcAudience : null,
+    },
+  });
+  await app.register(authRoutes, {
+    auth: createAuthService({ database, verifyToken, sessions }),
+    sessions,
+    database,
+    cookieSecure: config.cookieSecure,
+    sessionHours: config.SESSION_ABSOLUTE_HOURS,
+    loginRateLimitPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+  });
+  const jobs = createJobs(database, app.log);
+  const usersRepository = createUsersRepository();
+  await app.register(usersRoutes, { users: createUsersService({ repository: usersRepository }) });
+  const usersAdmin = createUsersAdminService({ repository: usersRepository, database });
+  const identityProvider = options.identityProvider;
+  const invitations = createInvitations({
+    jobs,
+    users: usersAdmin,
+    mailer: options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log: app.log }),
+    // With an external provider the invited user signs in there and is matched by e-mail.
+    links: {
+      link: async (input) => (identityProvider ? identityProvider.invitationLink(input) : input.redirectUri),
+    },
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+  const datasetsRepository = createDatasetsRepository();
+  const datasetLifecycle = createDatasetLifecycle({ database, jobs, repository: datasetsRepository, log: app.log });
+  app.addHook('onReady', async () => {
+    await jobs.start();
+    await datasetLifecycle.register();
+    await invitations.register();
+    await datasetLifecycle.resume();
+  });
+  app.addHook('onClose', () => jobs.stop());
+  await app.register(datasetsRoutes, {
+    repository: datasetsRepository,
+    service: createDatasetsService({ repository: datasetsRepository }),
+    lifecycle: datasetLifecycle,
+  });
+  await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
+  await app.register(tenantSettingsRoutes);
+  await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
+  await app.register(accessKeysRoutes, {
+    keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),
+  });
+
+  if (options.identityProvider) await options.identityProvider.register(app);
+
+  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
+  const serveSite = webRoot !== null && existsSync(`${webRoot}/index.html`);
+  if (serveSite) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi = /^\/(api|idp|metrics)(\/|$)/.test(path);
+    if (serveSite && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      // The site's own router owns every other path, including its /error/404 page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return sendProblem(reply, {
+      ...problem(404, `No route ${request.method} ${path}.`),
+      instance: path,
+    });
+  });
+
+  return app;
+}

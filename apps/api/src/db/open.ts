@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { openPglite, openPostgres, type Database } from './client.js';
+import { lockDataFolder } from './lock.js';
+
+/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else embedded) and migrates it. */
+export async function openDatabase(
+  config: Config,
+): Promise<{ database: Database; release(): void }> {
+  if (config.DATABASE_URL) {
+    const database = await openPostgres({
+      connectionString: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+    });
+    await database.migrate();
+    return { database, release: () => undefined };
+  }
+  const lock = lockDataFolder(config.DATA_DIR);
+  try {
+    const database = await openPglite({ dataDir: join(config.DATA_DIR, 'db') });
+    await database.migrate();
+    return { database, release: lock.release };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,72 @@
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { auditActivityQuery} from '@ledgerline/contract';
+import { type AuditActivity, type CursorQuery } from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import { auditActivities } from '../../db/schema.js';
+import { compileCursorQuery, toCursorPage } from '../../platform/paging/cursor.js';
+
+type ActivityRow = typeof auditActivities.$inferSelect;
+type ActivityFields = (typeof auditActivityQuery)['fields'];
+
+function toActivity(row: ActivityRow): AuditActivity {
+  return {
+    id: row.id,
+    operation: row.operation,
+    userName: row.userName,
+    timestamp: row.timestamp.toISOString(),
+    status: row.status,
+    ipAddress: row.ipAddress,
+    datasetId: row.datasetId,
+    resourceType: row.resourceType,
+    resourceId: row.resourceId,
+  };
+}
+
+const columns = {
+  id: auditActivities.id,
+  operation: auditActivities.operation,
+  userName: auditActivities.userName,
+  status: auditActivities.status,
+  timestamp: auditActivities.timestamp,
+};
+
+export function createActivitiesRepository() {
+  return {
+    /** A company's activities, or with datasetId null those of the tenant itself (no company). */
+    async page(
+      executor: Executor,
+      tenantId: string,
+      datasetId: number | null,
+      query: CursorQuery<ActivityFields>,
+    ) {
+      const compiled = compileCursorQuery(query, { columns, tieBreaker: auditActivities.id });
+      const scope: SQL = and(
+        eq(auditActivities.tenantId, tenantId),
+        datasetId === null
+          ? isNull(auditActivities.datasetId)
+          : eq(auditActivities.datasetId, datasetId),
+      )!;
+      const rows = await executor
+        .select()
+        .from(auditActivities)
+        .where(and(scope, compiled.where))
+        .orderBy(...compiled.orderBy)
+        .limit(compiled.limit);
+      // The key is the sort values, then the tie-breaker (both the id here).
+      return toCursorPage(rows.map(toActivity), query, (row) => [row.id, row.id]);
+    },
+
+    async forResource(executor: Executor, tenantId: string, resourceId: string, limit: number) {
+      const rows = await executor
+        .select()
+        .from(auditActivities)
+        .where(
+          and(eq(auditActivities.tenantId, tenantId), eq(auditActivities.resourceId, resourceId)),
+        )
+        .orderBy(desc(auditActivities.id))
+        .limit(limit);
+      return rows.map(toActivity);
+    },
+  };
+}
+export type ActivitiesRepository = ReturnType<typeof createActivitiesRepository>;

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  auditActivityQuery,
+  auditActivitySchema,
+  cursorPageOf,
+  cursorQuerySchema,
+  parseCursorQuery,
+  resourceActivitiesMax,
+} from '@ledgerline/contract';
+import type { Database } from '../../db/client.js';
+import { resolveDataset } from '../../platform/auth.js';
+import { requirePrincipal } from '../../platform/context.js';
+import type { ActivitiesRepository } from './activities.repository.js';
+
+export async function activitiesRoutes(
+  app: FastifyInstance,
+  options: { repository: ActivitiesRepository; database: Database },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { repository, database } = options;
+
+  r.get(
+    '/api/v0/audit-logs',
+    {
+      config: { access: 'tenant', permission: 'ViewAuditLogs' },
+      schema: {
+        tags: ['audit-logs'],
+        summary:
+          "Activities, newest first, cursor paged. With a Dataset-Id header: that company's; without: the tenant's own (users, keys, companies, sign-ins).",
+        querystring: cursorQuerySchema,
+        response: { 200: cursorPageOf(auditActivitySchema) },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request.principal);
+      const query = parseCursorQuery(auditActivityQuery, request.query);
+      const header = request.headers['dataset-id'];
+      const datasetId =
+        header === undefined ? null : await resolveDataset(database, request, principal);
+      return request.tenantRead((tx) => repository.page(tx, principal.tenantId, datasetId, query));
+    },
+  );
+
+  r.get(
+    '/api/v0/audit-logs/resources/:id',
+    {
+      config: { access: 'tenant', permission: 'ViewAuditLogs' },
+      schema: {
+        tags: ['audit-logs'],
+        summary: 'The latest activities of one record',
+        params: z.object({ id: z.string().min(1).max(100) }),
+        querystring: z.object({
+          itemsPerPage: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(resourceActivitiesMax)
+            .default(resourceActivitiesMax),
+        }),
+        response: { 200: z.object({ items: z.array(auditActivitySchema) }) },
+      },
+    },
+    async (request) => {
+      const { tenantId } = requirePrincipal(request.principal);
+      const items = await request.tenantRead((tx) =>
+        repository.forResource(tx, tenantId, request.params.id, request.query.itemsPerPage),
+      );
+      return { items };
+    },
+  );
+}

@@ -1,0 +1,140 @@
+import { and, asc, count, eq, inArray, max, ne, or, sql } from 'drizzle-orm';
+import { datasetQuery, type Dataset, type DatasetStatus, type PageQuery } from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import { accessKeys, datasets } from '../../db/schema.js';
+import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+
+type DatasetRow = typeof datasets.$inferSelect;
+type DatasetFields = (typeof datasetQuery)['fields'];
+
+export function toDataset(row: DatasetRow): Dataset {
+  return {
+    id: row.id,
+    name: row.name,
+    shortName: row.shortName,
+    description: row.description,
+    status: row.status as Dataset['status'],
+    hostId: row.hostId,
+    customHostId: row.customHostId,
+    hostSystemName: row.hostSystemName as Dataset['hostSystemName'],
+    currency: row.currency as Dataset['currency'],
+    rebuildStatus: row.rebuildStatus as Dataset['rebuildStatus'],
+    lastSync: row.lastSync ? row.lastSync.toISOString() : null,
+    copyFromDatasetId: row.copyFromDatasetId,
+    type: row.type as Dataset['type'],
+  };
+}
+
+const columns = {
+  id: datasets.id,
+  name: datasets.name,
+  type: datasets.type,
+  hostSystemName: datasets.hostSystemName,
+  hostId: datasets.hostId,
+  customHostId: datasets.customHostId,
+  currency: datasets.currency,
+  rebuildStatus: datasets.rebuildStatus,
+  status: datasets.status,
+  lastSync: datasets.lastSync,
+};
+
+export function createDatasetsRepository() {
+  return {
+    async all(executor: Executor, tenantId: string): Promise<Dataset[]> {
+      const rows = await executor
+        .select()
+        .from(datasets)
+        .where(eq(datasets.tenantId, tenantId))
+        .orderBy(asc(datasets.id));
+      return rows.map(toDataset);
+    },
+
+    async page(executor: Executor, tenantId: string, query: PageQuery<DatasetFields>) {
+      const compiled = compilePageQuery(query, { columns, tieBreaker: datasets.id });
+      const where = and(eq(datasets.tenantId, tenantId), compiled.where);
+      const rows = await executor
+        .select()
+        .from(datasets)
+        .where(where)
+        .orderBy(...compiled.orderBy)
+        .limit(compiled.limit)
+        .offset(compiled.offset);
+      const [total] = await executor.select({ n: count() }).from(datasets).where(where);
+      return { items: rows.map(toDataset), totalItems: total?.n ?? 0 };
+    },
+
+    async find(executor: Executor, tenantId: string, id: number): Promise<Dataset | null> {
+      const [row] = await executor
+        .select()
+        .from(datasets)
+        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)));
+      return row ? toDataset(row) : null;
+    },
+
+    /** Which of hostId / customHostId another company of the tenant already uses (spec 1 §5). */
+    async duplicates(executor: Executor, tenantId: string, hostId: string, customHostId: string, exceptId?: number) {
+      const rows = await executor
+        .select({ hostId: datasets.hostId, customHostId: datasets.customHostId })
+        .from(datasets)
+        .where(
+          and(
+            eq(datasets.tenantId, tenantId),
+            exceptId === undefined ? undefined : ne(datasets.id, exceptId),
+            or(eq(datasets.hostId, hostId), eq(datasets.customHostId, customHostId)),
+          ),
+        );
+      return {
+        hostId: rows.some((r) => r.hostId === hostId),
+        customHostId: rows.some((r) => r.customHostId === customHostId),
+      };
+    },
+
+    async nextId(executor: Executor, tenantId: string): Promise<number> {
+      // Serialise id allocation per tenant; the lock ends with the transaction.
+      await executor.execute(sql`select pg_advisory_xact_lock(hashtext(${`datasets:${tenantId}`}))`);
+      const [row] = await executor.select({ id: max(datasets.id) }).from(datasets).where(eq(datasets.tenantId, tenantId));
+      return (row?.id ?? 0) + 1;
+    },
+
+    async insert(executor: Executor, row: typeof datasets.$inferInsert) {
+      const [inserted] = await executor.insert(datasets).values(row).returning();
+      return toDataset(inserted!);
+    },
+
+    async update(executor: Executor, tenantId: string, id: number, changes: Partial<typeof datasets.$inferInsert>) {
+      const [row] = await executor
+        .update(datasets)
+        .set(changes)
+        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)))
+        .returning();
+      return row ? toDataset(row) : null;
+    },
+
+    /** Moves a company from one of `from` to `to`; false when it was in another state meanwhile. */
+    async transition(executor: Executor, tenantId: string, id: number, from: readonly DatasetStatus[], to: DatasetStatus) {
+      const rows = await executor
+        .update(datasets)
+        .set({ status: to })
+        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id), inArray(datasets.status, [...from])))
+        .returning({ id: datasets.id });
+      return rows.length > 0;
+    },
+
+    /** Removes a company with everything it owns (its bound keys stop working too). */
+    async removeWithData(executor: Executor, tenantId: string, id: number) {
+      await executor
+        .update(accessKeys)
+        .set({ deletedAt: new Date() })
+        .where(and(eq(accessKeys.tenantId, tenantId), eq(accessKeys.datasetId, id)));
+      await executor.delete(datasets).where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)));
+    },
+
+    async working(executor: Executor) {
+      return executor
+        .select({ tenantId: datasets.tenantId, id: datasets.id, status: datasets.status })
+        .from(datasets)
+        .where(inArray(datasets.status, ['Initialise', 'Provisioning', 'Deleting', 'Resetting']));
+    },
+  };
+}
+export type DatasetsRepository = ReturnType<typeof createDatasetsRepository>;

@@ -1,0 +1,50 @@
+import {
+  defaultUserSetting,
+  rolePermissions,
+  userSettingSchema,
+  type Role,
+  type UserMe,
+  type UserSetting,
+} from '@ledgerline/contract';
+import type { Tx } from '../../db/client.js';
+import { NotFoundError } from '../../platform/errors.js';
+import type { UsersRepository } from './users.repository.js';
+
+/** Stored settings may predate a newer list of formats: fall back field by field. */
+function readSettings(stored: unknown): UserSetting {
+  const merged = { ...defaultUserSetting, ...(stored as object) };
+  const parsed = userSettingSchema.safeParse(merged);
+  return parsed.success ? parsed.data : { ...defaultUserSetting };
+}
+
+export function createUsersService(deps: { repository: UsersRepository }) {
+  const { repository } = deps;
+  return {
+    async me(tx: Tx, tenantId: string, userId: string): Promise<UserMe> {
+      const row = await repository.findWithTenant(tx, tenantId, userId);
+      if (!row) throw new NotFoundError('The user was not found.');
+      const { user } = row;
+      const role = user.role as Role;
+      return {
+        id: user.id,
+        tenantId: user.tenantId,
+        tenantName: row.tenantName,
+        userName: user.emailAddress,
+        displayName: user.displayName,
+        forename: user.forename,
+        surname: user.surname,
+        emailAddress: user.emailAddress,
+        role,
+        permissions: [...rolePermissions[role]],
+        userSetting: readSettings(user.settings),
+      };
+    },
+
+    async updateMySettings(tx: Tx, tenantId: string, userId: string, settings: UserSetting) {
+      const found = await repository.updateSettings(tx, tenantId, userId, settings);
+      if (!found) throw new NotFoundError('The user was not found.');
+      return settings;
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

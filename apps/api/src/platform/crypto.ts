@@ -1,0 +1,20 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Trimmed, NFC and lower-case: e-mails compare case-insensitively but accent-aware (spec 1 §5). */
+export function normalizeEmail(email: string): string {
+  return email.trim().normalize('NFC').toLowerCase();
+}

@@ -1,0 +1,105 @@
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { sessions, users } from '../db/schema.js';
+import { randomToken, sha256 } from './crypto.js';
+
+export interface SessionOptions {
+  idleMinutes: number;
+  absoluteHours: number;
+}
+
+export interface ResolvedSession {
+  idHash: string;
+  tenantId: string;
+  userId: string;
+  xsrfToken: string;
+  user: { displayName: string; role: string; disabledAt: Date | null };
+}
+
+/**
+ * Server-side sessions (design §6, OWASP ASVS V3/V7): a new random id at every sign-in, only its
+ * hash stored, idle and absolute timeouts, ended server-side at sign-out.
+ */
+export function createSessionStore(database: Database, options: SessionOptions) {
+  const { db } = database;
+  const idleMs = options.idleMinutes * 60_000;
+
+  return {
+    async create(input: { tenantId: string; userId: string; ip: string; userAgent?: string }) {
+      const id = randomToken(32);
+      const xsrfToken = randomToken(24);
+      await db.insert(sessions).values({
+        idHash: sha256(id),
+        tenantId: input.tenantId,
+        userId: input.userId,
+        xsrfToken,
+        expiresAt: new Date(Date.now() + options.absoluteHours * 3_600_000),
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 500),
+      });
+      return { id, xsrfToken };
+    },
+
+    async resolve(id: string): Promise<ResolvedSession | null> {
+      const idHash = sha256(id);
+      const now = new Date();
+      const [row] = await db
+        .select({
+          idHash: sessions.idHash,
+          tenantId: sessions.tenantId,
+          userId: sessions.userId,
+          xsrfToken: sessions.xsrfToken,
+          lastSeenAt: sessions.lastSeenAt,
+          displayName: users.displayName,
+          role: users.role,
+          disabledAt: users.disabledAt,
+        })
+        .from(sessions)
+        .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+        .where(
+          and(
+            eq(sessions.idHash, idHash),
+            gt(sessions.expiresAt, now),
+            gt(sessions.lastSeenAt, new Date(now.getTime() - idleMs)),
+          ),
+        );
+      if (!row) return null;
+      if (now.getTime() - row.lastSeenAt.getTime() > 60_000) {
+        // Sliding idle timeout, written at most once a minute per session.
+        await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+      }
+      return {
+        idHash: row.idHash,
+        tenantId: row.tenantId,
+        userId: row.userId,
+        xsrfToken: row.xsrfToken,
+        user: { displayName: row.displayName, role: row.role, disabledAt: row.disabledAt },
+      };
+    },
+
+    async destroy(idHash: string) {
+      await db.delete(sessions).where(eq(sessions.idHash, idHash));
+    },
+
+    /** Ends every session of a user (disabling or deleting a user signs them out everywhere). */
+    async destroyForUser(tenantId: string, userId: string) {
+      await db
+        .delete(sessions)
+        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
+    },
+
+    async purgeExpired() {
+      const now = new Date();
+      await db
+        .delete(sessions)
+        .where(
+          or(
+            lt(sessions.expiresAt, now),
+            lt(sessions.lastSeenAt, sql`${new Date(now.getTime() - idleMs)}`),
+          ),
+        );
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { auditActivities, sessions, users } from '../../src/db/schema.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { waitFor } from '../wait.js';
+
+let ctx: TestContext;
+let admin: SignedIn;
+let other: SignedIn;
+const mailDir = mkdtempSync(join(tmpdir(), 'ledgerline-mail-'));
+
+beforeAll(async () => {
+  ctx = await buildTestApp({ DATA_DIR: mailDir });
+  admin = await signIn(ctx, { tenantName: 'People Ltd' });
+  other = await signIn(ctx, { tenantName: 'Rival Ltd' });
+});
+afterAll(() => ctx.close());
+
+const post = (user: SignedIn, payload: object) =>
+  ctx.app.inject({ method: 'POST', url: '/api/v0/users', headers: user.headers(), payload });
+
+describe('inviting users', () => {
+  it('creates the user, trims the name, writes the activity and mails an invitation', async () => {
+    const response = await post(admin, { name: '  Vera Viewer ', email: 'vera@people.example', role: 'Viewer', redirectUri: 'http://localhost:3000/' });
+    expect(response.statusCode).toBe(201);
+    const user = response.json();
+    expect(user).toMatchObject({ displayName: 'Vera Viewer', emailAddress: 'vera@people.example', role: 'Viewer', invitationPending: true });
+    const [activity] = await ctx.database.db
+      .select()
+      .from(auditActivities)
+      .where(and(eq(auditActivities.operation, 'CreateUser'), eq(auditActivities.resourceId, user.id)));
+    expect(activity).toMatchObject({ status: 201, userId: admin.userId });
+    const mail = await waitFor(async () => {
+      const files = readdirSync(join(mailDir, 'mail')).map((f) => readFileSync(join(mailDir, 'mail', f), 'utf8'));
+      return files.find((f) => f.includes('vera@people.example'));
+    });
+    expect(mail).toContain('Subject: Your invitation to Ledgerline');
+    expect(mail).toContain('Hello Vera Viewer,');
+  });
+
+  it.each([
+    [{ name: '', email: 'a@b.example', role: 'Viewer' }, 'name', 'Name is required.'],
+    [{ name: 'x'.repeat(101), email: 'a@b.example', role: 'Viewer' }, 'name', 'Name must be at most 100 characters.'],
+    [{ name: 'No Mail', email: '', role: 'Viewer' }, 'email', 'Email is required.'],
+    [{ name: 'Bad Mail', email: 'not-an-email', role: 'Viewer' }, 'email', 'Enter a valid email address.'],
+    [{ name: 'Long Mail', email: `${'a'.repeat(495)}@b.example`, role: 'Viewer' }, 'email', 'Email must be at most 500 characters.'],
+    [{ name: 'No Role', email: 'r@b.example', role: 'Owner' }, 'role', 'Choose a role.'],
+  ])('refuses %j', async (payload, field, message) => {
+    const response = await post(admin, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors[field]).toContain(message);
+  });
+
+  it('refuses an e-mail already in use, whatever its case, but tells accents apart', async () => {
+    const duplicate = await post(admin, { name: 'Vera Two', email: 'VERA@People.Example', role: 'Viewer' });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().errors.email).toEqual(['User with the same email address already exists.']);
+    const accented = await post(admin, { name: 'Véra', email: 'véra@people.example', role: 'Viewer' });
+    expect(accented.statusCode).toBe(201);
+  });
+
+  it('refuses a display name already in use in the tenant (another tenant may use it)', async () => {
+    const duplicate = await post(admin, { name: 'vera viewer', email: 'other-vera@people.example', role: 'Viewer' });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json().errors.name).toEqual(['User with the same name already exists.']);
+    const elsewhere = await post(other, { name: 'Vera Viewer', email: 'vera@rival.example', role: 'Standard' });
+    expect(elsewhere.statusCode).toBe(201);
+  });
+});
+
+describe('changing users', () => {
+  async function userByEmail(email: string) {
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.emailAddress, email));
+    return row!;
+  }
+
+  it('lists the tenant’s users by name and renames one', async () => {
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/v0/users/all', headers: admin.headers() });
+    const names = list.json().items.map((u: { displayName: string }) => u.displayName);
+    expect(names).toContain('Vera Viewer');
+    expect(names).not.toContain('Admin vera@rival.ex');
+    expect([...names].sort((a: string, b: string) => a.localeCompare(b))).toEqual(names);
+    const vera = await userByEmail('vera@people.example');
+    const renamed = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}`, headers: admin.headers(), payload: { id: vera.id, name: ' Vera V. ' } });
+    expect(renamed.json()).toMatchObject({ displayName: 'Vera V.', emailAddress: 'vera@people.example' });
+    const clash = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}`, headers: admin.headers(), payload: { id: vera.id, name: 'Véra' } });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().errors.name).toEqual(['User with the same name already exists.']);
+  });
+
+  it('changes a role, but never the caller’s own', async () => {
+    const vera = await userByEmail('vera@people.example');
+    const changed = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}/role?role=Standard`, headers: admin.headers() });
+    expect(changed.json().role).toBe('Standard');
+    const own = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${admin.userId}/role?role=Viewer`, headers: admin.headers() });
+    expect(own.statusCode).toBe(409);
+    expect(own.json().detail).toBe('You cannot change your own role.');
+    const bad = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}/role?role=Owner`, headers: admin.headers() });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('never deletes the caller', async () => {
+    const self = await ctx.app.inject({ method: 'DELETE', url: `/api/v0/users/${admin.userId}`, headers: admin.headers() });
+    expect(self.statusCode).toBe(409);
+    expect(self.json().detail).toBe('You cannot delete yourself.');
+  });
+
+  it('keeps at least one Administrator when two demote each other at once', async () => {
+    const first = await signIn(ctx, { tenantName: 'Pair Ltd' });
+    const secondEmail = 'second@pair.example';
+    const second = (await post(first, { name: 'Second', email: secondEmail, role: 'Administrator' })).json();
+    const token = await ctx.oidc.token({ sub: 'second-sub', email: secondEmail });
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token } });
+    const jar = Object.fromEntries(login.cookies.map((c) => [c.name, c.value]));
+    const secondHeaders = { cookie: `ledgerline_session=${jar.ledgerline_session}`, 'x-xsrf-token': jar['XSRF-TOKEN']! };
+    const [a, b] = await Promise.all([
+      ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${second.id}/role?role=Viewer`, headers: first.headers() }),
+      ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${first.userId}/role?role=Viewer`, headers: secondHeaders }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    const refused = a.statusCode === 409 ? a : b;
+    expect(refused.json()).toMatchObject({ detail: 'The company must keep at least one Administrator.', errorCode: 'lastAdministrator' });
+    const roles = await ctx.database.withTenant(first.tenantId, (tx) => tx.select({ role: users.role }).from(users));
+    expect(roles.filter((r) => r.role === 'Administrator')).toHaveLength(1);
+  });
+
+  it('ends a deleted user’s sessions at once', async () => {
+    const team = await signIn(ctx, { tenantName: 'Team Ltd' });
+    const colleagueEmail = 'colleague@team.example';
+    const colleague = (await post(team, { name: 'Colleague', email: colleagueEmail, role: 'Standard' })).json();
+    const token = await ctx.oidc.token({ sub: 'colleague-sub', email: colleagueEmail });
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token } });
+    expect(login.statusCode).toBe(204);
+    const removed = await ctx.app.inject({ method: 'DELETE', url: `/api/v0/users/${colleague.id}`, headers: team.headers() });
+    expect(removed.statusCode).toBe(204);
+    expect(await ctx.database.db.select().from(sessions).where(eq(sessions.userId, colleague.id))).toHaveLength(0);
+  });
+
+  it('never shows, changes or deletes a user of another tenant', async () => {
+    const vera = await userByEmail('vera@people.example');
+    for (const [method, url, payload] of [
+      ['GET', `/api/v0/users/${vera.id}`, undefined],
+      ['PUT', `/api/v0/users/${vera.id}`, { id: vera.id, name: 'Hijacked' }],
+      ['PUT', `/api/v0/users/${vera.id}/role?role=Viewer`, undefined],
+      ['DELETE', `/api/v0/users/${vera.id}`, undefined],
+    ] as const) {
+      const response = await ctx.app.inject({ method, url, headers: other.headers(), payload });
+      expect(response.statusCode).toBe(404);
+    }
+    expect((await userByEmail('vera@people.example')).displayName).toBe('Vera V.');
+  });
+
+  it('needs ConfigureSystemSettings', async () => {
+    const standard = await signIn(ctx, { tenantName: 'Standard Ltd' });
+    await ctx.database.db.update(users).set({ role: 'Standard' }).where(eq(users.id, standard.userId));
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/v0/users/all', headers: standard.headers() })).statusCode).toBe(403);
+    expect((await post(standard, { name: 'X', email: 'x@standard.example', role: 'Viewer' })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,33 @@
+import { notifications } from '@mantine/notifications';
+import { RouterProvider } from 'react-router/dom';
+import { redirectToSignIn } from '@/auth/sign-in';
+import { errorMessage } from '@/lib/status-routing';
+import { createErrorHandling } from './error-handling';
+import { FeatureFlagsGate } from './feature-flags-gate';
+import { AppProviders } from './providers';
+import { createAppQueryClient } from './query-client';
+import { createAppRouter } from './router';
+import { areaRoutes } from './routes';
+
+const router = createAppRouter(areaRoutes);
+
+const queryClient = createAppQueryClient(
+  createErrorHandling({
+    navigate: (path, detail) => void router.navigate(path, { state: { detail } }),
+    signIn: () =>
+      void redirectToSignIn(queryClient).catch((error: unknown) =>
+        router.navigate('/error/unknown', { state: { detail: errorMessage(error) } }),
+      ),
+    notifyError: (message) => notifications.show({ color: 'red', message }),
+  }),
+);
+
+export function App() {
+  return (
+    <AppProviders queryClient={queryClient}>
+      <FeatureFlagsGate>
+        <RouterProvider router={router} />
+      </FeatureFlagsGate>
+    </AppProviders>
+  );
+}

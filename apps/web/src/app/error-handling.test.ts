@@ -1,0 +1,55 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/http';
+import { createErrorHandling } from './error-handling';
+
+function setup() {
+  const deps = { navigate: vi.fn(), signIn: vi.fn(), notifyError: vi.fn() };
+  return { deps, handling: createErrorHandling(deps), queryClient: new QueryClient() };
+}
+
+function queryWith(queryClient: QueryClient, data?: unknown, meta?: { statusRouting?: boolean }) {
+  const key = ['q', Math.random()];
+  if (data !== undefined) queryClient.setQueryData(key, data);
+  return queryClient.getQueryCache().build(queryClient, { queryKey: key, meta });
+}
+
+describe('global error handling', () => {
+  it('routes a failed page load to its error page', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(new ApiError(503, null, 'Down'), queryWith(queryClient));
+    expect(deps.navigate).toHaveBeenCalledWith('/error/503', 'Down');
+  });
+
+  it('starts the login flow on 401', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(new ApiError(401, null), queryWith(queryClient));
+    handling.onMutationError(new ApiError(401, null));
+    expect(deps.signIn).toHaveBeenCalledTimes(2);
+    expect(deps.navigate).not.toHaveBeenCalled();
+  });
+
+  it('shows a forbidden toast and the 403 page', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(new ApiError(403, null), queryWith(queryClient));
+    expect(deps.notifyError).toHaveBeenCalledOnce();
+    expect(deps.navigate).toHaveBeenCalledWith('/error/403', expect.anything());
+  });
+
+  it('only toasts when a query that has data fails to refresh', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(new ApiError(404, null), queryWith(queryClient, { items: [] }));
+    expect(deps.notifyError).toHaveBeenCalledWith('Item could not be found');
+    expect(deps.navigate).not.toHaveBeenCalled();
+  });
+
+  it('leaves queries that opt out alone', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(
+      new ApiError(500, null),
+      queryWith(queryClient, undefined, { statusRouting: false }),
+    );
+    expect(deps.navigate).not.toHaveBeenCalled();
+    expect(deps.notifyError).not.toHaveBeenCalled();
+  });
+});

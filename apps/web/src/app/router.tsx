@@ -1,0 +1,42 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import type { AreaRoute, AreaRouteHandle } from '@/shell/area-route';
+import { AuthGate } from '@/shell/auth-gate';
+import { ErrorPage, RouteErrorElement } from '@/shell/error-page';
+import { RouteGuard } from '@/shell/route-guard';
+import { ShellLayout } from '@/shell/shell-layout';
+import { HealthRoute } from './routes/health';
+
+/**
+ * /health is public; everything else needs a session (AuthGate, which also completes the
+ * sign-in callback) and sits in the shell. Registered screens are guarded; error pages are not,
+ * so that they show even when the profile cannot load.
+ */
+export function buildRoutes(areaRoutes: readonly AreaRoute[]): RouteObject[] {
+  return [
+    { path: '/health', element: <HealthRoute /> },
+    {
+      element: <AuthGate />,
+      children: [
+        {
+          element: <ShellLayout routes={areaRoutes} />,
+          errorElement: <RouteErrorElement />,
+          children: [
+            ...areaRoutes.map((route): RouteObject => ({
+              path: route.path,
+              handle: { fullWidth: route.fullWidth } satisfies AreaRouteHandle,
+              element: <RouteGuard route={route}>{route.element}</RouteGuard>,
+              errorElement: <RouteErrorElement />,
+            })),
+            { path: '/error/:code', element: <ErrorPage /> },
+            // spec 1 §2.1: any other path redirects to the not-found error page.
+            { path: '*', element: <Navigate to="/error/404" replace /> },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(areaRoutes: readonly AreaRoute[]) {
+  return createBrowserRouter(buildRoutes(areaRoutes));
+}

@@ -1,0 +1,22 @@
+import { AccessKeysPage } from '@/features/access-keys/components/access-keys-page';
+import { ActivitiesPage } from '@/features/activities/components/activities-page';
+import { CompaniesPage } from '@/features/datasets/components/companies-page';
+import { UsersPage } from '@/features/users/components/users-page';
+import type { AreaRoute } from '@/shell/area-route';
+import { accessKeysPermission } from '@/shell/menu';
+import { DashboardRoute } from './routes/dashboard';
+import { MySettingsRoute } from './routes/my-settings';
+
+/**
+ * The registered screens. An area adds one entry per screen; its side-menu entry (shell/menu.ts)
+ * appears once its path is here, e.g.
+ *   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
+ */
+export const areaRoutes: readonly AreaRoute[] = [
+  { path: '/', title: ['Dashboard'], element: <DashboardRoute /> },
+  { path: '/my-settings', title: ['My Settings'], element: <MySettingsRoute /> },
+  { path: '/settings/users', title: ['Users'], permission: 'ConfigureSystemSettings', element: <UsersPage /> },
+  { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
+  { path: '/settings/access-keys', title: ['Access Keys'], permission: accessKeysPermission, element: <AccessKeysPage /> },
+  { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', fullWidth: true, element: <ActivitiesPage /> },
+];

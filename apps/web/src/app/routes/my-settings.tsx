@@ -1,0 +1,5 @@
+import { MySettingsPage } from '@/features/users/components/my-settings-page';
+
+export function MySettingsRoute() {
+  return <MySettingsPage />;
+}

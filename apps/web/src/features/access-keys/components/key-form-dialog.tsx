@@ -1,0 +1,142 @@
+import { accessKeyBodySchema, type AccessKey, type CreatedAccessKey } from '@ledgerline/contract';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useUserSetting } from '@/auth/api/get-me';
+import { isApiError } from '@/lib/http';
+import { ianaTimeZone } from '@/ui/format';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useCreateKey } from '../api/create-key';
+import type { KeyKind } from '../api/key-kinds';
+import { useUpdateKey } from '../api/update-key';
+import { keyTexts, maximumKeyCountReached } from './key-texts';
+import { dayOf, endOfDayIso } from './valid-until';
+
+interface KeyFormValues {
+  name: string;
+  /** The end of the chosen day as an ISO instant; null never expires. */
+  validUntil: string | null;
+}
+
+/** spec 1 §5: name required, at most 255, trimmed; a valid-until later than now. */
+const keyBody = accessKeyBodySchema();
+const resolver = zod4Resolver(keyBody);
+
+interface KeyFormProps {
+  kind: KeyKind;
+  /** The key edited; none to create one. */
+  accessKey?: AccessKey;
+  onDone: () => void;
+  onCreated: (created: CreatedAccessKey) => void;
+}
+
+function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
+  const texts = keyTexts[kind];
+  // Subscription keys have no expiry on their screen.
+  const withValidUntil = kind === 'access';
+  const timeZone = ianaTimeZone(useUserSetting().timeZoneId);
+  const create = useCreateKey(kind);
+  const update = useUpdateKey(kind);
+  const form = useForm<KeyFormValues>({
+    mode: 'controlled',
+    initialValues: { name: accessKey?.name ?? '', validUntil: accessKey?.validUntil ?? null },
+    validate: (values) => resolver({ ...values }),
+  });
+
+  const fail = (prefix: string) => (error: Error) => {
+    if (isApiError(error) && error.errorCode === maximumKeyCountReached) {
+      notifications.show({ color: 'red', message: error.problem?.detail ?? error.message });
+      onDone();
+      return;
+    }
+    form.setErrors(problemFieldErrors(error));
+    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
+  };
+
+  const submit = form.onSubmit((values) => {
+    const parsed = keyBody.parse(values);
+    const body = withValidUntil ? parsed : { name: parsed.name };
+    if (accessKey) {
+      update.mutate(
+        { id: accessKey.id, body },
+        {
+          onSuccess: () => {
+            notifications.show({ color: 'green', message: texts.updated });
+            onDone();
+          },
+          onError: fail(texts.updateFailed),
+        },
+      );
+      return;
+    }
+    create.mutate(body, {
+      onSuccess: (created) => {
+        notifications.show({ color: 'green', message: texts.added });
+        onCreated(created);
+      },
+      onError: fail(texts.createFailed),
+    });
+  });
+
+  const validUntilProps = form.getInputProps('validUntil');
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          description="Say which system uses the key, for example 'Sage 200 connector'."
+          required
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        {withValidUntil && (
+          <DateInput
+            label="Valid until"
+            description="The key stops working at the end of this day. Leave empty for a key that does not expire."
+            placeholder="No expiration"
+            valueFormat="YYYY-MM-DD"
+            clearable
+            popoverProps={{ withinPortal: false }}
+            value={form.values.validUntil ? dayOf(form.values.validUntil, timeZone) : null}
+            onChange={(day) =>
+              form.setFieldValue('validUntil', day ? endOfDayIso(day, timeZone) : null)
+            }
+            error={validUntilProps.error}
+            onBlur={validUntilProps.onBlur}
+            onFocus={validUntilProps.onFocus}
+          />
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending || update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface KeyFormDialogProps extends Omit<KeyFormProps, 'onDone'> {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** spec 1 §2.8: the add and edit dialog of a key. */
+export function KeyFormDialog({ opened, onClose, ...props }: KeyFormDialogProps) {
+  const texts = keyTexts[props.kind];
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={props.accessKey ? texts.editTitle : texts.createTitle}
+      centered
+    >
+      <KeyForm {...props} onDone={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,48 @@
+import {
+  activityPageSize,
+  auditActivitySchema,
+  cursorPageOf,
+  type AuditActivity,
+  type CursorPage,
+} from '@ledgerline/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { companyClient, tenantClient } from '@/lib/http';
+import { companyQueryKeys, tenantQueryKeys } from '@/lib/query-keys';
+
+const auditLogsResponse = cursorPageOf(auditActivitySchema);
+
+/** spec 3 §2: the current company's activities, or the tenant's own. */
+export type ActivityScope = 'company' | 'tenant';
+
+const scopeKeys = {
+  company: () => companyQueryKeys('activities'),
+  tenant: () => tenantQueryKeys('activities'),
+};
+
+/**
+ * spec 3 §9 GET audit-logs, 15 a page, newest first, cursor paged. The company scope sends the
+ * Dataset-Id header (company client); the tenant scope does not (tenant client).
+ */
+export function getAuditLogs(
+  scope: ActivityScope,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+): Promise<CursorPage<AuditActivity>> {
+  const client = scope === 'company' ? companyClient : tenantClient;
+  return client.get('/audit-logs', {
+    query: { itemsPerPage: activityPageSize, cursor },
+    schema: auditLogsResponse,
+    signal,
+  });
+}
+
+export const auditLogsQueryOptions = (scope: ActivityScope, cursor: string | undefined) =>
+  queryOptions({
+    queryKey: scopeKeys[scope]().list({ cursor: cursor ?? null }),
+    queryFn: ({ signal }) => getAuditLogs(scope, cursor, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export function useAuditLogs(scope: ActivityScope, cursor: string | undefined) {
+  return useQuery(auditLogsQueryOptions(scope, cursor));
+}

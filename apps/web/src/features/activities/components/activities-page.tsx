@@ -1,0 +1,39 @@
+import { Stack, Tabs } from '@mantine/core';
+import { IconBuilding, IconBuildingSkyscraper } from '@tabler/icons-react';
+import { useDatasetsAll } from '@/features/datasets/api/get-datasets-all';
+import { useCompanyId } from '@/lib/company';
+import { PageHeader } from '@/ui/page-header';
+import { ActivityGrid } from './activity-grid';
+
+/** spec 3 §2 /activities: the current company's activities and the tenant's. */
+export function ActivitiesPage() {
+  const companyId = useCompanyId();
+  const companies = useDatasetsAll();
+  const companyName =
+    companies.data?.find((company) => company.id === companyId)?.name ?? 'Company';
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Activities"
+        description="Who did what and when: the changes and sign-ins recorded for the current company and for the whole account (users, companies and keys)."
+      />
+      <Tabs defaultValue="company" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="company" leftSection={<IconBuilding size={16} />}>
+            {companyName}
+          </Tabs.Tab>
+          <Tabs.Tab value="tenant" leftSection={<IconBuildingSkyscraper size={16} />}>
+            Tenant
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="company" pt="md">
+          <ActivityGrid scope="company" label={`${companyName} activities`} />
+        </Tabs.Panel>
+        <Tabs.Panel value="tenant" pt="md">
+          <ActivityGrid scope="tenant" label="Tenant activities" />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

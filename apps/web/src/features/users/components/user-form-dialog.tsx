@@ -1,0 +1,133 @@
+import {
+  createUserBody,
+  messages,
+  roles,
+  updateUserBody,
+  type Role,
+  type User,
+} from '@ledgerline/contract';
+import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useCreateUser } from '../api/create-user';
+import { useUpdateUser } from '../api/update-user';
+
+interface UserFormValues {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+}
+
+interface UserFormProps {
+  /** The user edited; none to add one. */
+  user?: User;
+  /** The signed-in user cannot change their own role (spec 1 §2.6). */
+  isCurrentUser: boolean;
+  onDone: () => void;
+}
+
+const addResolver = zod4Resolver(createUserBody);
+const editResolver = zod4Resolver(updateUserBody);
+
+function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
+  const editing = user !== undefined;
+  const form = useForm<UserFormValues>({
+    mode: 'controlled',
+    initialValues: {
+      id: user?.id ?? '',
+      name: user?.displayName ?? '',
+      email: user?.emailAddress ?? '',
+      role: user?.role ?? 'Standard',
+    },
+    validate: (values) =>
+      editing ? editResolver({ id: values.id, name: values.name }) : addResolver({ ...values }),
+  });
+  const create = useCreateUser();
+  const update = useUpdateUser();
+
+  const fail = (prefix: string) => (error: Error) => {
+    form.setErrors(problemFieldErrors(error));
+    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
+  };
+
+  const submit = form.onSubmit((values) => {
+    if (!editing) {
+      const body = createUserBody.parse({
+        name: values.name,
+        email: values.email,
+        role: values.role,
+        redirectUri: `${window.location.origin}/`,
+      });
+      create.mutate(body, {
+        onSuccess: () => {
+          notifications.show({ color: 'green', message: messages.userCreated });
+          onDone();
+        },
+        onError: fail(messages.userCreateFailed),
+      });
+      return;
+    }
+    const body = updateUserBody.parse({ id: values.id, name: values.name });
+    const role = !isCurrentUser && values.role !== user.role ? values.role : undefined;
+    update.mutate(
+      { body, role },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'green', message: messages.userUpdated });
+          onDone();
+        },
+        onError: fail(messages.userUpdateFailed),
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
+        <TextInput
+          label="Email"
+          type="email"
+          required={!editing}
+          disabled={editing}
+          {...form.getInputProps('email')}
+        />
+        <Select
+          label="Role"
+          data={roles}
+          allowDeselect={false}
+          disabled={editing && isCurrentUser}
+          description={editing && isCurrentUser ? messages.cannotChangeOwnRole : undefined}
+          {...form.getInputProps('role')}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending || update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface UserFormDialogProps {
+  opened: boolean;
+  user?: User;
+  isCurrentUser: boolean;
+  onClose: () => void;
+}
+
+/** spec 1 §2.6: the add-user and edit-user dialog. */
+export function UserFormDialog({ opened, user, isCurrentUser, onClose }: UserFormDialogProps) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={user ? 'Edit User' : 'Add User'} centered>
+      <UserForm user={user} isCurrentUser={isCurrentUser} onDone={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,30 @@
+import { featureFlagsResponse, type FeatureFlags } from '@ledgerline/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { publicClient } from '../http';
+import { queryKeys } from '../query-keys';
+
+/** spec 1 §4: the admin portal's flag set, loaded before the application renders. */
+export const featureFlagsTarget = 'adminPortal';
+
+export async function getFeatureFlags(signal?: AbortSignal): Promise<FeatureFlags> {
+  const response = await publicClient.get('/info/feature-flags', {
+    query: { target: featureFlagsTarget },
+    schema: featureFlagsResponse,
+    signal,
+  });
+  return response.featureFlags;
+}
+
+export const featureFlagsQueryOptions = () =>
+  queryOptions({
+    queryKey: queryKeys.info.featureFlags(featureFlagsTarget),
+    queryFn: ({ signal }) => getFeatureFlags(signal),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    // The boot screen shows its own error: the router does not exist yet.
+    meta: { statusRouting: false },
+  });
+
+export function useFeatureFlagsQuery() {
+  return useQuery(featureFlagsQueryOptions());
+}

@@ -1,0 +1,164 @@
+import { datasetIdHeader, problemSchema, type Problem } from '@ledgerline/contract';
+import type { z } from 'zod';
+import { isSessionActive } from './session';
+import { getCompanyId } from './storage';
+
+/** design §3: every call goes to the versioned API base. */
+export const apiBase = '/api/v0';
+
+/**
+ * A failed call. `status` is null when no response arrived. Problem documents (RFC 9457) are kept
+ * whole so that callers can read `detail`, `errorCode` and the per-field `errors`.
+ */
+export class ApiError extends Error {
+  readonly status: number | null;
+  readonly problem: Problem | null;
+
+  constructor(status: number | null, problem: Problem | null, message?: string) {
+    super(message ?? problem?.detail ?? problem?.title ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.problem = problem;
+  }
+
+  get errorCode(): string | undefined {
+    return this.problem?.errorCode;
+  }
+
+  /** Validation messages per field, as the server's 400 problem carries them. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.problem?.errors ?? {};
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/**
+ * spec 1 §7: three client kinds. `public` needs no session (sign-in, feature flags); `tenant`
+ * needs a session; `company` needs a session and sends the stored company in Dataset-Id.
+ */
+export type ClientKind = 'public' | 'tenant' | 'company';
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T> {
+  query?: Record<string, QueryValue | readonly QueryValue[]>;
+  signal?: AbortSignal;
+  /** Validates and types the JSON answer with a contract schema. */
+  schema?: z.ZodType<T>;
+  headers?: Record<string, string>;
+  /** How to read a successful body; `auto` reads JSON, text, or nothing for 204. */
+  responseType?: 'auto' | 'blob';
+}
+
+export interface ApiClient {
+  get<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  delete<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
+  post<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  put<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  patch<T = unknown>(path: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+}
+
+const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const xsrfCookieName = 'XSRF-TOKEN';
+export const xsrfHeaderName = 'X-XSRF-TOKEN';
+
+export function readCookie(name: string, cookies: string = document.cookie): string | null {
+  for (const part of cookies.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+export function buildUrl(path: string, query?: RequestOptions<unknown>['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (item !== undefined && item !== null && item !== '') params.append(key, String(item));
+    }
+  }
+  const search = params.toString();
+  return `${apiBase}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
+}
+
+async function readProblem(response: Response): Promise<Problem | null> {
+  try {
+    const parsed = problemSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readBody(response: Response, responseType: 'auto' | 'blob'): Promise<unknown> {
+  if (responseType === 'blob') return response.blob();
+  if (response.status === 204 || response.status === 205) return undefined;
+  const text = await response.text();
+  if (text === '') return undefined;
+  const contentType = response.headers.get('content-type') ?? '';
+  return contentType.includes('json') ? JSON.parse(text) : text;
+}
+
+export function createApiClient(kind: ClientKind): ApiClient {
+  async function request<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    options: RequestOptions<T> = {},
+  ): Promise<T> {
+    // spec 1 §7: an expired or missing session aborts the request (the caller then signs in).
+    if (kind !== 'public' && !isSessionActive()) {
+      throw new ApiError(401, null, 'The session has expired.');
+    }
+
+    const headers = new Headers({ Accept: 'application/json', ...options.headers });
+    if (kind === 'company') headers.set(datasetIdHeader, String(getCompanyId()));
+    if (unsafeMethods.has(method)) {
+      const xsrf = readCookie(xsrfCookieName);
+      if (xsrf) headers.set(xsrfHeaderName, xsrf);
+    }
+
+    let payload: BodyInit | undefined;
+    if (body instanceof FormData || body instanceof URLSearchParams || body instanceof Blob) {
+      payload = body;
+    } else if (body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      payload = JSON.stringify(body);
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(path, options.query), {
+        method,
+        headers,
+        body: payload,
+        credentials: 'include',
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError(null, null, 'The server could not be reached.');
+    }
+
+    if (!response.ok) throw new ApiError(response.status, await readProblem(response));
+
+    const data = await readBody(response, options.responseType ?? 'auto');
+    return options.schema ? options.schema.parse(data) : (data as T);
+  }
+
+  return {
+    get: (path, options) => request('GET', path, undefined, options),
+    delete: (path, options) => request('DELETE', path, undefined, options),
+    post: (path, body, options) => request('POST', path, body, options),
+    put: (path, body, options) => request('PUT', path, body, options),
+    patch: (path, body, options) => request('PATCH', path, body, options),
+  };
+}
+
+export const publicClient = createApiClient('public');
+export const tenantClient = createApiClient('tenant');
+export const companyClient = createApiClient('company');

@@ -1,0 +1,67 @@
+import { Code, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ForbiddenIllustration, NotFoundIllustration } from './illustrations';
+
+/** spec 1 §2.5: the texts of the error page by code. */
+export const errorTexts = {
+  notFound: "We can't find the requested page.",
+  forbidden: 'Forbidden request',
+  badGateway: 'The server encountered a temporary error and could not complete your request.',
+  unavailable: 'Service is unavailable.',
+  crossTenant: 'Cannot access information. Please sign out and sign back in.',
+  unhandled: 'We encountered an error while processing your request.',
+} as const;
+
+/** spec 1 §2.5: the cross-tenant page has no go-home link. */
+export const crossTenantCode = '1000';
+
+interface ErrorContentProps {
+  code: string;
+  /** Shown for the cross-tenant page and the generic error. */
+  detail?: string;
+  /** The way on: the go-home link, except on the cross-tenant page (spec 1 §2.5). */
+  action?: ReactNode;
+}
+
+function describe(code: string): { text: string; illustration?: ReactNode; withDetail: boolean } {
+  switch (code) {
+    case '404':
+      return {
+        text: errorTexts.notFound,
+        illustration: <NotFoundIllustration />,
+        withDetail: false,
+      };
+    case '403':
+      return {
+        text: errorTexts.forbidden,
+        illustration: <ForbiddenIllustration />,
+        withDetail: false,
+      };
+    case '502':
+      return { text: errorTexts.badGateway, withDetail: false };
+    case '503':
+      return { text: errorTexts.unavailable, withDetail: false };
+    case crossTenantCode:
+      return { text: errorTexts.crossTenant, withDetail: true };
+    default:
+      return { text: errorTexts.unhandled, withDetail: true };
+  }
+}
+
+export function ErrorContent({ code, detail, action }: ErrorContentProps) {
+  const { text, illustration, withDetail } = describe(code);
+  return (
+    <Stack align="center" gap="lg" py={64} ta="center">
+      {illustration}
+      <Title order={2} fw={600}>
+        {text}
+      </Title>
+      {withDetail && detail && (
+        <Code block maw={640} style={{ whiteSpace: 'pre-wrap' }}>
+          {detail}
+        </Code>
+      )}
+      {action}
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { storageKeys } from '@/lib/storage';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { UserMenu } from './user-menu';
+
+const { assignLocation } = vi.hoisted(() => ({ assignLocation: vi.fn() }));
+vi.mock('@/lib/browser-location', () => ({
+  assignLocation,
+  reloadPage: vi.fn(),
+  replaceLocation: vi.fn(),
+}));
+
+describe('UserMenu', () => {
+  it('shows initials, name and e-mail, and the menu items', async () => {
+    renderWithProviders(<UserMenu />, { user: aUser({ displayName: 'Ada King Lovelace' }) });
+    const button = screen.getByRole('button', { name: 'User menu' });
+    expect(button).toHaveTextContent('AL');
+    await userEvent.click(button);
+    expect(screen.getByText('Ada King Lovelace')).toBeInTheDocument();
+    expect(screen.getByText('ada@acme.test')).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'My settings' })).toHaveAttribute(
+      'href',
+      '/my-settings',
+    );
+    expect(screen.getByRole('menuitem', { name: 'Terms of service' })).toBeInTheDocument();
+    expect(screen.getByRole('menuitem', { name: 'Privacy policy' })).toBeInTheDocument();
+  });
+
+  it('opens the terms of service in a dialog', async () => {
+    renderWithProviders(<UserMenu />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Terms of service' }));
+    expect(await screen.findByRole('dialog', { name: 'Terms of service' })).toBeInTheDocument();
+  });
+
+  it('signs out: logout call, storage cleared, provider end-session address', async () => {
+    const calls = stubFetch({
+      'GET /info/sign-in': {
+        body: {
+          issuer: 'http://localhost/idp',
+          clientId: 'web',
+          scope: 'openid',
+          resource: null,
+          redirectPath: '/signin-callback',
+          postLogoutRedirectPath: '/',
+        },
+      },
+      'GET /logout': { status: 204 },
+    });
+    const fetchStub = vi.mocked(fetch);
+    const apiFetch = fetchStub.getMockImplementation();
+    fetchStub.mockImplementation(async (input, init) =>
+      String(input).endsWith('/.well-known/openid-configuration')
+        ? Response.json({
+            authorization_endpoint: 'a',
+            token_endpoint: 't',
+            end_session_endpoint: 'http://localhost/idp/session/end',
+          })
+        : apiFetch!(input, init),
+    );
+
+    renderWithProviders(<UserMenu />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledOnce());
+    expect(calls.some((call) => call.url === '/api/v0/logout')).toBe(true);
+    expect(window.localStorage.getItem(storageKeys.sessionExpiresAt)).toBeNull();
+    expect(String(assignLocation.mock.calls[0]?.[0])).toMatch(
+      /^http:\/\/localhost\/idp\/session\/end\?client_id=web/,
+    );
+  });
+});

@@ -1,0 +1,146 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { storageKeys } from '@/lib/storage';
+import { renderWithProviders } from '@/test/render';
+import { DataGrid, type DataGridColumn } from './data-grid';
+import { gridStorageKey } from './grid-state';
+import { prepareGridTests } from './grid-test-support';
+import { useGridState } from './use-grid-state';
+
+interface Fruit {
+  id: number;
+  name: string;
+  colour: string;
+}
+
+const fruits: Fruit[] = Array.from({ length: 25 }, (_, index) => ({
+  id: index + 1,
+  name: `Fruit ${String(index + 1).padStart(2, '0')}`,
+  colour: index % 2 === 0 ? 'Red' : 'Green',
+}));
+
+const columns: DataGridColumn<Fruit>[] = [
+  { accessor: 'name', title: 'Name', sortable: true, filter: { type: 'text' } },
+  {
+    accessor: 'colour',
+    title: 'Colour',
+    sortable: true,
+    filter: { type: 'select', options: ['Red', 'Green'] },
+  },
+];
+
+function FruitGrid() {
+  const grid = useGridState({ name: 'fruits', defaultSort: { field: 'name', direction: 'asc' } });
+  return <DataGrid label="Fruits" grid={grid} columns={columns} records={fruits} />;
+}
+
+const storedKey = gridStorageKey(1, 'fruits');
+const stored = () => JSON.parse(window.localStorage.getItem(storedKey) ?? 'null');
+const rowNames = () =>
+  within(screen.getByRole('table', { name: 'Fruits' }))
+    .getAllByRole('row')
+    .map((row) => within(row).queryAllByRole('cell')[0]?.textContent)
+    .filter((name) => name !== undefined);
+
+beforeAll(prepareGridTests);
+
+describe('DataGrid', () => {
+  it('pages 10 rows by default and sorts by a clicked column', async () => {
+    renderWithProviders(<FruitGrid />);
+    expect(rowNames()).toHaveLength(10);
+    expect(rowNames()[0]).toBe('Fruit 01');
+    expect(screen.getByText('1–10 of 25')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: /^Name/ }));
+    expect(rowNames()[0]).toBe('Fruit 25');
+  });
+
+  it('remembers filters, sort, page and page size per company and grid name', async () => {
+    const first = renderWithProviders(<FruitGrid />);
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(rowNames()[0]).toBe('Fruit 11');
+    await userEvent.click(screen.getByRole('button', { name: 'Filter Colour' }));
+    await userEvent.click(await screen.findByRole('textbox', { name: 'Colour' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Green' }));
+    expect(stored()).toMatchObject({
+      page: 1,
+      pageSize: 10,
+      sort: { field: 'name', direction: 'asc' },
+      filters: { colour: { type: 'select', value: 'Green' } },
+    });
+    first.unmount();
+
+    renderWithProviders(<FruitGrid />);
+    expect(rowNames()).toEqual(
+      fruits
+        .filter((fruit) => fruit.colour === 'Green')
+        .slice(0, 10)
+        .map((fruit) => fruit.name),
+    );
+    expect(screen.getByText('1–10 of 12')).toBeInTheDocument();
+  });
+
+  it('keeps another company’s state apart', () => {
+    window.localStorage.setItem(
+      gridStorageKey(2, 'fruits'),
+      JSON.stringify({ page: 3, pageSize: 10, sort: null, filters: {} }),
+    );
+    window.localStorage.setItem(storageKeys.companyId, '1');
+    renderWithProviders(<FruitGrid />);
+    expect(rowNames()[0]).toBe('Fruit 01');
+  });
+
+  it('starts from the defaults with a clearGrid query parameter and removes it', async () => {
+    window.localStorage.setItem(
+      storedKey,
+      JSON.stringify({
+        page: 2,
+        pageSize: 20,
+        sort: { field: 'name', direction: 'desc' },
+        filters: {},
+      }),
+    );
+    const { router } = renderWithProviders(<FruitGrid />, { path: '/fruits?clearGrid=true' });
+    expect(rowNames()[0]).toBe('Fruit 01');
+    expect(rowNames()).toHaveLength(10);
+    expect(stored()).toMatchObject({ page: 1, pageSize: 10, sort: { direction: 'asc' } });
+    expect(router.state.location.search).toBe('');
+  });
+
+  it("drops a select filter when 'All' is chosen", async () => {
+    window.localStorage.setItem(
+      storedKey,
+      JSON.stringify({
+        page: 1,
+        pageSize: 10,
+        sort: null,
+        filters: { colour: { type: 'select', value: 'Red' } },
+      }),
+    );
+    renderWithProviders(<FruitGrid />);
+    expect(screen.getByText('1–10 of 13')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Filter Colour' }));
+    await userEvent.click(await screen.findByRole('textbox', { name: 'Colour' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'All' }));
+    expect(screen.getByText('1–10 of 25')).toBeInTheDocument();
+    expect(stored().filters).toEqual({});
+  });
+
+  it('shows the empty state', () => {
+    function EmptyGrid() {
+      const grid = useGridState();
+      return (
+        <DataGrid
+          label="Nothing"
+          grid={grid}
+          columns={columns}
+          records={[]}
+          noRecordsText="No fruit"
+        />
+      );
+    }
+    renderWithProviders(<EmptyGrid />);
+    expect(screen.getAllByText('No fruit').length).toBeGreaterThan(0);
+  });
+});

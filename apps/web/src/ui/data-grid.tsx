@@ -1,0 +1,176 @@
+import 'mantine-datatable/styles.css';
+import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
+import { applyGridState, pageSizeChoices } from './grid-state';
+import type { GridController } from './use-grid-state';
+
+/** spec 2 "Grids in general": minimum heights without and with filters. */
+export const gridMinHeight = 482;
+export const gridMinHeightWithFilters = 523;
+
+export interface DataGridColumn<T> {
+  /** The record property shown (and the column's key). */
+  accessor: string;
+  title: string;
+  /** The query field for sort and filter (spec 1 §7); the accessor when not given. */
+  field?: string;
+  sortable?: boolean;
+  filter?: GridFilterSpec;
+  render?: (record: T) => ReactNode;
+  /** The value sorted and filtered on in a client-side grid; the accessor's property by default. */
+  value?: (record: T) => unknown;
+  textAlign?: 'left' | 'center' | 'right';
+  width?: number | string;
+  noWrap?: boolean;
+}
+
+interface DataGridProps<T> {
+  grid: GridController;
+  columns: readonly DataGridColumn<T>[];
+  /** The page of records (server side) or the whole list (client side). */
+  records: readonly T[] | undefined;
+  /**
+   * The server's totalItems for a paged call. Without it the grid filters, sorts and pages
+   * `records` itself.
+   */
+  totalRecords?: number;
+  fetching?: boolean;
+  /** false: one page, no paging controls (a cursor-paged list brings its own). */
+  paging?: boolean;
+  idAccessor?: string | ((record: T) => string | number);
+  noRecordsText?: string;
+  /** The table's accessible name. */
+  label: string;
+}
+
+const fieldOf = <T,>(column: DataGridColumn<T>) => column.field ?? column.accessor;
+
+/**
+ * The grid of every list: sortable columns, paging with page size choices, column filters, loading
+ * and empty states. State lives in a GridController (useGridState).
+ */
+export function DataGrid<T>({
+  grid,
+  columns,
+  records,
+  totalRecords,
+  fetching = false,
+  paging = true,
+  idAccessor = 'id',
+  noRecordsText = 'No records found',
+  label,
+}: DataGridProps<T>) {
+  const { state, setPage, setPageSize, setSort, setFilter } = grid;
+  const clientSide = totalRecords === undefined;
+  const wrapper = useRef<HTMLDivElement>(null);
+
+  const shown = useMemo(() => {
+    const all = records ?? [];
+    if (!clientSide) return { items: [...all], totalItems: totalRecords };
+    const valueOf = (record: T, field: string) => {
+      const column = columns.find((candidate) => fieldOf(candidate) === field);
+      if (column?.value) return column.value(record);
+      return (record as Record<string, unknown>)[column?.accessor ?? field];
+    };
+    return applyGridState(
+      all,
+      paging ? state : { ...state, page: 1, pageSize: all.length || 1 },
+      valueOf,
+    );
+  }, [records, clientSide, totalRecords, columns, state, paging]);
+
+  // After a delete or a narrower filter the page may lie beyond the last one: go to the last.
+  const lastPage = Math.max(1, Math.ceil(shown.totalItems / state.pageSize));
+  useEffect(() => {
+    if (paging && !fetching && records !== undefined && state.page > lastPage) setPage(lastPage);
+  }, [paging, fetching, records, state.page, lastPage, setPage]);
+
+  const hasFilters = columns.some((column) => column.filter);
+
+  // mantine-datatable's filter buttons carry no text: name them after their column.
+  useEffect(() => {
+    for (const column of columns) {
+      if (!column.filter) continue;
+      const button = wrapper.current?.querySelector(
+        `th[data-accessor="${column.accessor}"] .mantine-datatable-header-cell-filter-action-icon`,
+      );
+      button?.setAttribute('aria-label', `Filter ${column.title}`);
+    }
+  });
+
+  const tableColumns = columns.map((column): DataTableColumn<T> => {
+    const field = fieldOf(column);
+    const filter = state.filters[field];
+    return {
+      accessor: column.accessor,
+      title: column.title,
+      sortable: column.sortable,
+      textAlign: column.textAlign,
+      width: column.width,
+      noWrap: column.noWrap,
+      render: column.render ? (record) => column.render?.(record) : undefined,
+      filtering: filter !== undefined,
+      filter: column.filter
+        ? ({ close }) => (
+            <GridFilterControl
+              spec={column.filter as GridFilterSpec}
+              label={column.title}
+              filter={filter}
+              onChange={(next) => setFilter(field, next)}
+              close={close}
+            />
+          )
+        : undefined,
+    };
+  });
+
+  const sortColumn = state.sort
+    ? columns.find((column) => fieldOf(column) === state.sort?.field)
+    : undefined;
+  const sortStatus: DataTableSortStatus<T> = {
+    columnAccessor: sortColumn?.accessor ?? '',
+    direction: state.sort?.direction ?? 'asc',
+  };
+  const onSortStatusChange = (status: DataTableSortStatus<T>) => {
+    const column = columns.find((candidate) => candidate.accessor === status.columnAccessor);
+    if (column) setSort({ field: fieldOf(column), direction: status.direction });
+  };
+
+  const tableProps = {
+    'aria-label': label,
+    withTableBorder: true,
+    borderRadius: 'md',
+    striped: true,
+    highlightOnHover: true,
+    minHeight: hasFilters ? gridMinHeightWithFilters : gridMinHeight,
+    columns: tableColumns,
+    records: shown.items,
+    idAccessor,
+    fetching,
+    noRecordsText,
+    sortStatus,
+    onSortStatusChange,
+  } as const;
+
+  return (
+    <div ref={wrapper}>
+      {paging ? (
+        <DataTable<T>
+          {...tableProps}
+          page={Math.min(state.page, lastPage)}
+          onPageChange={setPage}
+          totalRecords={shown.totalItems}
+          recordsPerPage={state.pageSize}
+          recordsPerPageOptions={[...pageSizeChoices]}
+          onRecordsPerPageChange={setPageSize}
+          recordsPerPageLabel="Rows per page"
+          paginationText={({ from, to, totalRecords: total }) => `${from}–${to} of ${total}`}
+          loadingText="Loading"
+        />
+      ) : (
+        <DataTable<T> {...tableProps} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { defaultUserSetting, type UserSetting } from '@ledgerline/contract';
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime, formatMoney, ianaTimeZone } from './format';
+
+const london: UserSetting = { ...defaultUserSetting };
+const instant = '2020-04-08T14:30:00Z'; // 15:30 in London (BST)
+/** Intl separates a currency code from the amount with a no-break space. */
+const money = (...args: Parameters<typeof formatMoney>) =>
+  formatMoney(...args).replace(/\u00a0/g, ' ');
+
+describe('date formatting', () => {
+  it("shows 'N/A' for an empty date", () => {
+    expect(formatDate(null, london)).toBe('N/A');
+    expect(formatDateTime(undefined, london)).toBe('N/A');
+    expect(formatDateTime('', london)).toBe('N/A');
+  });
+
+  it('uses yyyy/MM/dd and HH:mm:ss by default, in the user’s time zone', () => {
+    expect(formatDate(instant, london)).toBe('2020/04/08');
+    expect(formatDateTime(instant, london)).toBe('2020/04/08 15:30:00');
+  });
+
+  it('uses h:mm:ss aaa for a 12-hour clock', () => {
+    expect(formatDateTime(instant, { ...london, use24Hour: false })).toBe('2020/04/08 3:30:00 pm');
+  });
+
+  it('converts the Windows time zone id to its IANA zone', () => {
+    expect(ianaTimeZone('Tokyo Standard Time')).toBe('Asia/Tokyo');
+    expect(formatDateTime(instant, { ...london, timeZoneId: 'Tokyo Standard Time' })).toBe(
+      '2020/04/08 23:30:00',
+    );
+    expect(
+      formatDate('2020-04-08T23:30:00Z', { ...london, timeZoneId: 'Tokyo Standard Time' }),
+    ).toBe('2020/04/09');
+  });
+
+  it('uses the long and other short formats', () => {
+    expect(
+      formatDate(instant, { ...london, longDateFormat: 'EEEE, d MMMM yyyy' }, { long: true }),
+    ).toBe('Wednesday, 8 April 2020');
+    expect(formatDate(new Date(instant), { ...london, shortDateFormat: 'dd.MM.yyyy' })).toBe(
+      '08.04.2020',
+    );
+  });
+
+  it('keeps a calendar date on its day whatever the zone', () => {
+    const honolulu = { ...london, timeZoneId: 'Hawaiian Standard Time' };
+    expect(formatDate('2024-03-31', honolulu)).toBe('2024/03/31');
+  });
+});
+
+describe('money formatting', () => {
+  it("shows '-' for an empty amount", () => {
+    expect(formatMoney(null, 'GBP')).toBe('-');
+    expect(formatMoney(undefined, 'GBP')).toBe('-');
+    expect(formatMoney('', 'GBP')).toBe('-');
+  });
+
+  it('uses the currency’s own minor units', () => {
+    expect(formatMoney(1234.5, 'GBP')).toBe('£1,234.50');
+    expect(formatMoney(1234.5, 'JPY')).toBe('JP¥1,235');
+    expect(money(1.2345, 'KWD')).toBe('KWD 1.235');
+    expect(money(1.23456, 'CLF')).toBe('CLF 1.2346');
+    expect(formatMoney('99.9', 'EUR')).toBe('€99.90');
+  });
+
+  it('can show the currency code', () => {
+    expect(money(10, 'USD', { display: 'code' })).toBe('USD 10.00');
+  });
+});

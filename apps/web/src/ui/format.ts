@@ -1,0 +1,129 @@
+import {
+  currencyDecimalPlaces,
+  timeFormat12,
+  timeFormat24,
+  timeZones,
+  type UserSetting,
+} from '@ledgerline/contract';
+import { format, isValid, parseISO } from 'date-fns';
+import { formatInTimeZone } from 'date-fns-tz';
+
+/** spec 1 §9 */
+export const emptyDate = 'N/A';
+export const emptyAmount = '-';
+
+/**
+ * Dates arrive from the API as ISO 8601 strings and stay strings in the query cache (they match
+ * the contract's types); they become Date objects only here, when shown.
+ */
+export type DateInput = Date | string | number | null | undefined;
+export type AmountInput = number | string | null | undefined;
+export type DateSettings = Pick<
+  UserSetting,
+  'timeZoneId' | 'use24Hour' | 'shortDateFormat' | 'longDateFormat'
+>;
+
+export interface DateFormatOptions {
+  /** The user's long date format instead of the short one. */
+  long?: boolean;
+}
+
+const ianaZones = new Map(timeZones.map((zone) => [zone.id, zone.zoneName]));
+
+/** Windows time-zone id (the user's setting) to the IANA name date-fns-tz needs. */
+export function ianaTimeZone(timeZoneId: string): string {
+  return ianaZones.get(timeZoneId) ?? 'UTC';
+}
+
+const dateOnlyPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+export function toDate(value: DateInput): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date =
+    value instanceof Date ? value : typeof value === 'number' ? new Date(value) : parseISO(value);
+  return isValid(date) ? date : null;
+}
+
+/** The date-fns pattern for the user's settings: date, plus HH:mm:ss or h:mm:ss aaa. */
+export function datePattern(settings: DateSettings, { long = false, time = false } = {}): string {
+  const date = long ? settings.longDateFormat : settings.shortDateFormat;
+  if (!time) return date;
+  return `${date} ${settings.use24Hour ? timeFormat24 : timeFormat12}`;
+}
+
+function formatWith(value: DateInput, pattern: string, settings: DateSettings): string {
+  if (value === null || value === undefined || value === '') return emptyDate;
+  // A calendar date without a time ("2024-03-31") is the same day everywhere: no zone shift.
+  if (typeof value === 'string' && dateOnlyPattern.test(value)) {
+    const date = parseISO(value);
+    return isValid(date) ? format(date, pattern) : value;
+  }
+  const date = toDate(value);
+  if (!date) return String(value);
+  return formatInTimeZone(date, ianaTimeZone(settings.timeZoneId), pattern);
+}
+
+/** A date in the user's time zone and short (or long) format; 'N/A' when empty. */
+export function formatDate(
+  value: DateInput,
+  settings: DateSettings,
+  options: DateFormatOptions = {},
+) {
+  return formatWith(value, datePattern(settings, { long: options.long }), settings);
+}
+
+/** A date and time in the user's time zone, 24 or 12 hour; 'N/A' when empty. */
+export function formatDateTime(
+  value: DateInput,
+  settings: DateSettings,
+  options: DateFormatOptions = {},
+) {
+  const pattern = datePattern(settings, { long: options.long, time: true });
+  if (typeof value === 'string' && dateOnlyPattern.test(value)) {
+    return formatWith(value, datePattern(settings, { long: options.long }), settings);
+  }
+  return formatWith(value, pattern, settings);
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string, display: 'symbol' | 'code'): Intl.NumberFormat {
+  const key = `${currency}:${display}`;
+  let numberFormat = moneyFormats.get(key);
+  if (!numberFormat) {
+    const digits = currencyDecimalPlaces(currency);
+    numberFormat = new Intl.NumberFormat('en-GB', {
+      style: 'currency',
+      currency,
+      currencyDisplay: display,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    moneyFormats.set(key, numberFormat);
+  }
+  return numberFormat;
+}
+
+/**
+ * spec 1 §9: an amount with its currency's own minor units (0 to 4, ISO 4217); '-' when empty.
+ * Without a currency the amount shows with two decimals.
+ */
+export function formatMoney(
+  amount: AmountInput,
+  currency: string | null | undefined,
+  { display = 'symbol' }: { display?: 'symbol' | 'code' } = {},
+): string {
+  if (amount === null || amount === undefined || amount === '') return emptyAmount;
+  const value = typeof amount === 'number' ? amount : Number(amount);
+  if (!Number.isFinite(value)) return emptyAmount;
+  if (!currency) {
+    return value.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  }
+  try {
+    return moneyFormat(currency.toUpperCase(), display).format(value);
+  } catch {
+    // Not a well-formed currency code: show the code and the amount.
+    const digits = currencyDecimalPlaces(currency);
+    return `${currency} ${value.toFixed(digits)}`;
+  }
+}

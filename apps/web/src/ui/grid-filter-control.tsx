@@ -1,0 +1,138 @@
+import { Button, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { useState } from 'react';
+import type { GridFilter } from './grid-state';
+
+/** What a column offers to filter by (spec 2 "Grids in general"). */
+export type GridFilterSpec =
+  | { type: 'text' }
+  | { type: 'select'; options: readonly (string | { value: string; label: string })[] }
+  | { type: 'number' }
+  | { type: 'date' };
+
+/** The value of the 'All' choice of a select filter: no filter. */
+export const allOption = '';
+const typingDelayMs = 400;
+
+interface GridFilterControlProps {
+  spec: GridFilterSpec;
+  /** The column title, for the input's label. */
+  label: string;
+  filter: GridFilter | undefined;
+  onChange: (filter: GridFilter | null) => void;
+  close: () => void;
+}
+
+function TextFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 'spec' | 'close'>) {
+  const [text, setText] = useState(filter?.type === 'text' ? filter.value : '');
+  const commit = useDebouncedCallback(
+    (value: string) => onChange(value.trim() ? { type: 'text', value } : null),
+    { delay: typingDelayMs, flushOnUnmount: true },
+  );
+  return (
+    <TextInput
+      label={`${label} contains`}
+      value={text}
+      data-autofocus
+      onChange={(event) => {
+        setText(event.currentTarget.value);
+        commit(event.currentTarget.value);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') commit.flush();
+      }}
+    />
+  );
+}
+
+function NumberFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 'spec' | 'close'>) {
+  const [value, setValue] = useState<string | number>(
+    filter?.type === 'number' ? filter.value : '',
+  );
+  const commit = useDebouncedCallback(
+    (next: string | number) =>
+      onChange(typeof next === 'number' ? { type: 'number', value: next } : null),
+    { delay: typingDelayMs, flushOnUnmount: true },
+  );
+  return (
+    <NumberInput
+      label={`${label} at least`}
+      value={value}
+      data-autofocus
+      onChange={(next) => {
+        setValue(next);
+        commit(next);
+      }}
+    />
+  );
+}
+
+/** The popover content of a column filter. */
+export function GridFilterControl({
+  spec,
+  label,
+  filter,
+  onChange,
+  close,
+}: GridFilterControlProps) {
+  let input;
+  switch (spec.type) {
+    case 'text':
+      input = <TextFilter label={label} filter={filter} onChange={onChange} />;
+      break;
+    case 'number':
+      input = <NumberFilter label={label} filter={filter} onChange={onChange} />;
+      break;
+    case 'select': {
+      const options = spec.options.map((option) =>
+        typeof option === 'string' ? { value: option, label: option } : option,
+      );
+      input = (
+        <Select
+          label={label}
+          data={[{ value: allOption, label: 'All' }, ...options]}
+          value={filter?.type === 'select' ? filter.value : allOption}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: false }}
+          onChange={(value) => onChange(value ? { type: 'select', value } : null)}
+        />
+      );
+      break;
+    }
+    case 'date':
+      input = (
+        <DatePickerInput
+          type="range"
+          label={`${label} between`}
+          placeholder="Pick dates"
+          clearable
+          allowSingleDateInRange
+          popoverProps={{ withinPortal: false }}
+          value={filter?.type === 'date' ? [filter.from, filter.to] : [null, null]}
+          onChange={([from, to]) =>
+            onChange(from || to ? { type: 'date', from: from ?? null, to: to ?? null } : null)
+          }
+        />
+      );
+      break;
+  }
+  return (
+    <Stack gap="xs" miw={220}>
+      {input}
+      <Group justify="flex-end" gap="xs">
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          disabled={!filter}
+          onClick={() => {
+            onChange(null);
+            close();
+          }}
+        >
+          Clear filter
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import { Group, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+interface PageHeaderProps {
+  title: string;
+  description?: ReactNode;
+  /** Buttons on the right ('Add User'). */
+  actions?: ReactNode;
+}
+
+/** A page's heading, an optional introduction and its main actions. */
+export function PageHeader({ title, description, actions }: PageHeaderProps) {
+  return (
+    <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
+      <div>
+        <Title order={2}>{title}</Title>
+        {description && (
+          <Text c="dimmed" size="sm" mt={4} maw={760} component="div">
+            {description}
+          </Text>
+        )}
+      </div>
+      {actions && <Group gap="sm">{actions}</Group>}
+    </Group>
+  );
+}

@@ -1,0 +1,13 @@
+export * from './query-error.js';
+export * from './query-limits.js';
+export * from './query-types.js';
+export * from './query-fields.js';
+export * from './filter-operators.js';
+export * from './filter-escape.js';
+export { utcDayAfter } from './filter-values.js';
+export * from './parse-filter.js';
+export * from './parse-sort.js';
+export * from './parse-expand.js';
+export * from './parse-query.js';
+export * from './query-schemas.js';
+export * from './format-query.js';

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { parseCursorQuery, parsePageQuery } from './parse-query.js';
+import { QueryError } from './query-error.js';
+import { transactionQuery } from './query-fixture.js';
+import { cursorQuerySchema, pageQuerySchema } from './query-schemas.js';
+
+function errorOf(run: () => unknown): QueryError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof QueryError) return error;
+    throw error;
+  }
+  throw new Error('parsed without error');
+}
+
+describe('parsePageQuery', () => {
+  it('applies the defaults of design §3', () => {
+    expect(parsePageQuery(transactionQuery, {})).toEqual({
+      page: 1,
+      itemsPerPage: 10,
+      sort: [{ field: 'statusDateTime', direction: 'desc' }],
+      filters: [],
+      expand: [],
+    });
+  });
+
+  it('parses the dashboard call of spec 1 §7', () => {
+    const query = parsePageQuery(transactionQuery, {
+      page: '1',
+      itemsPerPage: '8',
+      sort: '-StatusDateTime',
+      filter: 'Status eq Paid',
+      expand: 'paymentrequest',
+    });
+    expect(query).toEqual({
+      page: 1,
+      itemsPerPage: 8,
+      sort: [{ field: 'statusDateTime', direction: 'desc' }],
+      filters: [{ field: 'status', type: 'enum', operator: 'eq', value: 'Paid' }],
+      expand: ['paymentrequest'],
+    });
+  });
+
+  it('bounds page and itemsPerPage', () => {
+    expect(
+      parsePageQuery(transactionQuery, { page: 1_000_000, itemsPerPage: '1000' }),
+    ).toMatchObject({
+      page: 1_000_000,
+      itemsPerPage: 1000,
+    });
+    for (const page of ['0', '-1', '1.5', 'abc', '', '1000001']) {
+      expect(errorOf(() => parsePageQuery(transactionQuery, { page }))).toEqual(
+        new QueryError({
+          parameter: 'page',
+          item: page,
+          message: 'Page must be a whole number from 1 to 1000000.',
+        }),
+      );
+    }
+    for (const itemsPerPage of ['0', '1001', 'ten', 2.5]) {
+      expect(errorOf(() => parsePageQuery(transactionQuery, { itemsPerPage }))).toMatchObject({
+        parameter: 'itemsPerPage',
+        item: String(itemsPerPage),
+        message: 'Items per page must be a whole number from 1 to 1000.',
+      });
+    }
+  });
+
+  it('gives the problem document its errors member', () => {
+    const error = errorOf(() => parsePageQuery(transactionQuery, { filter: 'foo eq 1' }));
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('QueryError');
+    expect(error.toErrors()).toEqual({ filter: ["Unknown filter field 'foo' in 'foo eq 1'."] });
+  });
+
+  it('accepts the output of pageQuerySchema', () => {
+    const params = pageQuerySchema.parse({
+      page: '3',
+      sort: 'customerName',
+      filter: 'amount gt 5',
+    });
+    expect(params).toEqual({
+      page: 3,
+      itemsPerPage: 10,
+      sort: 'customerName',
+      filter: 'amount gt 5',
+    });
+    expect(parsePageQuery(transactionQuery, params)).toMatchObject({
+      page: 3,
+      filters: [{ value: '5' }],
+    });
+  });
+});
+
+describe('parseCursorQuery', () => {
+  it('keeps the cursor opaque and orders by the default sort', () => {
+    expect(
+      parseCursorQuery(transactionQuery, { cursor: ' eyJhIjoxfQ ', filter: 'amount gt 1' }),
+    ).toEqual({
+      cursor: 'eyJhIjoxfQ',
+      itemsPerPage: 10,
+      sort: [{ field: 'statusDateTime', direction: 'desc' }],
+      filters: [{ field: 'amount', type: 'number', operator: 'gt', value: '1' }],
+    });
+    expect(parseCursorQuery(transactionQuery, { cursor: '' }).cursor).toBeUndefined();
+  });
+
+  it('refuses a cursor that cannot be one of ours', () => {
+    for (const cursor of ['a b', 'abc=', '<script>', 'x'.repeat(4001)]) {
+      expect(errorOf(() => parseCursorQuery(transactionQuery, { cursor }))).toMatchObject({
+        parameter: 'cursor',
+        message: "The cursor is not valid; send the 'next' value of the previous page unchanged.",
+      });
+    }
+  });
+});
+
+describe('query schemas', () => {
+  it('coerce and range page and itemsPerPage with the parser messages', () => {
+    expect(pageQuerySchema.parse({})).toEqual({ page: 1, itemsPerPage: 10 });
+    const result = pageQuerySchema.safeParse({ page: '0', itemsPerPage: '5000' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => [issue.path[0], issue.message])).toEqual([
+      ['page', 'Page must be a whole number from 1 to 1000000.'],
+      ['itemsPerPage', 'Items per page must be a whole number from 1 to 1000.'],
+    ]);
+    expect(pageQuerySchema.safeParse({ filter: 'x'.repeat(12_001) }).success).toBe(false);
+  });
+
+  it('bound the cursor', () => {
+    expect(cursorQuerySchema.parse({ cursor: 'abc', itemsPerPage: '20' })).toEqual({
+      cursor: 'abc',
+      itemsPerPage: 20,
+    });
+    expect(cursorQuerySchema.safeParse({ cursor: 'x'.repeat(4001) }).success).toBe(false);
+  });
+});

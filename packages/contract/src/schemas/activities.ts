@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
+
+/** spec 3 §3 Audit activity. */
+export const auditActivitySchema = z
+  .object({
+    id: z.uuid(),
+    operation: z.string(),
+    userName: z.string().nullable(),
+    timestamp: z.iso.datetime(),
+    status: z.number().int(),
+    ipAddress: z.string().nullable(),
+    datasetId: z.number().int().nullable(),
+    resourceType: z.string().nullable(),
+    resourceId: z.string().nullable(),
+  })
+  .meta({ id: 'AuditActivity' });
+export type AuditActivity = z.infer<typeof auditActivitySchema>;
+
+/** Newest first; ids are UUIDv7, so the id order is the time order. */
+export const auditActivityQuery = defineQueryFields(
+  {
+    id: { type: 'uuid', sortable: true, filterable: true },
+    operation: { type: 'string', filterable: true },
+    userName: { type: 'string', filterable: true },
+    status: { type: 'number', filterable: true },
+    timestamp: { type: 'date', filterable: true },
+  },
+  { defaultSort: '-id' },
+);
+
+/** spec 3 §9: the activities page shows 15 rows; the resource activities request fetches 100. */
+export const activityPageSize = 15;
+export const resourceActivitiesMax = 100;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const featureFlagsQuery = z.object({ target: z.string().max(50).optional() });
+export const featureFlagsResponse = z
+  .object({ featureFlags: z.record(z.string(), z.boolean()) })
+  .meta({ id: 'FeatureFlags' });
+export type FeatureFlags = z.infer<typeof featureFlagsResponse>['featureFlags'];
+
+/** How the site signs in (not in the spec: the site needs the provider's address and client id). */
+export const signInConfigResponse = z
+  .object({
+    issuer: z.string(),
+    clientId: z.string(),
+    scope: z.string(),
+    resource: z.string().nullable(),
+    redirectPath: z.string(),
+    postLogoutRedirectPath: z.string(),
+  })
+  .meta({ id: 'SignInConfig' });
+export type SignInConfig = z.infer<typeof signInConfigResponse>;
+
+export const tenantSettingResponse = z
+  .object({ name: z.string(), value: z.enum(['true', 'false']) })
+  .meta({ id: 'TenantSetting' });
+
+export const loginBody = z.object({ accessToken: z.string().min(1).max(16384) });

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { permissions, roles } from '../permissions.js';
+import { longDateFormats, shortDateFormats } from '../reference/date-formats.js';
+import { timeZones } from '../reference/time-zones.js';
+
+const timeZoneIds = new Set(timeZones.map((t) => t.id));
+
+/** spec 1 §3 UserSetting; PUT users/me/settings validates against the known lists. */
+export const userSettingSchema = z
+  .object({
+    timeZoneId: z.string().refine((v) => timeZoneIds.has(v), { message: 'Unknown time zone.' }),
+    use24Hour: z.boolean(),
+    shortDateFormat: z.enum(shortDateFormats, { message: 'Unknown short date format.' }),
+    longDateFormat: z.enum(longDateFormats, { message: 'Unknown long date format.' }),
+    showAdvancedInfo: z.boolean(),
+  })
+  .meta({ id: 'UserSetting' });
+export type UserSetting = z.infer<typeof userSettingSchema>;
+
+export const roleSchema = z.enum(roles);
+
+/** spec 1 §3 User (me). */
+export const userMeSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    tenantName: z.string(),
+    userName: z.string(),
+    displayName: z.string(),
+    forename: z.string().nullable(),
+    surname: z.string().nullable(),
+    emailAddress: z.string(),
+    role: roleSchema,
+    permissions: z.array(z.enum(permissions)),
+    userSetting: userSettingSchema,
+  })
+  .meta({ id: 'UserMe' });
+export type UserMe = z.infer<typeof userMeSchema>;
+
+/** A user as the users page lists them (spec 1 §2.6). */
+export const userSchema = z
+  .object({
+    id: z.uuid(),
+    displayName: z.string(),
+    emailAddress: z.string(),
+    role: roleSchema,
+    lastSignInAt: z.iso.datetime().nullable(),
+    invitationPending: z.boolean(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof userSchema>;
+
+const userName = z
+  .string({ message: 'Name is required.' })
+  .trim()
+  .min(1, 'Name is required.')
+  .max(100, 'Name must be at most 100 characters.');
+
+/** spec 1 §5 user form: name 1–100 trimmed; e-mail required, valid, at most 500. */
+export const createUserBody = z
+  .object({
+    name: userName,
+    email: z
+      .string({ message: 'Email is required.' })
+      .trim()
+      .min(1, 'Email is required.')
+      .max(500, 'Email must be at most 500 characters.')
+      .pipe(z.email('Enter a valid email address.')),
+    role: z.enum(roles, { message: 'Choose a role.' }),
+    /** Where the invitation's set-password page sends the user afterwards (this site). */
+    redirectUri: z.url().max(2000).optional(),
+  })
+  .meta({ id: 'CreateUser' });
+export type CreateUserBody = z.input<typeof createUserBody>;
+
+/** PUT users/{id}: the name (the e-mail cannot change; the role has its own call). */
+export const updateUserBody = z
+  .object({ id: z.uuid(), name: userName })
+  .meta({ id: 'UpdateUser' });
+export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+export const userRoleQuery = z.object({ role: z.enum(roles, { message: 'Choose a role.' }) });
