@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
@@ -34,6 +34,7 @@ describe('inviting users', () => {
       .where(and(eq(auditActivities.operation, 'CreateUser'), eq(auditActivities.resourceId, user.id)));
     expect(activity).toMatchObject({ status: 201, userId: admin.userId });
     const mail = await waitFor(async () => {
+      if (!existsSync(join(mailDir, 'mail'))) return undefined;
       const files = readdirSync(join(mailDir, 'mail')).map((f) => readFileSync(join(mailDir, 'mail', f), 'utf8'));
       return files.find((f) => f.includes('vera@people.example'));
     });

@@ -65,7 +65,7 @@ export const createUserBody = z
       .trim()
       .min(1, 'Email is required.')
       .max(500, 'Email must be at most 500 characters.')
-      .pipe(z.email('Enter a valid email address.')),
+      .pipe(z.email({ pattern: z.regexes.unicodeEmail, message: 'Enter a valid email address.' })),
     role: z.enum(roles, { message: 'Choose a role.' }),
     /** Where the invitation's set-password page sends the user afterwards (this site). */
     redirectUri: z.url().max(2000).optional(),

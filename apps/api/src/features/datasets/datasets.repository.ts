@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, max, ne, or, sql } from 'drizzle-orm';
-import { datasetQuery, type Dataset, type DatasetStatus, type PageQuery } from '@ledgerline/contract';
+import type { datasetQuery} from '@ledgerline/contract';
+import { type Dataset, type DatasetStatus, type PageQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { accessKeys, datasets } from '../../db/schema.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';

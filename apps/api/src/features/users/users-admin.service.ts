@@ -5,7 +5,7 @@ import { users } from '../../db/schema.js';
 import { normalizeEmail } from '../../platform/crypto.js';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors.js';
 import { toUser, type UsersRepository } from './users.repository.js';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 
 export interface Actor {
   tenantId: string;
@@ -32,13 +32,13 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
     return row;
   }
 
-  /** E-mails are unique across tenants (docs/decisions.md): look with the owner's eyes. */
-  async function emailTaken(email: string) {
-    const [row] = await database.db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(users.emailNormalized, normalizeEmail(email)));
-    return row !== undefined;
+  /**
+   * E-mails are unique across tenants (docs/decisions.md); the owner function `email_in_use`
+   * answers for all of them inside the request's own transaction (PGlite has one connection).
+   */
+  async function emailTaken(tx: Tx, email: string) {
+    const result = await tx.execute<{ taken: boolean }>(sql`select email_in_use(${normalizeEmail(email)}) as taken`);
+    return result.rows[0]?.taken === true;
   }
 
   async function assertKeepsAnAdministrator(tx: Tx, tenantId: string, leaving: { role: string }) {
@@ -56,7 +56,7 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
 
     async create(tx: Tx, actor: Actor, body: CreateUserBody & { name: string; email: string; role: Role }) {
       await repository.lock(tx, actor.tenantId);
-      if (await emailTaken(body.email)) throw conflict('email', messages.userEmailExists);
+      if (await emailTaken(tx, body.email)) throw conflict('email', messages.userEmailExists);
       if (await repository.nameTaken(tx, actor.tenantId, body.name)) throw conflict('name', messages.userNameExists);
       try {
         return await repository.insert(tx, {

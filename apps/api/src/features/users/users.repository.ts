@@ -5,6 +5,8 @@ import { tenants, users } from '../../db/schema.js';
 
 type UserRow = typeof users.$inferSelect;
 
+const nameOrder = new Intl.Collator('en');
+
 export function toUser(row: UserRow): User {
   return {
     id: row.id,
@@ -41,8 +43,10 @@ export function createUsersRepository() {
         .select()
         .from(users)
         .where(eq(users.tenantId, tenantId))
-        .orderBy(asc(users.displayName), asc(users.id));
-      return rows.map(toUser);
+        .orderBy(asc(users.id));
+      // spec 1 §9: by name ascending, as a person reads names (Véra beside Vera), not by bytes;
+      // a tenant's users are few, and the database's collation differs between PGlite and servers.
+      return rows.sort((a, b) => nameOrder.compare(a.displayName, b.displayName)).map(toUser);
     },
 
     async find(executor: Executor, tenantId: string, id: string) {
