@@ -1,7 +1,7 @@
 import { messages, defaultUserSetting, type CreateUserBody, type Role, type User } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
-import { users } from '../../db/schema.js';
+import { tenants, users } from '../../db/schema.js';
 import { normalizeEmail } from '../../platform/crypto.js';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors.js';
 import { toUser, type UsersRepository } from './users.repository.js';
@@ -36,9 +36,12 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
    * E-mails are unique across tenants (docs/decisions.md); the owner function `email_in_use`
    * answers for all of them inside the request's own transaction (PGlite has one connection).
    */
-  async function emailTaken(tx: Tx, email: string) {
-    const result = await tx.execute<{ taken: boolean }>(sql`select email_in_use(${normalizeEmail(email)}) as taken`);
-    return result.rows[0]?.taken === true;
+  async function emailTaken(tx: Tx, tenantId: string, email: string) {
+    const [row] = await tx
+      .select({ taken: sql<boolean>`email_in_use(${normalizeEmail(email)})` })
+      .from(tenants)
+      .where(eq(tenants.id, tenantId));
+    return row?.taken === true;
   }
 
   async function assertKeepsAnAdministrator(tx: Tx, tenantId: string, leaving: { role: string }) {
@@ -56,7 +59,7 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
 
     async create(tx: Tx, actor: Actor, body: CreateUserBody & { name: string; email: string; role: Role }) {
       await repository.lock(tx, actor.tenantId);
-      if (await emailTaken(tx, body.email)) throw conflict('email', messages.userEmailExists);
+      if (await emailTaken(tx, actor.tenantId, body.email)) throw conflict('email', messages.userEmailExists);
       if (await repository.nameTaken(tx, actor.tenantId, body.name)) throw conflict('name', messages.userNameExists);
       try {
         return await repository.insert(tx, {
