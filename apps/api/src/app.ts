@@ -58,7 +58,8 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   identityProvider?: MountableIdentityProvider;
-  logger?: FastifyServerOptions['logger'];
+  /** The process's pino logger; by default the app makes its own at LOG_LEVEL. */
+  loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Defaults to SMTP_URL, else the .eml mail drop under DATA_DIR/mail. */
   mailer?: Mailer;
   /** The built site; defaults to apps/web/dist when it exists. */
@@ -70,7 +71,9 @@ const defaultWebRoot = webDistFolder;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: { level: config.LOG_LEVEL } }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',

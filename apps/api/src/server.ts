@@ -89,7 +89,7 @@ async function main(): Promise<void> {
         invitationLink: (input) => invitationLink(idp, config, input),
       }
     : undefined;
-  const app = await buildApp({ config, database, identityProvider, logger: log });
+  const app = await buildApp({ config, database, identityProvider, loggerInstance: log });
   const signIn = await seedFirstStart(config, database, idp, log);
 
   let closing = false;

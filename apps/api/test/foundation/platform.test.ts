@@ -39,7 +39,6 @@ describe('problem documents', () => {
       config: ctx.config,
       database: ctx.database,
       webRoot: null,
-      logger: false,
     });
     app.get('/api/v0/boom', { config: { access: 'none' } }, async () => {
       throw new Error('secret connection string postgres://user:pw@db');
@@ -58,7 +57,6 @@ describe('problem documents', () => {
       config: ctx.config,
       database: ctx.database,
       webRoot: null,
-      logger: false,
     });
     app.get('/api/v0/conflict', { config: { access: 'none' } }, async () => {
       throw new ConflictError(
@@ -133,7 +131,6 @@ describe('the site', () => {
       config: ctx.config,
       database: ctx.database,
       webRoot: root,
-      logger: false,
     });
     const page = await app.inject({
       method: 'GET',
