@@ -9,9 +9,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
-import * as schema from './schema.js';
+import * as coreSchema from './schema.js';
+import * as receivablesSchema from './schema-receivables.js';
 
-export type Schema = typeof schema;
+const schema = { ...coreSchema, ...receivablesSchema };
+
+export type Schema = typeof coreSchema & typeof receivablesSchema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Anything that runs queries: the database or an open transaction. */

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../src/db/client.js';
+import { createTenant } from '../../src/features/tenants/tenants.service.js';
+import { banks } from '../../src/db/schema-receivables.js';
+import { createTestDatabase } from '../database.js';
+
+let database: Database;
+let dispose: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ database, dispose } = await createTestDatabase());
+});
+afterAll(() => dispose());
+
+// design §4: row-level security backs up the application's scoping on every tenant-owned table.
+describe('row-level security', () => {
+  it('is enabled and forced on every table that has a tenant_id', async () => {
+    const { rows } = await database.raw.query(
+      `select c.relname as name, c.relrowsecurity as enabled, c.relforcerowsecurity as forced
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r'
+          and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id' and not a.attisdropped)
+        order by 1`,
+      [],
+    );
+    const unprotected = rows.filter((row) => !row.enabled || !row.forced).map((row) => row.name);
+    // sessions are read only through owner code paths and are revoked from the application role.
+    expect(unprotected.filter((name) => name !== 'sessions')).toEqual([]);
+    expect(rows.map((row) => row.name)).toContain('payment_transactions');
+  });
+
+  it('hides another tenant’s rows from the application role and refuses writes into it', async () => {
+    const mine = await createTenant(database, { name: 'Mine Ltd', adminEmail: `a-${randomUUID()}@example.com`, adminName: 'A' });
+    const theirs = await createTenant(database, { name: 'Theirs Ltd', adminEmail: `b-${randomUUID()}@example.com`, adminName: 'B' });
+    await database.withTenant(theirs.tenantId, (tx) =>
+      tx.insert(banks).values({ tenantId: theirs.tenantId, datasetId: 1, id: randomUUID(), accountName: 'Their bank', currency: 'GBP' }),
+    );
+    const seen = await database.withTenant(mine.tenantId, (tx) => tx.select().from(banks));
+    expect(seen).toEqual([]);
+    await expect(
+      database.withTenant(mine.tenantId, (tx) =>
+        tx.insert(banks).values({ tenantId: theirs.tenantId, datasetId: 1, id: randomUUID(), accountName: 'Planted', currency: 'GBP' }),
+      ),
+    ).rejects.toThrow();
+  });
+});
