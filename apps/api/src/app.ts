@@ -35,6 +35,7 @@ import { datasetsRoutes } from './features/datasets/datasets.routes.js';
 import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
 import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
 import { createDatasetsService } from './features/datasets/datasets.service.js';
+import { refillDemoCompany } from './features/datasets/demo-data.js';
 import { createJobs } from './platform/jobs.js';
 import { infoRoutes } from './features/info/info.routes.js';
 import { tenantSettingsRoutes } from './features/tenant-settings/tenant-settings.routes.js';
@@ -44,6 +45,8 @@ import { usersAdminRoutes } from './features/users/users-admin.routes.js';
 import { createUsersAdminService } from './features/users/users-admin.service.js';
 import { createInvitations } from './features/users/users-invitations.js';
 import { createMailer, type Mailer } from './platform/mail.js';
+import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
+import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createUsersService } from './features/users/users.service.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
@@ -233,7 +236,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
   });
   const datasetsRepository = createDatasetsRepository();
-  const datasetLifecycle = createDatasetLifecycle({ database, jobs, repository: datasetsRepository, log: app.log });
+  const datasetLifecycle = createDatasetLifecycle({
+    database,
+    jobs,
+    repository: datasetsRepository,
+    log: app.log,
+    demoData: [refillDemoCompany],
+  });
   app.addHook('onReady', async () => {
     await jobs.start();
     await datasetLifecycle.register();
@@ -248,6 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
+  await app.register(paymentTransactionsRoutes, { repository: createPaymentTransactionsRepository() });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),

@@ -11,3 +11,4 @@ export * from './query/index.js';
 export * from './reference/currencies.js';
 export * from './schemas/access-keys.js';
 export * from './schemas/activities.js';
+export * from './schemas/payment-transactions.js';

@@ -1,0 +1,129 @@
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
+import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { countRows } from '../../platform/paging/count.js';
+
+type Row = typeof paymentTransactions.$inferSelect;
+type RequestRow = typeof paymentRequests.$inferSelect;
+type Fields = (typeof paymentTransactionQuery)['fields'];
+export interface Scope {
+  tenantId: string;
+  datasetId: number;
+}
+
+const amount = (value: string | null) => (value === null ? null : Number(value));
+
+export function toPaymentTransaction(row: Row, request?: RequestRow | null): PaymentTransaction {
+  return {
+    id: row.id,
+    type: row.type as PaymentTransaction['type'],
+    status: row.status as PaymentTransaction['status'],
+    allocatedStatus: row.allocatedStatus as PaymentTransaction['allocatedStatus'],
+    ledgerlineReference: row.ledgerlineReference,
+    createdOn: row.createdOn.toISOString(),
+    statusDateTime: row.statusDateTime.toISOString(),
+    totalAmount: Number(row.totalAmount),
+    currency: row.currency,
+    fee: amount(row.fee),
+    feeCurrency: row.feeCurrency,
+    customerName: row.customerName,
+    companyName: row.companyName,
+    customerDetails: (row.customerDetails as PaymentTransaction['customerDetails']) ?? null,
+    accountId: row.accountId,
+    payerId: row.payerId,
+    paymentRequestId: row.paymentRequestId,
+    ...(request === undefined
+      ? {}
+      : {
+          paymentRequest: request
+            ? {
+                id: request.id,
+                customerName: request.customerName,
+                customerReference: request.customerReference,
+                requestStatus: request.requestStatus,
+                amountToPay: Number(request.amountToPay),
+                currency: request.currency,
+              }
+            : null,
+        }),
+    paymentProviderId: row.paymentProviderId,
+    paymentProviderName: row.paymentProviderName,
+    paymentProviderReference: row.paymentProviderReference,
+    paymentMethodType: row.paymentMethodType as PaymentTransaction['paymentMethodType'],
+  };
+}
+
+const t = paymentTransactions;
+const columns = {
+  id: t.id,
+  type: t.type,
+  ledgerlineReference: t.ledgerlineReference,
+  statusDateTime: t.statusDateTime,
+  createdOn: t.createdOn,
+  companyName: t.companyName,
+  customerName: t.customerName,
+  totalAmount: t.totalAmount,
+  currency: t.currency,
+  status: t.status,
+  allocatedStatus: t.allocatedStatus,
+  paymentMethodType: t.paymentMethodType,
+  accountId: t.accountId,
+  payerId: t.payerId,
+  paymentRequestId: t.paymentRequestId,
+  paymentProviderId: t.paymentProviderId,
+};
+
+const inScope = (scope: Scope) => and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
+
+export function createPaymentTransactionsRepository() {
+  async function requestsById(executor: Executor, scope: Scope, ids: string[]) {
+    if (ids.length === 0) return new Map<string, RequestRow>();
+    const rows = await executor
+      .select()
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.tenantId, scope.tenantId), eq(paymentRequests.datasetId, scope.datasetId), inArray(paymentRequests.id, ids)));
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  return {
+    /** One page and its (capped or estimated) total; `extra` narrows the list further (all-failures). */
+    async page(executor: Executor, scope: Scope, query: PageQuery<Fields, 'paymentrequest'>, extra?: SQL) {
+      const compiled = compilePageQuery(query, { columns, tieBreaker: t.id });
+      const where = and(inScope(scope), extra, compiled.where);
+      const rows = await executor
+        .select()
+        .from(t)
+        .where(where)
+        .orderBy(...compiled.orderBy)
+        .limit(compiled.limit)
+        .offset(compiled.offset);
+      const total = await countRows(executor, t, where);
+      const expandRequest = query.expand.includes('paymentrequest');
+      const requests = expandRequest
+        ? await requestsById(executor, scope, [...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : [])))])
+        : null;
+      return {
+        items: rows.map((row) =>
+          toPaymentTransaction(row, requests ? (row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null) : undefined),
+        ),
+        totalItems: total.count,
+        totalItemsEstimated: total.estimated,
+      };
+    },
+
+    async count(executor: Executor, scope: Scope, query: Pick<PageQuery<Fields>, 'filters'>) {
+      const compiled = compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], ...query }, { columns, tieBreaker: t.id });
+      return countRows(executor, t, and(inScope(scope), compiled.where));
+    },
+
+    async find(executor: Executor, scope: Scope, id: string) {
+      const [row] = await executor.select().from(t).where(and(inScope(scope), eq(t.id, id)));
+      if (!row) return null;
+      const request = row.paymentRequestId ? ((await requestsById(executor, scope, [row.paymentRequestId])).get(row.paymentRequestId) ?? null) : null;
+      return toPaymentTransaction(row, request);
+    },
+  };
+}
+export type PaymentTransactionsRepository = ReturnType<typeof createPaymentTransactionsRepository>;

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { inArray } from 'drizzle-orm';
+import {
+  countSchema,
+  estimatedPageOf,
+  failedPaymentTransactionStatuses,
+  pageQuerySchema,
+  parsePageQuery,
+  paymentTransactionQuery,
+  paymentTransactionSchema,
+  uuidParam,
+} from '@ledgerline/contract';
+import { paymentTransactions } from '../../db/schema-receivables.js';
+import { requirePrincipal } from '../../platform/context.js';
+import { NotFoundError } from '../../platform/errors.js';
+import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
+
+export interface PaymentTransactionsRoutesOptions {
+  repository: PaymentTransactionsRepository;
+}
+
+function scopeOf(request: FastifyRequest): Scope {
+  return { tenantId: requirePrincipal(request.principal).tenantId, datasetId: request.datasetId! };
+}
+
+const listDescription =
+  '`totalItems` is exact up to 10,000 and the database’s estimate past that; `totalItemsEstimated` says which.';
+
+/** spec 2 §2, §7: payment transactions of the company in the Dataset-Id header. */
+export async function paymentTransactionsRoutes(app: FastifyInstance, options: PaymentTransactionsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { repository } = options;
+  const tags = ['payment-transactions'];
+  const page = estimatedPageOf(paymentTransactionSchema);
+
+  r.get(
+    '/api/v0/payment-transactions',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'Payment transactions, paged (default sort: -statusDateTime; expand: paymentrequest)',
+        description: listDescription,
+        querystring: pageQuerySchema,
+        response: { 200: page },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(paymentTransactionQuery, request.query);
+      return request.tenantRead((tx) => repository.page(tx, scopeOf(request), query));
+    },
+  );
+
+  r.get(
+    '/api/v0/payment-transactions/status/all-failures',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'Failed, not authorised and rejected payment transactions, paged (the dashboard’s rejected payments)',
+        description: listDescription,
+        querystring: pageQuerySchema,
+        response: { 200: page },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(paymentTransactionQuery, request.query);
+      const failed = inArray(paymentTransactions.status, [...failedPaymentTransactionStatuses]);
+      return request.tenantRead((tx) => repository.page(tx, scopeOf(request), query, failed));
+    },
+  );
+
+  r.get(
+    '/api/v0/payment-transactions/count',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'How many payment transactions match the filter',
+        description: 'Exact up to 10,000; past that the database’s estimate, with `estimated: true`.',
+        querystring: pageQuerySchema.pick({ filter: true }),
+        response: { 200: countSchema },
+      },
+    },
+    async (request) => {
+      const { filters } = parsePageQuery(paymentTransactionQuery, { filter: request.query.filter });
+      return request.tenantRead((tx) => repository.count(tx, scopeOf(request), { filters }));
+    },
+  );
+
+  r.get(
+    '/api/v0/payment-transactions/:id',
+    {
+      config: { access: 'dataset' },
+      schema: { tags, summary: 'One payment transaction with its payment request', params: uuidParam, response: { 200: paymentTransactionSchema } },
+    },
+    async (request) => {
+      const found = await request.tenantRead((tx) => repository.find(tx, scopeOf(request), request.params.id));
+      if (!found) throw new NotFoundError('The payment transaction was not found.');
+      return found;
+    },
+  );
+}
+

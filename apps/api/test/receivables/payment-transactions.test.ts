@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import { paymentTransactions } from '../../src/db/schema-receivables.js';
+import { users } from '../../src/db/schema.js';
+import { generateReceivables } from '../../src/features/datasets/demo-data.js';
+import { countRows } from '../../src/platform/paging/count.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+
+let ctx: TestContext;
+let merchant: SignedIn;
+let rival: SignedIn;
+const size = { accounts: 12, transactions: 30, paymentRequests: 10, paymentTransactions: 120, banks: 1 };
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  merchant = await signIn(ctx, { tenantName: 'Merchant Ltd' });
+  rival = await signIn(ctx, { tenantName: 'Rival Ltd' });
+  for (const who of [merchant, rival]) {
+    await ctx.database.withTenant(who.tenantId, (tx) => generateReceivables(tx, { tenantId: who.tenantId, datasetId: 1 }, size));
+  }
+});
+afterAll(() => ctx.close());
+
+const get = (who: SignedIn, url: string, headers: Record<string, string> = { 'dataset-id': '1' }) =>
+  ctx.app.inject({ method: 'GET', url: `/api/v0/${url}`, headers: who.headers(headers) });
+
+async function allRows(who: SignedIn) {
+  return ctx.database.withTenant(who.tenantId, (tx) =>
+    tx.select().from(paymentTransactions).where(and(eq(paymentTransactions.tenantId, who.tenantId), eq(paymentTransactions.datasetId, 1))),
+  );
+}
+
+describe('GET payment-transactions', () => {
+  it('pages by status date, newest first, with an exact total', async () => {
+    const response = await get(merchant, 'payment-transactions?page=2&itemsPerPage=25');
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.totalItems).toBe(120);
+    expect(body.totalItemsEstimated).toBe(false);
+    expect(body.items).toHaveLength(25);
+    const dates = body.items.map((item: { statusDateTime: string }) => item.statusDateTime);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const newest = (await allRows(merchant)).map((row) => row.statusDateTime.getTime()).sort((a, b) => b - a);
+    expect(Date.parse(dates[0])).toBe(newest[25]);
+    expect(body.items[0]).not.toHaveProperty('paymentRequest');
+  });
+
+  it('filters as the dashboard does and expands the payment request', async () => {
+    const response = await get(merchant, `payment-transactions?page=1&itemsPerPage=8&sort=-StatusDateTime&filter=${encodeURIComponent('Status eq Paid')}&expand=paymentrequest`);
+    const body = response.json();
+    const paid = (await allRows(merchant)).filter((row) => row.status === 'Paid');
+    expect(body.totalItems).toBe(paid.length);
+    expect(body.items).toHaveLength(8);
+    for (const item of body.items) {
+      expect(item.status).toBe('Paid');
+      expect(item.paymentRequest).toMatchObject({ id: item.paymentRequestId, customerName: expect.any(String) });
+    }
+  });
+
+  it('filters by customer name (contains, any case) and amount', async () => {
+    const rows = await allRows(merchant);
+    const name = rows[0]!.customerName!;
+    const part = name.slice(1, 6).toUpperCase();
+    const filter = encodeURIComponent(`customerName ct ${part},totalAmount ge 100`);
+    const body = (await get(merchant, `payment-transactions?itemsPerPage=1000&filter=${filter}`)).json();
+    const expected = rows.filter((row) => row.customerName!.toUpperCase().includes(part) && Number(row.totalAmount) >= 100);
+    expect(body.totalItems).toBe(expected.length);
+    expect(body.items.map((item: { id: string }) => item.id).sort()).toEqual(expected.map((row) => row.id).sort());
+  });
+
+  it.each([
+    ['status eq Lost', 'Lost'],
+    ['colour eq red', 'colour'],
+    ['totalAmount ct 5', 'ct'],
+    ['statusDateTime gt yesterday', 'yesterday'],
+  ])('refuses the filter %s with a 400 naming %s', async (filter, named) => {
+    const response = await get(merchant, `payment-transactions?filter=${encodeURIComponent(filter)}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toContain(named);
+  });
+
+  it('refuses an unknown sort field', async () => {
+    const response = await get(merchant, 'payment-transactions?sort=-password');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toContain('password');
+  });
+});
+
+describe('GET payment-transactions/status/all-failures', () => {
+  it('lists only failed, not authorised and rejected payments', async () => {
+    const body = (await get(merchant, 'payment-transactions/status/all-failures?itemsPerPage=100&sort=-StatusDateTime')).json();
+    const failed = (await allRows(merchant)).filter((row) => ['Failed', 'NotAuthorised', 'Rejected'].includes(row.status));
+    expect(body.totalItems).toBe(failed.length);
+    expect(new Set(body.items.map((item: { status: string }) => item.status))).toEqual(new Set(['Failed', 'NotAuthorised', 'Rejected']));
+  });
+});
+
+describe('GET payment-transactions/count', () => {
+  it('counts what the filter matches', async () => {
+    const pending = (await allRows(merchant)).filter((row) => row.status === 'Pending').length;
+    expect((await get(merchant, `payment-transactions/count?filter=${encodeURIComponent('status eq Pending')}`)).json()).toEqual({ count: pending, estimated: false });
+    expect((await get(merchant, 'payment-transactions/count')).json()).toEqual({ count: 120, estimated: false });
+  });
+
+  it('past the exact limit answers the planner’s estimate and says so', async () => {
+    const result = await ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      await tx.execute(sql`analyze payment_transactions`);
+      return countRows(tx, paymentTransactions, eq(paymentTransactions.tenantId, merchant.tenantId), 50);
+    });
+    expect(result.estimated).toBe(true);
+    expect(result.count).toBeGreaterThan(50);
+  });
+});
+
+describe('GET payment-transactions/{id}', () => {
+  it('answers one transaction with its payment request', async () => {
+    const [row] = (await allRows(merchant)).filter((r) => r.paymentRequestId);
+    const body = (await get(merchant, `payment-transactions/${row!.id}`)).json();
+    expect(body).toMatchObject({ id: row!.id, totalAmount: Number(row!.totalAmount), paymentRequest: { id: row!.paymentRequestId } });
+  });
+
+  it('answers 404 for an unknown id and 400 for a malformed one', async () => {
+    expect((await get(merchant, 'payment-transactions/0199f0aa-0000-7000-8000-000000000000')).statusCode).toBe(404);
+    expect((await get(merchant, 'payment-transactions/not-an-id')).statusCode).toBe(400);
+  });
+});
+
+describe('company and tenant scope', () => {
+  it('needs the Dataset-Id header', async () => {
+    const response = await get(merchant, 'payment-transactions', {});
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('never shows another tenant’s payments, by list, id, count or company', async () => {
+    const theirs = await allRows(rival);
+    const mine = (await get(merchant, 'payment-transactions?itemsPerPage=1000')).json();
+    const theirIds = new Set(theirs.map((row) => row.id));
+    expect(mine.items.some((item: { id: string }) => theirIds.has(item.id))).toBe(false);
+    for (const url of [`payment-transactions/${theirs[0]!.id}`]) {
+      expect((await get(merchant, url)).statusCode).toBe(404);
+    }
+    const filtered = (await get(merchant, `payment-transactions/count?filter=${encodeURIComponent(`id eq ${theirs[0]!.id}`)}`)).json();
+    expect(filtered.count).toBe(0);
+    // The rival's dataset ids are its own: dataset 2 does not exist for the merchant.
+    for (const url of ['payment-transactions', 'payment-transactions/count', 'payment-transactions/status/all-failures']) {
+      expect((await get(merchant, url, { 'dataset-id': '2' })).statusCode).toBe(404);
+    }
+  });
+
+  it('lets a Viewer read (no permission needed) and an access key read its company', async () => {
+    const viewer = await signIn(ctx, { tenantName: 'Viewer Ltd' });
+    await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
+    expect((await get(viewer, 'payment-transactions')).statusCode).toBe(200);
+    const created = await ctx.app.inject({ method: 'POST', url: '/api/v0/access-keys', headers: merchant.headers(), payload: { name: 'ERP' } });
+    const key = created.json().accessKey as string;
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v0/payment-transactions?itemsPerPage=5', headers: { authorization: `Bearer ${key}`, 'dataset-id': '1' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().totalItems).toBe(120);
+  });
+});

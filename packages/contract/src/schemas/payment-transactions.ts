@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
+
+/** spec 2 §3 Payment transaction */
+export const paymentTransactionTypes = ['Payment', 'Refund'] as const;
+export type PaymentTransactionType = (typeof paymentTransactionTypes)[number];
+
+export const paymentTransactionStatuses = [
+  'Processing',
+  'Paid',
+  'Failed',
+  'NotAuthorised',
+  'Rejected',
+  'Refunded',
+  'Disputed',
+  'Cancelled',
+  'Duplicated',
+  'Pending',
+] as const;
+export type PaymentTransactionStatus = (typeof paymentTransactionStatuses)[number];
+
+/** The statuses of the dashboard's rejected payments panel (`status/all-failures`). */
+export const failedPaymentTransactionStatuses = ['Failed', 'NotAuthorised', 'Rejected'] as const;
+
+export const allocatedStatuses = [
+  'WaitingToBeAllocated',
+  'Error',
+  'Unallocated',
+  'AutoAllocated',
+  'ManuallyAllocated',
+  'NotApplicable',
+] as const;
+export type AllocatedStatus = (typeof allocatedStatuses)[number];
+
+export const paymentMethodTypes = ['Card', 'BankTransfer', 'BankDebit'] as const;
+export type PaymentMethodType = (typeof paymentMethodTypes)[number];
+
+export const customerDetailsSchema = z
+  .object({
+    companyName: z.string().nullable(),
+    firstNames: z.string().nullable(),
+    surname: z.string().nullable(),
+    emailAddress: z.string().nullable(),
+    address1: z.string().nullable(),
+    address2: z.string().nullable(),
+    address3: z.string().nullable(),
+    address4: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    postCode: z.string().nullable(),
+    country: z.string().nullable(),
+  })
+  .partial()
+  .meta({ id: 'CustomerDetails' });
+export type CustomerDetails = z.infer<typeof customerDetailsSchema>;
+
+/** The part of a payment request a payment transaction carries when `paymentrequest` is expanded. */
+export const paymentTransactionRequestSchema = z
+  .object({
+    id: z.uuid(),
+    customerName: z.string().nullable(),
+    customerReference: z.string().nullable(),
+    requestStatus: z.string(),
+    amountToPay: z.number(),
+    currency: z.string(),
+  })
+  .meta({ id: 'PaymentTransactionRequest' });
+
+export const paymentTransactionSchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(paymentTransactionTypes),
+    status: z.enum(paymentTransactionStatuses),
+    allocatedStatus: z.enum(allocatedStatuses),
+    /** Ledgerline's own payment reference. */
+    ledgerlineReference: z.string(),
+    createdOn: z.iso.datetime(),
+    statusDateTime: z.iso.datetime(),
+    totalAmount: z.number(),
+    currency: z.string(),
+    fee: z.number().nullable(),
+    feeCurrency: z.string().nullable(),
+    customerName: z.string().nullable(),
+    companyName: z.string().nullable(),
+    customerDetails: customerDetailsSchema.nullable(),
+    accountId: z.uuid().nullable(),
+    payerId: z.uuid().nullable(),
+    paymentRequestId: z.uuid().nullable(),
+    paymentRequest: paymentTransactionRequestSchema.nullable().optional(),
+    paymentProviderId: z.uuid().nullable(),
+    paymentProviderName: z.string().nullable(),
+    paymentProviderReference: z.string().nullable(),
+    paymentMethodType: z.enum(paymentMethodTypes).nullable(),
+  })
+  .meta({ id: 'PaymentTransaction' });
+export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;
+
+/** spec 2 §2 payment transactions grid; default sort statusDateTime descending (§9). */
+export const paymentTransactionQuery = defineQueryFields(
+  {
+    id: { type: 'uuid', filterable: true },
+    type: { type: 'enum', values: paymentTransactionTypes, sortable: true, filterable: true },
+    ledgerlineReference: { type: 'string', sortable: true, filterable: true },
+    statusDateTime: { type: 'date', sortable: true, filterable: true },
+    createdOn: { type: 'date', sortable: true, filterable: true },
+    companyName: { type: 'string', sortable: true, filterable: true },
+    customerName: { type: 'string', sortable: true, filterable: true },
+    totalAmount: { type: 'number', sortable: true, filterable: true },
+    currency: { type: 'string', sortable: true, filterable: true },
+    status: { type: 'enum', values: paymentTransactionStatuses, sortable: true, filterable: true },
+    allocatedStatus: { type: 'enum', values: allocatedStatuses, sortable: true, filterable: true },
+    paymentMethodType: { type: 'enum', values: paymentMethodTypes, sortable: true, filterable: true },
+    accountId: { type: 'uuid', filterable: true },
+    payerId: { type: 'uuid', filterable: true },
+    paymentRequestId: { type: 'uuid', filterable: true },
+    paymentProviderId: { type: 'uuid', filterable: true },
+  },
+  { defaultSort: '-statusDateTime', expand: ['paymentrequest'] },
+);
+
+/** A count that is exact up to `countExactLimit` and the database's estimate past it. */
+export const countSchema = z
+  .object({
+    count: z.number().int(),
+    /** True when `count` is the planner's estimate rather than an exact count. */
+    estimated: z.boolean(),
+  })
+  .meta({ id: 'Count' });
+export type Count = z.infer<typeof countSchema>;
+
+/**
+ * A page of a list that can hold millions of rows: `totalItems` is exact up to
+ * `countExactLimit` and an estimate past it, which `totalItemsEstimated` says (docs/decisions.md).
+ */
+export function estimatedPageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), totalItems: z.number().int(), totalItemsEstimated: z.boolean() });
+}
+export const countExactLimit = 10_000;
