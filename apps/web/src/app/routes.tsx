@@ -1,5 +1,6 @@
 import { AccessKeysPage } from '@/features/access-keys/components/access-keys-page';
 import { ActivitiesPage } from '@/features/activities/components/activities-page';
+import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
 import { CompaniesPage } from '@/features/datasets/components/companies-page';
 import { UsersPage } from '@/features/users/components/users-page';
 import type { AreaRoute } from '@/shell/area-route';
@@ -10,7 +11,8 @@ import { MySettingsRoute } from './routes/my-settings';
 /**
  * The registered screens. An area adds one entry per screen; its side-menu entry (shell/menu.ts)
  * appears once its path is here, e.g.
- *   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
+ *   { path: '/payment-transactions/:id', title: ['Payment Transactions', 'Payment Transaction'], element: <PaymentTransactionPage /> },
+  { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
  */
 export const areaRoutes: readonly AreaRoute[] = [
   { path: '/', title: ['Dashboard'], element: <DashboardRoute /> },
@@ -18,5 +20,6 @@ export const areaRoutes: readonly AreaRoute[] = [
   { path: '/settings/users', title: ['Users'], permission: 'ConfigureSystemSettings', element: <UsersPage /> },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
   { path: '/settings/access-keys', title: ['Access Keys'], permission: accessKeysPermission, element: <AccessKeysPage /> },
+  { path: '/payment-transactions/:id', title: ['Payment Transactions', 'Payment Transaction'], element: <PaymentTransactionPage /> },
   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', fullWidth: true, element: <ActivitiesPage /> },
 ];

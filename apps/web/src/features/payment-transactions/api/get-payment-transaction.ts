@@ -1,0 +1,16 @@
+import { paymentTransactionSchema } from '@ledgerline/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { companyClient } from '@/lib/http';
+import { paymentTransactionKeys } from './get-payment-transactions';
+
+/** spec 2 §7 GET payment-transactions/{id}. */
+export function getPaymentTransaction(id: string, signal?: AbortSignal) {
+  return companyClient.get(`/payment-transactions/${encodeURIComponent(id)}`, { schema: paymentTransactionSchema, signal });
+}
+
+export const paymentTransactionQueryOptions = (id: string) =>
+  queryOptions({ queryKey: paymentTransactionKeys().detail(id), queryFn: ({ signal }) => getPaymentTransaction(id, signal) });
+
+export function usePaymentTransaction(id: string) {
+  return useQuery(paymentTransactionQueryOptions(id));
+}

@@ -1,0 +1,58 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { PaymentTransactionPage } from './payment-transaction-page';
+
+const id = '0199f0aa-0000-7000-8000-000000000001';
+const refund = {
+  id,
+  type: 'Refund',
+  status: 'Refunded',
+  allocatedStatus: 'NotApplicable',
+  ledgerlineReference: 'LL000000040',
+  createdOn: '2026-11-20T09:55:00.000Z',
+  statusDateTime: '2026-11-20T10:00:00.000Z',
+  totalAmount: 99,
+  currency: 'GBP',
+  fee: 0.5,
+  feeCurrency: 'GBP',
+  customerName: 'Alice Smith',
+  companyName: 'Acme Ltd',
+  customerDetails: { companyName: 'Acme Ltd', firstNames: 'Alice', surname: 'Smith', emailAddress: 'alice@acme.example', city: 'Leeds' },
+  accountId: null,
+  payerId: null,
+  paymentRequestId: null,
+  paymentRequest: null,
+  paymentProviderId: null,
+  paymentProviderName: 'GoCardless',
+  paymentProviderReference: 'PM123',
+  paymentMethodType: 'BankDebit',
+};
+
+describe('the payment transaction page', () => {
+  it('titles a refund with its amount and labels it as refunded', async () => {
+    stubFetch({ [`GET /payment-transactions/${id}`]: { body: refund } });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    expect(await screen.findByRole('heading', { name: '£99.00' })).toBeInTheDocument();
+    expect(screen.getByText('Amount refunded')).toBeInTheDocument();
+    expect(screen.getByText('alice@acme.example')).toBeInTheDocument();
+    expect(screen.getByText('Bank Debit')).toBeInTheDocument();
+    expect(screen.getByText('PM123')).toBeInTheDocument();
+  });
+
+  it('shows the load failure', async () => {
+    stubFetch({ [`GET /payment-transactions/${id}`]: { status: 500, body: { type: 'about:blank', title: 'Internal Server Error', status: 500 } } });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+  });
+});

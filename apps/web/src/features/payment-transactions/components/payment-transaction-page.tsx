@@ -1,0 +1,134 @@
+import { Anchor, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { DateTime } from '@/ui/date-time';
+import { formatMoney } from '@/ui/format';
+import { Money } from '@/ui/money';
+import { StatusTag, type StatusTone } from '@/ui/status-tag';
+import { spaceWords } from '@/ui/words';
+import { usePaymentTransaction } from '../api/get-payment-transaction';
+
+const statusTone: Record<PaymentTransaction['status'], StatusTone> = {
+  Paid: 'success',
+  Refunded: 'info',
+  Processing: 'info',
+  Pending: 'warning',
+  Disputed: 'warning',
+  Failed: 'danger',
+  NotAuthorised: 'danger',
+  Rejected: 'danger',
+  Cancelled: 'neutral',
+  Duplicated: 'neutral',
+};
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text component="div">{children ?? 'N/A'}</Text>
+    </div>
+  );
+}
+
+function text(value: string | null | undefined) {
+  return value && value.trim() !== '' ? value : '-';
+}
+
+function PayeeCard({ details }: { details: CustomerDetails | null }) {
+  const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
+  const address = [details?.address1, details?.address2, details?.address3, details?.address4, details?.city, details?.state, details?.postCode, details?.country]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <Card withBorder padding="lg" h="100%">
+      <Title order={3} size="h5" mb="md">
+        Payee
+      </Title>
+      <Stack gap="sm">
+        <Field label="Company name">{text(details?.companyName)}</Field>
+        <Field label="Name">{text(name)}</Field>
+        <Field label="Email">{text(details?.emailAddress)}</Field>
+        <Field label="Address">{text(address)}</Field>
+      </Stack>
+    </Card>
+  );
+}
+
+/** spec 2 §2 Payment transaction detail: the details, payee and payment provider of one payment. */
+export function PaymentTransactionPage() {
+  const { id = '' } = useParams();
+  const { data: payment, isPending, isError } = usePaymentTransaction(id);
+
+  if (isPending) {
+    return (
+      <Stack aria-label="Loading the payment transaction">
+        <Skeleton height={32} width={240} />
+        <Skeleton height={220} />
+      </Stack>
+    );
+  }
+  if (isError) return <Text c="red">Loading Error</Text>;
+
+  const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
+  return (
+    <Stack gap="lg">
+      <Group gap="sm" align="baseline">
+        <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
+        <StatusTag label={spaceWords(payment.status)} tone={statusTone[payment.status]} />
+      </Group>
+      <Grid gutter="lg">
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <Card withBorder padding="lg" h="100%">
+            <Title order={3} size="h5" mb="md">
+              Details
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <Field label={amountLabel}>
+                <Money amount={payment.totalAmount} currency={payment.currency} />
+              </Field>
+              <Field label="Type">{payment.type}</Field>
+              <Field label="Reference">{payment.ledgerlineReference}</Field>
+              <Field label="Allocated status">{spaceWords(payment.allocatedStatus)}</Field>
+              <Field label="Status date">
+                <DateTime value={payment.statusDateTime} />
+              </Field>
+              <Field label="Created on">
+                <DateTime value={payment.createdOn} />
+              </Field>
+              <Field label="Fee">
+                <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
+              </Field>
+              <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+              <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
+            </SimpleGrid>
+          </Card>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
+          <PayeeCard details={payment.customerDetails} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
+          <Card withBorder padding="lg" h="100%">
+            <Title order={3} size="h5" mb="md">
+              Payment provider
+            </Title>
+            <Stack gap="sm">
+              <Field label="Provider">
+                {payment.paymentProviderId ? (
+                  <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
+                    {text(payment.paymentProviderName)}
+                  </Anchor>
+                ) : (
+                  text(payment.paymentProviderName)
+                )}
+              </Field>
+              <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
+            </Stack>
+          </Card>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
