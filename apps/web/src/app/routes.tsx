@@ -11,8 +11,7 @@ import { MySettingsRoute } from './routes/my-settings';
 /**
  * The registered screens. An area adds one entry per screen; its side-menu entry (shell/menu.ts)
  * appears once its path is here, e.g.
- *   { path: '/payment-transactions/:id', title: ['Payment Transactions', 'Payment Transaction'], element: <PaymentTransactionPage /> },
-  { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
+ *   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
  */
 export const areaRoutes: readonly AreaRoute[] = [
   { path: '/', title: ['Dashboard'], element: <DashboardRoute /> },
