@@ -1,0 +1,169 @@
+// Ledgerline's list benchmark (issue 4, "Speed"): one company with a million payment transactions,
+// a million accounting transactions and 100,000 accounts on PostgreSQL, beside other tenants so the
+// isolation costs are real; then p50/p95 and throughput at 20 concurrent clients for the list calls
+// and, in the same run, for a bare Fastify route that answers a constant (the baseline).
+//
+//   npm run bench                       # builds the data once (reused while the schema is the same)
+//   npm run bench -- --rebuild          # drops and rebuilds the bench database
+//   BENCH_DATABASE_URL=postgres://... npm run bench
+//   BENCH_SECONDS=10 BENCH_CLIENTS=20 npm run bench
+import Fastify from 'fastify';
+import pg from 'pg';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../apps/api/src/app.js';
+import { loadConfig } from '../apps/api/src/config.js';
+import { openPostgres } from '../apps/api/src/db/client.js';
+import { accessKeys } from '../apps/api/src/db/schema.js';
+import { generateKey } from '../apps/api/src/features/access-keys/access-keys.service.js';
+import { generateReceivables } from '../apps/api/src/features/datasets/demo-data.js';
+import { createTenant } from '../apps/api/src/features/tenants/tenants.service.js';
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseName = 'ledgerline_bench';
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const clients = Number(process.env.BENCH_CLIENTS ?? 20);
+const rebuild = process.argv.includes('--rebuild');
+
+const mainSize = { accounts: 100_000, transactions: 1_000_000, paymentRequests: 100_000, paymentTransactions: 1_000_000, banks: 20 };
+const neighbourSize = { accounts: 10_000, transactions: 100_000, paymentRequests: 10_000, paymentTransactions: 100_000, banks: 5 };
+const neighbours = 3;
+
+function log(message: string) {
+  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+async function prepareDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [databaseName])).rowCount === 1;
+  if (exists && rebuild) await admin.query(`drop database ${databaseName} with (force)`);
+  if (!exists || rebuild) await admin.query(`create database ${databaseName}`);
+  await admin.end();
+  const target = new URL(serverUrl);
+  target.pathname = `/${databaseName}`;
+  return target.toString();
+}
+
+async function seed(url: string) {
+  const database = await openPostgres({ connectionString: url, poolSize: 24 });
+  await database.migrate();
+  const marker = await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`);
+  let tenantId = marker.rows[0]?.id as string | undefined;
+  if (!tenantId) {
+    for (let n = 1; n <= neighbours; n++) {
+      const neighbour = await createTenant(database, { name: `Neighbour ${n} Ltd`, adminEmail: `bench-neighbour-${n}@example.com`, adminName: 'Neighbour' });
+      const started = performance.now();
+      await database.withTenant(neighbour.tenantId, (tx) => generateReceivables(tx, { tenantId: neighbour.tenantId, datasetId: 1 }, neighbourSize));
+      log(`neighbour ${n}: ${Math.round(performance.now() - started)} ms`);
+    }
+    const bench = await createTenant(database, { name: 'Bench Ltd', adminEmail: 'bench@example.com', adminName: 'Bench' });
+    const started = performance.now();
+    await database.withTenant(bench.tenantId, (tx) => generateReceivables(tx, { tenantId: bench.tenantId, datasetId: 1 }, mainSize));
+    log(`Bench Ltd (1,000,000 payments, 1,000,000 transactions, 100,000 accounts): ${Math.round(performance.now() - started)} ms`);
+    await database.raw.query('analyze');
+    tenantId = bench.tenantId;
+  } else {
+    log('reusing the bench data (npm run bench -- --rebuild to make it again)');
+  }
+  const key = generateKey();
+  await database.db.insert(accessKeys).values({
+    tenantId,
+    id: crypto.randomUUID(),
+    kind: 'access',
+    name: `bench ${new Date().toISOString()}`,
+    prefix: key.prefix,
+    hash: key.hash,
+    validUntil: new Date(Date.now() + 3_600_000),
+  });
+  return { database, tenantId, key: key.value };
+}
+
+interface Result {
+  name: string;
+  requests: number;
+  errors: number;
+  p50: number;
+  p95: number;
+  perSecond: number;
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+/** `clients` loops that each send the next request as soon as the last answered, for `seconds`. */
+async function load(name: string, url: string, headers: Record<string, string>): Promise<Result> {
+  // Warm up: plans cached, connections open.
+  for (let i = 0; i < 20; i++) await (await fetch(url, { headers })).arrayBuffer();
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (response.status !== 200) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, requests: latencies.length, errors, p50: percentile(latencies, 50), p95: percentile(latencies, 95), perSecond: latencies.length / elapsed };
+}
+
+async function main() {
+  const url = await prepareDatabase();
+  const { database, key } = await seed(url);
+
+  const baseline = Fastify({ logger: false });
+  baseline.get('/constant', async () => ({ items: [], totalItems: 0 }));
+  await baseline.listen({ port: 0, host: '127.0.0.1' });
+  const baselineAddress = baseline.server.address() as { port: number };
+
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1:3999' });
+  const app = await buildApp({ config, database, webRoot: null });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appAddress = app.server.address() as { port: number };
+  const api = `http://127.0.0.1:${appAddress.port}/api/v0`;
+  const headers = { authorization: `Bearer ${key}`, 'dataset-id': '1' };
+
+  const firstPage = (await (await fetch(`${api}/payment-transactions?itemsPerPage=1`, { headers })).json()) as { items: { customerName: string }[] };
+  const namePart = firstPage.items[0]!.customerName.split(' ')[0]!.slice(0, 4);
+  const filter = encodeURIComponent(`status eq Paid,customerName ct ${namePart}`);
+
+  const scenarios: [string, string, Record<string, string>][] = [
+    ['baseline: bare Fastify constant', `http://127.0.0.1:${baselineAddress.port}/constant`, {}],
+    ['payment-transactions, default sort', `${api}/payment-transactions`, headers],
+    [`payment-transactions, status eq Paid + customerName ct ${namePart}`, `${api}/payment-transactions?filter=${filter}`, headers],
+    ['payment-transactions/count', `${api}/payment-transactions/count`, headers],
+    ['payment-transactions/status/all-failures', `${api}/payment-transactions/status/all-failures`, headers],
+  ];
+  log(`${clients} clients, ${seconds} s a scenario`);
+  const results: Result[] = [];
+  for (const [name, target, scenarioHeaders] of scenarios) {
+    const result = await load(name, target, scenarioHeaders);
+    results.push(result);
+    log(`${name}: done`);
+  }
+  const base = results[0]!.perSecond;
+  console.log('\n| call | requests | errors | p50 ms | p95 ms | req/s | of baseline |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of results) {
+    console.log(
+      `| ${r.name} | ${r.requests} | ${r.errors} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${Math.round(r.perSecond)} | ${((r.perSecond / base) * 100).toFixed(0)} % |`,
+    );
+  }
+  console.log('\nNot measured yet (their calls are not built): accounting transactions list, account detail, export, import.');
+  await app.close();
+  await baseline.close();
+  await database.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
