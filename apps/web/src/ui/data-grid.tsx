@@ -35,6 +35,8 @@ interface DataGridProps<T> {
    * `records` itself.
    */
   totalRecords?: number;
+  /** The server's total is an estimate (past 10,000 rows): the grid says "about". */
+  totalEstimated?: boolean;
   fetching?: boolean;
   /** false: one page, no paging controls (a cursor-paged list brings its own). */
   paging?: boolean;
@@ -55,6 +57,7 @@ export function DataGrid<T>({
   columns,
   records,
   totalRecords,
+  totalEstimated = false,
   fetching = false,
   paging = true,
   idAccessor = 'id',
@@ -165,7 +168,9 @@ export function DataGrid<T>({
           recordsPerPageOptions={[...pageSizeChoices]}
           onRecordsPerPageChange={setPageSize}
           recordsPerPageLabel="Rows per page"
-          paginationText={({ from, to, totalRecords: total }) => `${from}–${to} of ${total}`}
+          paginationText={({ from, to, totalRecords: total }) =>
+            `${from}–${to} of ${totalEstimated ? `about ${total.toLocaleString('en-GB')}` : total}`
+          }
           loadingText="Loading"
         />
       ) : (

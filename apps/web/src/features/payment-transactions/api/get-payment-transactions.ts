@@ -1,5 +1,5 @@
 import { estimatedPageOf, paymentTransactionSchema, type PageQueryParams } from '@ledgerline/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type keepPreviousData } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { companyQueryKeys } from '@/lib/query-keys';
 
@@ -18,6 +18,6 @@ export const paymentTransactionsQueryOptions = (params: PageQueryParams) =>
     queryFn: ({ signal }) => getPaymentTransactions(params, signal),
   });
 
-export function usePaymentTransactions(params: PageQueryParams) {
-  return useQuery(paymentTransactionsQueryOptions(params));
+export function usePaymentTransactions(params: PageQueryParams, options: { placeholderData?: typeof keepPreviousData } = {}) {
+  return useQuery({ ...paymentTransactionsQueryOptions(params), ...options });
 }
