@@ -28,7 +28,10 @@ export const datasetSchema = z
   .meta({ id: 'Dataset' });
 export type Dataset = z.infer<typeof datasetSchema>;
 
-export const datasetIdParam = z.object({ id: z.coerce.number().int().min(1).max(2147483647) });
+/** Company ids are PostgreSQL integers; a larger number must be a 400, not a database error. */
+const maxDatasetId = 2147483647;
+
+export const datasetIdParam = z.object({ id: z.coerce.number().int().min(1).max(maxDatasetId) });
 
 /** Host systems a user may choose; the default host system belongs to dataset 1 only (spec 1 §2.7). */
 export const selectableHostSystems = ['Sage100', 'Sage200Pro', 'Custom'] as const;
@@ -57,19 +60,34 @@ const datasetFields = {
   customHostId: requiredText(100, 'Custom host id'),
 };
 
+const copyFromMessage = 'Choose a company to copy from, or none.';
+
 export const createDatasetBody = z
   .object({
     ...datasetFields,
     currency: z.enum(baseCurrencies, { message: 'Choose a supported currency.' }).default('GBP'),
     /** 0 means none (spec 1 §2.7). */
-    copyFromDatasetId: z.number().int().min(0).nullish().transform((v) => v ?? 0),
-    hostDemoSystem: z.boolean().default(false),
+    copyFromDatasetId: z
+      .number({ message: copyFromMessage })
+      .int(copyFromMessage)
+      .min(0, copyFromMessage)
+      .max(maxDatasetId, copyFromMessage)
+      .nullish()
+      .transform((v) => v ?? 0),
+    hostDemoSystem: z.boolean({ message: 'Demo company must be true or false.' }).default(false),
   })
   .meta({ id: 'CreateDataset' });
 export type CreateDatasetBody = z.input<typeof createDatasetBody>;
 
 export const updateDatasetBody = z
-  .object({ id: z.number().int().min(1), ...datasetFields })
+  .object({
+    id: z
+      .number({ message: 'Choose a company.' })
+      .int('Choose a company.')
+      .min(1, 'Choose a company.')
+      .max(maxDatasetId, 'Choose a company.'),
+    ...datasetFields,
+  })
   .meta({ id: 'UpdateDataset' });
 export type UpdateDatasetBody = z.input<typeof updateDatasetBody>;
 

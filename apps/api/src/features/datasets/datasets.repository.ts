@@ -39,6 +39,14 @@ const columns = {
   lastSync: datasets.lastSync,
 };
 
+/**
+ * Serialises id allocation and host-id checks of one tenant's companies until the transaction
+ * ends; without it two simultaneous calls both pass the duplicate check (READ COMMITTED).
+ */
+async function lock(executor: Executor, tenantId: string): Promise<void> {
+  await executor.execute(sql`select pg_advisory_xact_lock(hashtext(${`datasets:${tenantId}`}))`);
+}
+
 export function createDatasetsRepository() {
   return {
     async all(executor: Executor, tenantId: string): Promise<Dataset[]> {
@@ -72,6 +80,19 @@ export function createDatasetsRepository() {
       return row ? toDataset(row) : null;
     },
 
+    /**
+     * find, locking the row until the transaction ends: a simultaneous change waits, then reads the
+     * status this one left, so its status check cannot pass on a stale read.
+     */
+    async findForUpdate(executor: Executor, tenantId: string, id: number): Promise<Dataset | null> {
+      const [row] = await executor
+        .select()
+        .from(datasets)
+        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)))
+        .for('update');
+      return row ? toDataset(row) : null;
+    },
+
     /** Which of hostId / customHostId another company of the tenant already uses (spec 1 §5). */
     async duplicates(executor: Executor, tenantId: string, hostId: string, customHostId: string, exceptId?: number) {
       const rows = await executor
@@ -90,9 +111,10 @@ export function createDatasetsRepository() {
       };
     },
 
+    lock,
+
     async nextId(executor: Executor, tenantId: string): Promise<number> {
-      // Serialise id allocation per tenant; the lock ends with the transaction.
-      await executor.execute(sql`select pg_advisory_xact_lock(hashtext(${`datasets:${tenantId}`}))`);
+      await lock(executor, tenantId);
       const [row] = await executor.select({ id: max(datasets.id) }).from(datasets).where(eq(datasets.tenantId, tenantId));
       return (row?.id ?? 0) + 1;
     },

@@ -47,8 +47,17 @@ export function createDatasetsService(deps: { repository: DatasetsRepository }) 
     return dataset;
   }
 
+  /** load for a change: two simultaneous changes of one company run one after the other. */
+  async function loadForChange(tx: Tx, tenantId: string, id: number) {
+    const dataset = await repository.findForUpdate(tx, tenantId, id);
+    if (!dataset) throw new NotFoundError(`Company ${id} was not found.`);
+    return dataset;
+  }
+
   /** spec 1 §5: both duplicate messages can show at once. */
   async function assertUniqueHostIds(tx: Tx, tenantId: string, hostId: string, customHostId: string, exceptId?: number) {
+    // Held until commit, so a simultaneous create or update with the same ids waits and then sees this one.
+    await repository.lock(tx, tenantId);
     const duplicate = await repository.duplicates(tx, tenantId, hostId, customHostId, exceptId);
     const errors: Record<string, string[]> = {};
     if (duplicate.hostId) errors.hostId = [messages.datasetHostIdExists];
@@ -90,7 +99,7 @@ export function createDatasetsService(deps: { repository: DatasetsRepository }) 
     },
 
     async update(tx: Tx, tenantId: string, body: UpdateDatasetBody): Promise<DatasetChange> {
-      const current = await load(tx, tenantId, body.id);
+      const current = await loadForChange(tx, tenantId, body.id);
       assertNotDefault(current);
       assertStatus(current, datasetEditableStatuses);
       await assertUniqueHostIds(tx, tenantId, body.hostId, body.customHostId, body.id);
@@ -106,7 +115,7 @@ export function createDatasetsService(deps: { repository: DatasetsRepository }) 
     },
 
     async remove(tx: Tx, tenantId: string, id: number): Promise<DatasetChange> {
-      const current = await load(tx, tenantId, id);
+      const current = await loadForChange(tx, tenantId, id);
       assertNotDefault(current);
       assertStatus(current, datasetEditableStatuses);
       await repository.transition(tx, tenantId, id, datasetEditableStatuses, 'Deleting');
@@ -114,7 +123,7 @@ export function createDatasetsService(deps: { repository: DatasetsRepository }) 
     },
 
     async reset(tx: Tx, tenantId: string, id: number): Promise<DatasetChange> {
-      const current = await load(tx, tenantId, id);
+      const current = await loadForChange(tx, tenantId, id);
       assertNotDefault(current);
       if (current.type !== 'Demo') {
         throw new ConflictError('Only a demo company can have its data reset.', 'notDemoDataset');
