@@ -259,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tenantSettingsRoutes);
   await app.register(paymentTransactionsRoutes, { repository: createPaymentTransactionsRepository() });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
+  await app.register(import('./features/banks/banks.routes.js'));
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),
   });

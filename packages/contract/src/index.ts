@@ -12,3 +12,5 @@ export * from './reference/currencies.js';
 export * from './schemas/access-keys.js';
 export * from './schemas/activities.js';
 export * from './schemas/payment-transactions.js';
+export * from './schemas/banks.js';
+export * from './schemas/idempotency.js';

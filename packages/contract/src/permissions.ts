@@ -25,6 +25,9 @@ export const permissions = [
   'ChangeAllocatedStatus',
   'CancelPendingPayment',
   'CapturePendingPayment',
+  // Not in the spec (docs/decisions.md, "ERP data writes"): pushing banks, accounts and
+  // transactions the way an ERP connector does.
+  'PushErpData',
 ] as const;
 export type Permission = (typeof permissions)[number];
 
@@ -52,6 +55,7 @@ export const rolePermissions: Record<Role, readonly Permission[]> = {
     'EditLatePayments',
     'DeleteLatePayments',
     'ViewAuditLogs',
+    'PushErpData',
   ],
   Viewer: [],
 };

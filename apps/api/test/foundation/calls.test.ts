@@ -86,7 +86,9 @@ describe('GET users/me', () => {
       },
     });
     expect(me.permissions).toContain('ConfigureSystemSettings');
-    expect(me.permissions).toHaveLength(25);
+    // The spec's 25 and PushErpData (docs/decisions.md, "ERP data writes").
+    expect(me.permissions).toHaveLength(26);
+    expect(me.permissions).toContain('PushErpData');
   });
 
   it('gives a Viewer no permissions and a Standard user the design §4 list', async () => {

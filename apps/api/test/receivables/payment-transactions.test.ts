@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { paymentTransactions } from '../../src/db/schema-receivables.js';
-import { users } from '../../src/db/schema.js';
+import { auditActivities, users } from '../../src/db/schema.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { countRows } from '../../src/platform/paging/count.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
@@ -156,5 +156,46 @@ describe('company and tenant scope', () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/v0/payment-transactions?itemsPerPage=5', headers: { authorization: `Bearer ${key}`, 'dataset-id': '1' } });
     expect(response.statusCode).toBe(200);
     expect(response.json().totalItems).toBe(120);
+  });
+});
+
+describe('PATCH payment-transactions/{id}/allocated-status', () => {
+  const patch = (who: SignedIn, id: string, payload: unknown, headers: Record<string, string> = { 'dataset-id': '1' }) =>
+    ctx.app.inject({ method: 'PATCH', url: `/api/v0/payment-transactions/${id}/allocated-status`, headers: who.headers(headers), payload: payload as object });
+
+  it('changes the status and writes the activity in the same transaction', async () => {
+    const [row] = (await allRows(merchant)).filter((r) => r.allocatedStatus === 'AutoAllocated');
+    const response = await patch(merchant, row!.id, { status: 'ManuallyAllocated' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: row!.id, allocatedStatus: 'ManuallyAllocated' });
+    const [activity] = await ctx.database.db
+      .select()
+      .from(auditActivities)
+      .where(and(eq(auditActivities.operation, 'ChangeAllocatedStatus'), eq(auditActivities.resourceId, row!.id)));
+    expect(activity).toMatchObject({ status: 200, userId: merchant.userId, datasetId: 1 });
+  });
+
+  it('refuses a status that does not exist, with the message', async () => {
+    const [row] = await allRows(merchant);
+    const response = await patch(merchant, row!.id, { status: 'Lost' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors.status).toEqual(['Choose an allocated status.']);
+  });
+
+  it('needs ChangeAllocatedStatus: a Viewer gets 403 and nothing changes', async () => {
+    const viewer = await signIn(ctx, { tenantName: 'Viewer Two Ltd' });
+    await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
+    await ctx.database.withTenant(viewer.tenantId, (tx) => generateReceivables(tx, { tenantId: viewer.tenantId, datasetId: 1 }, { ...size, paymentTransactions: 3 }));
+    const [row] = await allRows(viewer);
+    const response = await patch(viewer, row!.id, { status: 'Unallocated' });
+    expect(response.statusCode).toBe(403);
+    expect((await allRows(viewer)).find((r) => r.id === row!.id)!.allocatedStatus).toBe(row!.allocatedStatus);
+  });
+
+  it('never changes another tenant’s payment', async () => {
+    const [theirs] = await allRows(rival);
+    const response = await patch(merchant, theirs!.id, { status: 'Error' });
+    expect(response.statusCode).toBe(404);
+    expect((await allRows(rival)).find((r) => r.id === theirs!.id)!.allocatedStatus).toBe(theirs!.allocatedStatus);
   });
 });

@@ -8,7 +8,7 @@ function setup() {
   return { deps, handling: createErrorHandling(deps), queryClient: new QueryClient() };
 }
 
-function queryWith(queryClient: QueryClient, data?: unknown, meta?: { statusRouting?: boolean }) {
+function queryWith(queryClient: QueryClient, data?: unknown, meta?: { statusRouting?: boolean; inlineErrors?: boolean }) {
   const key = ['q', Math.random()];
   if (data !== undefined) queryClient.setQueryData(key, data);
   return queryClient.getQueryCache().build(queryClient, { queryKey: key, meta });
@@ -51,5 +51,14 @@ describe('global error handling', () => {
     );
     expect(deps.navigate).not.toHaveBeenCalled();
     expect(deps.notifyError).not.toHaveBeenCalled();
+  });
+
+  it('lets a detail page show its own failure but still signs in on 401', () => {
+    const { deps, handling, queryClient } = setup();
+    handling.onQueryError(new ApiError(404, null), queryWith(queryClient, undefined, { inlineErrors: true }));
+    expect(deps.navigate).not.toHaveBeenCalled();
+    expect(deps.notifyError).not.toHaveBeenCalled();
+    handling.onQueryError(new ApiError(401, null), queryWith(queryClient, undefined, { inlineErrors: true }));
+    expect(deps.signIn).toHaveBeenCalledOnce();
   });
 });

@@ -26,6 +26,7 @@ export function createErrorHandling(deps: ErrorHandlingDeps) {
         deps.signIn();
         return;
       }
+      if (query.meta?.inlineErrors) return;
       if (query.state.data !== undefined) {
         deps.notifyError(errorMessage(error));
         return;

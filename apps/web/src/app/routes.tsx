@@ -1,6 +1,9 @@
 import { AccessKeysPage } from '@/features/access-keys/components/access-keys-page';
 import { ActivitiesPage } from '@/features/activities/components/activities-page';
+import { BankDetailPage } from '@/features/banks/components/bank-detail-page';
+import { BanksPage } from '@/features/banks/components/banks-page';
 import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
+import { PaymentTransactionsPage } from '@/features/payment-transactions/components/payment-transactions-page';
 import { CompaniesPage } from '@/features/datasets/components/companies-page';
 import { UsersPage } from '@/features/users/components/users-page';
 import type { AreaRoute } from '@/shell/area-route';
@@ -19,6 +22,9 @@ export const areaRoutes: readonly AreaRoute[] = [
   { path: '/settings/users', title: ['Users'], permission: 'ConfigureSystemSettings', element: <UsersPage /> },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
   { path: '/settings/access-keys', title: ['Access Keys'], permission: accessKeysPermission, element: <AccessKeysPage /> },
+  { path: '/payment-transactions', title: ['Payment Transactions'], fullWidth: true, element: <PaymentTransactionsPage /> },
   { path: '/payment-transactions/:id', title: ['Payment Transactions', 'Payment Transaction'], element: <PaymentTransactionPage /> },
   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', fullWidth: true, element: <ActivitiesPage /> },
+  { path: '/banks', title: ['Banks'], element: <BanksPage /> },
+  { path: '/banks/:id', title: ['Banks', 'Bank'], element: <BankDetailPage /> },
 ];

@@ -136,3 +136,9 @@ export function estimatedPageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), totalItems: z.number().int(), totalItemsEstimated: z.boolean() });
 }
 export const countExactLimit = 10_000;
+
+/** PATCH payment-transactions/{id}/allocated-status (spec 2 §4, §7). */
+export const allocatedStatusBody = z
+  .object({ status: z.enum(allocatedStatuses, { message: 'Choose an allocated status.' }) })
+  .meta({ id: 'AllocatedStatusChange' });
+export type AllocatedStatusBody = z.infer<typeof allocatedStatusBody>;

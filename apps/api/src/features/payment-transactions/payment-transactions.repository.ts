@@ -118,6 +118,15 @@ export function createPaymentTransactionsRepository() {
       return countRows(executor, t, and(inScope(scope), compiled.where));
     },
 
+    async setAllocatedStatus(executor: Executor, scope: Scope, id: string, status: string) {
+      const [row] = await executor
+        .update(t)
+        .set({ allocatedStatus: status })
+        .where(and(inScope(scope), eq(t.id, id)))
+        .returning({ id: t.id });
+      return row !== undefined;
+    },
+
     async find(executor: Executor, scope: Scope, id: string) {
       const [row] = await executor.select().from(t).where(and(inScope(scope), eq(t.id, id)));
       if (!row) return null;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
 import {
+  allocatedStatusBody,
   countSchema,
   estimatedPageOf,
   failedPaymentTransactionStatuses,
@@ -101,5 +102,28 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       return found;
     },
   );
-}
 
+  r.patch(
+    '/api/v0/payment-transactions/:id/allocated-status',
+    {
+      config: { access: 'dataset', permission: 'ChangeAllocatedStatus', operation: 'ChangeAllocatedStatus' },
+      schema: {
+        tags,
+        summary: 'Change the allocated status of a payment transaction',
+        params: uuidParam,
+        body: allocatedStatusBody,
+        response: { 200: paymentTransactionSchema },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
+      return request.unitOfWork(async (tx) => {
+        if (!(await repository.setAllocatedStatus(tx, scope, request.params.id, request.body.status))) {
+          throw new NotFoundError('The payment transaction was not found.');
+        }
+        return (await repository.find(tx, scope, request.params.id))!;
+      });
+    },
+  );
+}

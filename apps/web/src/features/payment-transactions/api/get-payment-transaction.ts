@@ -9,7 +9,12 @@ export function getPaymentTransaction(id: string, signal?: AbortSignal) {
 }
 
 export const paymentTransactionQueryOptions = (id: string) =>
-  queryOptions({ queryKey: paymentTransactionKeys().detail(id), queryFn: ({ signal }) => getPaymentTransaction(id, signal) });
+  queryOptions({
+    queryKey: paymentTransactionKeys().detail(id),
+    queryFn: ({ signal }) => getPaymentTransaction(id, signal),
+    // spec 2 §8: the detail page shows its own error state.
+    meta: { inlineErrors: true },
+  });
 
 export function usePaymentTransaction(id: string) {
   return useQuery(paymentTransactionQueryOptions(id));

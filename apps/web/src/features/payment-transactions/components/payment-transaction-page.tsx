@@ -8,6 +8,7 @@ import { Money } from '@/ui/money';
 import { StatusTag, type StatusTone } from '@/ui/status-tag';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
+import { AllocatedStatusSelect } from './allocated-status-select';
 
 const statusTone: Record<PaymentTransaction['status'], StatusTone> = {
   Paid: 'success',
@@ -85,13 +86,13 @@ export function PaymentTransactionPage() {
             <Title order={3} size="h5" mb="md">
               Details
             </Title>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
               <Field label={amountLabel}>
                 <Money amount={payment.totalAmount} currency={payment.currency} />
               </Field>
               <Field label="Type">{payment.type}</Field>
               <Field label="Reference">{payment.ledgerlineReference}</Field>
-              <Field label="Allocated status">{spaceWords(payment.allocatedStatus)}</Field>
               <Field label="Status date">
                 <DateTime value={payment.statusDateTime} />
               </Field>

@@ -1,0 +1,111 @@
+import { formatIban } from '@ledgerline/contract';
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { errorMessage } from '@/lib/status-routing';
+import { CopyButton } from '@/ui/copy-button';
+import { usePageTitle } from '@/ui/page-title';
+import { useBank } from '../api/get-bank';
+
+const banksPath = '/banks';
+
+interface FieldProps {
+  label: string;
+  value: string | null;
+  /** The text the copy button copies (the IBAN without its spaces); no button when absent. */
+  copyValue?: string | null;
+}
+
+function Field({ label, value, copyValue }: FieldProps) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Group gap={4} wrap="nowrap" mih={28}>
+        <Text style={{ overflowWrap: 'anywhere' }}>{value && value !== '' ? value : '-'}</Text>
+        {copyValue ? <CopyButton value={copyValue} label={label.toLowerCase()} /> : null}
+      </Group>
+    </div>
+  );
+}
+
+/** spec 2 §2 Bank detail (read-only): account name, currency, description, account number, sort code, IBAN. */
+export function BankDetailPage() {
+  const { id = '' } = useParams();
+  const { data: bank, isPending, isError, error } = useBank(id);
+  usePageTitle(bank ? ['Banks', bank.accountName] : undefined);
+
+  if (isPending) {
+    return (
+      <Center h={240} role="status" aria-live="polite">
+        <Stack align="center" gap="sm">
+          <Loader />
+          <Text c="dimmed">Loading the bank</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (isError) {
+    // spec 2 §8: the bank load is handled here, not by the error pages.
+    return (
+      <Stack gap="md" maw={640}>
+        <Alert color="red" title="Loading Error" icon={<IconAlertTriangle size={18} />}>
+          {errorMessage(error)}
+        </Alert>
+        <div>
+          <Button
+            component={Link}
+            to={banksPath}
+            variant="light"
+            leftSection={<IconArrowLeft size={16} />}
+          >
+            Back to Banks
+          </Button>
+        </div>
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to={banksPath}>
+          Banks
+        </Anchor>
+        <Text span>{bank.accountName}</Text>
+      </Breadcrumbs>
+      <Title order={2}>{bank.accountName}</Title>
+      <Card withBorder padding="lg" maw={900}>
+        <Title order={3} size="h5" mb="md">
+          Details
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <Field label="Account name" value={bank.accountName} />
+          <Field label="Currency" value={bank.currency} />
+          <Field label="Description" value={bank.description} />
+          <Field label="Account number" value={bank.accountNumber} copyValue={bank.accountNumber} />
+          <Field label="Sort code" value={bank.sortCode} copyValue={bank.sortCode} />
+          <Field
+            label="IBAN"
+            value={bank.iban ? formatIban(bank.iban) : null}
+            copyValue={bank.iban}
+          />
+        </SimpleGrid>
+      </Card>
+    </Stack>
+  );
+}
