@@ -133,6 +133,22 @@ describe('SideMenu', () => {
     );
   });
 
+  it('folds the Settings group open and shut with a button the keyboard reaches', async () => {
+    renderWithProviders(<SideMenu />, {
+      user: aUser({ permissions: ['ConfigureSystemSettings'] }),
+      flags: { PermissionPolicy: true },
+      areaRoutes: allRegistered,
+      path: '/',
+    });
+    const settings = screen.getByRole('button', { name: 'Settings' });
+    expect(settings).toHaveAttribute('aria-expanded', 'false');
+    settings.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(settings).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.keyboard('{Enter}');
+    expect(settings).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('shows everything registered with PermissionPolicy off', () => {
     renderWithProviders(<SideMenu />, {
       user: aUser({ permissions: [] }),

@@ -1,9 +1,10 @@
 import { NavLink } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '@/auth/api/get-me';
 import { useFeatureFlags } from '@/lib/feature-flags';
 import { useAreaRoutes } from './area-routes-context';
-import { isMenuGroup, menuEntries, visibleMenu, type MenuLink } from './menu';
+import { isMenuGroup, menuEntries, visibleMenu, type MenuGroup, type MenuLink } from './menu';
 
 function isActive(path: string, pathname: string): boolean {
   if (path === '/') return pathname === '/';
@@ -34,6 +35,40 @@ function MenuLinkItem({
   );
 }
 
+/**
+ * A group (Settings) folds its entries open and shut. Mantine's NavLink renders an anchor without
+ * an address here, which is neither focusable nor announced; a button with aria-expanded is both.
+ */
+function MenuGroupItem({
+  group,
+  pathname,
+  onNavigate,
+}: {
+  group: MenuGroup;
+  pathname: string;
+  onNavigate?: () => void;
+}) {
+  const Icon = group.icon;
+  const childActive = group.children.some((child) => isActive(child.path, pathname));
+  const [opened, setOpened] = useState(childActive);
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={group.label}
+      leftSection={<Icon size={18} stroke={1.6} />}
+      opened={opened}
+      onChange={setOpened}
+      aria-expanded={opened}
+      childrenOffset={28}
+    >
+      {group.children.map((child) => (
+        <MenuLinkItem key={child.path} link={child} pathname={pathname} onNavigate={onNavigate} />
+      ))}
+    </NavLink>
+  );
+}
+
 /** spec 1 §2.1, §2.2: the side menu, showing only what the user may open. */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
@@ -60,25 +95,13 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
             />
           );
         }
-        const Icon = entry.icon;
-        const childActive = entry.children.some((child) => isActive(child.path, pathname));
         return (
-          <NavLink
+          <MenuGroupItem
             key={entry.label}
-            label={entry.label}
-            leftSection={<Icon size={18} stroke={1.6} />}
-            defaultOpened={childActive}
-            childrenOffset={28}
-          >
-            {entry.children.map((child) => (
-              <MenuLinkItem
-                key={child.path}
-                link={child}
-                pathname={pathname}
-                onNavigate={onNavigate}
-              />
-            ))}
-          </NavLink>
+            group={entry}
+            pathname={pathname}
+            onNavigate={onNavigate}
+          />
         );
       })}
     </nav>
