@@ -105,10 +105,49 @@ describe('GET payment-transactions/count', () => {
   it('past the exact limit answers the planner’s estimate and says so', async () => {
     const result = await ctx.database.withTenant(merchant.tenantId, async (tx) => {
       await tx.execute(sql`analyze payment_transactions`);
-      return countRows(tx, paymentTransactions, eq(paymentTransactions.tenantId, merchant.tenantId), 50);
+      return countRows(tx, paymentTransactions, eq(paymentTransactions.tenantId, merchant.tenantId), { limit: 50 });
     });
     expect(result.estimated).toBe(true);
     expect(result.count).toBeGreaterThan(50);
+  });
+});
+
+describe('totals without a count', () => {
+  it('takes the total from a short last page', async () => {
+    const body = (await get(merchant, 'payment-transactions?page=5&itemsPerPage=25')).json();
+    expect(body.items).toHaveLength(20);
+    expect(body).toMatchObject({ totalItems: 120, totalItemsEstimated: false });
+  });
+
+  it('trusts a large estimate for a whole list when asked to, and counts a small one exactly', async () => {
+    const [large, small] = await ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      await tx.execute(sql`analyze payment_transactions`);
+      const scope = eq(paymentTransactions.tenantId, merchant.tenantId);
+      return [
+        await countRows(tx, paymentTransactions, scope, { limit: 10, preferEstimate: true }),
+        await countRows(tx, paymentTransactions, scope, { limit: 1000, preferEstimate: true }),
+      ];
+    });
+    expect(large.estimated).toBe(true);
+    expect(small).toEqual({ count: 120, estimated: false });
+  });
+
+  it('answers the estimate when the exact count runs past its time budget on PostgreSQL, and the transaction goes on', async () => {
+    const result = await ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      // Every row takes 5 ms to test, so counting 120 of them cannot fit in a 20 ms budget.
+      const slow = and(eq(paymentTransactions.tenantId, merchant.tenantId), sql`pg_sleep(0.005) is not null`);
+      const counted = await countRows(tx, paymentTransactions, slow, { budgetMs: 20, atLeast: 25 });
+      const [after] = await tx.select({ n: sql<number>`count(*)::int` }).from(paymentTransactions).where(eq(paymentTransactions.tenantId, merchant.tenantId));
+      return { counted, after: after!.n };
+    });
+    if (ctx.database.kind === 'postgres') {
+      expect(result.counted.estimated).toBe(true);
+      expect(result.counted.count).toBeGreaterThanOrEqual(25);
+    } else {
+      // PGlite (WebAssembly, one connection) cannot cancel a running statement: it counts exactly.
+      expect(result.counted).toEqual({ count: 120, estimated: false });
+    }
+    expect(result.after).toBe(120);
   });
 });
 

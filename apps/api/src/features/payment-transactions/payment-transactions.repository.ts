@@ -3,7 +3,7 @@ import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@le
 import type { Executor } from '../../db/client.js';
 import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows } from '../../platform/paging/count.js';
+import { countRows, totalFromPage } from '../../platform/paging/count.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -99,7 +99,9 @@ export function createPaymentTransactionsRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit)
         .offset(compiled.offset);
-      const total = await countRows(executor, t, where);
+      const total =
+        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
+        (await countRows(executor, t, where, { preferEstimate: query.filters.length === 0, atLeast: compiled.offset + rows.length }));
       const expandRequest = query.expand.includes('paymentrequest');
       const requests = expandRequest
         ? await requestsById(executor, scope, [...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : [])))])
@@ -115,7 +117,7 @@ export function createPaymentTransactionsRepository() {
 
     async count(executor: Executor, scope: Scope, query: Pick<PageQuery<Fields>, 'filters'>) {
       const compiled = compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], ...query }, { columns, tieBreaker: t.id });
-      return countRows(executor, t, and(inScope(scope), compiled.where));
+      return countRows(executor, t, and(inScope(scope), compiled.where), { preferEstimate: query.filters.length === 0 });
     },
 
     async setAllocatedStatus(executor: Executor, scope: Scope, id: string, status: string) {
