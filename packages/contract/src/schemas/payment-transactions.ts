@@ -142,3 +142,74 @@ export const allocatedStatusBody = z
   .object({ status: z.enum(allocatedStatuses, { message: 'Choose an allocated status.' }) })
   .meta({ id: 'AllocatedStatusChange' });
 export type AllocatedStatusBody = z.infer<typeof allocatedStatusBody>;
+
+/** spec 2 §3 Export options */
+export const exportTypes = ['PaymentsAndAllocations', 'Allocations'] as const;
+export type ExportType = (typeof exportTypes)[number];
+
+export const paymentTransactionMessages = {
+  fromBeforeTo: 'From Date must be less than To Date',
+  allocatedStatusUnknown: 'Choose allocated statuses from the list.',
+} as const;
+
+/**
+ * GET payment-transactions/export (spec 2 §7). Dates are UTC midnights from the dialog; `toDate`
+ * includes its whole day. `excludeAllocatedStatus` is a comma list of the statuses not ticked.
+ */
+export const exportQuerySchema = z
+  .object({
+    exportType: z.enum(exportTypes, { message: 'Choose an export type.' }).default('PaymentsAndAllocations'),
+    fromDate: z.iso.datetime({ offset: true, message: 'From Date must be a date.' }).optional(),
+    toDate: z.iso.datetime({ offset: true, message: 'To Date must be a date.' }).optional(),
+    paymentProviderId: z.uuid({ message: 'Choose a payment provider.' }).optional(),
+    excludeAllocatedStatus: z
+      .string()
+      .max(500)
+      .optional()
+      .transform((value, context) => {
+        const items = (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+        for (const item of items) {
+          if (!(allocatedStatuses as readonly string[]).includes(item)) {
+            context.addIssue({ code: 'custom', message: paymentTransactionMessages.allocatedStatusUnknown });
+            return z.NEVER;
+          }
+        }
+        return items as AllocatedStatus[];
+      }),
+    filter: z.string().max(4000).optional(),
+  })
+  .refine((query) => !query.fromDate || !query.toDate || Date.parse(query.fromDate) < Date.parse(query.toDate), {
+    message: paymentTransactionMessages.fromBeforeTo,
+    path: ['fromDate'],
+  });
+export type ExportQuery = z.input<typeof exportQuerySchema>;
+
+/** The columns of PaymentTransactions.csv, in order (docs/api.md). */
+export const exportColumns = [
+  'PaymentTransactionId',
+  'Type',
+  'Status',
+  'AllocatedStatus',
+  'Reference',
+  'CreatedOn',
+  'StatusDateTime',
+  'Currency',
+  'TotalAmount',
+  'Fee',
+  'FeeCurrency',
+  'CustomerName',
+  'CompanyName',
+  'AccountId',
+  'PaymentRequestId',
+  'PaymentProvider',
+  'PaymentProviderReference',
+  'PaymentMethodType',
+  'AllocationId',
+  'AllocationType',
+  'AllocationStatus',
+  'AllocationEntityType',
+  'AllocationTransactionId',
+  'AllocationAccountId',
+  'DiscountedAmount',
+  'AllocatedAmount',
+] as const;

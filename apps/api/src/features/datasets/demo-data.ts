@@ -41,6 +41,7 @@ const cities = sql.raw(`array['London','Manchester','Leeds','Bristol','Glasgow',
 /** Removes a company's receivables (a demo reset starts from nothing); the rest cascades. */
 export async function clearReceivables(executor: Executor, scope: DemoScope): Promise<void> {
   for (const table of ['payment_transactions', 'payment_requests', 'accounts', 'banks']) {
+    // Allocations, fees and events go with their payments; payers, transactions and offers with their accounts.
     await executor.execute(sql`delete from ${sql.identifier(table)} where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId}`);
   }
 }
@@ -161,6 +162,14 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     from generate_series(1, ${size.paymentTransactions}) as i
     left join demo_requests r on r.n = 1 + i % ${requestCount}
     join demo_accounts a on a.n = 1 + i % ${accountCount}`);
+
+  await analyze('payment_transactions');
+  // Allocated payments were applied to their account (spec 2 §3 Payment allocation).
+  await executor.execute(sql`
+    insert into payment_allocations (tenant_id, dataset_id, id, payment_transaction_id, created_on, type, status, entity_type, account_id, allocated_amount)
+    select tenant_id, dataset_id, gen_random_uuid(), id, status_date_time, 'Payment', 'Allocated', 'Account', account_id, total_amount
+    from payment_transactions
+    where tenant_id = ${tenantId} and dataset_id = ${datasetId} and allocated_status in ('AutoAllocated', 'ManuallyAllocated')`);
 
   await executor.execute(sql`
     insert into banks (tenant_id, dataset_id, id, account_name, currency, description, account_number, sort_code, iban, bank_name, source)

@@ -75,6 +75,11 @@ const columns = {
   paymentProviderId: t.paymentProviderId,
 };
 
+/** The list's filters as SQL, for the export's "include table filters". */
+export function compilePaymentTransactionFilter(filters: PageQuery<Fields>['filters']) {
+  return compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], filters }, { columns, tieBreaker: t.id }).where;
+}
+
 const inScope = (scope: Scope) => and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
 
 export function createPaymentTransactionsRepository() {
