@@ -35,11 +35,16 @@ function parseCsv(text: string): string[][] {
     for (let i = 0; i < line.length; i++) {
       const c = line[i]!;
       if (quoted) {
-        if (c === '"' && line[i + 1] === '"') (field += '"'), i++;
-        else if (c === '"') quoted = false;
+        if (c === '"' && line[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (c === '"') quoted = false;
         else field += c;
       } else if (c === '"') quoted = true;
-      else if (c === ',') fields.push(field), (field = '');
+      else if (c === ',') {
+        fields.push(field);
+        field = '';
+      }
       else field += c;
     }
     fields.push(field);
