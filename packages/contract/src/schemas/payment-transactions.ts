@@ -213,3 +213,40 @@ export const exportColumns = [
   'DiscountedAmount',
   'AllocatedAmount',
 ] as const;
+
+/** spec 2 §3 Import result */
+export const importStatuses = ['NotImported', 'Imported', 'Duplicate'] as const;
+export const importResultStatuses = ['Error', 'Warning', 'Ok'] as const;
+
+export const importResultSchema = z
+  .object({
+    processedCount: z.number().int(),
+    importedCount: z.number().int(),
+    notImportedCount: z.number().int(),
+    duplicatedCount: z.number().int(),
+    results: z.array(
+      z.object({
+        /** The id as the file gave it. */
+        id: z.string(),
+        /** The file's line number (the header is line 1). */
+        line: z.number().int(),
+        resultStatus: z.enum(importResultStatuses),
+        importStatus: z.enum(importStatuses),
+        allocatedStatus: z.string().nullable(),
+        message: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'ImportResult' });
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+/** The allocated-status import file (docs/api.md). */
+export const importLimits = { maxBytes: 50 * 1024 * 1024, maxRows: 200_000 } as const;
+
+export const importMessages = {
+  noFile: 'Choose a CSV file to import.',
+  columns: 'The file needs the columns PaymentTransactionId and AllocatedStatus.',
+  empty: 'The file has no rows to import.',
+  tooManyRows: `The file has more than ${importLimits.maxRows.toLocaleString('en-GB')} rows; split it.`,
+  tooLarge: `The file is larger than ${importLimits.maxBytes / 1024 / 1024} MB; split it.`,
+} as const;

@@ -1,11 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
+import multipart from '@fastify/multipart';
 import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
 import {
   allocatedStatusBody,
   exportQuerySchema,
+  importLimits,
+  importMessages,
+  importResultSchema,
   countSchema,
   estimatedPageOf,
   failedPaymentTransactionStatuses,
@@ -20,6 +24,8 @@ import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import { exportPaymentTransactions } from './payment-transactions.export.js';
+import { importAllocatedStatuses, readImportFile } from './payment-transactions.import.js';
+import { AppError, ValidationError } from '../../platform/errors.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
 
 export interface PaymentTransactionsRoutesOptions {
@@ -39,6 +45,8 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
   const { repository } = options;
   const tags = ['payment-transactions'];
   const page = estimatedPageOf(paymentTransactionSchema);
+  // Scoped to this plugin: the import's file upload.
+  await app.register(multipart, { limits: { fileSize: importLimits.maxBytes, files: 1, fields: 5, parts: 6 } });
 
   r.get(
     '/api/v0/payment-transactions',
@@ -181,6 +189,34 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
         .header('content-disposition', 'attachment; filename="PaymentTransactions.csv"')
         .header('cache-control', 'no-store')
         .send(body);
+    },
+  );
+
+  r.post(
+    '/api/v0/payment-transactions/allocated-status/import',
+    {
+      config: { access: 'dataset', permission: 'ImportAllocatedStatus', operation: 'ImportAllocatedStatus' },
+      schema: {
+        tags,
+        summary: 'Set allocated statuses from a CSV file (multipart, field `file`)',
+        description:
+          'Columns `PaymentTransactionId` (or `Id`) and `AllocatedStatus`, others ignored, so an export can come back ' +
+          'edited. At most 50 MB and 200,000 rows; the whole file in one transaction. Answers a result per row.',
+        consumes: ['multipart/form-data'],
+        response: { 200: importResultSchema },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      if (!request.isMultipart()) throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
+      const file = await request.file();
+      if (!file) throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
+      const bytes = await file.toBuffer().catch((error: unknown) => {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'Content Too Large', importMessages.tooLarge);
+        throw error;
+      });
+      const rows = readImportFile(bytes);
+      return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, rows));
     },
   );
 }
