@@ -9,6 +9,7 @@
 //   BENCH_SECONDS=10 BENCH_CLIENTS=20 npm run bench
 import Fastify from 'fastify';
 import pg from 'pg';
+import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../apps/api/src/app.js';
 import { loadConfig } from '../apps/api/src/config.js';
@@ -158,7 +159,46 @@ async function main() {
       `| ${r.name} | ${r.requests} | ${r.errors} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${Math.round(r.perSecond)} | ${((r.perSecond / base) * 100).toFixed(0)} % |`,
     );
   }
-  console.log('\nNot measured yet (their calls are not built): accounting transactions list, account detail, export, import.');
+
+  // Export of every payment, against psql's \copy of the same rows as CSV (issue 4: at most 2x).
+  const tenant = (await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`)).rows[0]!.id as string;
+  const copyStarted = performance.now();
+  execFileSync('psql', [url, '-qc', `\\copy (select * from payment_transactions where tenant_id = '${tenant}' and dataset_id = 1 order by status_date_time, id) to '/dev/null' with csv header`]);
+  const copyMs = performance.now() - copyStarted;
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+  const exportStarted = performance.now();
+  const exported = await fetch(`${api}/payment-transactions/export`, { headers });
+  let bytes = 0;
+  const lines: string[] = [];
+  for await (const chunk of exported.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (lines.length < 100_001) lines.push(...Buffer.from(chunk).toString('utf8').split('\r\n').slice(0, 100_001 - lines.length));
+  }
+  const exportMs = performance.now() - exportStarted;
+  clearInterval(sampler);
+  console.log(`\n| export | ms | MB | peak RSS MB (process: app and client) |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  console.log(`| psql \\copy of the same payments | ${Math.round(copyMs)} | | |`);
+  console.log(`| GET payment-transactions/export | ${Math.round(exportMs)} (${(exportMs / copyMs).toFixed(2)}x) | ${(bytes / 1e6).toFixed(0)} | ${Math.round(rssPeak / 1e6)} (from ${Math.round(rssBefore / 1e6)}) |`);
+
+  // Import of a 100,000-row file (issue 4: under 15 s), made from the export's first lines.
+  const rows = lines
+    .slice(1)
+    .filter((line) => /^[0-9a-f-]{36},/.test(line))
+    .slice(0, 100_000)
+    .map((line, i) => `${line.slice(0, 36)},${i % 2 ? 'ManuallyAllocated' : 'Unallocated'}`);
+  const form = new FormData();
+  form.append('file', new Blob([`PaymentTransactionId,AllocatedStatus\r\n${rows.join('\r\n')}\r\n`], { type: 'text/csv' }), 'statuses.csv');
+  const importStarted = performance.now();
+  const imported = await fetch(`${api}/payment-transactions/allocated-status/import`, { method: 'POST', headers, body: form });
+  const result = (await imported.json()) as { processedCount: number; importedCount: number };
+  const importMs = performance.now() - importStarted;
+  console.log(`\n| import | rows | imported | ms |`);
+  console.log('| --- | ---: | ---: | ---: |');
+  console.log(`| POST payment-transactions/allocated-status/import (${imported.status}) | ${result.processedCount} | ${result.importedCount} | ${Math.round(importMs)} |`);
+  console.log('\nNot measured here yet: the accounting transactions list and the account detail (their calls come with their areas).');
   await app.close();
   await baseline.close();
   await database.close();
