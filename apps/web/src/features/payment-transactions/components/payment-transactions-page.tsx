@@ -1,11 +1,16 @@
-import { Group, Stack, Switch } from '@mantine/core';
+import { Button, Group, Stack, Switch } from '@mantine/core';
+import { IconDownload, IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
 import { useGridState } from '@/ui/use-grid-state';
+import { usePermission } from '@/ui/use-permission';
 import { usePaymentTransactions } from '../api/get-payment-transactions';
 import { usePaymentTransactionColumns } from '../table/use-payment-transaction-columns';
+import { ExportDialog } from './export-dialog';
+import { ImportDialog } from './import-dialog';
 
 /** spec 2 §2 Payment transactions list; default sort statusDateTime descending (§9). */
 export function PaymentTransactionsPage() {
@@ -13,10 +18,26 @@ export function PaymentTransactionsPage() {
   const payments = usePaymentTransactions(grid.query, { placeholderData: keepPreviousData });
   const [showId, setShowId] = useLocalStorage({ key: 'ledgerline.payment-transactions.show-id', defaultValue: false });
   const columns = usePaymentTransactionColumns({ showId });
+  const canExport = usePermission('ExportPaymentTransactions');
+  const canImport = usePermission('ImportAllocatedStatus');
+  const [dialog, setDialog] = useState<'export' | 'import' | null>(null);
 
   return (
     <Stack gap="lg">
-      <PageHeader title="Payment Transactions" description="Payments and refunds that arrived through your payment providers." />
+      <PageHeader
+        title="Payment Transactions"
+        description="Payments and refunds that arrived through your payment providers."
+        actions={
+          <>
+            <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!canExport} onClick={() => setDialog('export')}>
+              Export
+            </Button>
+            <Button variant="default" leftSection={<IconUpload size={16} />} disabled={!canImport} onClick={() => setDialog('import')}>
+              Import
+            </Button>
+          </>
+        }
+      />
       <Group justify="flex-end">
         <Switch label="Show id" checked={showId} onChange={(event) => setShowId(event.currentTarget.checked)} />
       </Group>
@@ -30,6 +51,15 @@ export function PaymentTransactionsPage() {
         fetching={payments.isPending || payments.isPlaceholderData}
         noRecordsText="No payment transactions found"
       />
+      {dialog === 'export' && (
+        <ExportDialog
+          opened
+          onClose={() => setDialog(null)}
+          tableFilter={grid.query.filter ?? ''}
+          tableFiltersAllocatedStatus={grid.state.filters.allocatedStatus !== undefined}
+        />
+      )}
+      <ImportDialog opened={dialog === 'import'} onClose={() => setDialog(null)} />
     </Stack>
   );
 }

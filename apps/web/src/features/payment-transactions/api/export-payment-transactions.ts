@@ -1,0 +1,32 @@
+import type { AllocatedStatus, ExportType } from '@ledgerline/contract';
+import { useMutation } from '@tanstack/react-query';
+import { companyClient } from '@/lib/http';
+
+export interface ExportRequest {
+  exportType: ExportType;
+  /** UTC midnights (spec 2 §5). */
+  fromDate: string | null;
+  toDate: string | null;
+  excludeAllocatedStatus: AllocatedStatus[];
+  /** The grid's filter when "include table filters" is ticked. */
+  filter: string | null;
+}
+
+/** spec 2 §7 GET payment-transactions/export: the CSV as a blob (PaymentTransactions.csv). */
+export function exportPaymentTransactions(request: ExportRequest): Promise<Blob> {
+  return companyClient.get<Blob>('/payment-transactions/export', {
+    query: {
+      exportType: request.exportType,
+      fromDate: request.fromDate,
+      toDate: request.toDate,
+      excludeAllocatedStatus: request.excludeAllocatedStatus.join(','),
+      filter: request.filter,
+    },
+    headers: { Accept: 'text/csv' },
+    responseType: 'blob',
+  });
+}
+
+export function useExportPaymentTransactions() {
+  return useMutation({ mutationFn: exportPaymentTransactions });
+}

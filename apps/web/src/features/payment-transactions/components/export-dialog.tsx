@@ -1,0 +1,140 @@
+import { allocatedStatuses, exportTypes, paymentTransactionMessages, type AllocatedStatus, type ExportType } from '@ledgerline/contract';
+import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { useCompanyId } from '@/lib/company';
+import { local } from '@/lib/storage';
+import { saveBlob } from '@/ui/download';
+import { failureMessage } from '@/ui/form-errors';
+import { spaceWords } from '@/ui/words';
+import { useExportPaymentTransactions } from '../api/export-payment-transactions';
+
+/** What the dialog remembers per company (spec 2 §9). */
+interface ExportOptions {
+  exportType: ExportType;
+  /** yyyy-MM-dd, the day as the user picked it. */
+  fromDate: string | null;
+  toDate: string | null;
+  allocatedStatuses: AllocatedStatus[];
+  includeTableFilters: boolean;
+}
+
+/** spec 2 §5, §9: PaymentsAndAllocations with WaitingToBeAllocated and Error ticked. */
+const defaults: ExportOptions = {
+  exportType: 'PaymentsAndAllocations',
+  fromDate: null,
+  toDate: null,
+  allocatedStatuses: ['WaitingToBeAllocated', 'Error'],
+  includeTableFilters: false,
+};
+
+const storageKey = (companyId: number) => `ledgerline.payment-transactions.export.${companyId}`;
+
+function loadOptions(companyId: number): ExportOptions {
+  try {
+    const stored = JSON.parse(local.get(storageKey(companyId)) ?? 'null') as Partial<ExportOptions> | null;
+    return { ...defaults, ...stored };
+  } catch {
+    return defaults;
+  }
+}
+
+/** A picked day as the UTC midnight the server expects (spec 2 §5). */
+const utcMidnight = (day: string | null) => (day ? `${day}T00:00:00.000Z` : null);
+
+interface ExportDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  /** The grid's current filter string ('' when none). */
+  tableFilter: string;
+  /** The grid filters an allocated status itself: then the boxes give way to it. */
+  tableFiltersAllocatedStatus: boolean;
+}
+
+export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocatedStatus }: ExportDialogProps) {
+  const companyId = useCompanyId();
+  const [options, setOptions] = useState(() => loadOptions(companyId));
+  const { mutate, isPending } = useExportPaymentTransactions();
+  const datesWrong = options.fromDate !== null && options.toDate !== null && options.fromDate > options.toDate;
+  const statusesFromTable = options.includeTableFilters && tableFiltersAllocatedStatus;
+  const change = (next: Partial<ExportOptions>) => setOptions((current) => ({ ...current, ...next }));
+
+  function submit() {
+    if (datesWrong) return;
+    local.set(storageKey(companyId), JSON.stringify(options));
+    mutate(
+      {
+        exportType: options.exportType,
+        fromDate: utcMidnight(options.fromDate),
+        toDate: utcMidnight(options.toDate),
+        excludeAllocatedStatus: statusesFromTable ? [] : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
+        filter: options.includeTableFilters && tableFilter ? tableFilter : null,
+      },
+      {
+        onSuccess: (blob) => {
+          saveBlob(blob, 'PaymentTransactions.csv');
+          notifications.show({ color: 'green', message: 'file exported successfully' });
+          onClose();
+        },
+        onError: (error) => notifications.show({ color: 'red', message: failureMessage('The export failed: ', error) }),
+      },
+    );
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Export payment transactions" size="lg" centered>
+      <Stack>
+        <Select
+          label="Export type"
+          data={exportTypes.map((value) => ({ value, label: value === 'Allocations' ? 'Allocations' : 'Payments and allocations' }))}
+          value={options.exportType}
+          onChange={(value) => value && change({ exportType: value as ExportType })}
+          allowDeselect={false}
+        />
+        <SimpleGrid cols={2}>
+          <DatePickerInput
+            label="From date"
+            clearable
+            valueFormat="YYYY-MM-DD"
+            value={options.fromDate}
+            onChange={(value) => change({ fromDate: value })}
+            error={datesWrong ? paymentTransactionMessages.fromBeforeTo : undefined}
+          />
+          <DatePickerInput label="To date" clearable valueFormat="YYYY-MM-DD" value={options.toDate} onChange={(value) => change({ toDate: value })} />
+        </SimpleGrid>
+        <Checkbox.Group
+          label="Allocated statuses"
+          description={statusesFromTable ? 'The table’s allocated status filter applies.' : undefined}
+          value={options.allocatedStatuses}
+          onChange={(values) => change({ allocatedStatuses: values as AllocatedStatus[] })}
+        >
+          <SimpleGrid cols={2} mt="xs">
+            {allocatedStatuses.map((status) => (
+              <Checkbox key={status} value={status} label={spaceWords(status)} disabled={statusesFromTable} />
+            ))}
+          </SimpleGrid>
+        </Checkbox.Group>
+        <Checkbox
+          label="Include the table's filters"
+          checked={options.includeTableFilters}
+          disabled={!tableFilter}
+          onChange={(event) => change({ includeTableFilters: event.currentTarget.checked })}
+        />
+        {!tableFilter && (
+          <Text size="xs" c="dimmed">
+            The table has no filters.
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={submit} loading={isPending} disabled={datesWrong}>
+            Export
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
