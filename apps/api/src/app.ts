@@ -47,6 +47,9 @@ import { createInvitations } from './features/users/users-invitations.js';
 import { createMailer, type Mailer } from './platform/mail.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
+import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
+import { createProviderRegistry } from './providers/adapter.js';
+import { createSandboxAdapter } from './providers/sandbox/sandbox.adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
@@ -257,7 +260,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
-  await app.register(paymentTransactionsRoutes, { repository: createPaymentTransactionsRepository() });
+  const paymentTransactionsRepository = createPaymentTransactionsRepository();
+  await app.register(paymentTransactionsRoutes, {
+    repository: paymentTransactionsRepository,
+    pending: createPendingPayments({
+      repository: paymentTransactionsRepository,
+      providers: createProviderRegistry([createSandboxAdapter()]),
+    }),
+  });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));
   await app.register(accessKeysRoutes, {

@@ -250,3 +250,54 @@ export const importMessages = {
   tooManyRows: `The file has more than ${importLimits.maxRows.toLocaleString('en-GB')} rows; split it.`,
   tooLarge: `The file is larger than ${importLimits.maxBytes / 1024 / 1024} MB; split it.`,
 } as const;
+
+/** spec 2 §4, §7: capture (all or part of) and cancel a Pending payment. */
+export const pendingMessages = {
+  amountRequired: 'Amount to capture must be a number.',
+  amountPositive: 'Amount to capture must be more than 0.',
+  amountTooLarge: 'Amount to capture cannot be more than the amount authorised.',
+  noteTooLong: 'Note must be at most 500 characters.',
+  notPending: 'Only a pending payment can be captured or cancelled.',
+} as const;
+
+const note = z
+  .string()
+  .trim()
+  .max(500, pendingMessages.noteTooLong)
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+export const captureBody = z
+  .object({
+    amountToCapture: z
+      .number({ message: pendingMessages.amountRequired })
+      .positive(pendingMessages.amountPositive)
+      .max(999_999_999_999_999, pendingMessages.amountTooLarge),
+    note,
+  })
+  .meta({ id: 'CapturePendingPayment' });
+export type CaptureBody = z.input<typeof captureBody>;
+
+export const cancelBody = z.object({ note }).meta({ id: 'CancelPendingPayment' });
+export type CancelBody = z.input<typeof cancelBody>;
+
+/** isError answers are shown as errors (spec 1 §8); the payment as it is afterwards. */
+export const pendingActionResultSchema = z
+  .object({ isError: z.boolean(), errorMessage: z.string().nullable(), paymentTransaction: paymentTransactionSchema })
+  .meta({ id: 'PendingActionResult' });
+export type PendingActionResult = z.infer<typeof pendingActionResultSchema>;
+
+/** spec 2 §3 Provider event (its payload is read separately). */
+export const providerEventSchema = z
+  .object({
+    id: z.uuid(),
+    providerName: z.string(),
+    eventType: z.string(),
+    recordType: z.string().nullable(),
+    recordId: z.string().nullable(),
+    status: z.string().nullable(),
+    payloadFileName: z.string().nullable(),
+    createdOn: z.iso.datetime(),
+  })
+  .meta({ id: 'ProviderEvent' });
+export type ProviderEvent = z.infer<typeof providerEventSchema>;

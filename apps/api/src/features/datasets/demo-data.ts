@@ -163,6 +163,10 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     left join demo_requests r on r.n = 1 + i % ${requestCount}
     join demo_accounts a on a.n = 1 + i % ${accountCount}`);
 
+  // Pending payments wait on Ledgerline's sandbox provider, so capture and cancel work in a demo.
+  await executor.execute(sql`
+    update payment_transactions set payment_provider_name = 'Sandbox'
+    where tenant_id = ${tenantId} and dataset_id = ${datasetId} and status = 'Pending'`);
   await analyze('payment_transactions');
   // Allocated payments were applied to their account (spec 2 §3 Payment allocation).
   await executor.execute(sql`

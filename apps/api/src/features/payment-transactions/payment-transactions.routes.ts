@@ -3,9 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
 import multipart from '@fastify/multipart';
 import { PassThrough } from 'node:stream';
+import { z } from 'zod';
 import { once } from 'node:events';
 import {
   allocatedStatusBody,
+  cancelBody,
+  captureBody,
+  pendingActionResultSchema,
+  providerEventSchema,
   exportQuerySchema,
   importLimits,
   importMessages,
@@ -25,11 +30,13 @@ import { NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import { exportPaymentTransactions } from './payment-transactions.export.js';
 import { importAllocatedStatuses, readImportFile } from './payment-transactions.import.js';
+import type { PendingPayments } from './payment-transactions.pending.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
 
 export interface PaymentTransactionsRoutesOptions {
   repository: PaymentTransactionsRepository;
+  pending: PendingPayments;
 }
 
 function scopeOf(request: FastifyRequest): Scope {
@@ -42,7 +49,7 @@ const listDescription =
 /** spec 2 §2, §7: payment transactions of the company in the Dataset-Id header. */
 export async function paymentTransactionsRoutes(app: FastifyInstance, options: PaymentTransactionsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { repository } = options;
+  const { repository, pending } = options;
   const tags = ['payment-transactions'];
   const page = estimatedPageOf(paymentTransactionSchema);
   // Scoped to this plugin: the import's file upload.
@@ -217,6 +224,65 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       });
       const rows = readImportFile(bytes);
       return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, rows));
+    },
+  );
+
+  for (const action of ['capture', 'cancel'] as const) {
+    const capture = action === 'capture';
+    r.post(
+      `/api/v0/payment-transactions/:id/pending/${action}`,
+      {
+        config: {
+          access: 'dataset',
+          permission: capture ? 'CapturePendingPayment' : 'CancelPendingPayment',
+          operation: capture ? 'CapturePendingPayment' : 'CancelPendingPayment',
+        },
+        schema: {
+          tags,
+          summary: capture ? 'Capture all or part of a pending payment through its provider' : 'Cancel a pending payment through its provider',
+          description: 'A provider that refuses answers 200 with `isError` and its `errorMessage`; the exchange is kept as a provider event.',
+          params: uuidParam,
+          body: capture ? captureBody : cancelBody,
+          response: { 200: pendingActionResultSchema },
+        },
+      },
+      async (request) => {
+        const scope = scopeOf(request);
+        request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
+        const body = request.body as { amountToCapture?: number; note: string | null };
+        return pending.run(
+          (fn) => request.tenantRead(fn),
+          (fn) => request.unitOfWork(fn),
+          scope,
+          { action, id: request.params.id, amount: body.amountToCapture, note: body.note },
+        );
+      },
+    );
+  }
+
+  r.get(
+    '/api/v0/provider-events/records/:id',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags: ['provider-events'],
+        summary: 'What the payment provider said about a payment transaction, oldest first',
+        params: uuidParam,
+        response: { 200: z.object({ items: z.array(providerEventSchema) }) },
+      },
+    },
+    async (request) => ({ items: await request.tenantRead((tx) => pending.events(tx, scopeOf(request), request.params.id)) }),
+  );
+
+  r.get(
+    '/api/v0/provider-events/payloads',
+    {
+      config: { access: 'dataset' },
+      schema: { tags: ['provider-events'], summary: 'The payload of one provider event, as text', querystring: z.object({ id: z.uuid() }) },
+    },
+    async (request, reply) => {
+      const payload = await request.tenantRead((tx) => pending.payload(tx, scopeOf(request), request.query.id));
+      return reply.header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(payload);
     },
   );
 }

@@ -1,0 +1,110 @@
+import Big from 'big.js';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { pendingMessages, type PendingActionResult } from '@ledgerline/contract';
+import { v7 as uuidv7 } from 'uuid';
+import type { Tx } from '../../db/client.js';
+import { paymentTransactions as t, providerEvents } from '../../db/schema-receivables.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
+import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
+
+type Action = 'capture' | 'cancel';
+type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+
+interface PendingActionInput {
+  action: Action;
+  id: string;
+  /** Capture only: what to take of the authorised amount. */
+  amount?: number;
+  note: string | null;
+}
+
+/**
+ * spec 2 §4: capture or cancel a Pending payment through its provider. The provider is called
+ * between two transactions, never inside one (style.md §7): the first checks the payment, the
+ * second records what the provider said (a provider event) and, when it agreed, the new status.
+ */
+export function createPendingPayments(deps: { repository: PaymentTransactionsRepository; providers: ProviderRegistry }) {
+  const { repository, providers } = deps;
+
+  async function load(tx: Tx, scope: Scope, id: string, forUpdate = false) {
+    const query = tx
+      .select()
+      .from(t)
+      .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, id)));
+    // The second transaction holds the payment while it records the provider's answer.
+    const [row] = forUpdate ? await query.for('update') : await query;
+    if (!row) throw new NotFoundError('The payment transaction was not found.');
+    return row;
+  }
+
+  return {
+    async run(read: Run, write: Run, scope: Scope, input: PendingActionInput): Promise<PendingActionResult> {
+      const payment = await read((tx) => load(tx, scope, input.id));
+      if (payment.status !== 'Pending') throw new ConflictError(pendingMessages.notPending, 'notPending');
+      const amount = input.action === 'capture' ? new Big(input.amount!) : new Big(payment.totalAmount);
+      if (amount.gt(payment.totalAmount)) throw new ValidationError({ amountToCapture: [pendingMessages.amountTooLarge] });
+
+      const adapter = providers.forProvider(payment.paymentProviderName);
+      let outcome: ProviderOutcome | null = null;
+      if (adapter) {
+        const call = { paymentTransactionId: payment.id, providerReference: payment.paymentProviderReference, currency: payment.currency, amount: amount.toFixed(4), note: input.note };
+        outcome = input.action === 'capture' ? await adapter.capture(call) : await adapter.cancel(call);
+      }
+
+      return write(async (tx) => {
+        const current = await load(tx, scope, input.id, true);
+        if (outcome) {
+          await tx.insert(providerEvents).values({
+            tenantId: scope.tenantId,
+            datasetId: scope.datasetId,
+            id: uuidv7(),
+            paymentTransactionId: current.id,
+            providerName: adapter!.name,
+            ...outcome.exchange,
+            payloadFileName: `${outcome.exchange.recordId ?? current.id}.json`,
+          });
+        }
+        let errorMessage: string | null = null;
+        if (!outcome) errorMessage = `Ledgerline cannot ${input.action} payments through ${payment.paymentProviderName ?? 'this provider'} yet; use the provider's own dashboard.`;
+        else if (!outcome.ok) errorMessage = outcome.errorMessage;
+        else if (current.status !== 'Pending') errorMessage = pendingMessages.notPending;
+        else {
+          await tx
+            .update(t)
+            .set(
+              input.action === 'capture'
+                ? { status: 'Paid', totalAmount: amount.toFixed(4), statusDateTime: sql`now()` }
+                : { status: 'Cancelled', statusDateTime: sql`now()` },
+            )
+            .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, current.id)));
+        }
+        const paymentTransaction = (await repository.find(tx, scope, current.id))!;
+        return { isError: errorMessage !== null, errorMessage, paymentTransaction };
+      });
+    },
+
+    async events(tx: Tx, scope: Scope, paymentTransactionId: string) {
+      await load(tx, scope, paymentTransactionId);
+      const rows = await tx
+        .select()
+        .from(providerEvents)
+        .where(and(eq(providerEvents.tenantId, scope.tenantId), eq(providerEvents.datasetId, scope.datasetId), eq(providerEvents.paymentTransactionId, paymentTransactionId)))
+        .orderBy(asc(providerEvents.createdOn), asc(providerEvents.id));
+      return rows.map(({ payload: _payload, tenantId: _tenant, datasetId: _dataset, paymentTransactionId: _payment, ...event }) => ({
+        ...event,
+        createdOn: event.createdOn.toISOString(),
+      }));
+    },
+
+    async payload(tx: Tx, scope: Scope, eventId: string) {
+      const [row] = await tx
+        .select({ payload: providerEvents.payload })
+        .from(providerEvents)
+        .where(and(eq(providerEvents.tenantId, scope.tenantId), eq(providerEvents.datasetId, scope.datasetId), eq(providerEvents.id, eventId)));
+      if (!row) throw new NotFoundError('The provider event was not found.');
+      return row.payload;
+    },
+  };
+}
+export type PendingPayments = ReturnType<typeof createPendingPayments>;
