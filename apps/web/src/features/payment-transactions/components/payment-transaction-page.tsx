@@ -9,6 +9,8 @@ import { StatusTag, type StatusTone } from '@/ui/status-tag';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
+import { PendingActions } from './pending-actions';
+import { ProviderDataButton } from './provider-data-dialog';
 
 const statusTone: Record<PaymentTransaction['status'], StatusTone> = {
   Paid: 'success',
@@ -76,9 +78,12 @@ export function PaymentTransactionPage() {
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   return (
     <Stack gap="lg">
-      <Group gap="sm" align="baseline">
-        <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
-        <StatusTag label={spaceWords(payment.status)} tone={statusTone[payment.status]} />
+      <Group justify="space-between" align="flex-start">
+        <Group gap="sm" align="baseline">
+          <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
+          <StatusTag label={spaceWords(payment.status)} tone={statusTone[payment.status]} />
+        </Group>
+        <PendingActions payment={payment} />
       </Group>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, lg: 6 }}>
@@ -126,6 +131,7 @@ export function PaymentTransactionPage() {
                 )}
               </Field>
               <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
+              <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
             </Stack>
           </Card>
         </Grid.Col>
