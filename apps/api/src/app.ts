@@ -270,6 +270,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));
+  await app.register(import('./features/accounts/accounts.routes.js'));
+  await app.register(import('./features/transactions/transactions.routes.js'));
+  await app.register(import('./features/payment-requests/payment-requests.routes.js'), { publicUrl: config.publicUrl });
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),
   });

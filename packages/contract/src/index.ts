@@ -14,3 +14,7 @@ export * from './schemas/activities.js';
 export * from './schemas/payment-transactions.js';
 export * from './schemas/banks.js';
 export * from './schemas/idempotency.js';
+export * from './schemas/transactions.js';
+export * from './schemas/payment-requests.js';
+export * from './schemas/accounts.js';
+export * from './schemas/payers.js';

@@ -1,0 +1,249 @@
+import { and, eq, ne } from 'drizzle-orm';
+import type {
+  Account,
+  AccountAddress,
+  AccountContact,
+  AccountCounts,
+  AccountEmailAddress,
+  AccountSettings,
+  PageQuery,
+  accountQuery,
+} from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import {
+  accounts,
+  payers,
+  paymentRequests,
+  paymentTransactions,
+  transactions,
+} from '../../db/schema-receivables.js';
+import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { countRows } from '../../platform/paging/count.js';
+
+type AccountRow = typeof accounts.$inferSelect;
+type AccountFields = (typeof accountQuery)['fields'];
+
+/** The company whose accounts a call sees: every query is scoped by both (style.md §4). */
+export interface AccountScope {
+  tenantId: string;
+  datasetId: number;
+}
+
+/** The columns an ERP connector sets; the settings are the merchant's own. */
+export interface AccountValues {
+  accountReference: string;
+  name: string;
+  shortName: string | null;
+  accountType: string;
+  currency: string | null;
+  balance: number;
+  overdueAmount: number;
+  disputedAmount: number;
+  creditLimit: number | null;
+  emailAddresses: AccountEmailAddress[];
+  contacts: AccountContact[];
+  addresses: AccountAddress[];
+}
+
+const money = (value: number) => String(value);
+
+export function toAccount(row: AccountRow, counts?: AccountCounts): Account {
+  return {
+    id: row.id,
+    accountReference: row.accountReference,
+    name: row.name,
+    shortName: row.shortName,
+    accountType: row.accountType,
+    currency: row.currency,
+    balance: Number(row.balance),
+    overdueAmount: Number(row.overdueAmount),
+    disputedAmount: Number(row.disputedAmount),
+    creditLimit: row.creditLimit === null ? null : Number(row.creditLimit),
+    emailAddresses: normaliseList(row.emailAddresses, (item) => ({
+      emailAddress: String(item.emailAddress ?? ''),
+      type: textOrNull(item.type),
+      isDefault: item.isDefault === true,
+    })),
+    contacts: normaliseList(row.contacts, (item) => ({
+      firstNames: textOrNull(item.firstNames),
+      surname: textOrNull(item.surname),
+      jobTitle: textOrNull(item.jobTitle),
+    })),
+    addresses: normaliseList(row.addresses, (item) => ({
+      type: textOrNull(item.type),
+      address1: textOrNull(item.address1),
+      address2: textOrNull(item.address2),
+      address3: textOrNull(item.address3),
+      address4: textOrNull(item.address4),
+      city: textOrNull(item.city),
+      state: textOrNull(item.state),
+      postCode: textOrNull(item.postCode),
+      country: textOrNull(item.country),
+    })),
+    accountSettings: {
+      disableAutoApplySettlements: row.disableAutoApplySettlements,
+      settlementConfigurationGroupId: row.settlementConfigurationGroupId,
+      disableLatePayments: row.disableLatePayments,
+      latePaymentConfigurationGroupId: row.latePaymentConfigurationGroupId,
+      editPaymentStatus: row.editPaymentStatus as AccountSettings['editPaymentStatus'],
+      editPaymentOverrideStatus:
+        row.editPaymentOverrideStatus as AccountSettings['editPaymentOverrideStatus'],
+    },
+    createdOn: row.createdOn.toISOString(),
+    updatedOn: row.updatedOn.toISOString(),
+    ...(counts ? { counts } : {}),
+  };
+}
+
+// The jsonb columns are written by this area and by the demo data; read them defensively so a
+// missing key answers null rather than breaking the response schema.
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+function normaliseList<T>(value: unknown, map: (item: Record<string, unknown>) => T): T[] {
+  return Array.isArray(value)
+    ? value.filter((item) => item && typeof item === 'object').map((item) => map(item))
+    : [];
+}
+
+const columns = {
+  id: accounts.id,
+  accountReference: accounts.accountReference,
+  name: accounts.name,
+  shortName: accounts.shortName,
+  accountType: accounts.accountType,
+  currency: accounts.currency,
+  balance: accounts.balance,
+  overdueAmount: accounts.overdueAmount,
+  disputedAmount: accounts.disputedAmount,
+  creditLimit: accounts.creditLimit,
+  createdOn: accounts.createdOn,
+  updatedOn: accounts.updatedOn,
+};
+
+const inScope = (scope: AccountScope) =>
+  and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
+
+const columnValues = (values: AccountValues) => ({
+  ...values,
+  balance: money(values.balance),
+  overdueAmount: money(values.overdueAmount),
+  disputedAmount: money(values.disputedAmount),
+  creditLimit: values.creditLimit === null ? null : money(values.creditLimit),
+});
+
+export function createAccountsRepository() {
+  return {
+    /** One page and its total, exact up to 10,000 and estimated past it. */
+    async page(executor: Executor, scope: AccountScope, query: PageQuery<AccountFields>) {
+      const compiled = compilePageQuery(query, { columns, tieBreaker: accounts.id });
+      const where = and(inScope(scope), compiled.where);
+      const rows = await executor
+        .select()
+        .from(accounts)
+        .where(where)
+        .orderBy(...compiled.orderBy)
+        .limit(compiled.limit)
+        .offset(compiled.offset);
+      // The whole list of a big company: the planner's estimate saves reading 10,001 index entries.
+      const total = await countRows(executor, accounts, where, {
+        preferEstimate: compiled.where === undefined,
+      });
+      return {
+        items: rows.map((row) => toAccount(row)),
+        totalItems: total.count,
+        totalItemsEstimated: total.estimated,
+      };
+    },
+
+    async find(executor: Executor, scope: AccountScope, id: string): Promise<AccountRow | null> {
+      const [row] = await executor
+        .select()
+        .from(accounts)
+        .where(and(inScope(scope), eq(accounts.id, id)));
+      return row ?? null;
+    },
+
+    async findByReference(
+      executor: Executor,
+      scope: AccountScope,
+      accountReference: string,
+      exceptId?: string,
+    ): Promise<AccountRow | null> {
+      const [row] = await executor
+        .select()
+        .from(accounts)
+        .where(
+          and(
+            inScope(scope),
+            eq(accounts.accountReference, accountReference),
+            exceptId ? ne(accounts.id, exceptId) : undefined,
+          ),
+        );
+      return row ?? null;
+    },
+
+    /** The count badges of the account page (spec 2 §2), each capped like the lists. */
+    async counts(executor: Executor, scope: AccountScope, id: string): Promise<AccountCounts> {
+      const of = <
+        T extends
+          typeof transactions | typeof paymentTransactions | typeof paymentRequests | typeof payers,
+      >(
+        table: T,
+      ) =>
+        countRows(
+          executor,
+          table,
+          and(
+            eq(table.tenantId, scope.tenantId),
+            eq(table.datasetId, scope.datasetId),
+            eq(table.accountId, id),
+          ),
+        );
+      return {
+        transactions: await of(transactions),
+        paymentTransactions: await of(paymentTransactions),
+        paymentRequests: await of(paymentRequests),
+        payers: await of(payers),
+      };
+    },
+
+    async insert(executor: Executor, scope: AccountScope, id: string, values: AccountValues) {
+      const [row] = await executor
+        .insert(accounts)
+        .values({
+          ...columnValues(values),
+          id,
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+        })
+        .returning();
+      return row!;
+    },
+
+    /** Null when the company has no account with this id. */
+    async update(executor: Executor, scope: AccountScope, id: string, values: AccountValues) {
+      const [row] = await executor
+        .update(accounts)
+        .set({ ...columnValues(values), updatedOn: new Date() })
+        .where(and(inScope(scope), eq(accounts.id, id)))
+        .returning();
+      return row ?? null;
+    },
+
+    async updateSettings(
+      executor: Executor,
+      scope: AccountScope,
+      id: string,
+      settings: AccountSettings,
+    ) {
+      const [row] = await executor
+        .update(accounts)
+        .set({ ...settings, updatedOn: new Date() })
+        .where(and(inScope(scope), eq(accounts.id, id)))
+        .returning();
+      return row ?? null;
+    },
+  };
+}
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

@@ -1,0 +1,159 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  allocationInfoBody,
+  countSchema,
+  createPaymentRequestBody,
+  estimatedPageOf,
+  idempotencyKeyHeaders,
+  pageQuerySchema,
+  parsePageQuery,
+  paymentRequestListQuery,
+  paymentRequestQuery,
+  paymentRequestSchema,
+  updatePaymentRequestBody,
+  uuidParam,
+} from '@ledgerline/contract';
+import { requirePrincipal } from '../../platform/context.js';
+import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
+import { createPaymentRequestsRepository, type PaymentRequestScope } from './payment-requests.repository.js';
+import { createPaymentRequestsService, type PaymentRequestsService } from './payment-requests.service.js';
+
+export interface PaymentRequestsRoutesOptions {
+  /** PUBLIC_URL: each request's payment URL is `<publicUrl>/pay/<id>`. */
+  publicUrl: string;
+  paymentRequests?: PaymentRequestsService;
+}
+
+function scopeOf(request: FastifyRequest): PaymentRequestScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null) throw new Error('Payment request routes need access: dataset.');
+  return { tenantId, datasetId: request.datasetId };
+}
+
+const tags = ['payment-requests'];
+const writes = 'Needs EditPaymentRequest. Only Open requests without applied settlement discounts or late payments can be edited (409 otherwise).';
+
+/** spec 2 §7 payment-requests calls. */
+export async function paymentRequestsRoutes(app: FastifyInstance, options: PaymentRequestsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const service =
+    options.paymentRequests ?? createPaymentRequestsService({ repository: createPaymentRequestsRepository(), publicUrl: options.publicUrl });
+
+  r.get(
+    '/api/v0/payment-requests',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'Payment requests, paged (default sort: -createdOn; expand or includeTransactions: transactions)',
+        description: '`totalItems` is exact up to 10,000 and the database’s estimate past that; `totalItemsEstimated` says which.',
+        querystring: pageQuerySchema.extend(paymentRequestListQuery.shape),
+        response: { 200: estimatedPageOf(paymentRequestSchema) },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(paymentRequestQuery, request.query);
+      return request.tenantRead((tx) => service.page(tx, scopeOf(request), query, request.query.includeTransactions));
+    },
+  );
+
+  r.get(
+    '/api/v0/payment-requests/count',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'How many payment requests match the filter',
+        querystring: pageQuerySchema.pick({ filter: true }),
+        response: { 200: countSchema },
+      },
+    },
+    async (request) => {
+      const { filters } = parsePageQuery(paymentRequestQuery, { filter: request.query.filter });
+      return request.tenantRead((tx) => service.count(tx, scopeOf(request), { filters }));
+    },
+  );
+
+  r.get(
+    '/api/v0/payment-requests/:id',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'One payment request with its allocations and payment transactions (expand=transactions adds the transactions)',
+        params: uuidParam,
+        querystring: pageQuerySchema.pick({ expand: true }),
+        response: { 200: paymentRequestSchema },
+      },
+    },
+    async (request) => {
+      const { expand } = parsePageQuery(paymentRequestQuery, { expand: request.query.expand });
+      return request.tenantRead((tx) => service.get(tx, scopeOf(request), request.params.id, expand.includes('transactions')));
+    },
+  );
+
+  r.post(
+    '/api/v0/payment-requests',
+    {
+      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CreatePaymentRequest' },
+      schema: {
+        tags,
+        summary: 'Create a payment request',
+        description:
+          "requestType 'Transaction' (New Request dialog) creates an invoice and a request paying it; 'Account' (account page) a request on the account. " +
+          'Needs EditPaymentRequest. Send an Idempotency-Key to retry safely.',
+        headers: idempotencyKeyHeaders,
+        body: createPaymentRequestBody,
+        response: { 201: paymentRequestSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await request.unitOfWork(async (tx) => {
+        const created = await runIdempotent(tx, request, 201, () => service.create(tx, scopeOf(request), request.body));
+        request.auditResource = { type: 'PaymentRequest', id: created.body.id };
+        return created;
+      }, 201);
+      return sendIdempotent(reply, answer);
+    },
+  );
+
+  r.patch(
+    '/api/v0/payment-requests',
+    {
+      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'UpdatePaymentRequest' },
+      schema: {
+        tags,
+        summary: 'Update the details, usage type or contacts of a payment request',
+        description: `Absent fields stay; null clears. ${writes}`,
+        body: updatePaymentRequestBody,
+        response: { 200: paymentRequestSchema },
+      },
+    },
+    async (request) => {
+      request.auditResource = { type: 'PaymentRequest', id: request.body.id };
+      return request.unitOfWork((tx) => service.update(tx, scopeOf(request), request.body));
+    },
+  );
+
+  r.patch(
+    '/api/v0/payment-requests/:id/transaction-allocation-info',
+    {
+      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'UpdatePaymentRequestAllocations' },
+      schema: {
+        tags,
+        summary: 'Update the allocation info of transactions of a payment request',
+        description: `Each entry replaces required, canEditAmount, minimumAmount and maximumAmount; an absent amount stays. ${writes}`,
+        params: uuidParam,
+        body: allocationInfoBody,
+        response: { 200: paymentRequestSchema },
+      },
+    },
+    async (request) => {
+      request.auditResource = { type: 'PaymentRequest', id: request.params.id };
+      return request.unitOfWork((tx) => service.updateAllocations(tx, scopeOf(request), request.params.id, request.body));
+    },
+  );
+}
+
+export default paymentRequestsRoutes;

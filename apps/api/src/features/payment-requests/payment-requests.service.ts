@@ -1,0 +1,240 @@
+import {
+  newRequestDefaults,
+  paymentRequestMessages as m,
+  type AllocationInfoInput,
+  type CreatePaymentRequestInput,
+  type PageQuery,
+  type PaymentRequest,
+  type UpdatePaymentRequestInput,
+  type paymentRequestQuery,
+} from '@ledgerline/contract';
+import { randomInt } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { Tx } from '../../db/client.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import {
+  toAllocation,
+  toPaymentRequest,
+  type PaymentRequestRow,
+  type PaymentRequestScope,
+  type PaymentRequestValues,
+  type PaymentRequestsRepository,
+} from './payment-requests.repository.js';
+
+type Fields = (typeof paymentRequestQuery)['fields'];
+type Loaded = { allocations?: boolean; transactions?: boolean; payments?: boolean; editState?: boolean };
+
+/** spec 2 §9: a random invoice reference starts with INV. */
+function invoiceReference(): string {
+  return `${newRequestDefaults.invoiceReferencePrefix}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+}
+
+interface AccountContact {
+  firstNames?: string;
+  surname?: string;
+}
+interface AccountEmail {
+  emailAddress?: string;
+  isDefault?: boolean;
+}
+
+/**
+ * spec 2 §2–§5 payment requests. `publicUrl` makes each request's payment URL (the payer page is not
+ * part of this product yet: docs/decisions.md).
+ */
+export function createPaymentRequestsService(deps: { repository: PaymentRequestsRepository; publicUrl: string }) {
+  const { repository, publicUrl } = deps;
+  const requestUrl = (id: string) => `${publicUrl}/pay/${id}`;
+  const notFound = () => new NotFoundError(m.notFound);
+
+  /** The request as answered, with what the caller asked to load. */
+  async function present(tx: Tx, scope: PaymentRequestScope, rows: PaymentRequestRow[], load: Loaded): Promise<PaymentRequest[]> {
+    const accountIds = [...new Set(rows.flatMap((row) => (row.accountId ? [row.accountId] : [])))];
+    const accounts = await repository.accountsById(tx, scope, accountIds);
+    const allocations = load.allocations || load.transactions ? await repository.allocationsOf(tx, scope, rows.map((row) => row.id)) : [];
+    const transactions = load.transactions ? await repository.transactionsById(tx, scope, [...new Set(allocations.map((x) => x.transactionId))]) : null;
+    return Promise.all(
+      rows.map(async (row) => {
+        const own = allocations.filter((x) => x.paymentRequestId === row.id);
+        const extra: Parameters<typeof toPaymentRequest>[3] = {};
+        if (load.allocations || load.transactions) extra.transactionAllocations = own.map(toAllocation);
+        if (transactions) extra.transactions = own.flatMap((x) => transactions.get(x.transactionId) ?? []);
+        if (load.payments) extra.paymentTransactions = await repository.paymentsOf(tx, scope, row.id);
+        if (load.editState) {
+          const state = await editState(tx, scope, row);
+          extra.canEdit = state.canEdit;
+          extra.canChangeUsage = state.canChangeUsage;
+        }
+        return toPaymentRequest(row, requestUrl(row.id), row.accountId ? (accounts.get(row.accountId) ?? null) : null, extra);
+      }),
+    );
+  }
+
+  /** spec 2 §4: only Open requests without applied discounts or late payments are editable. */
+  async function editState(tx: Tx, scope: PaymentRequestScope, row: PaymentRequestRow) {
+    const open = row.requestStatus === 'Open';
+    const applied = open ? await repository.hasDiscountsOrLatePayments(tx, scope, row.id) : false;
+    const canEdit = open && !applied;
+    const canChangeUsage =
+      canEdit && row.requestType === 'Transaction' && row.captureType === 'Immediate' && !(await repository.hasPayments(tx, scope, row.id));
+    return { canEdit, canChangeUsage, applied };
+  }
+
+  async function assertEditable(tx: Tx, scope: PaymentRequestScope, row: PaymentRequestRow) {
+    if (row.requestStatus !== 'Open') throw new ConflictError(m.notOpen, 'paymentRequestNotOpen');
+    const state = await editState(tx, scope, row);
+    if (state.applied) throw new ConflictError(m.discountsApplied, 'paymentRequestDiscountsApplied');
+    return state;
+  }
+
+  async function load(tx: Tx, scope: PaymentRequestScope, id: string, what: Loaded): Promise<PaymentRequest> {
+    const row = await repository.find(tx, scope, id);
+    if (!row) throw notFound();
+    return (await present(tx, scope, [row], what))[0]!;
+  }
+
+  async function accountOf(tx: Tx, scope: PaymentRequestScope, accountId: string) {
+    const account = await repository.findAccount(tx, scope, accountId);
+    if (!account) throw new ValidationError({ accountId: [m.accountNotFound] });
+    return account;
+  }
+
+  return {
+    async page(tx: Tx, scope: PaymentRequestScope, query: PageQuery<Fields, 'transactions'>, includeTransactions: boolean) {
+      const { rows, total } = await repository.page(tx, scope, query);
+      const withTransactions = includeTransactions || query.expand.includes('transactions');
+      const items = await present(tx, scope, rows, { allocations: withTransactions, transactions: withTransactions });
+      return { items, totalItems: total.count, totalItemsEstimated: total.estimated };
+    },
+
+    count: (tx: Tx, scope: PaymentRequestScope, query: Pick<PageQuery<Fields>, 'filters'>) => repository.count(tx, scope, query),
+
+    /** The detail: allocations, payment attempts and edit state always; transactions when expanded. */
+    get: (tx: Tx, scope: PaymentRequestScope, id: string, expandTransactions: boolean) =>
+      load(tx, scope, id, { allocations: true, transactions: expandTransactions, payments: true, editState: true }),
+
+    async create(tx: Tx, scope: PaymentRequestScope, input: CreatePaymentRequestInput): Promise<PaymentRequest> {
+      const account = await accountOf(tx, scope, input.accountId);
+      const id = uuidv7();
+      if (input.requestType === 'Account') {
+        await repository.insert(tx, scope, {
+          id,
+          requestType: 'Account',
+          requestStatus: 'Open',
+          captureType: input.captureType,
+          usageType: 'Single',
+          customerName: input.customerName ?? account.name,
+          customerReference: input.customerReference ?? account.accountReference,
+          currency: input.currency,
+          amountToPay: String(input.amountToPay),
+          validFrom: input.validFrom ? new Date(input.validFrom) : null,
+          validUntil: input.validUntil ? new Date(input.validUntil) : null,
+          paymentRequiredBy: input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null,
+          description: input.description,
+          test: input.test,
+          accountId: account.id,
+          billingContact: input.billingContact,
+        });
+        return load(tx, scope, id, { allocations: true, payments: true, editState: true });
+      }
+      // The New Request dialog asks for an invoice: it becomes an accounting transaction of the
+      // account and a Transaction request paying it (docs/decisions.md, "Payment requests").
+      const transactionId = uuidv7();
+      await repository.insertTransaction(tx, scope, {
+        id: transactionId,
+        accountId: account.id,
+        transactionReference: invoiceReference(),
+        transactionType: 'Invoice',
+        transactionDate: new Date(input.transactionDate),
+        dueDate: new Date(input.dueDate),
+        currency: input.currency,
+        transactionAmount: String(input.amount),
+        description: input.description,
+        paymentTermsDescription: input.paymentTerms,
+      });
+      const contact = (account.contacts as AccountContact[])[0];
+      const emails = account.emailAddresses as AccountEmail[];
+      const email = emails.find((e) => e.isDefault) ?? emails[0];
+      const values: PaymentRequestValues = {
+        id,
+        requestType: 'Transaction',
+        requestStatus: 'Open',
+        captureType: 'Immediate',
+        usageType: 'Single',
+        customerName: account.name,
+        customerReference: account.accountReference,
+        currency: input.currency,
+        amountToPay: String(input.amount),
+        validFrom: new Date(input.transactionDate),
+        paymentRequiredBy: new Date(input.dueDate),
+        description: input.description,
+        paymentTerms: input.paymentTerms,
+        accountId: account.id,
+        billingContact: {
+          companyName: account.name,
+          firstNames: contact?.firstNames ?? null,
+          surname: contact?.surname ?? null,
+          emailAddress: email?.emailAddress ?? null,
+          address: null,
+        },
+      };
+      await repository.insert(tx, scope, values);
+      await repository.insertAllocation(tx, scope, id, {
+        transactionId,
+        amount: String(input.amount),
+        required: true,
+        canEditAmount: false,
+        minimumAmount: null,
+        maximumAmount: null,
+      });
+      return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
+    },
+
+    /** PATCH payment-requests: absent fields stay, null clears (spec 2 §4, §5). */
+    async update(tx: Tx, scope: PaymentRequestScope, input: UpdatePaymentRequestInput): Promise<PaymentRequest> {
+      const row = await repository.find(tx, scope, input.id, true);
+      if (!row) throw notFound();
+      const state = await assertEditable(tx, scope, row);
+      const values: Partial<PaymentRequestValues> = {};
+      if (input.description !== undefined) values.description = input.description;
+      if (input.validFrom !== undefined) values.validFrom = input.validFrom ? new Date(input.validFrom) : null;
+      if (input.validUntil !== undefined) values.validUntil = input.validUntil ? new Date(input.validUntil) : null;
+      if (input.paymentRequiredBy !== undefined) values.paymentRequiredBy = input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null;
+      if (input.billingContact !== undefined) values.billingContact = input.billingContact;
+      if (input.deliveryContact !== undefined) values.deliveryContact = input.deliveryContact;
+      if (input.usageType !== undefined && input.usageType !== row.usageType) {
+        if (!state.canChangeUsage) throw new ConflictError(m.usageTypeLocked, 'usageTypeLocked');
+        values.usageType = input.usageType;
+      }
+      // The stored pair must stay in order when only one side changes.
+      const validFrom = values.validFrom !== undefined ? values.validFrom : row.validFrom;
+      const validUntil = values.validUntil !== undefined ? values.validUntil : row.validUntil;
+      if (validFrom && validUntil && validUntil < validFrom) throw new ValidationError({ validUntil: [m.validUntilBeforeValidFrom] });
+      await repository.update(tx, scope, row.id, values);
+      return load(tx, scope, row.id, { allocations: true, payments: true, editState: true });
+    },
+
+    /** PATCH payment-requests/{id}/transaction-allocation-info (spec 2 §5 Allocation edit). */
+    async updateAllocations(tx: Tx, scope: PaymentRequestScope, id: string, input: AllocationInfoInput): Promise<PaymentRequest> {
+      const row = await repository.find(tx, scope, id, true);
+      if (!row) throw notFound();
+      await assertEditable(tx, scope, row);
+      const stored = new Map((await repository.allocationsOf(tx, scope, [id])).map((x) => [x.transactionId, x]));
+      input.forEach((allocation, index) => {
+        if (!stored.has(allocation.transactionId)) {
+          throw new ValidationError({ [`${index}.transactionId`]: [m.allocationNotFound] }, m.allocationNotFound);
+        }
+      });
+      for (const allocation of input) {
+        const previous = stored.get(allocation.transactionId)!;
+        await repository.updateAllocation(tx, scope, id, {
+          ...allocation,
+          // An absent amount keeps the one stored; the other fields are replaced.
+          amount: allocation.amount ?? (previous.amount === null ? null : Number(previous.amount)),
+        });
+      }
+      return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
+    },
+  };
+}
+export type PaymentRequestsService = ReturnType<typeof createPaymentRequestsService>;

@@ -1,0 +1,442 @@
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type {
+  PageQuery,
+  SettlementOffer,
+  Transaction,
+  TransactionContact,
+  TransactionDetail,
+  transactionQuery,
+} from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import {
+  accounts,
+  paymentAllocations,
+  paymentFeeTransactions,
+  settlementOffers,
+  transactionDocuments,
+  transactions,
+} from '../../db/schema-receivables.js';
+import { compileFilters } from '../../platform/paging/compile-filter.js';
+import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { countRows } from '../../platform/paging/count.js';
+
+type Row = typeof transactions.$inferSelect;
+type AccountRow = Pick<
+  typeof accounts.$inferSelect,
+  'id' | 'accountReference' | 'name' | 'currency'
+>;
+type OfferRow = typeof settlementOffers.$inferSelect;
+type Fields = (typeof transactionQuery)['fields'];
+
+/** The company whose transactions a call sees: every query is scoped by both (style.md §4). */
+export interface TransactionScope {
+  tenantId: string;
+  datasetId: number;
+}
+
+/** The columns an ERP connector sets; id, scope and the timestamps are the server's. */
+export type TransactionValues = Omit<
+  Row,
+  'tenantId' | 'datasetId' | 'id' | 'createdOn' | 'updatedOn'
+>;
+export type SettlementOfferValues = Pick<
+  OfferRow,
+  'type' | 'description' | 'validFrom' | 'validUntil' | 'currency' | 'amount' | 'percentageDiscount'
+>;
+
+const t = transactions;
+const number = (value: string | null) => (value === null ? null : Number(value));
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+
+const accountColumns = {
+  id: accounts.id,
+  accountReference: accounts.accountReference,
+  name: accounts.name,
+  currency: accounts.currency,
+};
+
+export function toTransaction(row: Row, account?: AccountRow | null): Transaction {
+  return {
+    id: row.id,
+    transactionReference: row.transactionReference,
+    transactionSecondReference: row.transactionSecondReference,
+    orderReference: row.orderReference,
+    transactionType: row.transactionType as Transaction['transactionType'],
+    transactionDate: row.transactionDate.toISOString(),
+    dueDate: iso(row.dueDate),
+    transactionAmount: Number(row.transactionAmount),
+    discountedAmount: Number(row.discountedAmount),
+    allocatedAmount: Number(row.allocatedAmount),
+    currency: row.currency,
+    paidStatus: row.paidStatus as Transaction['paidStatus'],
+    description: row.description,
+    paymentTermsDescription: row.paymentTermsDescription,
+    postingApplication: row.postingApplication,
+    customHostId: row.customHostId,
+    accountId: row.accountId,
+    ...(account === undefined ? {} : { account }),
+    createdOn: row.createdOn.toISOString(),
+    updatedOn: row.updatedOn.toISOString(),
+  };
+}
+
+export function toSettlementOffer(row: OfferRow): SettlementOffer {
+  return {
+    id: row.id,
+    type: row.type as SettlementOffer['type'],
+    transactionId: row.transactionId,
+    status: row.status as SettlementOffer['status'],
+    description: row.description,
+    validFrom: iso(row.validFrom),
+    validUntil: iso(row.validUntil),
+    currency: row.currency,
+    amount: number(row.amount),
+    percentageDiscount: number(row.percentageDiscount),
+    priority: row.priority,
+    createdOn: row.createdOn.toISOString(),
+  };
+}
+
+const columns = {
+  id: t.id,
+  transactionReference: t.transactionReference,
+  transactionType: t.transactionType,
+  transactionDate: t.transactionDate,
+  dueDate: t.dueDate,
+  transactionAmount: t.transactionAmount,
+  paidStatus: t.paidStatus,
+  currency: t.currency,
+  accountId: t.accountId,
+  // Never compiled against this table: accountName filters become a sub-select (below).
+  accountName: accounts.name,
+};
+
+const inScope = (scope: TransactionScope) =>
+  and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
+const accountsInScope = (scope: TransactionScope) =>
+  and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
+
+export function createTransactionsRepository() {
+  /**
+   * The filter as SQL on transactions. An account name filter reads the accounts' own name index
+   * (trigram for `ct`) once and narrows transactions by account id, rather than joining a million rows.
+   */
+  function whereOf(
+    executor: Executor,
+    scope: TransactionScope,
+    query: Pick<PageQuery<Fields>, 'filters'>,
+  ): SQL | undefined {
+    const own = query.filters.filter((filter) => filter.field !== 'accountName');
+    const byAccount = query.filters.filter((filter) => filter.field === 'accountName');
+    const compiled = compilePageQuery(
+      { page: 1, itemsPerPage: 1, sort: [], filters: own },
+      { columns, tieBreaker: t.id },
+    );
+    const accountFilter =
+      byAccount.length === 0
+        ? undefined
+        : inArray(
+            t.accountId,
+            executor
+              .select({ id: accounts.id })
+              .from(accounts)
+              .where(
+                and(
+                  accountsInScope(scope),
+                  compileFilters(byAccount, { accountName: accounts.name }),
+                ),
+              ),
+          );
+    return and(inScope(scope), compiled.where, accountFilter);
+  }
+
+  async function accountsById(executor: Executor, scope: TransactionScope, ids: string[]) {
+    if (ids.length === 0) return new Map<string, AccountRow>();
+    const rows = await executor
+      .select(accountColumns)
+      .from(accounts)
+      .where(and(accountsInScope(scope), inArray(accounts.id, ids)));
+    return new Map(rows.map((row) => [row.id, row]));
+  }
+
+  return {
+    /** One page; the index (tenant, dataset, transaction_date, id) serves the default order. */
+    async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
+      const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
+      const where = whereOf(executor, scope, query);
+      const rows = await executor
+        .select()
+        .from(t)
+        .where(where)
+        .orderBy(...compiled.orderBy)
+        .limit(compiled.limit)
+        .offset(compiled.offset);
+      const total = await countRows(executor, t, where);
+      const expand = query.expand.includes('account');
+      const byId = expand
+        ? await accountsById(executor, scope, [...new Set(rows.map((row) => row.accountId))])
+        : null;
+      return {
+        items: rows.map((row) =>
+          toTransaction(row, byId ? (byId.get(row.accountId) ?? null) : undefined),
+        ),
+        totalItems: total.count,
+        totalItemsEstimated: total.estimated,
+      };
+    },
+
+    count: (
+      executor: Executor,
+      scope: TransactionScope,
+      query: Pick<PageQuery<Fields>, 'filters'>,
+    ) => countRows(executor, t, whereOf(executor, scope, query)),
+
+    async findRow(executor: Executor, scope: TransactionScope, id: string): Promise<Row | null> {
+      const [row] = await executor
+        .select()
+        .from(t)
+        .where(and(inScope(scope), eq(t.id, id)));
+      return row ?? null;
+    },
+
+    /** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
+    async amountOwed(executor: Executor, scope: TransactionScope, id: string): Promise<string> {
+      const [row] = await executor
+        .select({
+          owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
+        })
+        .from(t)
+        .where(and(inScope(scope), eq(t.id, id)));
+      return row?.owed ?? '0';
+    },
+
+    async findByReference(
+      executor: Executor,
+      scope: TransactionScope,
+      reference: string,
+      type: string,
+    ) {
+      const [row] = await executor
+        .select()
+        .from(t)
+        .where(
+          and(inScope(scope), eq(t.transactionReference, reference), eq(t.transactionType, type)),
+        );
+      return row ?? null;
+    },
+
+    async accountIdOf(
+      executor: Executor,
+      scope: TransactionScope,
+      by: { id?: string | null; reference?: string | null },
+    ) {
+      const match = by.id
+        ? eq(accounts.id, by.id)
+        : eq(accounts.accountReference, by.reference ?? '');
+      const [row] = await executor
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(and(accountsInScope(scope), match));
+      return row?.id ?? null;
+    },
+
+    async detail(
+      executor: Executor,
+      scope: TransactionScope,
+      id: string,
+    ): Promise<TransactionDetail | null> {
+      const row = await this.findRow(executor, scope, id);
+      if (!row) return null;
+      const [account] = (await accountsById(executor, scope, [row.accountId])).values();
+      const offers = await executor
+        .select()
+        .from(settlementOffers)
+        .where(
+          and(
+            eq(settlementOffers.tenantId, scope.tenantId),
+            eq(settlementOffers.datasetId, scope.datasetId),
+            eq(settlementOffers.transactionId, id),
+          ),
+        )
+        .orderBy(asc(settlementOffers.createdOn), asc(settlementOffers.id));
+      const documents = await executor
+        .select({
+          id: transactionDocuments.id,
+          createdOn: transactionDocuments.createdOn,
+          fileType: transactionDocuments.fileType,
+          fileName: transactionDocuments.fileName,
+          fileSize: transactionDocuments.fileSize,
+        })
+        .from(transactionDocuments)
+        .where(
+          and(
+            eq(transactionDocuments.tenantId, scope.tenantId),
+            eq(transactionDocuments.datasetId, scope.datasetId),
+            eq(transactionDocuments.transactionId, id),
+          ),
+        )
+        .orderBy(asc(transactionDocuments.createdOn), asc(transactionDocuments.id));
+      const allocations = await executor
+        .select()
+        .from(paymentAllocations)
+        .where(
+          and(
+            eq(paymentAllocations.tenantId, scope.tenantId),
+            eq(paymentAllocations.datasetId, scope.datasetId),
+            eq(paymentAllocations.transactionId, id),
+          ),
+        )
+        .orderBy(asc(paymentAllocations.createdOn), asc(paymentAllocations.id));
+      const fees = await executor
+        .select()
+        .from(paymentFeeTransactions)
+        .where(
+          and(
+            eq(paymentFeeTransactions.tenantId, scope.tenantId),
+            eq(paymentFeeTransactions.datasetId, scope.datasetId),
+            eq(paymentFeeTransactions.transactionId, id),
+          ),
+        )
+        .orderBy(asc(paymentFeeTransactions.createdOn), asc(paymentFeeTransactions.id));
+      const owed = await this.amountOwed(executor, scope, id);
+      return {
+        ...toTransaction(row),
+        account: account!,
+        contact: (row.contact as TransactionContact | null) ?? null,
+        amountOwed: Number(owed),
+        settlementOffers: offers.map(toSettlementOffer),
+        documents: documents.map((document) => ({
+          ...document,
+          createdOn: document.createdOn.toISOString(),
+        })),
+        paymentAllocations: allocations.map((allocation) => ({
+          id: allocation.id,
+          createdOn: allocation.createdOn.toISOString(),
+          type: allocation.type,
+          status: allocation.status,
+          entityType: allocation.entityType,
+          transactionId: allocation.transactionId,
+          accountId: allocation.accountId,
+          paymentTransactionId: allocation.paymentTransactionId,
+          settlementOfferId: allocation.settlementOfferId,
+          discountedAmount: Number(allocation.discountedAmount),
+          allocatedAmount: Number(allocation.allocatedAmount),
+        })),
+        paymentFeeTransactions: fees.map((fee) => ({
+          id: fee.id,
+          createdOn: fee.createdOn.toISOString(),
+          transactionId: fee.transactionId,
+          paymentTransactionId: fee.paymentTransactionId,
+          feeDetails:
+            (fee.feeDetails as TransactionDetail['paymentFeeTransactions'][number]['feeDetails']) ??
+            [],
+        })),
+      };
+    },
+
+    async insert(
+      executor: Executor,
+      scope: TransactionScope,
+      id: string,
+      values: TransactionValues,
+    ) {
+      const [row] = await executor
+        .insert(t)
+        .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
+        .returning();
+      return row!;
+    },
+
+    async update(
+      executor: Executor,
+      scope: TransactionScope,
+      id: string,
+      values: TransactionValues,
+    ) {
+      const [row] = await executor
+        .update(t)
+        .set({ ...values, updatedOn: new Date() })
+        .where(and(inScope(scope), eq(t.id, id)))
+        .returning();
+      return row ?? null;
+    },
+
+    async offersOf(executor: Executor, scope: TransactionScope, transactionId: string) {
+      return executor
+        .select()
+        .from(settlementOffers)
+        .where(
+          and(
+            eq(settlementOffers.tenantId, scope.tenantId),
+            eq(settlementOffers.datasetId, scope.datasetId),
+            eq(settlementOffers.transactionId, transactionId),
+          ),
+        );
+    },
+
+    async insertOffer(
+      executor: Executor,
+      scope: TransactionScope,
+      transactionId: string,
+      id: string,
+      values: SettlementOfferValues,
+    ) {
+      const [row] = await executor
+        .insert(settlementOffers)
+        .values({
+          ...values,
+          id,
+          transactionId,
+          status: 'Open',
+          priority: 0,
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+        })
+        .returning();
+      return toSettlementOffer(row!);
+    },
+
+    async updateOffer(
+      executor: Executor,
+      scope: TransactionScope,
+      transactionId: string,
+      id: string,
+      values: SettlementOfferValues,
+    ) {
+      const [row] = await executor
+        .update(settlementOffers)
+        .set(values)
+        .where(
+          and(
+            eq(settlementOffers.tenantId, scope.tenantId),
+            eq(settlementOffers.datasetId, scope.datasetId),
+            eq(settlementOffers.transactionId, transactionId),
+            eq(settlementOffers.id, id),
+          ),
+        )
+        .returning();
+      return row ? toSettlementOffer(row) : null;
+    },
+
+    async deleteOffer(
+      executor: Executor,
+      scope: TransactionScope,
+      transactionId: string,
+      id: string,
+    ) {
+      const [row] = await executor
+        .delete(settlementOffers)
+        .where(
+          and(
+            eq(settlementOffers.tenantId, scope.tenantId),
+            eq(settlementOffers.datasetId, scope.datasetId),
+            eq(settlementOffers.transactionId, transactionId),
+            eq(settlementOffers.id, id),
+          ),
+        )
+        .returning({ id: settlementOffers.id });
+      return row !== undefined;
+    },
+  };
+}
+export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;

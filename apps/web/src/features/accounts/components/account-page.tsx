@@ -1,0 +1,94 @@
+import { Anchor, Breadcrumbs, Center, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { usePageTitle } from '@/ui/page-title';
+import { useAccount } from '../api/get-account';
+import { AccountInfoTab } from './account-info-tab';
+import { AccountPayersTab } from './account-payers-tab';
+import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-related-tabs';
+import { AccountSettingsTab } from './account-settings-tab';
+import { CountTab } from './count-tab';
+import { LoadError } from './load-error';
+import { RelatedPaymentTransactions } from './related-payment-transactions';
+import { useVisitedTabs } from './use-visited-tabs';
+
+const accountsPath = '/accounts';
+type AccountTab =
+  'info' | 'transactions' | 'payment-transactions' | 'payment-requests' | 'payers' | 'settings';
+
+/** spec 2 §2 Account detail: info, transactions, payment transactions, payment requests, payers, settings. */
+export function AccountPage() {
+  const { id = '' } = useParams();
+  const { data: account, isPending, isError, error } = useAccount(id);
+  const tabs = useVisitedTabs<AccountTab>('info');
+  const title = account ? `${account.accountReference} - ${account.name}` : undefined;
+  usePageTitle(title ? ['Accounts', title] : undefined);
+
+  if (isPending) {
+    return (
+      <Center h={240} role="status" aria-live="polite">
+        <Stack align="center" gap="sm">
+          <Loader />
+          <Text c="dimmed">Loading the account</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (isError)
+    return <LoadError error={error} backTo={accountsPath} backLabel="Back to Accounts" />;
+
+  return (
+    <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to={accountsPath}>
+          Accounts
+        </Anchor>
+        <Text span>{account.accountReference}</Text>
+      </Breadcrumbs>
+      <Title order={2}>{title}</Title>
+      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as AccountTab)}>
+        <Tabs.List>
+          <Tabs.Tab value="info">Info</Tabs.Tab>
+          <CountTab
+            value="transactions"
+            label="Transactions"
+            count={account.counts?.transactions}
+          />
+          <CountTab
+            value="payment-transactions"
+            label="Payment transactions"
+            count={account.counts?.paymentTransactions}
+          />
+          <CountTab
+            value="payment-requests"
+            label="Payment requests"
+            count={account.counts?.paymentRequests}
+          />
+          <CountTab value="payers" label="Payers" count={account.counts?.payers} />
+          <Tabs.Tab value="settings">Settings</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="info" pt="md">
+          <AccountInfoTab account={account} />
+        </Tabs.Panel>
+        <Tabs.Panel value="transactions" pt="md">
+          {tabs.visited('transactions') ? <AccountTransactionsTab accountId={account.id} /> : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="payment-transactions" pt="md">
+          {tabs.visited('payment-transactions') ? (
+            <RelatedPaymentTransactions owner={{ field: 'accountId', id: account.id }} />
+          ) : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="payment-requests" pt="md">
+          {tabs.visited('payment-requests') ? (
+            <AccountPaymentRequestsTab accountId={account.id} />
+          ) : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="payers" pt="md">
+          {tabs.visited('payers') ? <AccountPayersTab accountId={account.id} /> : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="settings" pt="md">
+          {tabs.visited('settings') ? <AccountSettingsTab account={account} /> : null}
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

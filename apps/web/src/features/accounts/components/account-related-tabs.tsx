@@ -1,0 +1,44 @@
+import { DataGrid } from '@/ui/data-grid';
+import { useGridState } from '@/ui/use-grid-state';
+import { useAccountPaymentRequests } from '../api/get-account-payment-requests';
+import { useAccountTransactions } from '../api/get-account-transactions';
+import { useAccountPaymentRequestsColumns } from '../table/use-account-payment-requests-columns';
+import { useAccountTransactionsColumns } from '../table/use-account-transactions-columns';
+
+/** spec 2 §2 Account detail, transactions tab; spec 2 §9: transaction date descending. */
+export function AccountTransactionsTab({ accountId }: { accountId: string }) {
+  const grid = useGridState({ defaultSort: { field: 'transactionDate', direction: 'desc' } });
+  const transactions = useAccountTransactions(accountId, grid.query);
+  const columns = useAccountTransactionsColumns();
+  return (
+    <DataGrid
+      label="Transactions"
+      grid={grid}
+      columns={columns}
+      records={transactions.data?.items}
+      totalRecords={transactions.data?.totalItems ?? 0}
+      totalEstimated={transactions.data?.totalItemsEstimated ?? false}
+      fetching={transactions.isPending || transactions.isPlaceholderData}
+      noRecordsText="No transactions found"
+    />
+  );
+}
+
+/** spec 2 §2 Account detail, payment requests tab; spec 2 §9: created on descending. */
+export function AccountPaymentRequestsTab({ accountId }: { accountId: string }) {
+  const grid = useGridState({ defaultSort: { field: 'createdOn', direction: 'desc' } });
+  const requests = useAccountPaymentRequests(accountId, grid.query);
+  const columns = useAccountPaymentRequestsColumns();
+  return (
+    <DataGrid
+      label="Payment requests"
+      grid={grid}
+      columns={columns}
+      records={requests.data?.items}
+      totalRecords={requests.data?.totalItems ?? 0}
+      totalEstimated={requests.data?.totalItemsEstimated ?? false}
+      fetching={requests.isPending || requests.isPlaceholderData}
+      noRecordsText="No payment requests found"
+    />
+  );
+}

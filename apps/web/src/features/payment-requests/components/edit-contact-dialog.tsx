@@ -1,0 +1,95 @@
+import { contactEditSchema, paymentRequestMessages, type Contact, type PaymentRequest } from '@ledgerline/contract';
+import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useUpdatePaymentRequest } from '../api/update-payment-request';
+import { failedUpdate } from './request-texts';
+
+export type ContactKind = 'billingContact' | 'deliveryContact';
+const addressFields = ['type', 'address1', 'address2', 'address3', 'address4', 'city', 'state', 'postCode', 'country'] as const;
+const addressLabels: Record<(typeof addressFields)[number], string> = {
+  type: 'Type',
+  address1: 'Address 1',
+  address2: 'Address 2',
+  address3: 'Address 3',
+  address4: 'Address 4',
+  city: 'City',
+  state: 'State',
+  postCode: 'Post code',
+  country: 'Country',
+};
+
+type ContactValues = {
+  companyName: string;
+  firstNames: string;
+  surname: string;
+  emailAddress: string;
+  address: Record<(typeof addressFields)[number], string>;
+};
+const resolver = zod4Resolver(contactEditSchema);
+
+function valuesOf(contact: Contact | null): ContactValues {
+  return {
+    companyName: contact?.companyName ?? '',
+    firstNames: contact?.firstNames ?? '',
+    surname: contact?.surname ?? '',
+    emailAddress: contact?.emailAddress ?? '',
+    address: Object.fromEntries(addressFields.map((field) => [field, contact?.address?.[field] ?? ''])) as ContactValues['address'],
+  };
+}
+
+function ContactForm({ request, kind, onDone }: { request: PaymentRequest; kind: ContactKind; onDone: () => void }) {
+  const update = useUpdatePaymentRequest();
+  const form = useForm<ContactValues>({ mode: 'controlled', initialValues: valuesOf(request[kind]), validate: (values) => resolver(values) });
+  const submit = form.onSubmit((values) => {
+    update.mutate(
+      { id: request.id, [kind]: contactEditSchema.parse(values) },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'green', message: paymentRequestMessages.updated });
+          onDone();
+        },
+        onError: (error) => {
+          form.setErrors(problemFieldErrors(error));
+          notifications.show({ color: 'red', message: failureMessage(failedUpdate, error) });
+        },
+      },
+    );
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput label="Company name" {...form.getInputProps('companyName')} />
+        <SimpleGrid cols={2}>
+          <TextInput label="First names" {...form.getInputProps('firstNames')} />
+          <TextInput label="Surname" {...form.getInputProps('surname')} />
+        </SimpleGrid>
+        <TextInput label="Email address" {...form.getInputProps('emailAddress')} />
+        <SimpleGrid cols={2}>
+          {addressFields.map((field) => (
+            <TextInput key={field} label={addressLabels[field]} {...form.getInputProps(`address.${field}`)} />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** spec 2 §5 Contact edit: every field optional; only while the request is Open. */
+export function EditContactDialog({ request, kind, opened, onClose }: { request: PaymentRequest; kind: ContactKind; opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={kind === 'billingContact' ? 'Edit billing contact' : 'Edit delivery contact'} centered size="lg">
+      <ContactForm request={request} kind={kind} onDone={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,88 @@
+import { paymentRequestMessages, updatePaymentRequestBody, usageTypes, type PaymentRequest } from '@ledgerline/contract';
+import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useUpdatePaymentRequest } from '../api/update-payment-request';
+import { dayOfIso, failedUpdate } from './request-texts';
+
+type DetailsValues = {
+  id: string;
+  description: string;
+  validFrom: string | null;
+  validUntil: string | null;
+  paymentRequiredBy: string | null;
+  usageType: string;
+};
+const resolver = zod4Resolver(updatePaymentRequestBody);
+
+function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () => void }) {
+  const update = useUpdatePaymentRequest();
+  const form = useForm<DetailsValues>({
+    mode: 'controlled',
+    initialValues: {
+      id: request.id,
+      description: request.description ?? '',
+      validFrom: dayOfIso(request.validFrom),
+      validUntil: dayOfIso(request.validUntil),
+      paymentRequiredBy: dayOfIso(request.paymentRequiredBy),
+      // spec 2 §4: the request's own usage, else Single.
+      usageType: request.options.usage ?? 'Single',
+    },
+    validate: (values) => resolver(values),
+  });
+  const submit = form.onSubmit((values) => {
+    // The usage type is sent only when it may change (spec 2 §4).
+    const body = updatePaymentRequestBody.parse(request.canChangeUsage ? values : { ...values, usageType: undefined });
+    update.mutate(body, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: paymentRequestMessages.updated });
+        onDone();
+      },
+      onError: (error) => {
+        form.setErrors(problemFieldErrors(error));
+        notifications.show({ color: 'red', message: failureMessage(failedUpdate, error) });
+      },
+    });
+  });
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+        <Group grow>
+          <DateInput label="Valid from" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('validFrom')} />
+          <DateInput label="Valid to" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('validUntil')} />
+        </Group>
+        <DateInput label="Payment requested by" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('paymentRequiredBy')} />
+        <Select
+          label="Usage type"
+          data={[...usageTypes]}
+          allowDeselect={false}
+          disabled={!request.canChangeUsage}
+          description={request.canChangeUsage ? undefined : 'Changeable only while Open, of type Transaction, with Immediate capture and no payments yet.'}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('usageType')}
+        />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** spec 2 §5 Payment request edit. */
+export function EditDetailsDialog({ request, opened, onClose }: { request: PaymentRequest; opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Edit payment request" centered>
+      <DetailsForm request={request} onDone={onClose} />
+    </Modal>
+  );
+}

@@ -1,0 +1,79 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { addDays, format } from 'date-fns';
+import { describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { aPaymentRequest } from './payment-request-fixture';
+import { NewRequestDialog } from './new-request-dialog';
+
+const accounts = {
+  body: {
+    items: [
+      { id: '0199f0aa-0000-7000-8000-0000000000a1', accountReference: 'ACC000001', name: 'Acme Ltd', currency: 'GBP' },
+      { id: '0199f0aa-0000-7000-8000-0000000000a2', accountReference: 'ACC000002', name: 'Brookfield Ltd', currency: 'USD' },
+    ],
+    totalItems: 2,
+  },
+};
+
+describe('the New Request dialog', () => {
+  it('loads 20 accounts, fills the defaults of spec 2 and sends the trimmed request', async () => {
+    const onClose = vi.fn();
+    const calls = stubFetch({ 'GET /accounts': accounts, 'POST /payment-requests': { status: 201, body: aPaymentRequest(9) } });
+    renderWithProviders(<NewRequestDialog opened onClose={onClose} />, { user: aUser() });
+    expect(await screen.findByRole('textbox', { name: 'Account' })).toHaveValue('ACC000001 – Acme Ltd');
+    const accountsQuery = new URL(calls[0]!.url, 'http://localhost').searchParams;
+    expect(accountsQuery.get('itemsPerPage')).toBe('20');
+    expect(screen.getByRole('textbox', { name: 'Currency' })).toHaveValue('GBP');
+    expect(screen.getByRole('textbox', { name: 'Amount' })).toHaveValue('100.00');
+    expect(screen.getByRole('textbox', { name: 'Description' })).toHaveValue('Goods and/or services.');
+    expect(screen.getByRole('textbox', { name: 'Payment terms' })).toHaveValue('30 days from transaction date');
+    const today = format(new Date(), 'yyyy-MM-dd');
+    const due = format(addDays(new Date(), 30), 'yyyy-MM-dd');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Payment terms' }), '  ');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('New payment request created')).toBeInTheDocument();
+    const post = calls.find((call) => call.method === 'POST')!;
+    expect(post.body).toEqual({
+      requestType: 'Transaction',
+      accountId: accounts.body.items[0]!.id,
+      currency: 'GBP',
+      amount: 100,
+      transactionDate: new Date(today).toISOString(),
+      dueDate: new Date(due).toISOString(),
+      description: 'Goods and/or services.',
+      paymentTerms: '30 days from transaction date',
+    });
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('offers the six currencies of spec 2', async () => {
+    stubFetch({ 'GET /accounts': accounts });
+    renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
+    await userEvent.click(await screen.findByRole('textbox', { name: 'Currency' }));
+    for (const code of ['GBP', 'USD', 'EUR', 'THB', 'CAD', 'YEN']) expect(screen.getByRole('option', { name: code })).toBeInTheDocument();
+  });
+
+  it('shows the rules of spec 2 §5 and sends nothing while they fail', async () => {
+    const calls = stubFetch({ 'GET /accounts': accounts });
+    renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
+    const amount = await screen.findByRole('textbox', { name: 'Amount' });
+    await userEvent.clear(amount);
+    const description = screen.getByRole('textbox', { name: 'Description' });
+    await userEvent.clear(description);
+    await userEvent.click(description);
+    await userEvent.paste('d'.repeat(101));
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Amount is required')).toBeInTheDocument();
+    expect(screen.getByText('Description must be at most 100 characters')).toBeInTheDocument();
+    await waitFor(() => expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0));
+  });
+
+  it('shows Loading Error when the accounts cannot be read', async () => {
+    stubFetch({ 'GET /accounts': { status: 500, body: { type: 'about:blank', title: 'Internal Server Error', status: 500 } } });
+    renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
+    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+  });
+});

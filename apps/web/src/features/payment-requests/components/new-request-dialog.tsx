@@ -1,0 +1,133 @@
+import {
+  createTransactionRequestBody,
+  newRequestCurrencies,
+  newRequestDefaults,
+  paymentRequestMessages,
+  type CreateTransactionRequestBody,
+} from '@ledgerline/contract';
+import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { addDays, format } from 'date-fns';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useCreatePaymentRequest } from '../api/create-payment-request';
+import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
+
+type NewRequestValues = {
+  requestType: 'Transaction';
+  accountId: string | null;
+  currency: string;
+  amount: number | string;
+  transactionDate: string | null;
+  dueDate: string | null;
+  description: string;
+  paymentTerms: string;
+};
+
+const resolver = zod4Resolver(createTransactionRequestBody);
+const day = (date: Date) => format(date, 'yyyy-MM-dd');
+
+/** An empty field is a missing one, so it reads 'is required' rather than 'must be a number'. */
+function toBody(values: NewRequestValues) {
+  return {
+    ...values,
+    accountId: values.accountId ?? undefined,
+    amount: values.amount === '' ? undefined : values.amount,
+    transactionDate: values.transactionDate ?? undefined,
+    dueDate: values.dueDate ?? undefined,
+  };
+}
+
+/** spec 2 §2 New Request dialog defaults: first account, first currency, 100.00, today and 30 days later. */
+export function newRequestInitialValues(accounts: readonly DialogAccount[], today: Date): NewRequestValues {
+  return {
+    requestType: 'Transaction',
+    accountId: accounts[0]?.id ?? null,
+    currency: newRequestCurrencies[0],
+    amount: newRequestDefaults.amount,
+    transactionDate: day(today),
+    dueDate: day(addDays(today, newRequestDefaults.dueInDays)),
+    description: newRequestDefaults.description,
+    paymentTerms: newRequestDefaults.paymentTerms,
+  };
+}
+
+function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount[]; onDone: () => void }) {
+  const create = useCreatePaymentRequest();
+  const form = useForm<NewRequestValues>({
+    mode: 'controlled',
+    initialValues: newRequestInitialValues(accounts, new Date()),
+    validate: (values) => resolver(toBody(values) as unknown as NewRequestValues),
+  });
+
+  const submit = form.onSubmit((values) => {
+    // spec 2 §2: text values are trimmed before sending (the contract trims them).
+    const body: CreateTransactionRequestBody = createTransactionRequestBody.parse(toBody(values));
+    create.mutate(body, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: paymentRequestMessages.created });
+        onDone();
+      },
+      onError: (error) => {
+        form.setErrors(problemFieldErrors(error));
+        notifications.show({ color: 'red', message: failureMessage('An error occurred while creating the payment request: ', error) });
+      },
+    });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Select
+          label="Account"
+          required
+          searchable
+          data={accounts.map((account) => ({ value: account.id, label: `${account.accountReference} – ${account.name}` }))}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('accountId')}
+        />
+        <Select
+          label="Currency"
+          required
+          allowDeselect={false}
+          data={[...newRequestCurrencies]}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('currency')}
+        />
+        <NumberInput label="Amount" required decimalScale={2} fixedDecimalScale min={0} {...form.getInputProps('amount')} />
+        <Group grow>
+          <DateInput label="Transaction date" required valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
+          <DateInput label="Due date" required valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />
+        </Group>
+        <TextInput label="Description" {...form.getInputProps('description')} />
+        <TextInput label="Payment terms" {...form.getInputProps('paymentTerms')} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** spec 2 §2: the New Request dialog of the payment requests list. */
+export function NewRequestDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const accounts = useDialogAccounts(opened);
+  return (
+    <Modal opened={opened} onClose={onClose} title="New Request" centered>
+      {accounts.isPending ? (
+        <Skeleton height={320} aria-label="Loading the accounts" />
+      ) : accounts.isError ? (
+        <Alert color="red">Loading Error</Alert>
+      ) : (
+        <NewRequestForm accounts={accounts.data.items} onDone={onClose} />
+      )}
+    </Modal>
+  );
+}

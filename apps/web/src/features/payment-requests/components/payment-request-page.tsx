@@ -1,0 +1,64 @@
+import { Alert, Badge, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { formatMoney } from '@/ui/format';
+import { usePermission } from '@/ui/use-permission';
+import { usePaymentRequest } from '../api/get-payment-request';
+import { RequestInfoTab } from './request-info-tab';
+import { RequestPaymentsTab } from './request-payments-tab';
+import { cannotEditHint } from './request-texts';
+import { RequestTransactionsTab } from './request-transactions-tab';
+
+/** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
+export function PaymentRequestPage() {
+  const { id = '' } = useParams();
+  const { data: request, isPending, isError } = usePaymentRequest(id);
+  const mayEdit = usePermission('EditPaymentRequest');
+
+  if (isPending) {
+    return (
+      <Stack aria-label="Loading the payment request">
+        <Skeleton height={32} width={240} />
+        <Skeleton height={320} />
+      </Stack>
+    );
+  }
+  if (isError) return <Text c="red">Loading Error</Text>;
+
+  // spec 2 §4, §6: editing needs the permission and an editable (Open) request.
+  const editable = mayEdit && request.canEdit === true;
+  const count = (n: number) => (
+    <Badge size="sm" variant="light" circle>
+      {n}
+    </Badge>
+  );
+  return (
+    <Stack gap="lg">
+      <Title order={2}>{formatMoney(request.amountToPay, request.currency)}</Title>
+      {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
+      <Tabs defaultValue="info" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="info">Info</Tabs.Tab>
+          {request.requestType === 'Transaction' && (
+            <Tabs.Tab value="transactions" rightSection={count(request.transactions?.length ?? 0)}>
+              Transactions
+            </Tabs.Tab>
+          )}
+          <Tabs.Tab value="payments" rightSection={count(request.paymentTransactions?.length ?? 0)}>
+            Payment transactions
+          </Tabs.Tab>
+        </Tabs.List>
+          <Tabs.Panel value="info" pt="md">
+            <RequestInfoTab request={request} editable={editable} />
+          </Tabs.Panel>
+          {request.requestType === 'Transaction' && (
+            <Tabs.Panel value="transactions" pt="md">
+              <RequestTransactionsTab request={request} editable={editable} now={new Date()} />
+            </Tabs.Panel>
+          )}
+          <Tabs.Panel value="payments" pt="md">
+            <RequestPaymentsTab request={request} />
+          </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,41 @@
+import { Button, Group, Stack } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { keepPreviousData } from '@tanstack/react-query';
+import { DataGrid } from '@/ui/data-grid';
+import { PageHeader } from '@/ui/page-header';
+import { useGridState } from '@/ui/use-grid-state';
+import { usePermission } from '@/ui/use-permission';
+import { usePaymentRequests } from '../api/get-payment-requests';
+import { usePaymentRequestColumns } from '../table/use-payment-request-columns';
+import { NewRequestDialog } from './new-request-dialog';
+
+/** spec 2 §2 Payment requests list; default sort createdOn descending (§9); New Request below the grid. */
+export function PaymentRequestsPage() {
+  const grid = useGridState({ name: 'payment request', defaultSort: { field: 'createdOn', direction: 'desc' } });
+  const requests = usePaymentRequests(grid.query, { placeholderData: keepPreviousData });
+  const columns = usePaymentRequestColumns();
+  const canCreate = usePermission('EditPaymentRequest');
+  const [dialogOpened, dialog] = useDisclosure(false);
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title="Payment Requests" description="Requests for money your customers pay through a link or a QR code." />
+      <DataGrid
+        label="Payment requests"
+        grid={grid}
+        columns={columns}
+        records={requests.data?.items}
+        totalRecords={requests.data?.totalItems ?? 0}
+        totalEstimated={requests.data?.totalItemsEstimated ?? false}
+        fetching={requests.isPending || requests.isPlaceholderData}
+        noRecordsText="No payment requests found"
+      />
+      <Group>
+        <Button onClick={dialog.open} disabled={!canCreate}>
+          New Request
+        </Button>
+      </Group>
+      <NewRequestDialog opened={dialogOpened} onClose={dialog.close} />
+    </Stack>
+  );
+}

@@ -1,0 +1,44 @@
+import type { PaymentRequest } from '@ledgerline/contract';
+import { Anchor, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { DateTime } from '@/ui/date-time';
+import { Money } from '@/ui/money';
+import { spaceWords } from '@/ui/words';
+
+/** spec 2 §2 Payment transactions tab: the payment attempts, newest first (the server's order). */
+export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
+  const payments = request.paymentTransactions ?? [];
+  if (payments.length === 0) return <Text c="dimmed">There have been no payment attempts for this payment request.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={600}>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Created on</Table.Th>
+            <Table.Th>Payment transaction id</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th ta="right">Total amount</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {payments.map((payment) => (
+            <Table.Tr key={payment.id}>
+              <Table.Td>
+                <DateTime value={payment.createdOn} />
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/payment-transactions/${payment.id}`}>
+                  {payment.id}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{spaceWords(payment.status)}</Table.Td>
+              <Table.Td ta="right">
+                <Money amount={payment.totalAmount} currency={payment.currency} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,76 @@
+import type { PaymentRequest, TransactionAllocation } from '@ledgerline/contract';
+import { Button, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { DateTime } from '@/ui/date-time';
+import { Money } from '@/ui/money';
+import { spaceWords } from '@/ui/words';
+import { EditAllocationDialog } from './edit-allocation-dialog';
+
+/** spec 2 §2 Transactions tab: the accounting transactions the request pays, each with its allocation info. */
+export function RequestTransactionsTab({ request, editable, now }: { request: PaymentRequest; editable: boolean; now: Date }) {
+  const [editing, setEditing] = useState<TransactionAllocation | null>(null);
+  const transactions = request.transactions ?? [];
+  if (transactions.length === 0) return <Text c="dimmed">This payment request has no transactions.</Text>;
+  const allocationOf = (id: string) => request.transactionAllocations?.find((allocation) => allocation.transactionId === id) ?? null;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={800}>
+        <Table striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Reference</Table.Th>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Due date</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th ta="right">Discounted amount</Table.Th>
+              <Table.Th ta="right">Allocated amount</Table.Th>
+              <Table.Th>Paid status</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {transactions.map((transaction) => {
+              const overdue = transaction.dueDate !== null && transaction.paidStatus !== 'FullyPaid' && Date.parse(transaction.dueDate) < now.getTime();
+              const allocation = allocationOf(transaction.id);
+              return (
+                <Table.Tr key={transaction.id}>
+                  <Table.Td>{spaceWords(transaction.transactionType)}</Table.Td>
+                  <Table.Td>{transaction.transactionReference}</Table.Td>
+                  <Table.Td>
+                    <DateTime value={transaction.transactionDate} dateOnly />
+                  </Table.Td>
+                  <Table.Td c={overdue ? 'red' : undefined} data-overdue={overdue || undefined}>
+                    {transaction.dueDate ? <DateTime value={transaction.dueDate} dateOnly /> : 'N/A'}
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Money amount={transaction.transactionAmount} currency={transaction.currency} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Money amount={transaction.discountedAmount} currency={transaction.currency} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Money amount={transaction.allocatedAmount} currency={transaction.currency} />
+                  </Table.Td>
+                  <Table.Td>{spaceWords(transaction.paidStatus)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      disabled={!editable || allocation === null}
+                      onClick={() => setEditing(allocation)}
+                      aria-label={`Edit allocation info of ${transaction.transactionReference}`}
+                    >
+                      Edit
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <EditAllocationDialog request={request} allocation={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import type { TransactionDocument, TransactionDetail } from '@ledgerline/contract';
+import { Anchor, Button, FileButton, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import { confirmDestructive } from '@/ui/confirm-dialog';
+import { DateTime } from '@/ui/date-time';
+import { failureMessage } from '@/ui/form-errors';
+import { usePermission } from '@/ui/use-permission';
+import { useDeleteDocument } from '../api/delete-document';
+import { getDocumentData } from '../api/get-document-data';
+import { useUploadDocument } from '../api/upload-document';
+import { formatFileSize } from './file-size';
+
+/** Saves a blob under a name through a temporary link. */
+function download(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName || 'document.pdf';
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+function PdfViewer({
+  viewed,
+  onClose,
+}: {
+  viewed: { name: string; url: string } | null;
+  onClose: () => void;
+}) {
+  useEffect(() => () => (viewed ? URL.revokeObjectURL(viewed.url) : undefined), [viewed]);
+  return (
+    <Modal opened={viewed !== null} onClose={onClose} title={viewed?.name} size="xl" centered>
+      {viewed && (
+        <iframe
+          src={viewed.url}
+          title={viewed.name}
+          style={{ width: '100%', height: '75vh', border: 0 }}
+        />
+      )}
+    </Modal>
+  );
+}
+
+/** spec 2 §2 Documents: upload, open (a PDF in a viewer, other types download), delete. */
+export function DocumentsTab({ transaction }: { transaction: TransactionDetail }) {
+  const canUpload = usePermission('UploadTransactionDocument');
+  const canDelete = usePermission('DeleteTransactionDocument');
+  const upload = useUploadDocument(transaction.id);
+  const remove = useDeleteDocument(transaction.id);
+  const [viewed, setViewed] = useState<{ name: string; url: string } | null>(null);
+
+  const onFile = (file: File | null) => {
+    if (!file) return;
+    upload.mutate(file, {
+      onSuccess: () => notifications.show({ color: 'green', message: 'Document uploaded' }),
+      onError: (error) =>
+        notifications.show({
+          color: 'red',
+          message: failureMessage('An error occurred while uploading the document: ', error),
+        }),
+    });
+  };
+
+  const open = async (doc: TransactionDocument) => {
+    try {
+      const blob = await getDocumentData(transaction.id, doc.id);
+      if (doc.fileType === 'application/pdf')
+        setViewed({ name: doc.fileName, url: URL.createObjectURL(blob) });
+      else download(blob, doc.fileName);
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: failureMessage('An error occurred while loading the document: ', error),
+      });
+    }
+  };
+
+  const confirmDelete = (doc: TransactionDocument) =>
+    confirmDestructive({
+      title: 'Delete Document',
+      message: `Are you sure you want to delete the document ${doc.fileName}?`,
+      onConfirm: () =>
+        remove.mutate(doc.id, {
+          onSuccess: () => notifications.show({ color: 'green', message: 'Document deleted' }),
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              message: failureMessage('An error occurred while deleting the document: ', error),
+            }),
+        }),
+    });
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Text c="dimmed" size="sm">
+          PDF, images, Office files or text, up to 10 MB.
+        </Text>
+        <FileButton onChange={onFile} disabled={!canUpload}>
+          {(props) => (
+            <Button {...props} disabled={!canUpload} loading={upload.isPending}>
+              Upload
+            </Button>
+          )}
+        </FileButton>
+      </Group>
+      {transaction.documents.length === 0 ? (
+        <Text>No documents</Text>
+      ) : (
+        <Table striped aria-label="Documents">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>File name</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Size</Table.Th>
+              <Table.Th>Uploaded</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {transaction.documents.map((doc) => (
+              <Table.Tr key={doc.id}>
+                <Table.Td>
+                  <Anchor component="button" type="button" onClick={() => void open(doc)}>
+                    {doc.fileName}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>{doc.fileType}</Table.Td>
+                <Table.Td>{formatFileSize(doc.fileSize)}</Table.Td>
+                <Table.Td>
+                  <DateTime value={doc.createdOn} />
+                </Table.Td>
+                <Table.Td>
+                  <Group justify="flex-end">
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      disabled={!canDelete}
+                      onClick={() => confirmDelete(doc)}
+                      aria-label={`Delete ${doc.fileName}`}
+                    >
+                      Delete
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <PdfViewer viewed={viewed} onClose={() => setViewed(null)} />
+    </Stack>
+  );
+}

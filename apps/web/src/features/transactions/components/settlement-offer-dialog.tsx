@@ -1,0 +1,136 @@
+import type { SettlementOffer, TransactionDetail } from '@ledgerline/contract';
+import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useUserSetting } from '@/auth/api/get-me';
+import { ianaTimeZone } from '@/ui/format';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { spaceWords } from '@/ui/words';
+import { useSaveSettlementOffer } from '../api/save-settlement-offer';
+import {
+  initialOfferValues,
+  offerBodyOf,
+  offerTypeChoices,
+  validateOffer,
+  type OfferType,
+  type SettlementOfferFormValues,
+} from './settlement-offer-form';
+
+interface OfferFormProps {
+  transaction: TransactionDetail;
+  /** The offer edited; none to add one. */
+  offer?: SettlementOffer;
+  onDone: () => void;
+}
+
+function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
+  const timeZone = ianaTimeZone(useUserSetting().timeZoneId);
+  const save = useSaveSettlementOffer(transaction.id);
+  const form = useForm<SettlementOfferFormValues>({
+    mode: 'controlled',
+    initialValues: initialOfferValues(transaction, offer, timeZone),
+    validate: (values) => validateOffer(values, transaction.amountOwed, timeZone),
+  });
+  const percentage = form.values.type === 'PercentageDiscount';
+
+  const submit = form.onSubmit((values) => {
+    const body = offerBodyOf(values, timeZone);
+    save.mutate(offer ? ({ ...body, id: offer.id } as never) : (body as never), {
+      onSuccess: () => {
+        notifications.show({
+          color: 'green',
+          message: offer ? 'Settlement offer updated' : 'Settlement offer added',
+        });
+        onDone();
+      },
+      onError: (error) => {
+        form.setErrors(problemFieldErrors(error));
+        const prefix = offer
+          ? 'An error occurred while updating the settlement offer: '
+          : 'An error occurred while adding the settlement offer: ';
+        notifications.show({ color: 'red', message: failureMessage(prefix, error) });
+      },
+    });
+  });
+
+  const dateProps = (field: 'validFrom' | 'validUntil') => {
+    const props = form.getInputProps(field);
+    return {
+      value: form.values[field],
+      onChange: (day: string | null) => form.setFieldValue(field, day),
+      error: props.error,
+      valueFormat: 'YYYY-MM-DD',
+      clearable: true,
+      popoverProps: { withinPortal: false },
+    };
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Select
+          label="Type"
+          required
+          allowDeselect={false}
+          data={offerTypeChoices(transaction, offer !== undefined).map((type) => ({
+            value: type,
+            label: spaceWords(type),
+          }))}
+          {...form.getInputProps('type')}
+          onChange={(value) => value && form.setFieldValue('type', value as OfferType)}
+        />
+        {percentage ? (
+          <NumberInput
+            label="Percentage discount"
+            required
+            min={0}
+            max={100}
+            decimalScale={4}
+            suffix=" %"
+            {...form.getInputProps('percentageDiscount')}
+          />
+        ) : (
+          <NumberInput
+            label="Amount"
+            required
+            min={0}
+            decimalScale={4}
+            {...form.getInputProps('amount')}
+          />
+        )}
+        <TextInput label="Currency" value={transaction.currency} readOnly />
+        <TextInput label="Description" {...form.getInputProps('description')} />
+        <DateInput label="Valid from" {...dateProps('validFrom')} />
+        <DateInput label="Valid to" {...dateProps('validUntil')} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface SettlementOfferDialogProps extends Omit<OfferFormProps, 'onDone'> {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** spec 2 §2, §5: the add and edit dialog of a settlement offer. */
+export function SettlementOfferDialog({ opened, onClose, ...props }: SettlementOfferDialogProps) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={props.offer ? 'Edit Settlement Offer' : 'New Settlement Offer'}
+      centered
+    >
+      <OfferForm {...props} onDone={onClose} />
+    </Modal>
+  );
+}

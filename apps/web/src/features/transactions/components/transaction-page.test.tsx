@@ -1,0 +1,198 @@
+import { defaultUserSetting, transactionMessages } from '@ledgerline/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { TransactionPage } from './transaction-page';
+
+const id = '0199f0aa-0000-7000-8000-000000000001';
+const offer = {
+  id: '0199f0aa-0000-7000-8000-0000000000f1',
+  type: 'AbsoluteDiscount',
+  transactionId: id,
+  status: 'Open',
+  description: 'Early bird',
+  validFrom: null,
+  validUntil: '2020-01-31T00:00:00.000Z',
+  currency: 'GBP',
+  amount: 5,
+  percentageDiscount: null,
+  priority: 0,
+  createdOn: '2020-01-01T00:00:00.000Z',
+};
+const usedOffer = {
+  ...offer,
+  id: '0199f0aa-0000-7000-8000-0000000000f2',
+  status: 'Used',
+  description: 'Used one',
+  validUntil: '2999-01-01T00:00:00.000Z',
+};
+const detail = {
+  id,
+  transactionReference: 'INV0000001',
+  transactionSecondReference: 'SR-1',
+  orderReference: 'PO-77',
+  transactionType: 'Invoice',
+  transactionDate: '2026-11-01T10:00:00.000Z',
+  dueDate: '2026-12-01T00:00:00.000Z',
+  transactionAmount: 1234.5,
+  discountedAmount: 0,
+  allocatedAmount: 200,
+  currency: 'GBP',
+  paidStatus: 'PartPaid',
+  description: 'Goods',
+  paymentTermsDescription: '30 days',
+  postingApplication: 'Sales Ledger',
+  customHostId: 'HOST-9',
+  accountId: '0199f0aa-0000-7000-8000-0000000000aa',
+  account: {
+    id: '0199f0aa-0000-7000-8000-0000000000aa',
+    accountReference: 'ACC01',
+    name: 'Acme Ltd',
+    currency: 'GBP',
+  },
+  contact: {
+    companyName: 'Acme Ltd',
+    firstNames: 'Ann',
+    surname: 'Lee',
+    jobTitle: 'Buyer',
+    emailAddresses: ['ann@acme.test'],
+  },
+  amountOwed: 1034.5,
+  settlementOffers: [offer, usedOffer],
+  documents: [
+    {
+      id: '0199f0aa-0000-7000-8000-0000000000d1',
+      createdOn: '2026-11-02T10:00:00.000Z',
+      fileType: 'image/png',
+      fileName: 'remittance.png',
+      fileSize: 1_500_000,
+    },
+  ],
+  paymentAllocations: [],
+  paymentFeeTransactions: [],
+  createdOn: '2026-11-01T10:00:00.000Z',
+  updatedOn: '2026-11-01T10:00:00.000Z',
+};
+
+function renderPage(
+  options: { showAdvancedInfo?: boolean; permissions?: string[]; policy?: boolean } = {},
+) {
+  return renderWithProviders(<p>Elsewhere</p>, {
+    user: aUser({
+      userSetting: { ...defaultUserSetting, showAdvancedInfo: options.showAdvancedInfo ?? false },
+      permissions: (options.permissions ?? []) as never,
+    }),
+    flags: options.policy ? { PermissionPolicy: true } : {},
+    path: `/transactions/${id}`,
+    routes: [{ path: '/transactions/:id', element: <TransactionPage /> }],
+  });
+}
+
+describe('the transaction page', () => {
+  it('titles the page with the amount and shows the details, contact and account', async () => {
+    stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
+    renderPage();
+    expect(await screen.findByRole('heading', { name: '£1,234.50' })).toBeInTheDocument();
+    expect(screen.getByText('£1,034.50')).toBeInTheDocument();
+    expect(screen.getAllByText('Part Paid').length).toBeGreaterThan(0);
+    expect(screen.getByText('PO-77')).toBeInTheDocument();
+    expect(screen.getByText('ann@acme.test')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Acme Ltd' })).toHaveAttribute(
+      'href',
+      `/accounts/${detail.account.id}`,
+    );
+    expect(screen.queryByText('HOST-9')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /Settlement offers/ })).toHaveTextContent('2');
+    expect(screen.getByRole('tab', { name: /Documents/ })).toHaveTextContent('1');
+  });
+
+  it('shows the custom host id with the showAdvancedInfo setting', async () => {
+    stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
+    renderPage({ showAdvancedInfo: true });
+    expect(await screen.findByText('HOST-9')).toBeInTheDocument();
+  });
+
+  it('marks expired offers, locks used ones, and adds an offer with the form rules', async () => {
+    const calls = stubFetch({
+      [`GET /transactions/${id}`]: { body: detail },
+      [`POST /transactions/${id}/settlement-offers`]: {
+        status: 201,
+        body: { ...offer, id: '0199f0aa-0000-7000-8000-0000000000f3' },
+      },
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('tab', { name: /Settlement offers/ }));
+    const table = await screen.findByRole('table', { name: 'Settlement offers' });
+    const expiredRow = within(table).getByText('Early bird').closest('tr') as HTMLElement;
+    expect(within(expiredRow).getByText('Expired')).toBeInTheDocument();
+    const usedRow = within(table).getByText('Used one').closest('tr') as HTMLElement;
+    expect(within(usedRow).queryByText('Expired')).not.toBeInTheDocument();
+    expect(within(usedRow).getByRole('button', { name: 'Edit' })).toBeDisabled();
+    expect(within(usedRow).getByRole('button', { name: 'Delete' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'New Settlement Offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Settlement Offer' });
+    // spec 2 §4: only the types already present; currency read-only from the transaction.
+    expect(within(dialog).getByRole('textbox', { name: 'Currency' })).toHaveValue('GBP');
+    expect(within(dialog).getByRole('textbox', { name: 'Type' })).toHaveValue('Absolute Discount');
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
+    await userEvent.type(amount, '2000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText(transactionMessages.offerAmountRange),
+    ).toBeInTheDocument();
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '12.5');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    const post = calls.find((call) => call.method === 'POST')!;
+    expect(post.body).toMatchObject({
+      type: 'AbsoluteDiscount',
+      amount: 12.5,
+      percentageDiscount: null,
+    });
+    expect((post.body as { validUntil: string }).validUntil).toMatch(/^2026-12-01T/);
+  }, 20_000);
+
+  it('disables the controls the user has no permission for', async () => {
+    stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
+    renderPage({ policy: true, permissions: ['EditSettlementConfigurations'] });
+    await userEvent.click(await screen.findByRole('tab', { name: /Settlement offers/ }));
+    expect(await screen.findByRole('button', { name: 'New Settlement Offer' })).toBeDisabled();
+    const row = screen.getByText('Early bird').closest('tr') as HTMLElement;
+    expect(within(row).getByRole('button', { name: 'Edit' })).toBeEnabled();
+    expect(within(row).getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('tab', { name: /Documents/ }));
+    expect(await screen.findByRole('button', { name: 'Upload' })).toBeDisabled();
+  });
+
+  it('shows sizes in thousand steps and confirms a document delete naming the file', async () => {
+    const calls = stubFetch({
+      [`GET /transactions/${id}`]: { body: detail },
+      [`DELETE /transactions/${id}/documents/${detail.documents[0]!.id}`]: { status: 204 },
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('tab', { name: /Documents/ }));
+    expect(await screen.findByText('1.5 MB')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete remittance.png' }));
+    expect(
+      await screen.findByText('Are you sure you want to delete the document remittance.png?'),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
+  });
+
+  it('shows the load failure', async () => {
+    stubFetch({
+      [`GET /transactions/${id}`]: {
+        status: 500,
+        body: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+      },
+    });
+    renderPage();
+    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,74 @@
+import { Badge, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { formatMoney } from '@/ui/format';
+import { useTransaction } from '../api/get-transaction';
+import { DocumentsTab } from './documents-tab';
+import { PaidStatusTag } from './paid-status-tag';
+import { LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
+import { SettlementOffersTab } from './settlement-offers-tab';
+import { TransactionInfoTab } from './transaction-info-tab';
+
+function CountLabel({ label, count }: { label: string; count: number }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      {label}
+      <Badge size="sm" variant="light" aria-label={`${count} ${label.toLowerCase()}`}>
+        {count}
+      </Badge>
+    </Group>
+  );
+}
+
+/** spec 2 §2 Accounting transaction detail: titled with its amount, five tabs. */
+export function TransactionPage() {
+  const { id = '' } = useParams();
+  const { data: transaction, isPending, isError } = useTransaction(id);
+
+  if (isPending) {
+    return (
+      <Stack aria-label="Loading the transaction">
+        <Skeleton height={32} width={240} />
+        <Skeleton height={220} />
+      </Stack>
+    );
+  }
+  if (isError) return <Text c="red">Loading Error</Text>;
+
+  return (
+    <Stack gap="lg">
+      <Group gap="sm" align="baseline">
+        <Title order={2}>{formatMoney(transaction.transactionAmount, transaction.currency)}</Title>
+        <PaidStatusTag status={transaction.paidStatus} />
+        <Text c="dimmed">{transaction.transactionReference}</Text>
+      </Group>
+      <Tabs defaultValue="info" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="info">Info</Tabs.Tab>
+          <Tabs.Tab value="settlement-offers">
+            <CountLabel label="Settlement offers" count={transaction.settlementOffers.length} />
+          </Tabs.Tab>
+          <Tabs.Tab value="payment-allocations">Payment allocations</Tabs.Tab>
+          <Tabs.Tab value="late-payments">Late payments</Tabs.Tab>
+          <Tabs.Tab value="documents">
+            <CountLabel label="Documents" count={transaction.documents.length} />
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="info" pt="lg">
+          <TransactionInfoTab transaction={transaction} />
+        </Tabs.Panel>
+        <Tabs.Panel value="settlement-offers" pt="lg">
+          <SettlementOffersTab transaction={transaction} />
+        </Tabs.Panel>
+        <Tabs.Panel value="payment-allocations" pt="lg">
+          <PaymentAllocationsTab transaction={transaction} />
+        </Tabs.Panel>
+        <Tabs.Panel value="late-payments" pt="lg">
+          <LatePaymentsTab transaction={transaction} />
+        </Tabs.Panel>
+        <Tabs.Panel value="documents" pt="lg">
+          <DocumentsTab transaction={transaction} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+import { paidStatuses, transactionTypes, type Transaction } from '@ledgerline/contract';
+import { Anchor } from '@mantine/core';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import type { DataGridColumn } from '@/ui/data-grid';
+import { DateTime } from '@/ui/date-time';
+import { Money } from '@/ui/money';
+import { spaceWords } from '@/ui/words';
+
+const enumOptions = (values: readonly string[]) =>
+  values.map((value) => ({ value, label: spaceWords(value) }));
+
+/** spec 2 §2 Accounting transactions list: columns and filters. */
+export function useTransactionColumns() {
+  return useMemo(
+    (): DataGridColumn<Transaction>[] => [
+      {
+        accessor: 'transactionReference',
+        title: 'Reference',
+        sortable: true,
+        filter: { type: 'text' },
+        noWrap: true,
+      },
+      {
+        accessor: 'transactionType',
+        title: 'Type',
+        sortable: true,
+        filter: { type: 'select', options: enumOptions(transactionTypes) },
+        render: (transaction) => spaceWords(transaction.transactionType),
+      },
+      {
+        accessor: 'transactionDate',
+        title: 'Date',
+        sortable: true,
+        noWrap: true,
+        render: (transaction) => <DateTime value={transaction.transactionDate} dateOnly />,
+      },
+      {
+        accessor: 'accountName',
+        title: 'Account name',
+        filter: { type: 'text' },
+        render: (transaction) => transaction.account?.name ?? '',
+      },
+      {
+        accessor: 'transactionAmount',
+        title: 'Amount',
+        sortable: true,
+        filter: { type: 'number' },
+        textAlign: 'right',
+        noWrap: true,
+        render: (transaction) => (
+          <Money amount={transaction.transactionAmount} currency={transaction.currency} />
+        ),
+      },
+      {
+        accessor: 'dueDate',
+        title: 'Due date',
+        sortable: true,
+        noWrap: true,
+        // spec 2 §2: blank when the transaction has no due date.
+        render: (transaction) =>
+          transaction.dueDate ? <DateTime value={transaction.dueDate} dateOnly /> : '',
+      },
+      {
+        accessor: 'paidStatus',
+        title: 'Paid status',
+        sortable: true,
+        filter: { type: 'select', options: enumOptions(paidStatuses) },
+        render: (transaction) => spaceWords(transaction.paidStatus),
+      },
+      {
+        accessor: 'view',
+        title: '',
+        textAlign: 'right',
+        render: (transaction) => (
+          <Anchor
+            component={Link}
+            to={`/transactions/${transaction.id}`}
+            aria-label={`View transaction ${transaction.transactionReference}`}
+          >
+            View
+          </Anchor>
+        ),
+      },
+    ],
+    [],
+  );
+}

@@ -1,0 +1,401 @@
+import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
+import { findCurrency } from '../reference/currencies.js';
+
+/** spec 2 §3 Payment request, §4 statuses. */
+export const paymentRequestTypes = ['Transaction', 'Account'] as const;
+export type PaymentRequestType = (typeof paymentRequestTypes)[number];
+export const paymentRequestStatuses = ['Open', 'Completed', 'PartCompleted', 'Cancelled', 'Expired', 'Pending'] as const;
+export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];
+export const captureTypes = ['Immediate', 'Reserve'] as const;
+export type CaptureType = (typeof captureTypes)[number];
+export const usageTypes = ['Single', 'Multiple'] as const;
+export type UsageType = (typeof usageTypes)[number];
+
+/**
+ * spec 2 §2, §9: the currencies the New Request dialog offers, as the spec names them. 'YEN' is not
+ * an ISO 4217 code; it is stored as JPY (docs/decisions.md, "Payment requests").
+ */
+export const newRequestCurrencies = ['GBP', 'USD', 'EUR', 'THB', 'CAD', 'YEN'] as const;
+export const currencyAliases: Readonly<Record<string, string>> = { YEN: 'JPY' };
+
+/** spec 2 §2 New Request dialog defaults. */
+export const newRequestDefaults = {
+  amount: 100,
+  dueInDays: 30,
+  description: 'Goods and/or services.',
+  paymentTerms: '30 days from transaction date',
+  accountsLoaded: 20,
+  invoiceReferencePrefix: 'INV',
+} as const;
+
+/** spec 2 §5 limits. */
+export const paymentRequestLimits = {
+  dialogDescription: 100,
+  dialogPaymentTerms: 100,
+  description: 1000,
+  billing: {
+    firstNames: 100,
+    surname: 100,
+    companyName: 100,
+    emailAddress: 200,
+    address1: 100,
+    address2: 100,
+    city: 100,
+    state: 100,
+    postCode: 20,
+    country: 100,
+  },
+  contact: { text: 255, companyName: 500, emailAddress: 1000 },
+  customerName: 255,
+  customerReference: 255,
+  amountMax: 999_999_999_999,
+} as const;
+
+/** spec 2 §5 messages (the quoted ones are the spec's own words). */
+export const paymentRequestMessages = {
+  accountRequired: 'Account is required',
+  accountNotFound: 'Account not found in this company.',
+  currencyRequired: 'Currency is required',
+  currencyUnknown: 'Currency must be an ISO 4217 currency code, e.g. GBP.',
+  captureTypeRequired: 'Capture type is required',
+  amountRequired: 'Amount is required',
+  amountNumber: 'Amount must be a number',
+  amountPositive: 'Amount must be greater than 0',
+  amountTooLarge: `Amount must be at most ${paymentRequestLimits.amountMax}`,
+  amountDecimals: 'Amount can have at most 4 decimal places',
+  dateInvalid: 'Enter a valid date',
+  validUntilBeforeValidFrom: 'Valid To must be less than Valid From',
+  dueDateBeforeTransactionDate: 'Due date must not be earlier than the transaction date',
+  minimumPositive: 'Minimum Amount must be greater than 0',
+  maximumPositive: 'Maximum Amount must be greater than 0',
+  maximumNotAboveMinimum: 'Maximum Amount must be greater than 0 and/or Minimum Amount',
+  minMaxNeedCanEditAmount: 'Minimum and Maximum Amount can be set only when the amount can be edited',
+  allocationNotFound: 'Transaction Allocation not found in Payment Request',
+  allocationsRequired: 'Send at least one allocation',
+  allocationDuplicated: 'Each transaction can appear only once',
+  notOpen: 'Only Open payment requests can be edited',
+  discountsApplied: 'The payment request cannot be edited: settlement discounts or late payments are applied',
+  usageTypeLocked:
+    'The usage type can be changed only while the request is Open, of type Transaction, with Immediate capture and without payment transactions',
+  notFound: 'The payment request was not found.',
+  created: 'New payment request created',
+  updated: 'Payment request updated',
+  tooLong: (label: string, max: number) => `${label} must be at most ${max} characters`,
+} as const;
+
+const m = paymentRequestMessages;
+
+/** Trimmed text; empty or absent becomes null (spec 2 §2: all text values are trimmed). */
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ message: `${label} must be text` })
+    .trim()
+    .max(max, m.tooLong(label, max))
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** An optional date: an ISO date or date-time; empty becomes null (spec 2 §5). */
+const optionalDate = z
+  .union([z.literal(''), z.iso.datetime({ offset: true, message: m.dateInvalid }), z.iso.date({ message: m.dateInvalid })], {
+    message: m.dateInvalid,
+  })
+  .nullish()
+  .transform((value) => (value ? new Date(value).toISOString() : null));
+
+const requiredDate = (label: string) =>
+  z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: `${label} must be a valid date` })
+    .transform((value) => new Date(value).toISOString());
+
+/** A currency as sent: an ISO code, or the dialog's 'YEN' (stored as JPY). */
+const currency = z
+  .string({ message: m.currencyRequired })
+  .trim()
+  .min(1, m.currencyRequired)
+  .transform((value) => currencyAliases[value.toUpperCase()] ?? value.toUpperCase())
+  .refine((code) => findCurrency(code) !== undefined, m.currencyUnknown);
+
+/** A positive amount; a non-number answers 'Amount must be a number' (spec 2 §5). */
+const positiveAmount = (positive: string = m.amountPositive) =>
+  z
+    .number({
+      error: (issue) => (issue.input === undefined || issue.input === null ? m.amountRequired : m.amountNumber),
+    })
+    .gt(0, positive)
+    .max(paymentRequestLimits.amountMax, m.amountTooLarge)
+    .refine((value) => Math.abs(value * 10_000 - Math.round(value * 10_000)) < 1e-6, m.amountDecimals);
+
+const optionalPositive = (message: string) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? m.amountRequired : m.amountNumber) })
+    .gt(0, message)
+    .max(paymentRequestLimits.amountMax, m.amountTooLarge)
+    .nullish()
+    .transform((value) => value ?? null);
+
+const laterOrEqual = (from: string | null, until: string | null) => !from || !until || Date.parse(until) >= Date.parse(from);
+
+/** spec 2 §3 Contact. */
+export const contactAddressSchema = z
+  .object({
+    type: z.string().nullable(),
+    address1: z.string().nullable(),
+    address2: z.string().nullable(),
+    address3: z.string().nullable(),
+    address4: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    postCode: z.string().nullable(),
+    country: z.string().nullable(),
+  })
+  .partial()
+  .meta({ id: 'ContactAddress' });
+export const contactSchema = z
+  .object({
+    companyName: z.string().nullable(),
+    firstNames: z.string().nullable(),
+    surname: z.string().nullable(),
+    emailAddress: z.string().nullable(),
+    address: contactAddressSchema.nullable(),
+  })
+  .partial()
+  .meta({ id: 'Contact' });
+export type Contact = z.infer<typeof contactSchema>;
+
+/** spec 2 §5 Contact edit: every field optional, 255 / company 500 / e-mail 1000. */
+const c = paymentRequestLimits.contact;
+export const contactEditSchema = z
+  .object({
+    companyName: optionalText('Company name', c.companyName),
+    firstNames: optionalText('First names', c.text),
+    surname: optionalText('Surname', c.text),
+    emailAddress: optionalText('Email address', c.emailAddress),
+    address: z
+      .object({
+        type: optionalText('Type', c.text),
+        address1: optionalText('Address 1', c.text),
+        address2: optionalText('Address 2', c.text),
+        address3: optionalText('Address 3', c.text),
+        address4: optionalText('Address 4', c.text),
+        city: optionalText('City', c.text),
+        state: optionalText('State', c.text),
+        postCode: optionalText('Post code', c.text),
+        country: optionalText('Country', c.text),
+      })
+      .nullish()
+      .transform((value) => value ?? null),
+  })
+  .meta({ id: 'ContactEdit' });
+
+/** spec 2 §5 billing contact of a request created from an account page. */
+const b = paymentRequestLimits.billing;
+export const billingContactInputSchema = z
+  .object({
+    firstNames: optionalText('First name', b.firstNames),
+    surname: optionalText('Last name', b.surname),
+    companyName: optionalText('Company name', b.companyName),
+    emailAddress: optionalText('Email', b.emailAddress),
+    address: z
+      .object({
+        address1: optionalText('Address 1', b.address1),
+        address2: optionalText('Address 2', b.address2),
+        city: optionalText('City', b.city),
+        state: optionalText('State', b.state),
+        postCode: optionalText('Post code', b.postCode),
+        country: optionalText('Country', b.country),
+      })
+      .nullish()
+      .transform((value) => value ?? null),
+  })
+  .meta({ id: 'BillingContactInput' });
+
+/** spec 2 §3 Transaction allocation. */
+export const transactionAllocationSchema = z
+  .object({
+    transactionId: z.uuid(),
+    amount: z.number().nullable(),
+    required: z.boolean().nullable(),
+    canEditAmount: z.boolean().nullable(),
+    minimumAmount: z.number().nullable(),
+    maximumAmount: z.number().nullable(),
+  })
+  .meta({ id: 'TransactionAllocation' });
+export type TransactionAllocation = z.infer<typeof transactionAllocationSchema>;
+
+/** The accounting transactions of a request (expand=transactions), as its Transactions tab shows them. */
+export const paymentRequestTransactionSchema = z
+  .object({
+    id: z.uuid(),
+    transactionType: z.string(),
+    transactionReference: z.string(),
+    transactionDate: z.iso.datetime(),
+    dueDate: z.iso.datetime().nullable(),
+    currency: z.string(),
+    transactionAmount: z.number(),
+    discountedAmount: z.number(),
+    allocatedAmount: z.number(),
+    paidStatus: z.string(),
+  })
+  .meta({ id: 'PaymentRequestTransaction' });
+export type PaymentRequestTransaction = z.infer<typeof paymentRequestTransactionSchema>;
+
+/** The payment attempts of a request, newest first (its Payment transactions tab). */
+export const paymentRequestPaymentSchema = z
+  .object({
+    id: z.uuid(),
+    createdOn: z.iso.datetime(),
+    status: z.string(),
+    totalAmount: z.number(),
+    currency: z.string(),
+  })
+  .meta({ id: 'PaymentRequestPayment' });
+export type PaymentRequestPayment = z.infer<typeof paymentRequestPaymentSchema>;
+
+export const paymentRequestSchema = z
+  .object({
+    id: z.uuid(),
+    requestType: z.enum(paymentRequestTypes),
+    requestStatus: z.enum(paymentRequestStatuses),
+    captureType: z.enum(captureTypes),
+    customerName: z.string().nullable(),
+    customerReference: z.string().nullable(),
+    currency: z.string(),
+    amountToPay: z.number(),
+    createdOn: z.iso.datetime(),
+    validFrom: z.iso.datetime().nullable(),
+    validUntil: z.iso.datetime().nullable(),
+    paymentRequiredBy: z.iso.datetime().nullable(),
+    description: z.string().nullable(),
+    paymentTerms: z.string().nullable(),
+    test: z.boolean(),
+    /** `<PUBLIC_URL>/pay/<id>`: the payer page (not part of this product yet, docs/decisions.md). */
+    requestUrl: z.string(),
+    accountId: z.uuid().nullable(),
+    account: z.object({ id: z.uuid(), accountReference: z.string(), name: z.string() }).nullable(),
+    billingContact: contactSchema.nullable(),
+    deliveryContact: contactSchema.nullable(),
+    options: z.object({ usage: z.enum(usageTypes).nullable() }),
+    /** Whether details, contacts and allocations may be edited now (spec 2 §4). */
+    canEdit: z.boolean().optional(),
+    /** Whether the usage type may be changed now (spec 2 §4). */
+    canChangeUsage: z.boolean().optional(),
+    transactionAllocations: z.array(transactionAllocationSchema).optional(),
+    transactions: z.array(paymentRequestTransactionSchema).optional(),
+    paymentTransactions: z.array(paymentRequestPaymentSchema).optional(),
+  })
+  .meta({ id: 'PaymentRequest' });
+export type PaymentRequest = z.infer<typeof paymentRequestSchema>;
+
+/** spec 2 §2 grid; §9 default sort createdOn descending. */
+export const paymentRequestQuery = defineQueryFields(
+  {
+    id: { type: 'uuid', filterable: true },
+    requestType: { type: 'enum', values: paymentRequestTypes, sortable: true, filterable: true },
+    requestStatus: { type: 'enum', values: paymentRequestStatuses, sortable: true, filterable: true },
+    captureType: { type: 'enum', values: captureTypes, sortable: true, filterable: true },
+    customerName: { type: 'string', sortable: true, filterable: true },
+    customerReference: { type: 'string', sortable: true, filterable: true },
+    currency: { type: 'string', sortable: true, filterable: true },
+    amountToPay: { type: 'number', sortable: true, filterable: true },
+    createdOn: { type: 'date', sortable: true, filterable: true },
+    validUntil: { type: 'date', sortable: true, filterable: true },
+    accountId: { type: 'uuid', filterable: true },
+  },
+  { defaultSort: '-createdOn', expand: ['transactions'] },
+);
+
+export const paymentRequestListQuery = z.object({
+  includeTransactions: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true')
+    .describe('true: each item carries its transactionAllocations and transactions.'),
+});
+
+/** The New Request dialog (spec 2 §2, §5): creates an invoice-like transaction and a Transaction request for it. */
+export const createTransactionRequestBody = z
+  .object({
+    requestType: z.literal('Transaction'),
+    accountId: z.uuid({ message: m.accountRequired }),
+    currency,
+    amount: positiveAmount(),
+    transactionDate: requiredDate('Transaction date'),
+    dueDate: requiredDate('Due date'),
+    description: optionalText('Description', paymentRequestLimits.dialogDescription),
+    paymentTerms: optionalText('Payment terms', paymentRequestLimits.dialogPaymentTerms),
+  })
+  .refine((body) => laterOrEqual(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
+
+/** The account-page variant (spec 2 §2, §5). */
+export const createAccountRequestBody = z
+  .object({
+    requestType: z.literal('Account'),
+    captureType: z.enum(captureTypes, { message: m.captureTypeRequired }),
+    currency,
+    amountToPay: positiveAmount(),
+    description: optionalText('Description', paymentRequestLimits.description),
+    customerName: optionalText('Customer name', paymentRequestLimits.customerName),
+    customerReference: optionalText('Customer reference', paymentRequestLimits.customerReference),
+    accountId: z.uuid({ message: m.accountRequired }),
+    validFrom: optionalDate,
+    validUntil: optionalDate,
+    paymentRequiredBy: optionalDate,
+    billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
+    test: z.boolean().default(false),
+  })
+  .refine((body) => laterOrEqual(body.validFrom, body.validUntil), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] });
+
+export const createPaymentRequestBody = z
+  .discriminatedUnion('requestType', [createTransactionRequestBody, createAccountRequestBody], {
+    message: "requestType must be 'Transaction' (New Request dialog) or 'Account' (account page)",
+  })
+  .meta({ id: 'CreatePaymentRequest' });
+export type CreatePaymentRequestBody = z.input<typeof createPaymentRequestBody>;
+export type CreatePaymentRequestInput = z.output<typeof createPaymentRequestBody>;
+export type CreateTransactionRequestBody = z.input<typeof createTransactionRequestBody>;
+
+/** PATCH payment-requests (spec 2 §5 Payment request edit, Contact edit): absent fields stay, null clears. */
+export const updatePaymentRequestBody = z
+  .object({
+    id: z.uuid({ message: 'Id must be the id (a UUID) of a payment request of this company.' }),
+    description: optionalText('Description', paymentRequestLimits.description).optional(),
+    validFrom: optionalDate.optional(),
+    validUntil: optionalDate.optional(),
+    paymentRequiredBy: optionalDate.optional(),
+    usageType: z.enum(usageTypes, { message: 'Usage type must be Single or Multiple' }).optional(),
+    billingContact: contactEditSchema.nullable().optional(),
+    deliveryContact: contactEditSchema.nullable().optional(),
+  })
+  .refine((body) => laterOrEqual(body.validFrom ?? null, body.validUntil ?? null), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] })
+  .meta({ id: 'UpdatePaymentRequest' });
+export type UpdatePaymentRequestBody = z.input<typeof updatePaymentRequestBody>;
+export type UpdatePaymentRequestInput = z.output<typeof updatePaymentRequestBody>;
+
+/** One entry of PATCH payment-requests/{id}/transaction-allocation-info (spec 2 §5 Allocation edit). */
+export const allocationInfoInputSchema = z
+  .object({
+    transactionId: z.uuid({ message: 'Transaction id must be a UUID' }),
+    amount: optionalPositive(m.amountPositive),
+    required: z.boolean().nullish().transform((value) => value ?? null),
+    canEditAmount: z.boolean().nullish().transform((value) => value ?? null),
+    minimumAmount: optionalPositive(m.minimumPositive),
+    maximumAmount: optionalPositive(m.maximumPositive),
+  })
+  .superRefine((allocation, ctx) => {
+    const limited = allocation.minimumAmount !== null || allocation.maximumAmount !== null;
+    if (limited && allocation.canEditAmount !== true) {
+      ctx.addIssue({ code: 'custom', message: m.minMaxNeedCanEditAmount, path: [allocation.minimumAmount !== null ? 'minimumAmount' : 'maximumAmount'] });
+    }
+    if (allocation.minimumAmount !== null && allocation.maximumAmount !== null && !(allocation.maximumAmount > allocation.minimumAmount)) {
+      ctx.addIssue({ code: 'custom', message: m.maximumNotAboveMinimum, path: ['maximumAmount'] });
+    }
+  });
+export const allocationInfoBody = z
+  .array(allocationInfoInputSchema)
+  .min(1, m.allocationsRequired)
+  .max(1000)
+  .refine((list) => new Set(list.map((a) => a.transactionId)).size === list.length, m.allocationDuplicated)
+  .meta({ id: 'TransactionAllocationInfo' });
+export type AllocationInfoBody = z.input<typeof allocationInfoBody>;
+export type AllocationInfoInput = z.output<typeof allocationInfoBody>;
