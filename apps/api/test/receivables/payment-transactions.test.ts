@@ -158,6 +158,15 @@ describe('GET payment-transactions/{id}', () => {
     expect(body).toMatchObject({ id: row!.id, totalAmount: Number(row!.totalAmount), paymentRequest: { id: row!.paymentRequestId } });
   });
 
+  it('carries its allocations and late-payment fee lines', async () => {
+    const [allocated] = (await allRows(merchant)).filter((r) => r.allocatedStatus === 'AutoAllocated');
+    const body = (await get(merchant, `payment-transactions/${allocated!.id}`)).json();
+    expect(body.paymentAllocations).toEqual([
+      expect.objectContaining({ paymentTransactionId: allocated!.id, entityType: 'Account', allocatedAmount: Number(allocated!.totalAmount) }),
+    ]);
+    expect(body.paymentFeeTransactions).toEqual([]);
+  });
+
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
     expect((await get(merchant, 'payment-transactions/0199f0aa-0000-7000-8000-000000000000')).statusCode).toBe(404);
     expect((await get(merchant, 'payment-transactions/not-an-id')).statusCode).toBe(400);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
+import { paymentFeeTransactionSchema, transactionPaymentAllocationSchema } from './transactions.js';
 
 /** spec 2 §3 Payment transaction */
 export const paymentTransactionTypes = ['Payment', 'Refund'] as const;
@@ -66,6 +67,11 @@ export const paymentTransactionRequestSchema = z
   })
   .meta({ id: 'PaymentTransactionRequest' });
 
+// Allocations and fee lines are the same records the accounting transaction shows (transactions.ts).
+export { transactionPaymentAllocationSchema as paymentAllocationSchema } from './transactions.js';
+export type PaymentAllocation = z.infer<typeof transactionPaymentAllocationSchema>;
+export type PaymentFeeTransaction = z.infer<typeof paymentFeeTransactionSchema>;
+
 export const paymentTransactionSchema = z
   .object({
     id: z.uuid(),
@@ -91,6 +97,9 @@ export const paymentTransactionSchema = z
     paymentProviderName: z.string().nullable(),
     paymentProviderReference: z.string().nullable(),
     paymentMethodType: z.enum(paymentMethodTypes).nullable(),
+    /** On the detail call only. */
+    paymentAllocations: z.array(transactionPaymentAllocationSchema).optional(),
+    paymentFeeTransactions: z.array(paymentFeeTransactionSchema).optional(),
   })
   .meta({ id: 'PaymentTransaction' });
 export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;

@@ -151,7 +151,7 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
       ${nowIso}::timestamptz - (i % 730) * interval '1 day' - (i * 37 % 86400) * interval '1 second' - interval '5 minutes',
       ${nowIso}::timestamptz - (i % 730) * interval '1 day' - (i * 37 % 86400) * interval '1 second',
       round((20 + (i::bigint * 104729) % 300000 / 10.0)::numeric, 2), 'GBP', round(((i::bigint * 7919) % 900) / 100.0, 2), 'GBP',
-      case when ${size.paymentRequests} > 0 then r.id end,
+      r.id,
       (${firstNames})[1 + i % 16] || ' ' || (${surnames})[1 + (i / 16) % 12] || case when i >= 192 then ' ' || (i / 192)::text else '' end,
       a.name,
       jsonb_build_object('companyName', a.name, 'firstNames', (${firstNames})[1 + i % 16], 'surname', (${surnames})[1 + (i / 16) % 12],
@@ -160,8 +160,12 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
       (array['Stripe','GoCardless','Opayo'])[1 + i % 3], 'pi_' || md5(i::text),
       (array['Card','Card','BankTransfer','BankDebit'])[1 + i % 4]
     from generate_series(1, ${size.paymentTransactions}) as i
-    left join demo_requests r on r.n = 1 + i % ${requestCount}
-    join demo_accounts a on a.n = 1 + i % ${accountCount}`);
+    ${
+      size.paymentRequests > 0
+        ? // A payment pays one of the requests, so it belongs to that request's account.
+          sql`join demo_requests r on r.n = 1 + i % ${requestCount} join demo_accounts a on a.id = r.account_id`
+        : sql`cross join (select null::uuid as id) r join demo_accounts a on a.n = 1 + i % ${accountCount}`
+    }`);
 
   // Pending payments wait on Ledgerline's sandbox provider, so capture and cancel work in a demo.
   await executor.execute(sql`

@@ -114,10 +114,10 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
     '/api/v0/payment-transactions/:id',
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'One payment transaction with its payment request', params: uuidParam, response: { 200: paymentTransactionSchema } },
+      schema: { tags, summary: 'One payment transaction with its payment request, allocations and late-payment fee lines', params: uuidParam, response: { 200: paymentTransactionSchema } },
     },
     async (request) => {
-      const found = await request.tenantRead((tx) => repository.find(tx, scopeOf(request), request.params.id));
+      const found = await request.tenantRead((tx) => repository.findWithDetails(tx, scopeOf(request), request.params.id));
       if (!found) throw new NotFoundError('The payment transaction was not found.');
       return found;
     },

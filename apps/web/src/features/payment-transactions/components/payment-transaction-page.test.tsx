@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
@@ -32,6 +33,37 @@ const refund = {
 };
 
 describe('the payment transaction page', () => {
+  it('lists its allocations and late-payment fee lines in their tabs, with counts', async () => {
+    stubFetch({
+      [`GET /payment-transactions/${id}`]: {
+        body: {
+          ...refund,
+          type: 'Payment',
+          status: 'Paid',
+          paymentAllocations: [
+            { id: '0199f0aa-0000-7000-8000-0000000000a1', createdOn: '2026-11-20T10:00:00.000Z', type: 'Payment', status: 'Allocated', entityType: 'Transaction', transactionId: '0199f0aa-0000-7000-8000-0000000000b1', accountId: null, paymentTransactionId: id, settlementOfferId: null, discountedAmount: 0, allocatedAmount: 99 },
+          ],
+          paymentFeeTransactions: [
+            { id: '0199f0aa-0000-7000-8000-0000000000c1', createdOn: '2026-11-20T10:00:00.000Z', transactionId: null, paymentTransactionId: id, feeDetails: [{ type: 'FixedSum', currency: 'GBP', amount: 40 }, { type: 'Interest', currency: 'GBP', amount: 2.5 }] },
+          ],
+        },
+      },
+    });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    const allocationsTab = await screen.findByRole('tab', { name: /Payment allocations/ });
+    expect(allocationsTab).toHaveTextContent('1');
+    expect(screen.getByRole('tab', { name: /Late payments/ })).toHaveTextContent('2');
+    await userEvent.click(allocationsTab);
+    expect(await screen.findByRole('link', { name: 'Transaction' })).toHaveAttribute('href', '/transactions/0199f0aa-0000-7000-8000-0000000000b1');
+    await userEvent.click(screen.getByRole('tab', { name: /Late payments/ }));
+    expect(await screen.findByText('Fixed Sum')).toBeInTheDocument();
+    expect(screen.getByText('£40.00')).toBeInTheDocument();
+  });
+
   it('titles a refund with its amount and labels it as refunded', async () => {
     stubFetch({ [`GET /payment-transactions/${id}`]: { body: refund } });
     renderWithProviders(<p>Elsewhere</p>, {

@@ -1,4 +1,4 @@
-import { Anchor, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -31,7 +31,9 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text component="div">{children ?? 'N/A'}</Text>
+      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
+        {children ?? 'N/A'}
+      </Text>
     </div>
   );
 }
@@ -60,6 +62,94 @@ function PayeeCard({ details }: { details: CustomerDetails | null }) {
   );
 }
 
+function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
+  const allocations = payment.paymentAllocations ?? [];
+  if (allocations.length === 0) return <Text c="dimmed">This payment has not been allocated.</Text>;
+  return (
+    <Table striped aria-label="Payment allocations">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Created on</Table.Th>
+          <Table.Th>Type</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th>Applied to</Table.Th>
+          <Table.Th ta="right">Discounted amount</Table.Th>
+          <Table.Th ta="right">Allocated amount</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {allocations.map((allocation) => (
+          <Table.Tr key={allocation.id}>
+            <Table.Td>
+              <DateTime value={allocation.createdOn} />
+            </Table.Td>
+            <Table.Td>{spaceWords(allocation.type)}</Table.Td>
+            <Table.Td>{spaceWords(allocation.status)}</Table.Td>
+            <Table.Td>
+              {allocation.entityType === 'Transaction' && allocation.transactionId ? (
+                <Anchor component={Link} to={`/transactions/${allocation.transactionId}`}>
+                  Transaction
+                </Anchor>
+              ) : allocation.accountId ? (
+                <Anchor component={Link} to={`/accounts/${allocation.accountId}`}>
+                  Account
+                </Anchor>
+              ) : (
+                spaceWords(allocation.entityType)
+              )}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money amount={allocation.discountedAmount} currency={payment.currency} />
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money amount={allocation.allocatedAmount} currency={payment.currency} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
+  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
+  if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
+  return (
+    <Table striped aria-label="Late payment fees">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Created on</Table.Th>
+          <Table.Th>Fee</Table.Th>
+          <Table.Th>Transaction</Table.Th>
+          <Table.Th ta="right">Amount</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {lines.map(({ key, fee, detail }) => (
+          <Table.Tr key={key}>
+            <Table.Td>
+              <DateTime value={fee.createdOn} />
+            </Table.Td>
+            <Table.Td>{detail.type ? spaceWords(detail.type) : '-'}</Table.Td>
+            <Table.Td>
+              {fee.transactionId ? (
+                <Anchor component={Link} to={`/transactions/${fee.transactionId}`}>
+                  Transaction
+                </Anchor>
+              ) : (
+                '-'
+              )}
+            </Table.Td>
+            <Table.Td ta="right">
+              <Money amount={detail.amount ?? null} currency={detail.currency ?? payment.currency} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /** spec 2 §2 Payment transaction detail: the details, payee and payment provider of one payment. */
 export function PaymentTransactionPage() {
   const { id = '' } = useParams();
@@ -76,6 +166,8 @@ export function PaymentTransactionPage() {
   if (isError) return <Text c="red">Loading Error</Text>;
 
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
+  const allocations = payment.paymentAllocations ?? [];
+  const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
@@ -85,57 +177,76 @@ export function PaymentTransactionPage() {
         </Group>
         <PendingActions payment={payment} />
       </Group>
-      <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, lg: 6 }}>
-          <Card withBorder padding="lg" h="100%">
-            <Title order={3} size="h5" mb="md">
-              Details
-            </Title>
-            <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
-              <Field label={amountLabel}>
-                <Money amount={payment.totalAmount} currency={payment.currency} />
-              </Field>
-              <Field label="Type">{payment.type}</Field>
-              <Field label="Reference">{payment.ledgerlineReference}</Field>
-              <Field label="Status date">
-                <DateTime value={payment.statusDateTime} />
-              </Field>
-              <Field label="Created on">
-                <DateTime value={payment.createdOn} />
-              </Field>
-              <Field label="Fee">
-                <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
-              </Field>
-              <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
-              <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
-            </SimpleGrid>
-          </Card>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
-          <PayeeCard details={payment.customerDetails} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
-          <Card withBorder padding="lg" h="100%">
-            <Title order={3} size="h5" mb="md">
-              Payment provider
-            </Title>
-            <Stack gap="sm">
-              <Field label="Provider">
-                {payment.paymentProviderId ? (
-                  <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
-                    {text(payment.paymentProviderName)}
-                  </Anchor>
-                ) : (
-                  text(payment.paymentProviderName)
-                )}
-              </Field>
-              <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
-              <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
-            </Stack>
-          </Card>
-        </Grid.Col>
-      </Grid>
+      <Tabs defaultValue="info" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="info">Info</Tabs.Tab>
+          <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
+            Payment allocations
+          </Tabs.Tab>
+          <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
+            Late payments
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="info" pt="md">
+          <Grid gutter="lg">
+            <Grid.Col span={{ base: 12, lg: 6 }}>
+              <Card withBorder padding="lg" h="100%">
+                <Title order={3} size="h5" mb="md">
+                  Details
+                </Title>
+                <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
+                  <Field label={amountLabel}>
+                    <Money amount={payment.totalAmount} currency={payment.currency} />
+                  </Field>
+                  <Field label="Type">{payment.type}</Field>
+                  <Field label="Reference">{payment.ledgerlineReference}</Field>
+                  <Field label="Status date">
+                    <DateTime value={payment.statusDateTime} />
+                  </Field>
+                  <Field label="Created on">
+                    <DateTime value={payment.createdOn} />
+                  </Field>
+                  <Field label="Fee">
+                    <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
+                  </Field>
+                  <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+                  <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
+                </SimpleGrid>
+              </Card>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
+              <PayeeCard details={payment.customerDetails} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
+              <Card withBorder padding="lg" h="100%">
+                <Title order={3} size="h5" mb="md">
+                  Payment provider
+                </Title>
+                <Stack gap="sm">
+                  <Field label="Provider">
+                    {payment.paymentProviderId ? (
+                      <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
+                        {text(payment.paymentProviderName)}
+                      </Anchor>
+                    ) : (
+                      text(payment.paymentProviderName)
+                    )}
+                  </Field>
+                  <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
+                  <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
+                </Stack>
+              </Card>
+            </Grid.Col>
+          </Grid>
+        </Tabs.Panel>
+        <Tabs.Panel value="allocations" pt="md">
+          <AllocationsTable payment={payment} />
+        </Tabs.Panel>
+        <Tabs.Panel value="late-payments" pt="md">
+          <FeeLinesTable payment={payment} />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }
