@@ -146,6 +146,9 @@ async function main() {
   const firstPage = (await (await fetch(`${api}/payment-transactions?itemsPerPage=1`, { headers })).json()) as { items: { customerName: string }[] };
   const namePart = firstPage.items[0]!.customerName.split(' ')[0]!.slice(0, 4);
   const filter = encodeURIComponent(`status eq Paid,customerName ct ${namePart}`);
+  // An account in the middle of the list, with its share of the million payments.
+  const accounts = (await (await fetch(`${api}/accounts?page=500&itemsPerPage=1`, { headers })).json()) as { items: { id: string }[] };
+  const account = accounts.items[0]!;
 
   const scenarios: [string, string, Record<string, string>][] = [
     ['baseline: bare Fastify constant', `http://127.0.0.1:${baselineAddress.port}/constant`, {}],
@@ -153,6 +156,9 @@ async function main() {
     [`payment-transactions, status eq Paid + customerName ct ${namePart}`, `${api}/payment-transactions?filter=${filter}`, headers],
     ['payment-transactions/count', `${api}/payment-transactions/count`, headers],
     ['payment-transactions/status/all-failures', `${api}/payment-transactions/status/all-failures`, headers],
+    ['transactions (accounting), default sort by date', `${api}/transactions?expand=account`, headers],
+    ['accounts, default sort by reference', `${api}/accounts`, headers],
+    ['accounts/{id} with expand=counts', `${api}/accounts/${account.id}?expand=counts`, headers],
   ];
   log(`${clients} clients, ${seconds} s a scenario`);
   const results: Result[] = [];
@@ -209,7 +215,7 @@ async function main() {
   console.log(`\n| import | rows | imported | ms |`);
   console.log('| --- | ---: | ---: | ---: |');
   console.log(`| POST payment-transactions/allocated-status/import (${imported.status}) | ${result.processedCount} | ${result.importedCount} | ${Math.round(importMs)} |`);
-  console.log('\nNot measured here yet: the accounting transactions list and the account detail (their calls come with their areas).');
+
   server.kill('SIGTERM');
   await baseline.close();
   await database.close();
