@@ -18,13 +18,16 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows } from '../../platform/paging/count.js';
+import { countRows, totalFromPage } from '../../platform/paging/count.js';
 
 type Row = typeof paymentRequests.$inferSelect;
 type AllocationRow = typeof paymentRequestAllocations.$inferSelect;
 type Fields = (typeof paymentRequestQuery)['fields'];
 export type PaymentRequestRow = Row;
-export type PaymentRequestValues = Omit<typeof paymentRequests.$inferInsert, 'tenantId' | 'datasetId'>;
+export type PaymentRequestValues = Omit<
+  typeof paymentRequests.$inferInsert,
+  'tenantId' | 'datasetId'
+>;
 export type TransactionValues = Omit<typeof transactions.$inferInsert, 'tenantId' | 'datasetId'>;
 export type AllocationValues = Omit<AllocationRow, 'tenantId' | 'datasetId' | 'paymentRequestId'>;
 
@@ -54,8 +57,10 @@ const columns = {
   accountId: r.accountId,
 };
 
-const inScope = (scope: PaymentRequestScope) => and(eq(r.tenantId, scope.tenantId), eq(r.datasetId, scope.datasetId));
-const allocationsInScope = (scope: PaymentRequestScope) => and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId));
+const inScope = (scope: PaymentRequestScope) =>
+  and(eq(r.tenantId, scope.tenantId), eq(r.datasetId, scope.datasetId));
+const allocationsInScope = (scope: PaymentRequestScope) =>
+  and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId));
 
 export function toAllocation(row: AllocationRow): TransactionAllocation {
   return {
@@ -73,7 +78,16 @@ export function toPaymentRequest(
   row: Row,
   requestUrl: string,
   account: PaymentRequest['account'],
-  extra: Partial<Pick<PaymentRequest, 'transactionAllocations' | 'transactions' | 'paymentTransactions' | 'canEdit' | 'canChangeUsage'>> = {},
+  extra: Partial<
+    Pick<
+      PaymentRequest,
+      | 'transactionAllocations'
+      | 'transactions'
+      | 'paymentTransactions'
+      | 'canEdit'
+      | 'canChangeUsage'
+    >
+  > = {},
 ): PaymentRequest {
   return {
     id: row.id,
@@ -104,7 +118,11 @@ export function toPaymentRequest(
 export function createPaymentRequestsRepository() {
   return {
     /** One page; the index (tenant, dataset, created_on, id) serves the default order. */
-    async page(executor: Executor, scope: PaymentRequestScope, query: PageQuery<Fields, 'transactions'>) {
+    async page(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      query: PageQuery<Fields, 'transactions'>,
+    ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: r.id });
       const where = and(inScope(scope), compiled.where);
       const rows = await executor
@@ -114,17 +132,37 @@ export function createPaymentRequestsRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit)
         .offset(compiled.offset);
-      const total = await countRows(executor, r, where);
+      const total =
+        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
+        (await countRows(executor, r, where, {
+          preferEstimate: compiled.where === undefined,
+          atLeast: compiled.offset + rows.length,
+        }));
       return { rows, total };
     },
 
-    async count(executor: Executor, scope: PaymentRequestScope, query: Pick<PageQuery<Fields>, 'filters'>) {
-      const compiled = compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], ...query }, { columns, tieBreaker: r.id });
+    async count(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      query: Pick<PageQuery<Fields>, 'filters'>,
+    ) {
+      const compiled = compilePageQuery(
+        { page: 1, itemsPerPage: 1, sort: [], ...query },
+        { columns, tieBreaker: r.id },
+      );
       return countRows(executor, r, and(inScope(scope), compiled.where));
     },
 
-    async find(executor: Executor, scope: PaymentRequestScope, id: string, forUpdate = false): Promise<Row | null> {
-      const query = executor.select().from(r).where(and(inScope(scope), eq(r.id, id)));
+    async find(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      id: string,
+      forUpdate = false,
+    ): Promise<Row | null> {
+      const query = executor
+        .select()
+        .from(r)
+        .where(and(inScope(scope), eq(r.id, id)));
       const [row] = forUpdate ? await query.for('update') : await query;
       return row ?? null;
     },
@@ -132,9 +170,19 @@ export function createPaymentRequestsRepository() {
     async accountsById(executor: Executor, scope: PaymentRequestScope, ids: string[]) {
       if (ids.length === 0) return new Map<string, NonNullable<PaymentRequest['account']>>();
       const rows = await executor
-        .select({ id: accounts.id, accountReference: accounts.accountReference, name: accounts.name })
+        .select({
+          id: accounts.id,
+          accountReference: accounts.accountReference,
+          name: accounts.name,
+        })
         .from(accounts)
-        .where(and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId), inArray(accounts.id, ids)));
+        .where(
+          and(
+            eq(accounts.tenantId, scope.tenantId),
+            eq(accounts.datasetId, scope.datasetId),
+            inArray(accounts.id, ids),
+          ),
+        );
       return new Map(rows.map((row) => [row.id, row]));
     },
 
@@ -142,11 +190,21 @@ export function createPaymentRequestsRepository() {
       const [row] = await executor
         .select()
         .from(accounts)
-        .where(and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId), eq(accounts.id, id)));
+        .where(
+          and(
+            eq(accounts.tenantId, scope.tenantId),
+            eq(accounts.datasetId, scope.datasetId),
+            eq(accounts.id, id),
+          ),
+        );
       return row ?? null;
     },
 
-    async allocationsOf(executor: Executor, scope: PaymentRequestScope, requestIds: string[]): Promise<AllocationRow[]> {
+    async allocationsOf(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestIds: string[],
+    ): Promise<AllocationRow[]> {
       if (requestIds.length === 0) return [];
       return executor
         .select()
@@ -155,12 +213,22 @@ export function createPaymentRequestsRepository() {
         .orderBy(a.paymentRequestId, a.transactionId);
     },
 
-    async transactionsById(executor: Executor, scope: PaymentRequestScope, ids: string[]): Promise<Map<string, PaymentRequestTransaction>> {
+    async transactionsById(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      ids: string[],
+    ): Promise<Map<string, PaymentRequestTransaction>> {
       if (ids.length === 0) return new Map();
       const rows = await executor
         .select()
         .from(transactions)
-        .where(and(eq(transactions.tenantId, scope.tenantId), eq(transactions.datasetId, scope.datasetId), inArray(transactions.id, ids)));
+        .where(
+          and(
+            eq(transactions.tenantId, scope.tenantId),
+            eq(transactions.datasetId, scope.datasetId),
+            inArray(transactions.id, ids),
+          ),
+        );
       return new Map(
         rows.map((row) => [
           row.id,
@@ -181,21 +249,45 @@ export function createPaymentRequestsRepository() {
     },
 
     /** The request's payment attempts, newest first. */
-    async paymentsOf(executor: Executor, scope: PaymentRequestScope, requestId: string): Promise<PaymentRequestPayment[]> {
+    async paymentsOf(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestId: string,
+    ): Promise<PaymentRequestPayment[]> {
       const t = paymentTransactions;
       const rows = await executor
-        .select({ id: t.id, createdOn: t.createdOn, status: t.status, totalAmount: t.totalAmount, currency: t.currency })
+        .select({
+          id: t.id,
+          createdOn: t.createdOn,
+          status: t.status,
+          totalAmount: t.totalAmount,
+          currency: t.currency,
+        })
         .from(t)
-        .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.paymentRequestId, requestId)))
+        .where(
+          and(
+            eq(t.tenantId, scope.tenantId),
+            eq(t.datasetId, scope.datasetId),
+            eq(t.paymentRequestId, requestId),
+          ),
+        )
         .orderBy(desc(t.createdOn), desc(t.id));
-      return rows.map((row) => ({ ...row, createdOn: row.createdOn.toISOString(), totalAmount: Number(row.totalAmount) }));
+      return rows.map((row) => ({
+        ...row,
+        createdOn: row.createdOn.toISOString(),
+        totalAmount: Number(row.totalAmount),
+      }));
     },
 
     /**
      * spec 2 §4: settlement discounts (a Used offer on one of its transactions) or late payments (a
      * fee line on one of its transactions or payments) are applied to the request.
      */
-    async hasDiscountsOrLatePayments(executor: Executor, scope: PaymentRequestScope, requestId: string): Promise<boolean> {
+    async hasDiscountsOrLatePayments(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestId: string,
+    ): Promise<boolean> {
       const transactionIds = executor
         .select({ id: a.transactionId })
         .from(a)
@@ -203,7 +295,13 @@ export function createPaymentRequestsRepository() {
       const paymentIds = executor
         .select({ id: paymentTransactions.id })
         .from(paymentTransactions)
-        .where(and(eq(paymentTransactions.tenantId, scope.tenantId), eq(paymentTransactions.datasetId, scope.datasetId), eq(paymentTransactions.paymentRequestId, requestId)));
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, scope.tenantId),
+            eq(paymentTransactions.datasetId, scope.datasetId),
+            eq(paymentTransactions.paymentRequestId, requestId),
+          ),
+        );
       const [used] = await executor
         .select({ id: settlementOffers.id })
         .from(settlementOffers)
@@ -221,26 +319,55 @@ export function createPaymentRequestsRepository() {
       const [fee] = await executor
         .select({ id: f.id })
         .from(f)
-        .where(and(eq(f.tenantId, scope.tenantId), eq(f.datasetId, scope.datasetId), or(inArray(f.transactionId, transactionIds), inArray(f.paymentTransactionId, paymentIds))))
+        .where(
+          and(
+            eq(f.tenantId, scope.tenantId),
+            eq(f.datasetId, scope.datasetId),
+            or(
+              inArray(f.transactionId, transactionIds),
+              inArray(f.paymentTransactionId, paymentIds),
+            ),
+          ),
+        )
         .limit(1);
       return fee !== undefined;
     },
 
-    async hasPayments(executor: Executor, scope: PaymentRequestScope, requestId: string): Promise<boolean> {
+    async hasPayments(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestId: string,
+    ): Promise<boolean> {
       const t = paymentTransactions;
       const [row] = await executor
         .select({ id: t.id })
         .from(t)
-        .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.paymentRequestId, requestId)))
+        .where(
+          and(
+            eq(t.tenantId, scope.tenantId),
+            eq(t.datasetId, scope.datasetId),
+            eq(t.paymentRequestId, requestId),
+          ),
+        )
         .limit(1);
       return row !== undefined;
     },
 
-    async insertTransaction(executor: Executor, scope: PaymentRequestScope, values: TransactionValues) {
-      await executor.insert(transactions).values({ ...values, tenantId: scope.tenantId, datasetId: scope.datasetId });
+    async insertTransaction(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      values: TransactionValues,
+    ) {
+      await executor
+        .insert(transactions)
+        .values({ ...values, tenantId: scope.tenantId, datasetId: scope.datasetId });
     },
 
-    async insert(executor: Executor, scope: PaymentRequestScope, values: PaymentRequestValues): Promise<Row> {
+    async insert(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      values: PaymentRequestValues,
+    ): Promise<Row> {
       const [row] = await executor
         .insert(r)
         .values({ ...values, tenantId: scope.tenantId, datasetId: scope.datasetId })
@@ -248,22 +375,53 @@ export function createPaymentRequestsRepository() {
       return row!;
     },
 
-    async insertAllocation(executor: Executor, scope: PaymentRequestScope, paymentRequestId: string, values: AllocationValues) {
-      await executor.insert(a).values({ ...values, paymentRequestId, tenantId: scope.tenantId, datasetId: scope.datasetId });
+    async insertAllocation(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      paymentRequestId: string,
+      values: AllocationValues,
+    ) {
+      await executor
+        .insert(a)
+        .values({
+          ...values,
+          paymentRequestId,
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+        });
     },
 
-    async update(executor: Executor, scope: PaymentRequestScope, id: string, values: Partial<PaymentRequestValues>): Promise<void> {
+    async update(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      id: string,
+      values: Partial<PaymentRequestValues>,
+    ): Promise<void> {
       if (Object.keys(values).length === 0) return;
-      await executor.update(r).set(values).where(and(inScope(scope), eq(r.id, id)));
+      await executor
+        .update(r)
+        .set(values)
+        .where(and(inScope(scope), eq(r.id, id)));
     },
 
     async updateAllocation(
       executor: Executor,
       scope: PaymentRequestScope,
       paymentRequestId: string,
-      allocation: { transactionId: string; amount: number | null; required: boolean | null; canEditAmount: boolean | null; minimumAmount: number | null; maximumAmount: number | null },
+      allocation: {
+        transactionId: string;
+        amount: number | null;
+        required: boolean | null;
+        canEditAmount: boolean | null;
+        minimumAmount: number | null;
+        maximumAmount: number | null;
+      },
     ): Promise<void> {
-      const where: SQL | undefined = and(allocationsInScope(scope), eq(a.paymentRequestId, paymentRequestId), eq(a.transactionId, allocation.transactionId));
+      const where: SQL | undefined = and(
+        allocationsInScope(scope),
+        eq(a.paymentRequestId, paymentRequestId),
+        eq(a.transactionId, allocation.transactionId),
+      );
       await executor
         .update(a)
         .set({
