@@ -18,7 +18,7 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, totalFromPage } from '../../platform/paging/count.js';
+import { countRows, pageTotal } from '../../platform/paging/count.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type AccountFields = (typeof accountQuery)['fields'];
@@ -146,12 +146,12 @@ export function createAccountsRepository() {
         .limit(compiled.limit)
         .offset(compiled.offset);
       // The whole list of a big company: the planner's estimate saves reading 10,001 index entries.
-      const total =
-        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
-        (await countRows(executor, accounts, where, {
-          preferEstimate: compiled.where === undefined,
-          atLeast: compiled.offset + rows.length,
-        }));
+      const total = await pageTotal(executor, accounts, where, {
+        offset: compiled.offset,
+        limit: compiled.limit,
+        rows: rows.length,
+        wholeList: compiled.where === undefined,
+      });
       return {
         items: rows.map((row) => toAccount(row)),
         totalItems: total.count,

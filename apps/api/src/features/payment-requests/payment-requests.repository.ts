@@ -18,7 +18,7 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, totalFromPage } from '../../platform/paging/count.js';
+import { countRows, pageTotal } from '../../platform/paging/count.js';
 
 type Row = typeof paymentRequests.$inferSelect;
 type AllocationRow = typeof paymentRequestAllocations.$inferSelect;
@@ -132,12 +132,12 @@ export function createPaymentRequestsRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit)
         .offset(compiled.offset);
-      const total =
-        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
-        (await countRows(executor, r, where, {
-          preferEstimate: compiled.where === undefined,
-          atLeast: compiled.offset + rows.length,
-        }));
+      const total = await pageTotal(executor, r, where, {
+        offset: compiled.offset,
+        limit: compiled.limit,
+        rows: rows.length,
+        wholeList: compiled.where === undefined,
+      });
       return { rows, total };
     },
 
@@ -381,14 +381,12 @@ export function createPaymentRequestsRepository() {
       paymentRequestId: string,
       values: AllocationValues,
     ) {
-      await executor
-        .insert(a)
-        .values({
-          ...values,
-          paymentRequestId,
-          tenantId: scope.tenantId,
-          datasetId: scope.datasetId,
-        });
+      await executor.insert(a).values({
+        ...values,
+        paymentRequestId,
+        tenantId: scope.tenantId,
+        datasetId: scope.datasetId,
+      });
     },
 
     async update(

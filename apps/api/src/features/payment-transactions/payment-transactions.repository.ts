@@ -1,9 +1,14 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import { paymentAllocations, paymentFeeTransactions, paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
+import {
+  paymentAllocations,
+  paymentFeeTransactions,
+  paymentRequests,
+  paymentTransactions,
+} from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, totalFromPage } from '../../platform/paging/count.js';
+import { countRows, pageTotal } from '../../platform/paging/count.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -77,10 +82,14 @@ const columns = {
 
 /** The list's filters as SQL, for the export's "include table filters". */
 export function compilePaymentTransactionFilter(filters: PageQuery<Fields>['filters']) {
-  return compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], filters }, { columns, tieBreaker: t.id }).where;
+  return compilePageQuery(
+    { page: 1, itemsPerPage: 1, sort: [], filters },
+    { columns, tieBreaker: t.id },
+  ).where;
 }
 
-const inScope = (scope: Scope) => and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
+const inScope = (scope: Scope) =>
+  and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
 
 export function createPaymentTransactionsRepository() {
   async function requestsById(executor: Executor, scope: Scope, ids: string[]) {
@@ -88,13 +97,24 @@ export function createPaymentTransactionsRepository() {
     const rows = await executor
       .select()
       .from(paymentRequests)
-      .where(and(eq(paymentRequests.tenantId, scope.tenantId), eq(paymentRequests.datasetId, scope.datasetId), inArray(paymentRequests.id, ids)));
+      .where(
+        and(
+          eq(paymentRequests.tenantId, scope.tenantId),
+          eq(paymentRequests.datasetId, scope.datasetId),
+          inArray(paymentRequests.id, ids),
+        ),
+      );
     return new Map(rows.map((row) => [row.id, row]));
   }
 
   return {
     /** One page and its (capped or estimated) total; `extra` narrows the list further (all-failures). */
-    async page(executor: Executor, scope: Scope, query: PageQuery<Fields, 'paymentrequest'>, extra?: SQL) {
+    async page(
+      executor: Executor,
+      scope: Scope,
+      query: PageQuery<Fields, 'paymentrequest'>,
+      extra?: SQL,
+    ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: t.id });
       const where = and(inScope(scope), extra, compiled.where);
       const rows = await executor
@@ -104,16 +124,28 @@ export function createPaymentTransactionsRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit)
         .offset(compiled.offset);
-      const total =
-        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
-        (await countRows(executor, t, where, { preferEstimate: query.filters.length === 0, atLeast: compiled.offset + rows.length }));
+      const total = await pageTotal(executor, t, where, {
+        offset: compiled.offset,
+        limit: compiled.limit,
+        rows: rows.length,
+        wholeList: query.filters.length === 0,
+      });
       const expandRequest = query.expand.includes('paymentrequest');
       const requests = expandRequest
-        ? await requestsById(executor, scope, [...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : [])))])
+        ? await requestsById(executor, scope, [
+            ...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : []))),
+          ])
         : null;
       return {
         items: rows.map((row) =>
-          toPaymentTransaction(row, requests ? (row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null) : undefined),
+          toPaymentTransaction(
+            row,
+            requests
+              ? row.paymentRequestId
+                ? (requests.get(row.paymentRequestId) ?? null)
+                : null
+              : undefined,
+          ),
         ),
         totalItems: total.count,
         totalItemsEstimated: total.estimated,
@@ -121,8 +153,13 @@ export function createPaymentTransactionsRepository() {
     },
 
     async count(executor: Executor, scope: Scope, query: Pick<PageQuery<Fields>, 'filters'>) {
-      const compiled = compilePageQuery({ page: 1, itemsPerPage: 1, sort: [], ...query }, { columns, tieBreaker: t.id });
-      return countRows(executor, t, and(inScope(scope), compiled.where), { preferEstimate: query.filters.length === 0 });
+      const compiled = compilePageQuery(
+        { page: 1, itemsPerPage: 1, sort: [], ...query },
+        { columns, tieBreaker: t.id },
+      );
+      return countRows(executor, t, and(inScope(scope), compiled.where), {
+        preferEstimate: query.filters.length === 0,
+      });
     },
 
     async setAllocatedStatus(executor: Executor, scope: Scope, id: string, status: string) {
@@ -135,9 +172,16 @@ export function createPaymentTransactionsRepository() {
     },
 
     async find(executor: Executor, scope: Scope, id: string) {
-      const [row] = await executor.select().from(t).where(and(inScope(scope), eq(t.id, id)));
+      const [row] = await executor
+        .select()
+        .from(t)
+        .where(and(inScope(scope), eq(t.id, id)));
       if (!row) return null;
-      const request = row.paymentRequestId ? ((await requestsById(executor, scope, [row.paymentRequestId])).get(row.paymentRequestId) ?? null) : null;
+      const request = row.paymentRequestId
+        ? ((await requestsById(executor, scope, [row.paymentRequestId])).get(
+            row.paymentRequestId,
+          ) ?? null)
+        : null;
       return toPaymentTransaction(row, request);
     },
 
@@ -149,13 +193,25 @@ export function createPaymentTransactionsRepository() {
       const allocations = await executor
         .select()
         .from(a)
-        .where(and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId), eq(a.paymentTransactionId, id)))
+        .where(
+          and(
+            eq(a.tenantId, scope.tenantId),
+            eq(a.datasetId, scope.datasetId),
+            eq(a.paymentTransactionId, id),
+          ),
+        )
         .orderBy(asc(a.createdOn), asc(a.id));
       const f = paymentFeeTransactions;
       const fees = await executor
         .select()
         .from(f)
-        .where(and(eq(f.tenantId, scope.tenantId), eq(f.datasetId, scope.datasetId), eq(f.paymentTransactionId, id)))
+        .where(
+          and(
+            eq(f.tenantId, scope.tenantId),
+            eq(f.datasetId, scope.datasetId),
+            eq(f.paymentTransactionId, id),
+          ),
+        )
         .orderBy(asc(f.createdOn), asc(f.id));
       return {
         ...payment,
@@ -177,7 +233,9 @@ export function createPaymentTransactionsRepository() {
           createdOn: row.createdOn.toISOString(),
           transactionId: row.transactionId,
           paymentTransactionId: row.paymentTransactionId,
-          feeDetails: (row.feeDetails as { type: string; currency: string; amount: number | string }[]).map((fee) => ({ ...fee, amount: Number(fee.amount) })),
+          feeDetails: (
+            row.feeDetails as { type: string; currency: string; amount: number | string }[]
+          ).map((fee) => ({ ...fee, amount: Number(fee.amount) })),
         })),
       };
     },

@@ -18,7 +18,7 @@ import {
 } from '../../db/schema-receivables.js';
 import { compileFilters } from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, totalFromPage } from '../../platform/paging/count.js';
+import { countRows, pageTotal } from '../../platform/paging/count.js';
 
 type Row = typeof transactions.$inferSelect;
 type AccountRow = Pick<
@@ -171,12 +171,12 @@ export function createTransactionsRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit)
         .offset(compiled.offset);
-      const total =
-        totalFromPage(compiled.offset, compiled.limit, rows.length) ??
-        (await countRows(executor, t, where, {
-          preferEstimate: query.filters.length === 0,
-          atLeast: compiled.offset + rows.length,
-        }));
+      const total = await pageTotal(executor, t, where, {
+        offset: compiled.offset,
+        limit: compiled.limit,
+        rows: rows.length,
+        wholeList: query.filters.length === 0,
+      });
       const expand = query.expand.includes('account');
       const byId = expand
         ? await accountsById(executor, scope, [...new Set(rows.map((row) => row.accountId))])
