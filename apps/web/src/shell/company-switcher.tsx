@@ -3,7 +3,7 @@ import { Box, Button, Loader, Menu, Text } from '@mantine/core';
 import { IconBuilding, IconCheck, IconChevronDown, IconPencil } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '@/auth/api/get-me';
-import { useDatasetsAll } from '@/features/datasets/api/get-datasets-all';
+import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { assignLocation, reloadPage } from '@/lib/browser-location';
 import { useCompanyId } from '@/lib/company';
 import { useFeatureFlags } from '@/lib/feature-flags';

@@ -1,6 +1,19 @@
-import { Anchor, Breadcrumbs, Center, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import { Link, useParams } from 'react-router';
 import { usePageTitle } from '@/ui/page-title';
+import { usePermission } from '@/ui/use-permission';
 import { useAccount } from '../api/get-account';
 import { AccountInfoTab } from './account-info-tab';
 import { AccountPayersTab } from './account-payers-tab';
@@ -8,6 +21,7 @@ import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-rel
 import { AccountSettingsTab } from './account-settings-tab';
 import { CountTab } from './count-tab';
 import { LoadError } from './load-error';
+import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
 
@@ -22,6 +36,10 @@ export function AccountPage() {
   const tabs = useVisitedTabs<AccountTab>('info');
   const title = account ? `${account.accountReference} - ${account.name}` : undefined;
   usePageTitle(title ? ['Accounts', title] : undefined);
+  const canRequest = usePermission('EditPaymentRequest');
+  const [requestOpened, requestDialog] = useDisclosure(false);
+  // The new request shows in the Payment requests tab (its badge counts it).
+  const requestCreated = () => tabs.open('payment-requests');
 
   if (isPending) {
     return (
@@ -44,7 +62,18 @@ export function AccountPage() {
         </Anchor>
         <Text span>{account.accountReference}</Text>
       </Breadcrumbs>
-      <Title order={2}>{title}</Title>
+      <Group justify="space-between" align="center">
+        <Title order={2}>{title}</Title>
+        <Button onClick={requestDialog.open} disabled={!canRequest}>
+          New Request
+        </Button>
+      </Group>
+      <NewAccountRequestDialog
+        account={account}
+        opened={requestOpened}
+        onClose={requestDialog.close}
+        onCreated={requestCreated}
+      />
       <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as AccountTab)}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>

@@ -1,6 +1,6 @@
 import { Stack, Tabs } from '@mantine/core';
 import { IconBuilding, IconBuildingSkyscraper } from '@tabler/icons-react';
-import { useDatasetsAll } from '@/features/datasets/api/get-datasets-all';
+import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { useCompanyId } from '@/lib/company';
 import { PageHeader } from '@/ui/page-header';
 import { ActivityGrid } from './activity-grid';

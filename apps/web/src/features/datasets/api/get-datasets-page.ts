@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { tenantClient } from '@/lib/http';
 import { queryKeys } from '@/lib/query-keys';
 import type { GridQuery } from '@/ui/grid-state';
-import { datasetsPollInterval } from './get-datasets-all';
+import { datasetsPollInterval } from '@/lib/api/get-datasets-all';
 
 const datasetsPageResponse = pageOf(datasetSchema);
 

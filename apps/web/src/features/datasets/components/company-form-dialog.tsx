@@ -26,7 +26,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect } from 'react';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreateDataset } from '../api/create-dataset';
-import { useDatasetsAll } from '../api/get-datasets-all';
+import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { useBaseCurrencies } from '../api/get-base-currencies';
 import { useHostSystems } from '../api/get-host-systems';
 import { useResetDataset } from '../api/reset-dataset';

@@ -1,0 +1,25 @@
+import { paymentRequestSchema, type CreatePaymentRequestBody } from '@ledgerline/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { companyClient } from '@/lib/http';
+import { companyQueryKeys } from '@/lib/query-keys';
+import { accountKeys } from './account-keys';
+
+/** spec 2 §7 POST payment-requests, requestType Account: a request made from an account page. */
+export function createAccountPaymentRequest(
+  body: CreatePaymentRequestBody & { requestType: 'Account' },
+) {
+  return companyClient.post('/payment-requests', body, { schema: paymentRequestSchema });
+}
+
+/** The account's Payment requests tab and its count badge show the new request. */
+export function useCreateAccountPaymentRequest(accountId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createAccountPaymentRequest,
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: companyQueryKeys('payment-requests').all() }),
+        queryClient.invalidateQueries({ queryKey: accountKeys().detail(accountId) }),
+      ]),
+  });
+}

@@ -1,0 +1,258 @@
+import {
+  captureTypes,
+  createAccountRequestBody,
+  currencyAliases,
+  newRequestCurrencies,
+  newRequestDefaults,
+  paymentRequestMessages,
+  type Account,
+} from '@ledgerline/contract';
+import {
+  Button,
+  Divider,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useDatasetsAll } from '@/lib/api/get-datasets-all';
+import { useCompanyId } from '@/lib/company';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useCreateAccountPaymentRequest } from '../api/create-account-payment-request';
+
+const billingFields = ['companyName', 'firstNames', 'surname', 'emailAddress'] as const;
+const addressFields = ['address1', 'address2', 'city', 'state', 'postCode', 'country'] as const;
+const labels: Record<(typeof billingFields)[number] | (typeof addressFields)[number], string> = {
+  companyName: 'Company name',
+  firstNames: 'First name',
+  surname: 'Last name',
+  emailAddress: 'Email',
+  address1: 'Address 1',
+  address2: 'Address 2',
+  city: 'City',
+  state: 'State',
+  postCode: 'Post code',
+  country: 'Country',
+};
+
+type AccountRequestValues = {
+  requestType: 'Account';
+  accountId: string;
+  captureType: string | null;
+  currency: string;
+  amountToPay: number | string;
+  customerName: string;
+  customerReference: string;
+  description: string;
+  validFrom: string | null;
+  validUntil: string | null;
+  paymentRequiredBy: string | null;
+  billingContact: Record<(typeof billingFields)[number], string> & {
+    address: Record<(typeof addressFields)[number], string>;
+  };
+  test: false;
+};
+
+const resolver = zod4Resolver(createAccountRequestBody);
+
+/** The dialog's code for a stored currency (JPY is offered as YEN), when the dialog offers it. */
+function offeredCurrency(code: string | null | undefined): string | undefined {
+  if (!code) return undefined;
+  const offered =
+    Object.entries(currencyAliases).find(([, stored]) => stored === code)?.[0] ?? code;
+  return (newRequestCurrencies as readonly string[]).includes(offered) ? offered : undefined;
+}
+
+/**
+ * spec 2 §2: from an account page the company name defaults to the account name, and the currency to
+ * the account's currency, else the company's, else the first in the list.
+ */
+export function accountRequestInitialValues(
+  account: Account,
+  companyCurrency: string | undefined,
+): AccountRequestValues {
+  const defaultEmail =
+    account.emailAddresses.find((address) => address.isDefault)?.emailAddress ?? '';
+  return {
+    requestType: 'Account',
+    accountId: account.id,
+    captureType: captureTypes[0],
+    currency:
+      offeredCurrency(account.currency) ??
+      offeredCurrency(companyCurrency) ??
+      newRequestCurrencies[0],
+    amountToPay: newRequestDefaults.amount,
+    customerName: account.name,
+    customerReference: account.accountReference,
+    description: newRequestDefaults.description,
+    validFrom: null,
+    validUntil: null,
+    paymentRequiredBy: null,
+    billingContact: {
+      companyName: account.name,
+      firstNames: '',
+      surname: '',
+      emailAddress: defaultEmail,
+      address: { address1: '', address2: '', city: '', state: '', postCode: '', country: '' },
+    },
+    test: false,
+  };
+}
+
+/** An empty amount is a missing one, so it reads 'is required' rather than 'must be a number'. */
+const toBody = (values: AccountRequestValues) => ({
+  ...values,
+  captureType: values.captureType ?? undefined,
+  amountToPay: values.amountToPay === '' ? undefined : values.amountToPay,
+});
+
+type FormProps = {
+  account: Account;
+  companyCurrency: string | undefined;
+  onDone: () => void;
+  onCreated?: () => void;
+};
+
+function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: FormProps) {
+  const create = useCreateAccountPaymentRequest(account.id);
+  const form = useForm<AccountRequestValues>({
+    mode: 'controlled',
+    initialValues: accountRequestInitialValues(account, companyCurrency),
+    validate: (values) => resolver(toBody(values) as unknown as AccountRequestValues),
+  });
+
+  const submit = form.onSubmit((values) => {
+    // spec 2 §2: text values are trimmed before sending (the contract trims them, empty becomes null).
+    const body = createAccountRequestBody.parse(toBody(values));
+    create.mutate(body, {
+      onSuccess: () => {
+        notifications.show({ color: 'green', message: paymentRequestMessages.created });
+        onDone();
+        onCreated?.();
+      },
+      onError: (error) => {
+        form.setErrors(problemFieldErrors(error));
+        notifications.show({
+          color: 'red',
+          message: failureMessage('An error occurred while creating the payment request: ', error),
+        });
+      },
+    });
+  });
+
+  const dateProps = {
+    clearable: true,
+    valueFormat: 'YYYY-MM-DD',
+    popoverProps: { withinPortal: false },
+  } as const;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <Select
+            label="Capture type"
+            required
+            allowDeselect={false}
+            data={[...captureTypes]}
+            comboboxProps={{ withinPortal: false }}
+            {...form.getInputProps('captureType')}
+          />
+          <Select
+            label="Currency"
+            required
+            allowDeselect={false}
+            data={[...newRequestCurrencies]}
+            comboboxProps={{ withinPortal: false }}
+            {...form.getInputProps('currency')}
+          />
+          <NumberInput
+            label="Amount"
+            required
+            decimalScale={2}
+            fixedDecimalScale
+            min={0}
+            {...form.getInputProps('amountToPay')}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Customer name" {...form.getInputProps('customerName')} />
+          <TextInput label="Customer reference" {...form.getInputProps('customerReference')} />
+        </SimpleGrid>
+        <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <DateInput label="Valid from" {...dateProps} {...form.getInputProps('validFrom')} />
+          <DateInput label="Valid to" {...dateProps} {...form.getInputProps('validUntil')} />
+          <DateInput
+            label="Payment requested by"
+            {...dateProps}
+            {...form.getInputProps('paymentRequiredBy')}
+          />
+        </SimpleGrid>
+        <Divider label="Billing contact" labelPosition="left" />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          {billingFields.map((field) => (
+            <TextInput
+              key={field}
+              label={labels[field]}
+              {...form.getInputProps(`billingContact.${field}`)}
+            />
+          ))}
+          {addressFields.map((field) => (
+            <TextInput
+              key={field}
+              label={labels[field]}
+              {...form.getInputProps(`billingContact.address.${field}`)}
+            />
+          ))}
+        </SimpleGrid>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={create.isPending}>
+            Create
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** spec 2 §2: the New Request dialog opened from an account page (requestType Account). */
+type DialogProps = {
+  account: Account;
+  opened: boolean;
+  onClose: () => void;
+  onCreated?: () => void;
+};
+
+export function NewAccountRequestDialog({ account, opened, onClose, onCreated }: DialogProps) {
+  const companyId = useCompanyId();
+  const companies = useDatasetsAll();
+  const companyCurrency = companies.data?.find((company) => company.id === companyId)?.currency;
+  return (
+    <Modal opened={opened} onClose={onClose} title="New Request" centered size="xl">
+      <Text size="sm" c="dimmed" mb="md">
+        A payment request for {account.accountReference} – {account.name}.
+      </Text>
+      {/* Mounted per opening, so the defaults (and the company's currency once read) are fresh. */}
+      {opened && !companies.isPending ? (
+        <AccountRequestForm
+          account={account}
+          companyCurrency={companyCurrency}
+          onDone={onClose}
+          onCreated={onCreated}
+        />
+      ) : null}
+    </Modal>
+  );
+}
