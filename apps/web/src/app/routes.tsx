@@ -17,6 +17,7 @@ import type { AreaRoute } from '@/shell/area-route';
 import { accessKeysPermission } from '@/shell/menu';
 import { DashboardRoute } from './routes/dashboard';
 import { MySettingsRoute } from './routes/my-settings';
+import { RedirectRoute } from './routes/redirect';
 
 /**
  * The registered screens. An area adds one entry per screen; its side-menu entry (shell/menu.ts)
@@ -26,16 +27,60 @@ import { MySettingsRoute } from './routes/my-settings';
 export const areaRoutes: readonly AreaRoute[] = [
   { path: '/', title: ['Dashboard'], element: <DashboardRoute /> },
   { path: '/my-settings', title: ['My Settings'], element: <MySettingsRoute /> },
-  { path: '/settings/users', title: ['Users'], permission: 'ConfigureSystemSettings', element: <UsersPage /> },
+  { path: '/rd', title: ['Redirect'], element: <RedirectRoute /> },
+  {
+    path: '/settings/users',
+    title: ['Users'],
+    permission: 'ConfigureSystemSettings',
+    element: <UsersPage />,
+  },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
-  { path: '/settings/access-keys', title: ['Access Keys'], permission: accessKeysPermission, element: <AccessKeysPage /> },
-  { path: '/payment-requests', title: ['Payment Requests'], fullWidth: true, element: <PaymentRequestsPage /> },
-  { path: '/payment-requests/:id', title: ['Payment Requests', 'Payment Request'], element: <PaymentRequestPage /> },
-  { path: '/payment-transactions', title: ['Payment Transactions'], fullWidth: true, element: <PaymentTransactionsPage /> },
-  { path: '/payment-transactions/:id', title: ['Payment Transactions', 'Payment Transaction'], element: <PaymentTransactionPage /> },
-  { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', fullWidth: true, element: <ActivitiesPage /> },
-  { path: '/transactions', title: ['Transactions'], fullWidth: true, element: <TransactionsPage /> },
-  { path: '/transactions/:id', title: ['Transactions', 'Transaction'], element: <TransactionPage /> },
+  {
+    path: '/settings/access-keys',
+    title: ['Access Keys'],
+    permission: accessKeysPermission,
+    element: <AccessKeysPage />,
+  },
+  {
+    path: '/payment-requests',
+    title: ['Payment Requests'],
+    fullWidth: true,
+    element: <PaymentRequestsPage />,
+  },
+  {
+    path: '/payment-requests/:id',
+    title: ['Payment Requests', 'Payment Request'],
+    element: <PaymentRequestPage />,
+  },
+  {
+    path: '/payment-transactions',
+    title: ['Payment Transactions'],
+    fullWidth: true,
+    element: <PaymentTransactionsPage />,
+  },
+  {
+    path: '/payment-transactions/:id',
+    title: ['Payment Transactions', 'Payment Transaction'],
+    element: <PaymentTransactionPage />,
+  },
+  {
+    path: '/activities',
+    title: ['Activities'],
+    permission: 'ViewAuditLogs',
+    fullWidth: true,
+    element: <ActivitiesPage />,
+  },
+  {
+    path: '/transactions',
+    title: ['Transactions'],
+    fullWidth: true,
+    element: <TransactionsPage />,
+  },
+  {
+    path: '/transactions/:id',
+    title: ['Transactions', 'Transaction'],
+    element: <TransactionPage />,
+  },
   { path: '/banks', title: ['Banks'], element: <BanksPage /> },
   { path: '/banks/:id', title: ['Banks', 'Bank'], element: <BankDetailPage /> },
   { path: '/accounts', title: ['Accounts'], element: <AccountsPage /> },
