@@ -1,12 +1,8 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import {
-  paymentAllocations,
-  paymentFeeTransactions,
-  paymentRequests,
-  paymentTransactions,
-} from '../../db/schema-receivables.js';
+import { readPaymentRecords } from '../../db/payment-records.js';
+import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows, pageTotal } from '../../platform/paging/count.js';
 
@@ -189,54 +185,9 @@ export function createPaymentTransactionsRepository() {
     async findWithDetails(executor: Executor, scope: Scope, id: string) {
       const payment = await this.find(executor, scope, id);
       if (!payment) return null;
-      const a = paymentAllocations;
-      const allocations = await executor
-        .select()
-        .from(a)
-        .where(
-          and(
-            eq(a.tenantId, scope.tenantId),
-            eq(a.datasetId, scope.datasetId),
-            eq(a.paymentTransactionId, id),
-          ),
-        )
-        .orderBy(asc(a.createdOn), asc(a.id));
-      const f = paymentFeeTransactions;
-      const fees = await executor
-        .select()
-        .from(f)
-        .where(
-          and(
-            eq(f.tenantId, scope.tenantId),
-            eq(f.datasetId, scope.datasetId),
-            eq(f.paymentTransactionId, id),
-          ),
-        )
-        .orderBy(asc(f.createdOn), asc(f.id));
       return {
         ...payment,
-        paymentAllocations: allocations.map((row) => ({
-          id: row.id,
-          createdOn: row.createdOn.toISOString(),
-          type: row.type,
-          status: row.status,
-          entityType: row.entityType,
-          transactionId: row.transactionId,
-          accountId: row.accountId,
-          paymentTransactionId: row.paymentTransactionId,
-          settlementOfferId: row.settlementOfferId,
-          discountedAmount: Number(row.discountedAmount),
-          allocatedAmount: Number(row.allocatedAmount),
-        })),
-        paymentFeeTransactions: fees.map((row) => ({
-          id: row.id,
-          createdOn: row.createdOn.toISOString(),
-          transactionId: row.transactionId,
-          paymentTransactionId: row.paymentTransactionId,
-          feeDetails: (
-            row.feeDetails as { type: string; currency: string; amount: number | string }[]
-          ).map((fee) => ({ ...fee, amount: Number(fee.amount) })),
-        })),
+        ...(await readPaymentRecords(executor, scope, { paymentTransactionId: id })),
       };
     },
   };

@@ -8,10 +8,9 @@ import type {
   transactionQuery,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
+import { readPaymentRecords } from '../../db/payment-records.js';
 import {
   accounts,
-  paymentAllocations,
-  paymentFeeTransactions,
   settlementOffers,
   transactionDocuments,
   transactions,
@@ -281,28 +280,6 @@ export function createTransactionsRepository() {
           ),
         )
         .orderBy(asc(transactionDocuments.createdOn), asc(transactionDocuments.id));
-      const allocations = await executor
-        .select()
-        .from(paymentAllocations)
-        .where(
-          and(
-            eq(paymentAllocations.tenantId, scope.tenantId),
-            eq(paymentAllocations.datasetId, scope.datasetId),
-            eq(paymentAllocations.transactionId, id),
-          ),
-        )
-        .orderBy(asc(paymentAllocations.createdOn), asc(paymentAllocations.id));
-      const fees = await executor
-        .select()
-        .from(paymentFeeTransactions)
-        .where(
-          and(
-            eq(paymentFeeTransactions.tenantId, scope.tenantId),
-            eq(paymentFeeTransactions.datasetId, scope.datasetId),
-            eq(paymentFeeTransactions.transactionId, id),
-          ),
-        )
-        .orderBy(asc(paymentFeeTransactions.createdOn), asc(paymentFeeTransactions.id));
       const owed = await this.amountOwed(executor, scope, id);
       return {
         ...toTransaction(row),
@@ -314,28 +291,7 @@ export function createTransactionsRepository() {
           ...document,
           createdOn: document.createdOn.toISOString(),
         })),
-        paymentAllocations: allocations.map((allocation) => ({
-          id: allocation.id,
-          createdOn: allocation.createdOn.toISOString(),
-          type: allocation.type,
-          status: allocation.status,
-          entityType: allocation.entityType,
-          transactionId: allocation.transactionId,
-          accountId: allocation.accountId,
-          paymentTransactionId: allocation.paymentTransactionId,
-          settlementOfferId: allocation.settlementOfferId,
-          discountedAmount: Number(allocation.discountedAmount),
-          allocatedAmount: Number(allocation.allocatedAmount),
-        })),
-        paymentFeeTransactions: fees.map((fee) => ({
-          id: fee.id,
-          createdOn: fee.createdOn.toISOString(),
-          transactionId: fee.transactionId,
-          paymentTransactionId: fee.paymentTransactionId,
-          feeDetails:
-            (fee.feeDetails as TransactionDetail['paymentFeeTransactions'][number]['feeDetails']) ??
-            [],
-        })),
+        ...(await readPaymentRecords(executor, scope, { transactionId: id })),
       };
     },
 

@@ -1,0 +1,81 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { PaymentAllocation, PaymentFeeTransaction } from '@ledgerline/contract';
+import type { Executor } from './client.js';
+import { paymentAllocations, paymentFeeTransactions } from './schema-receivables.js';
+
+/**
+ * The payment allocations and late-payment fee lines (spec 2 §3) of one accounting transaction or
+ * one payment transaction, as the API shows them on both detail pages; oldest first.
+ */
+export type PaymentRecordOwner = { transactionId: string } | { paymentTransactionId: string };
+interface Scope {
+  tenantId: string;
+  datasetId: number;
+}
+
+type FeeDetail = PaymentFeeTransaction['feeDetails'][number];
+
+export async function readPaymentRecords(
+  executor: Executor,
+  scope: Scope,
+  owner: PaymentRecordOwner,
+) {
+  const a = paymentAllocations;
+  const f = paymentFeeTransactions;
+  const [allocations, fees] = await Promise.all([
+    executor
+      .select()
+      .from(a)
+      .where(
+        and(
+          eq(a.tenantId, scope.tenantId),
+          eq(a.datasetId, scope.datasetId),
+          'transactionId' in owner
+            ? eq(a.transactionId, owner.transactionId)
+            : eq(a.paymentTransactionId, owner.paymentTransactionId),
+        ),
+      )
+      .orderBy(asc(a.createdOn), asc(a.id)),
+    executor
+      .select()
+      .from(f)
+      .where(
+        and(
+          eq(f.tenantId, scope.tenantId),
+          eq(f.datasetId, scope.datasetId),
+          'transactionId' in owner
+            ? eq(f.transactionId, owner.transactionId)
+            : eq(f.paymentTransactionId, owner.paymentTransactionId),
+        ),
+      )
+      .orderBy(asc(f.createdOn), asc(f.id)),
+  ]);
+  return {
+    paymentAllocations: allocations.map((row): PaymentAllocation => ({
+      id: row.id,
+      createdOn: row.createdOn.toISOString(),
+      type: row.type,
+      status: row.status,
+      entityType: row.entityType,
+      transactionId: row.transactionId,
+      accountId: row.accountId,
+      paymentTransactionId: row.paymentTransactionId,
+      settlementOfferId: row.settlementOfferId,
+      discountedAmount: Number(row.discountedAmount),
+      allocatedAmount: Number(row.allocatedAmount),
+    })),
+    paymentFeeTransactions: fees.map((row): PaymentFeeTransaction => ({
+      id: row.id,
+      createdOn: row.createdOn.toISOString(),
+      transactionId: row.transactionId,
+      paymentTransactionId: row.paymentTransactionId,
+      // Amounts are stored as JSON numbers or numeric strings (the demo data writes strings).
+      feeDetails: (
+        (row.feeDetails as (Omit<FeeDetail, 'amount'> & { amount: number | string })[] | null) ?? []
+      ).map((fee) => ({
+        ...fee,
+        amount: Number(fee.amount),
+      })),
+    })),
+  };
+}
