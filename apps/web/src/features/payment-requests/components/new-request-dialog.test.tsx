@@ -49,6 +49,18 @@ describe('the New Request dialog', () => {
     expect(onClose).toHaveBeenCalled();
   });
 
+  it('keeps the chosen account when it is chosen again (a required select does not deselect)', async () => {
+    stubFetch({ 'GET /accounts': accounts });
+    renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
+    const account = await screen.findByRole('textbox', { name: 'Account' });
+    expect(account).toHaveValue('ACC000001 – Acme Ltd');
+    await userEvent.click(account);
+    await userEvent.click(screen.getByRole('option', { name: 'ACC000001 – Acme Ltd' }));
+    expect(account).toHaveValue('ACC000001 – Acme Ltd');
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(screen.queryByText('Account is required')).not.toBeInTheDocument();
+  });
+
   it('offers the six currencies of spec 2', async () => {
     stubFetch({ 'GET /accounts': accounts });
     renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });

@@ -84,6 +84,7 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
           label="Account"
           required
           searchable
+          allowDeselect={false}
           data={accounts.map((account) => ({ value: account.id, label: `${account.accountReference} – ${account.name}` }))}
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('accountId')}
