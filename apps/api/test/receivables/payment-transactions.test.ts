@@ -84,6 +84,18 @@ describe('GET payment-transactions', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().detail).toContain('password');
   });
+
+  it('pages through the first 10,000 rows of any order and refuses deeper pages with how to reach them', async () => {
+    expect((await get(merchant, 'payment-transactions?page=1000')).statusCode).toBe(200);
+    const response = await get(merchant, 'payment-transactions?page=1001');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({
+      page: [
+        'Pages reach the first 10,000 rows of a list: at 10 a page, page 1000 is the last. Filter the list or sort it the other way to see the rows beyond.',
+      ],
+    });
+    expect((await get(merchant, 'payment-transactions?page=11&itemsPerPage=1000')).statusCode).toBe(400);
+  });
 });
 
 describe('GET payment-transactions/status/all-failures', () => {

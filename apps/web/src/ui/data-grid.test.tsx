@@ -143,4 +143,39 @@ describe('DataGrid', () => {
     renderWithProviders(<EmptyGrid />);
     expect(screen.getAllByText('No fruit').length).toBeGreaterThan(0);
   });
+
+  it('offers the pages the server reaches (the first 10,000 rows) and says how to see the rest', async () => {
+    function ServerGrid() {
+      const grid = useGridState({ name: 'big', defaultSort: { field: 'name', direction: 'asc' } });
+      return (
+        <DataGrid
+          label="Fruits"
+          grid={grid}
+          columns={columns}
+          records={fruits.slice(0, 10)}
+          totalRecords={1_000_000}
+          totalEstimated
+        />
+      );
+    }
+    window.localStorage.setItem(
+      gridStorageKey(1, 'big'),
+      JSON.stringify({
+        page: 5000,
+        pageSize: 10,
+        sort: { field: 'name', direction: 'asc' },
+        filters: {},
+      }),
+    );
+    renderWithProviders(<ServerGrid />);
+    // A remembered page past the reachable ones moves to the last reachable page.
+    expect(await screen.findByText('9,991–10,000 of about 1,000,000')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '1000' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '1001' })).not.toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Pages reach the first 10,000 rows: filter the list or sort it the other way to see the rest.',
+      ),
+    ).toBeInTheDocument();
+  });
 });

@@ -1,9 +1,13 @@
 import 'mantine-datatable/styles.css';
+import { lastReachablePage, queryLimits } from '@ledgerline/contract';
+import { Text } from '@mantine/core';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
 import { applyGridState, pageSizeChoices } from './grid-state';
 import type { GridController } from './use-grid-state';
+
+const count = (value: number) => value.toLocaleString('en-GB');
 
 /** spec 2 "Grids in general": minimum heights without and with filters. */
 export const gridMinHeight = 482;
@@ -83,8 +87,14 @@ export function DataGrid<T>({
     );
   }, [records, clientSide, totalRecords, columns, state, paging]);
 
+  // Offset paging reaches the first rows only (contract queryLimits.offsetMax); the pager offers
+  // the pages it can open and says why it stops.
+  const reachableRows = clientSide
+    ? shown.totalItems
+    : Math.min(shown.totalItems, lastReachablePage(state.pageSize) * state.pageSize);
+  const pagesStopEarly = reachableRows < shown.totalItems;
   // After a delete or a narrower filter the page may lie beyond the last one: go to the last.
-  const lastPage = Math.max(1, Math.ceil(shown.totalItems / state.pageSize));
+  const lastPage = Math.max(1, Math.ceil(reachableRows / state.pageSize));
   useEffect(() => {
     if (paging && !fetching && records !== undefined && state.page > lastPage) setPage(lastPage);
   }, [paging, fetching, records, state.page, lastPage, setPage]);
@@ -163,19 +173,25 @@ export function DataGrid<T>({
           {...tableProps}
           page={Math.min(state.page, lastPage)}
           onPageChange={setPage}
-          totalRecords={shown.totalItems}
+          totalRecords={reachableRows}
           recordsPerPage={state.pageSize}
           recordsPerPageOptions={[...pageSizeChoices]}
           onRecordsPerPageChange={setPageSize}
           recordsPerPageLabel="Rows per page"
-          paginationText={({ from, to, totalRecords: total }) =>
-            `${from}–${to} of ${totalEstimated ? `about ${total.toLocaleString('en-GB')}` : total}`
+          paginationText={({ from, to }) =>
+            `${count(from)}–${count(to)} of ${totalEstimated ? 'about ' : ''}${count(shown.totalItems)}`
           }
           loadingText="Loading"
         />
       ) : (
         <DataTable<T> {...tableProps} />
       )}
+      {paging && pagesStopEarly ? (
+        <Text size="xs" c="dimmed" mt={4}>
+          Pages reach the first {queryLimits.offsetMax.toLocaleString('en-GB')} rows: filter the
+          list or sort it the other way to see the rest.
+        </Text>
+      ) : null}
     </div>
   );
 }

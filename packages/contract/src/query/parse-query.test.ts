@@ -43,10 +43,8 @@ describe('parsePageQuery', () => {
   });
 
   it('bounds page and itemsPerPage', () => {
-    expect(
-      parsePageQuery(transactionQuery, { page: 1_000_000, itemsPerPage: '1000' }),
-    ).toMatchObject({
-      page: 1_000_000,
+    expect(parsePageQuery(transactionQuery, { page: 10, itemsPerPage: '1000' })).toMatchObject({
+      page: 10,
       itemsPerPage: 1000,
     });
     for (const page of ['0', '-1', '1.5', 'abc', '', '1000001']) {
@@ -65,6 +63,36 @@ describe('parsePageQuery', () => {
         message: 'Items per page must be a whole number from 1 to 1000.',
       });
     }
+  });
+
+  it('reaches the first 10,000 rows by offset and no deeper (the OFFSET scan stays bounded)', () => {
+    expect(parsePageQuery(transactionQuery, { page: 1000 })).toMatchObject({
+      page: 1000,
+      itemsPerPage: 10,
+    });
+    expect(parsePageQuery(transactionQuery, { page: 400, itemsPerPage: 25 })).toMatchObject({
+      page: 400,
+    });
+    expect(parsePageQuery(transactionQuery, { page: 667, itemsPerPage: 15 })).toMatchObject({
+      page: 667,
+    });
+    expect(errorOf(() => parsePageQuery(transactionQuery, { page: '1001' }))).toEqual(
+      new QueryError({
+        parameter: 'page',
+        item: '1001',
+        message:
+          'Pages reach the first 10,000 rows of a list: at 10 a page, page 1000 is the last. Filter the list or sort it the other way to see the rows beyond.',
+      }),
+    );
+    expect(
+      errorOf(() => parsePageQuery(transactionQuery, { page: 1_000_000, itemsPerPage: 1000 })),
+    ).toMatchObject({
+      parameter: 'page',
+      message: expect.stringContaining('at 1000 a page, page 10 is the last'),
+    });
+    expect(
+      errorOf(() => parsePageQuery(transactionQuery, { page: 668, itemsPerPage: 15 })),
+    ).toMatchObject({ parameter: 'page' });
   });
 
   it('gives the problem document its errors member', () => {

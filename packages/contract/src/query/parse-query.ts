@@ -3,7 +3,7 @@ import { parseFilter } from './parse-filter.js';
 import { parseSort } from './parse-sort.js';
 import { QueryError, previewQueryItem } from './query-error.js';
 import type { QueryParameter } from './query-error.js';
-import { queryLimits } from './query-limits.js';
+import { lastReachablePage, queryLimits } from './query-limits.js';
 import type { CursorQuery, PageQuery, QueryFieldMap, QueryFields } from './query-types.js';
 
 /** Query-string values, raw or already coerced by pageQuerySchema. */
@@ -25,6 +25,8 @@ export interface CursorQueryInput {
 export const queryMessages = {
   page: `Page must be a whole number from 1 to ${queryLimits.pageMax}.`,
   itemsPerPage: `Items per page must be a whole number from 1 to ${queryLimits.itemsPerPageMax}.`,
+  pastLastReachablePage: (itemsPerPage: number) =>
+    `Pages reach the first ${queryLimits.offsetMax.toLocaleString('en-GB')} rows of a list: at ${itemsPerPage} a page, page ${lastReachablePage(itemsPerPage)} is the last. Filter the list or sort it the other way to see the rows beyond.`,
   cursor: "The cursor is not valid; send the 'next' value of the previous page unchanged.",
 } as const;
 
@@ -36,9 +38,18 @@ export function parsePageQuery<F extends QueryFieldMap, E extends string>(
   query: QueryFields<F, E>,
   input: PageQueryInput,
 ): PageQuery<F, E> {
+  const page = parseWholeNumber('page', input.page, 1, queryLimits.pageMax, queryMessages.page);
+  const itemsPerPage = parseItemsPerPage(input.itemsPerPage);
+  if (page > lastReachablePage(itemsPerPage)) {
+    throw new QueryError({
+      parameter: 'page',
+      item: previewQueryItem(String(input.page)),
+      message: queryMessages.pastLastReachablePage(itemsPerPage),
+    });
+  }
   return {
-    page: parseWholeNumber('page', input.page, 1, queryLimits.pageMax, queryMessages.page),
-    itemsPerPage: parseItemsPerPage(input.itemsPerPage),
+    page,
+    itemsPerPage,
     sort: parseSort(query, input.sort),
     filters: parseFilter(query, input.filter),
     expand: parseExpand(query, input.expand),

@@ -9,6 +9,12 @@ export const queryLimits = {
   itemsPerPageMax: limits.itemsPerPageMax,
   /** Keeps OFFSET inside a safe integer; far past any real list. */
   pageMax: 1_000_000,
+  /**
+   * Offset paging reaches the first 10,000 rows of any order (page 1,000 at 10 a page): OFFSET
+   * reads and discards every row before the page, so deeper pages would cost without bound.
+   * Past them a filter or the other sort direction reaches the rest (docs/decisions.md).
+   */
+  offsetMax: 10_000,
   filterItemsMax: 20,
   sortFieldsMax: 5,
   filterValueMax: 500,
@@ -18,3 +24,8 @@ export const queryLimits = {
   expandTextMax: 500,
   cursorTextMax: 4_000,
 } as const;
+
+/** The last page offset paging reaches at this page size (its first row within `offsetMax`). */
+export function lastReachablePage(itemsPerPage: number): number {
+  return Math.ceil(queryLimits.offsetMax / itemsPerPage);
+}
