@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
@@ -45,6 +46,7 @@ import { usersAdminRoutes } from './features/users/users-admin.routes.js';
 import { createUsersAdminService } from './features/users/users-admin.service.js';
 import { createInvitations } from './features/users/users-invitations.js';
 import { createMailer, type Mailer } from './platform/mail.js';
+import { withConnectorExamples } from './platform/openapi-examples.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
@@ -153,6 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       security: [{ accessKey: [] }, { session: [] }],
     },
     transform: jsonSchemaTransform,
+    // The components the paths' $refs name (every schema with a meta id), with the connector examples.
+    transformObject: (document) => withConnectorExamples(jsonSchemaTransformObject(document)),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { connectorBodies } from '../../src/platform/openapi-examples.js';
 import { buildTestApp, signIn, type TestContext } from '../app.js';
 
 let ctx: TestContext;
@@ -114,6 +115,20 @@ describe('operations', () => {
         '/api/v0/data-sets/{id}',
         '/api/v0/login',
       ]),
+    );
+    // Every $ref of the paths names a component.
+    const refs = [...JSON.stringify(doc.paths).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!);
+    expect(refs.length).toBeGreaterThan(50);
+    expect(refs.filter((id) => !doc.components.schemas[id])).toEqual([]);
+    // Connector authors read an example of each body they send (issue 4), one the API takes.
+    for (const body of connectorBodies) {
+      const id = `${String(body.meta()?.id)}Input`;
+      const examples = doc.components.schemas[id]?.examples as unknown[] | undefined;
+      expect(examples?.length, id).toBeGreaterThan(0);
+      for (const example of examples ?? []) expect(body.safeParse(example).error, id).toBeUndefined();
+    }
+    expect(connectorBodies.map((body) => body.meta()?.id)).toEqual(
+      expect.arrayContaining(['CreateAccount', 'UpsertAccount', 'CreateBank', 'UpdateBank', 'CreatePayer', 'CreateTransaction']),
     );
     const page = await ctx.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(page.statusCode).toBe(200);

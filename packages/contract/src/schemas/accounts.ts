@@ -310,15 +310,42 @@ const accountFields = {
     .default([]),
 };
 
+/** What an ERP connector sends for one customer account (the OpenAPI page's example). */
+const accountExample = {
+  accountReference: 'ACME001',
+  name: 'Acme Widgets Ltd',
+  shortName: 'ACME',
+  accountType: 'Customer',
+  currency: 'GBP',
+  balance: 1250.5,
+  overdueAmount: 200,
+  disputedAmount: 0,
+  creditLimit: 5000,
+  emailAddresses: [{ emailAddress: 'accounts@acme.example', type: 'Accounts', isDefault: true }],
+  contacts: [{ firstNames: 'Jo', surname: 'Bloggs', jobTitle: 'Accounts payable' }],
+  addresses: [
+    {
+      type: 'Billing',
+      address1: '1 Mill Lane',
+      city: 'Leeds',
+      postCode: 'LS1 4AB',
+      country: 'United Kingdom',
+    },
+  ],
+};
+const { accountReference: _reference, ...upsertAccountExample } = accountExample;
+
 /** POST accounts and PUT accounts/{id}: the whole account as the connector knows it. */
 export const createAccountBody = z
   .object({ accountReference: accountReferenceInput, ...accountFields })
-  .meta({ id: 'CreateAccount' });
+  .meta({ id: 'CreateAccount', examples: [accountExample] });
 export type CreateAccountBody = z.input<typeof createAccountBody>;
 export type CreateAccountInput = z.output<typeof createAccountBody>;
 
 /** PUT accounts/by-reference/{accountReference}: the reference comes from the path. */
-export const upsertAccountBody = z.object(accountFields).meta({ id: 'UpsertAccount' });
+export const upsertAccountBody = z
+  .object(accountFields)
+  .meta({ id: 'UpsertAccount', examples: [upsertAccountExample] });
 export type UpsertAccountBody = z.input<typeof upsertAccountBody>;
 export type UpsertAccountInput = z.output<typeof upsertAccountBody>;
 

@@ -159,14 +159,30 @@ const bankFields = {
   ),
 };
 
-export const createBankBody = z.object(bankFields).meta({ id: 'CreateBank' });
+const bankExample = {
+  accountName: 'Ledgerline Trading Ltd',
+  currency: 'GBP',
+  description: 'Main receipts account',
+  accountNumber: '31926819',
+  sortCode: '60-16-13',
+  iban: 'GB29NWBK60161331926819',
+  bankName: 'NatWest',
+  source: 'Sage 200',
+};
+
+export const createBankBody = z
+  .object(bankFields)
+  .meta({ id: 'CreateBank', examples: [bankExample] });
 export type CreateBankBody = z.input<typeof createBankBody>;
 export type CreateBankInput = z.output<typeof createBankBody>;
 
 /** PUT banks replaces every field of the bank whose id the body carries. */
 export const updateBankBody = z
   .object({ id: z.uuid({ message: bankMessages.idRequired }), ...bankFields })
-  .meta({ id: 'UpdateBank' });
+  .meta({
+    id: 'UpdateBank',
+    examples: [{ id: '0199f0aa-0000-7000-8000-0000000000b7', ...bankExample }],
+  });
 export type UpdateBankBody = z.input<typeof updateBankBody>;
 export type UpdateBankInput = z.output<typeof updateBankBody>;
 

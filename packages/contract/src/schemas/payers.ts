@@ -70,7 +70,21 @@ export const createPayerBody = z
       });
     }
   })
-  .meta({ id: 'CreatePayer' });
+  .meta({
+    id: 'CreatePayer',
+    examples: [
+      {
+        companyName: 'Acme Widgets Ltd',
+        firstNames: 'Jo',
+        surname: 'Bloggs',
+        emailAddress: 'jo.bloggs@acme.example',
+        address1: '1 Mill Lane',
+        city: 'Leeds',
+        postCode: 'LS1 4AB',
+        country: 'United Kingdom',
+      },
+    ],
+  });
 export type CreatePayerBody = z.input<typeof createPayerBody>;
 export type CreatePayerInput = z.output<typeof createPayerBody>;
 

@@ -306,7 +306,32 @@ export const createTransactionBody = z
       });
     }
   })
-  .meta({ id: 'CreateTransaction' });
+  .meta({
+    id: 'CreateTransaction',
+    examples: [
+      {
+        accountReference: 'ACME001',
+        transactionReference: 'INV-10042',
+        orderReference: 'PO-7781',
+        transactionType: 'Invoice',
+        transactionDate: '2026-11-02T00:00:00Z',
+        dueDate: '2026-12-02T00:00:00Z',
+        currency: 'GBP',
+        transactionAmount: 1200,
+        allocatedAmount: 0,
+        paidStatus: 'Unpaid',
+        description: 'Widgets, November',
+        paymentTermsDescription: '30 days from transaction date',
+        postingApplication: 'Sage 200',
+        contact: {
+          companyName: 'Acme Widgets Ltd',
+          firstNames: 'Jo',
+          surname: 'Bloggs',
+          emailAddress: 'accounts@acme.example',
+        },
+      },
+    ],
+  });
 export type CreateTransactionBody = z.input<typeof createTransactionBody>;
 export type CreateTransactionInput = z.output<typeof createTransactionBody>;
 
