@@ -3,13 +3,13 @@ import { useGridState } from '@/ui/use-grid-state';
 import { useAccountPaymentRequests } from '../api/get-account-payment-requests';
 import { useAccountTransactions } from '../api/get-account-transactions';
 import { useAccountPaymentRequestsColumns } from '../table/use-account-payment-requests-columns';
-import { useAccountTransactionsColumns } from '../table/use-account-transactions-columns';
+import { useTransactionColumns } from '@/ui/use-transaction-columns';
 
 /** spec 2 §2 Account detail, transactions tab; spec 2 §9: transaction date descending. */
 export function AccountTransactionsTab({ accountId }: { accountId: string }) {
   const grid = useGridState({ defaultSort: { field: 'transactionDate', direction: 'desc' } });
   const transactions = useAccountTransactions(accountId, grid.query);
-  const columns = useAccountTransactionsColumns();
+  const columns = useTransactionColumns({ withAccountName: false });
   return (
     <DataGrid
       label="Transactions"

@@ -4,7 +4,7 @@ import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
 import { useGridState } from '@/ui/use-grid-state';
 import { useTransactions } from '../api/get-transactions';
-import { useTransactionColumns } from '../table/use-transaction-columns';
+import { useTransactionColumns } from '@/ui/use-transaction-columns';
 
 /** spec 2 §2 Accounting transactions list; default sort transaction date descending (§9). */
 export function TransactionsPage() {

@@ -2,16 +2,21 @@ import { paidStatuses, transactionTypes, type Transaction } from '@ledgerline/co
 import { Anchor } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import type { DataGridColumn } from '@/ui/data-grid';
-import { DateTime } from '@/ui/date-time';
-import { Money } from '@/ui/money';
-import { spaceWords } from '@/ui/words';
+import type { DataGridColumn } from './data-grid';
+import { DateTime } from './date-time';
+import { Money } from './money';
+import { spaceWords } from './words';
 
 const enumOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: spaceWords(value) }));
 
-/** spec 2 §2 Accounting transactions list: columns and filters. */
-export function useTransactionColumns() {
+/**
+ * spec 2 §2 Accounting transactions list: columns and filters. An account page's Transactions tab
+ * shows the same grid without the account name.
+ */
+export function useTransactionColumns({
+  withAccountName = true,
+}: { withAccountName?: boolean } = {}) {
   return useMemo(
     (): DataGridColumn<Transaction>[] => [
       {
@@ -35,12 +40,16 @@ export function useTransactionColumns() {
         noWrap: true,
         render: (transaction) => <DateTime value={transaction.transactionDate} dateOnly />,
       },
-      {
-        accessor: 'accountName',
-        title: 'Account name',
-        filter: { type: 'text' },
-        render: (transaction) => transaction.account?.name ?? '',
-      },
+      ...(withAccountName
+        ? [
+            {
+              accessor: 'accountName',
+              title: 'Account name',
+              filter: { type: 'text' },
+              render: (transaction) => transaction.account?.name ?? '',
+            } satisfies DataGridColumn<Transaction>,
+          ]
+        : []),
       {
         accessor: 'transactionAmount',
         title: 'Amount',
@@ -83,6 +92,6 @@ export function useTransactionColumns() {
         ),
       },
     ],
-    [],
+    [withAccountName],
   );
 }
