@@ -46,6 +46,7 @@ import { usersAdminRoutes } from './features/users/users-admin.routes.js';
 import { createUsersAdminService } from './features/users/users-admin.service.js';
 import { createInvitations } from './features/users/users-invitations.js';
 import { createMailer, type Mailer } from './platform/mail.js';
+import { idempotencyPurgeJob, purgeExpiredIdempotencyKeys } from './platform/idempotency.js';
 import { withConnectorExamples } from './platform/openapi-examples.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
@@ -255,6 +256,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await datasetLifecycle.register();
     await invitations.register();
     await datasetLifecycle.resume();
+    await jobs.work(idempotencyPurgeJob, async () => {
+      const purged = await purgeExpiredIdempotencyKeys(database);
+      app.log.info({ purged }, 'expired idempotency keys purged');
+    });
+    await jobs.schedule(idempotencyPurgeJob, '17 * * * *');
   });
   app.addHook('onClose', () => jobs.stop());
   await app.register(datasetsRoutes, {

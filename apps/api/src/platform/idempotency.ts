@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyRetentionHours } from '@ledgerline/contract';
-import type { Tx } from '../db/client.js';
+import type { Database, Tx } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema-receivables.js';
 import { requirePrincipal } from './context.js';
 import { sha256 } from './crypto.js';
@@ -30,8 +30,9 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * The request a key stands for: route, company and the validated body. The same key sent to
- * another route or company is "another request" (422), never a replay.
+ * The request a key stands for: route, company, the validated query (`match-existing` changes
+ * what a create does) and body. The same key sent with any of them different is "another request"
+ * (422), never a replay.
  */
 function requestHash(request: FastifyRequest): string {
   return sha256(
@@ -39,6 +40,7 @@ function requestHash(request: FastifyRequest): string {
       method: request.method,
       route: request.routeOptions.url,
       datasetId: request.datasetId,
+      query: request.query,
       body: request.body,
     }),
   );
@@ -120,6 +122,21 @@ export async function runIdempotent<T>(
     response: JSON.parse(JSON.stringify(body)) as unknown,
   });
   return { status, body, replayed: false };
+}
+
+export const idempotencyPurgeJob = 'idempotency.purge';
+
+/**
+ * Forgets the keys past the retention window (an hourly job): their answers can no longer be
+ * replayed, so keeping them only grows the table. Runs as the owner, across tenants.
+ */
+export async function purgeExpiredIdempotencyKeys(database: Database, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionMs);
+  const deleted = await database.db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, cutoff))
+    .returning({ key: idempotencyKeys.key });
+  return deleted.length;
 }
 
 /** Sends an idempotent answer; a replay says so in the Idempotent-Replayed header. */

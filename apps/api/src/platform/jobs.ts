@@ -8,6 +8,8 @@ export interface Jobs {
   /** Enqueues after the caller's transaction committed (style.md §7); duplicates by key are dropped. */
   send<T extends object>(name: string, data: T, options?: { singletonKey?: string }): Promise<void>;
   work<T extends object>(name: string, handler: JobHandler<T>): Promise<void>;
+  /** Runs `name` on a cron schedule (UTC), once per tick across every API process. */
+  schedule(name: string, cron: string): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -52,6 +54,10 @@ export function createJobs(database: Database, log: Logger): Jobs {
           log.info({ job: name, id: job.id }, 'job done');
         }
       });
+    },
+    async schedule(name, cron) {
+      await ensureQueue(name);
+      await boss.schedule(name, cron, {}, { tz: 'UTC' });
     },
     async stop() {
       if (started) await boss.stop({ graceful: true, timeout: 10_000 });

@@ -3,11 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import {
   documentLimits,
   documentMessages,
+  idempotencyRetentionHours,
   transactionMessages as messages,
 } from '@ledgerline/contract';
 import { auditActivities, users } from '../../src/db/schema.js';
 import {
   accounts,
+  idempotencyKeys,
   paymentAllocations,
   paymentFeeTransactions,
   paymentTransactions,
@@ -15,6 +17,7 @@ import {
   transactions,
 } from '../../src/db/schema-receivables.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
+import { purgeExpiredIdempotencyKeys } from '../../src/platform/idempotency.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 
 /** Someone calling the API: a signed-in user (cookie + XSRF) or an ERP connector (access key). */
@@ -406,6 +409,32 @@ describe('POST transactions (ERP connectors)', () => {
     expect(second.json().id).toBe(first.json().id);
     const other = await call(merchantKey, 'POST', 'transactions', body('ERP-5'), headers);
     expect(other.statusCode).toBe(422);
+    // match-existing changes what the call does: the same key and body with it is another request.
+    const matching = await call(merchantKey, 'POST', 'transactions?match-existing=true', body('ERP-4'), headers);
+    expect(matching.statusCode).toBe(422);
+    expect(matching.json().detail).toBe(
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    );
+  });
+
+  it('forgets keys past the retention window (the hourly purge) and keeps the others', async () => {
+    const aged = { 'dataset-id': '1', 'idempotency-key': 'push-erp-aged' };
+    const fresh = { 'dataset-id': '1', 'idempotency-key': 'push-erp-fresh' };
+    const first = await call(merchantKey, 'POST', 'transactions', body('ERP-AGED'), aged);
+    expect((await call(merchantKey, 'POST', 'transactions', body('ERP-FRESH'), fresh)).statusCode).toBe(201);
+    await ctx.database.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - (idempotencyRetentionHours + 1) * 3_600_000) })
+      .where(eq(idempotencyKeys.key, 'push-erp-aged'));
+
+    expect(await purgeExpiredIdempotencyKeys(ctx.database)).toBe(1);
+    const left = await ctx.database.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys);
+    expect(left.map((row) => row.key)).toContain('push-erp-fresh');
+    expect(left.map((row) => row.key)).not.toContain('push-erp-aged');
+    // The purged key is free again: the retry is a new request (a duplicate reference here).
+    const retry = await call(merchantKey, 'POST', 'transactions', body('ERP-AGED'), aged);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.statusCode).not.toBe(first.statusCode);
   });
 
   it.each([
