@@ -18,6 +18,8 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
+  /** The highest company id ever given, so a deleted company's id (in activities, keys) is never reused. */
+  lastDatasetId: integer('last_dataset_id').notNull().default(1),
   createdAt: createdAt(),
 });
 

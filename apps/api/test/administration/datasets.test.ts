@@ -881,6 +881,21 @@ describe('deleting a company', () => {
     await waitFor(async () => (await storedCompany(admin.tenantId, 602)) === undefined);
   });
 
+  it('never gives a deleted company’s id to a new one (its activities keep that id)', async () => {
+    const owner = await signIn(ctx, { tenantName: 'Id Reuse Ltd' });
+    const first = await createActive(owner);
+    expect((await remove(owner, first.id)).statusCode).toBe(202);
+    await waitFor(async () => (await storedCompany(owner.tenantId, first.id)) === undefined);
+    const next = await createActive(owner);
+    expect(next.id).toBe(first.id + 1);
+    const scoped = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/audit-logs',
+      headers: owner.headers({ 'dataset-id': String(first.id) }),
+    });
+    expect(scoped.statusCode).toBe(404);
+  });
+
   it.each(['abc', '0'])('refuses the id %s with 400', async (id) => {
     const response = await call(admin, 'DELETE', `/api/v0/data-sets/${id}`);
     expect(response.statusCode).toBe(400);

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, max, ne, or, sql } from 'drizzle-orm';
 import type { datasetQuery} from '@ledgerline/contract';
 import { type Dataset, type DatasetStatus, type PageQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import { accessKeys, datasets } from '../../db/schema.js';
+import { accessKeys, datasets, tenants } from '../../db/schema.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 
 type DatasetRow = typeof datasets.$inferSelect;
@@ -113,10 +113,17 @@ export function createDatasetsRepository() {
 
     lock,
 
+    /** The next company id of the tenant: never one a deleted company had (its activities keep it). */
     async nextId(executor: Executor, tenantId: string): Promise<number> {
       await lock(executor, tenantId);
-      const [row] = await executor.select({ id: max(datasets.id) }).from(datasets).where(eq(datasets.tenantId, tenantId));
-      return (row?.id ?? 0) + 1;
+      const highest = executor.select({ id: max(datasets.id) }).from(datasets).where(eq(datasets.tenantId, tenantId));
+      const [row] = await executor
+        .update(tenants)
+        .set({ lastDatasetId: sql`greatest(${tenants.lastDatasetId}, coalesce((${highest}), 0)) + 1` })
+        .where(eq(tenants.id, tenantId))
+        .returning({ id: tenants.lastDatasetId });
+      if (!row) throw new Error(`Tenant ${tenantId} was not found.`);
+      return row.id;
     },
 
     async insert(executor: Executor, row: typeof datasets.$inferInsert) {
