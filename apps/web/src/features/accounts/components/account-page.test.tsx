@@ -130,6 +130,10 @@ describe('the account page', () => {
     );
     expect(requestsCall.searchParams.get('filter')).toBe(`accountId eq ${accountId}`);
     expect(requestsCall.searchParams.get('sort')).toBe('-createdOn');
+    // Every request of the tab has the account's customer: the link names it by its creation time.
+    expect(
+      screen.getByRole('link', { name: /^View payment request created 2026\/11\/01 09:00/ }),
+    ).toHaveAttribute('href', `/payment-requests/${aPaymentRequest().id}`);
   });
 
   it('saves the settings and says so', async () => {

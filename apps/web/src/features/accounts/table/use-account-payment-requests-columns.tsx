@@ -4,11 +4,13 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { DataGridColumn } from '@/ui/data-grid';
 import { DateTime } from '@/ui/date-time';
+import { useDateFormat } from '@/ui/use-date-format';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 
 /** The payment requests of one account: the list's columns (spec 2 §2 Payment requests list). */
 export function useAccountPaymentRequestsColumns() {
+  const { formatDateTime } = useDateFormat();
   return useMemo(
     (): DataGridColumn<PaymentRequest>[] => [
       { accessor: 'requestType', title: 'Request type', sortable: true },
@@ -53,13 +55,13 @@ export function useAccountPaymentRequestsColumns() {
           <Anchor
             component={Link}
             to={`/payment-requests/${request.id}`}
-            aria-label={`View payment request of ${request.createdOn}`}
+            aria-label={`View payment request created ${formatDateTime(request.createdOn)}`}
           >
             View
           </Anchor>
         ),
       },
     ],
-    [],
+    [formatDateTime],
   );
 }
