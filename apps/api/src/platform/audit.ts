@@ -60,7 +60,7 @@ export function registerAudit(app: FastifyInstance, database: Database): void {
   app.decorateRequest('tenantRead', function <T>(this: FastifyRequest, fn: (tx: Tx) => Promise<T>) {
     const principal = this.principal;
     if (!principal) throw new Error('tenantRead needs a signed-in caller.');
-    return database.withTenant(principal.tenantId, fn);
+    return database.readAsTenant(principal.tenantId, fn);
   });
 
   // onSend, not onResponse: the caller gets its answer only once the activity is stored.

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { rolePermissions, type Role } from '@ledgerline/contract';
 import type { Database } from '../db/client.js';
 import { accessKeys, datasets } from '../db/schema.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
 import { sha256, safeEqual } from './crypto.js';
 import type { Principal, RouteAccess } from './context.js';
-import type { SessionStore } from './sessions.js';
+import { credentialCacheOf } from './credential-cache.js';
+import { datasetInTenant, type SessionStore } from './sessions.js';
 
 export const xsrfCookieName = 'XSRF-TOKEN';
 export const xsrfHeaderName = 'x-xsrf-token';
@@ -24,24 +25,69 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 const accessKeyRole: Role = 'Standard';
 
-async function principalFromAccessKey(database: Database, token: string): Promise<Principal> {
-  const [key] = await database.db
-    .select()
+interface KnownAccessKey {
+  principal: Principal;
+  datasetFound: boolean;
+  validUntil: number | null;
+}
+
+/**
+ * The key by its hash, with whether its tenant has the company asked about, as statements
+ * prepared once per connection (parsed and planned once rather than on every call); a key found
+ * valid is remembered for a few seconds (platform/credential-cache.ts).
+ */
+function createAccessKeyLookup(database: Database) {
+  const byHash = and(eq(accessKeys.hash, sql.placeholder('hash')), isNull(accessKeys.deletedAt));
+  const withDataset = database.db
+    .select({
+      key: accessKeys,
+      datasetFound: datasetInTenant(accessKeys.tenantId, sql.placeholder('datasetId')),
+    })
     .from(accessKeys)
-    .where(and(eq(accessKeys.hash, sha256(token)), isNull(accessKeys.deletedAt)));
-  if (!key || (key.validUntil && key.validUntil.getTime() <= Date.now())) {
-    throw new UnauthorizedError('The access key is not valid or has expired.');
-  }
-  return {
-    kind: 'accessKey',
-    tenantId: key.tenantId,
-    userId: null,
-    accessKeyId: key.id,
-    name: key.name,
-    role: accessKeyRole,
-    permissions: rolePermissions[accessKeyRole],
-    keyDatasetId: key.datasetId,
-    session: null,
+    .where(byHash)
+    .prepare('ledgerline_access_key_and_dataset');
+  const withoutDataset = database.db
+    .select({ key: accessKeys, datasetFound: sql<null>`null` })
+    .from(accessKeys)
+    .where(byHash)
+    .prepare('ledgerline_access_key');
+
+  const cache = credentialCacheOf<KnownAccessKey>(database);
+
+  return async function principalFromAccessKey(
+    token: string,
+    datasetId: number | null,
+  ): Promise<{ principal: Principal; datasetFound: boolean }> {
+    const hash = sha256(token);
+    const cacheKey = `${hash}:${datasetId ?? ''}`;
+    const known = cache.get(cacheKey);
+    if (known && (known.validUntil === null || known.validUntil > Date.now())) return known;
+    const generation = cache.begin();
+    const [row] =
+      datasetId === null
+        ? await withoutDataset.execute({ hash })
+        : await withDataset.execute({ hash, datasetId });
+    const key = row?.key;
+    if (!key || (key.validUntil && key.validUntil.getTime() <= Date.now())) {
+      throw new UnauthorizedError('The access key is not valid or has expired.');
+    }
+    const found: KnownAccessKey = {
+      principal: {
+        kind: 'accessKey',
+        tenantId: key.tenantId,
+        userId: null,
+        accessKeyId: key.id,
+        name: key.name,
+        role: accessKeyRole,
+        permissions: rolePermissions[accessKeyRole],
+        keyDatasetId: key.datasetId,
+        session: null,
+      },
+      datasetFound: row.datasetFound === true,
+      validUntil: key.validUntil?.getTime() ?? null,
+    };
+    cache.set(cacheKey, found, generation);
+    return found;
   };
 }
 
@@ -64,6 +110,7 @@ export interface AuthOptions {
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   const { database, sessions } = options;
   const cookieName = sessionCookieName(options.cookieSecure);
+  const principalFromAccessKey = createAccessKeyLookup(database);
 
   app.decorateRequest('principal', null);
   app.decorateRequest('datasetId', null);
@@ -73,12 +120,19 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     const access = routeAccess(request);
     if (access === 'none') return;
 
+    // Read before the caller is known so the company check travels with the caller's look-up;
+    // its 400 still comes after a 401.
+    const header = access === 'dataset' ? readDatasetHeader(request) : null;
+    const datasetId = typeof header === 'number' ? header : null;
+    let datasetFound = false;
     const authorization = request.headers.authorization;
     if (authorization?.startsWith('Bearer ')) {
-      request.principal = await principalFromAccessKey(database, authorization.slice(7).trim());
+      const found = await principalFromAccessKey(authorization.slice(7).trim(), datasetId);
+      request.principal = found.principal;
+      datasetFound = found.datasetFound;
     } else {
       const cookie = request.cookies[cookieName];
-      const session = cookie ? await sessions.resolve(cookie) : null;
+      const session = cookie ? await sessions.resolve(cookie, datasetId) : null;
       if (!session || session.user.disabledAt) {
         if (cookie) reply.clearCookie(cookieName, { path: '/' });
         throw new UnauthorizedError(
@@ -103,10 +157,13 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
         keyDatasetId: null,
         session: { idHash: session.idHash, xsrfToken: session.xsrfToken },
       };
+      datasetFound = session.datasetFound;
     }
 
-    if (access === 'dataset') {
-      request.datasetId = await resolveDataset(database, request, request.principal);
+    if (header !== null) {
+      if (header instanceof ValidationError) throw header;
+      if (!datasetFound || !keyMayUse(request.principal, header)) throw datasetNotFound(header);
+      request.datasetId = header;
     }
 
     const required = request.routeOptions.config.permission;
@@ -120,31 +177,46 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   });
 }
 
+/** design §3: the company id of the Dataset-Id header, or the 400 problem when missing or malformed. */
+function readDatasetHeader(request: FastifyRequest): number | ValidationError {
+  const header = request.headers['dataset-id'];
+  const raw = typeof header === 'string' ? header.trim() : undefined;
+  if (raw === undefined || raw === '') {
+    return new ValidationError({ 'Dataset-Id': ['The Dataset-Id header is required.'] });
+  }
+  if (!datasetIdPattern.test(raw)) {
+    return new ValidationError({
+      'Dataset-Id': [`'${raw.slice(0, 20)}' is not a valid company id.`],
+    });
+  }
+  return Number(raw);
+}
+
+/** A key bound to one company reaches no other (docs/decisions.md). */
+function keyMayUse(principal: Principal, datasetId: number): boolean {
+  return principal.keyDatasetId === null || principal.keyDatasetId === datasetId;
+}
+
+/** The same answer for a company that does not exist and for another tenant's (design §3). */
+function datasetNotFound(datasetId: number): NotFoundError {
+  return new NotFoundError(`Company ${datasetId} was not found.`);
+}
+
 /** design §3: 400 when Dataset-Id is missing or malformed; 404 for another tenant's or no dataset. */
 export async function resolveDataset(
   database: Database,
   request: FastifyRequest,
   principal: Principal,
 ): Promise<number> {
-  const header = request.headers['dataset-id'];
-  const raw = typeof header === 'string' ? header.trim() : undefined;
-  if (raw === undefined || raw === '') {
-    throw new ValidationError({ 'Dataset-Id': ['The Dataset-Id header is required.'] });
-  }
-  if (!datasetIdPattern.test(raw)) {
-    throw new ValidationError({
-      'Dataset-Id': [`'${raw.slice(0, 20)}' is not a valid company id.`],
-    });
-  }
-  const datasetId = Number(raw);
-  const notFound = new NotFoundError(`Company ${datasetId} was not found.`);
-  if (principal.keyDatasetId !== null && principal.keyDatasetId !== datasetId) throw notFound;
-  const found = await database.withTenant(principal.tenantId, (tx) =>
+  const datasetId = readDatasetHeader(request);
+  if (datasetId instanceof ValidationError) throw datasetId;
+  if (!keyMayUse(principal, datasetId)) throw datasetNotFound(datasetId);
+  const found = await database.readAsTenant(principal.tenantId, (tx) =>
     tx
       .select({ id: datasets.id })
       .from(datasets)
       .where(and(eq(datasets.tenantId, principal.tenantId), eq(datasets.id, datasetId))),
   );
-  if (found.length === 0) throw notFound;
+  if (found.length === 0) throw datasetNotFound(datasetId);
   return datasetId;
 }

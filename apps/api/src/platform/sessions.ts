@@ -1,6 +1,6 @@
-import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { sessions, users } from '../db/schema.js';
+import { datasets, sessions, users } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
 
 export interface SessionOptions {
@@ -14,6 +14,21 @@ export interface ResolvedSession {
   userId: string;
   xsrfToken: string;
   user: { displayName: string; role: string; disabledAt: Date | null };
+  /** Whether the session's tenant has the company asked about (false when none was). */
+  datasetFound: boolean;
+}
+
+/**
+ * Whether the tenant of the row being read has company `datasetId`: the Dataset-Id check of
+ * design §3, answered by the same owner query that finds the caller. The tenant is the caller's
+ * own, from the row that authenticated them, so no other tenant's company can answer.
+ */
+export function datasetInTenant(
+  tenantId: AnyColumn,
+  datasetId: number | null | Placeholder,
+): SQL<boolean | null> {
+  if (datasetId === null) return sql<null>`null`;
+  return sql<boolean>`exists (select 1 from ${datasets} where ${datasets.tenantId} = ${tenantId} and ${datasets.id} = ${datasetId})`;
 }
 
 /**
@@ -40,7 +55,11 @@ export function createSessionStore(database: Database, options: SessionOptions) 
       return { id, xsrfToken };
     },
 
-    async resolve(id: string): Promise<ResolvedSession | null> {
+    /**
+     * `datasetId`: the company of the call's Dataset-Id header; the answer says whether the
+     * session's tenant has it, found in the same query (docs/decisions.md "Fewer round trips").
+     */
+    async resolve(id: string, datasetId: number | null = null): Promise<ResolvedSession | null> {
       const idHash = sha256(id);
       const now = new Date();
       const [row] = await db
@@ -53,6 +72,7 @@ export function createSessionStore(database: Database, options: SessionOptions) 
           displayName: users.displayName,
           role: users.role,
           disabledAt: users.disabledAt,
+          datasetFound: datasetInTenant(sessions.tenantId, datasetId),
         })
         .from(sessions)
         .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
@@ -74,6 +94,7 @@ export function createSessionStore(database: Database, options: SessionOptions) 
         userId: row.userId,
         xsrfToken: row.xsrfToken,
         user: { displayName: row.displayName, role: row.role, disabledAt: row.disabledAt },
+        datasetFound: row.datasetFound === true,
       };
     },
 
