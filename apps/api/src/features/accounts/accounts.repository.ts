@@ -18,7 +18,7 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, pageTotal } from '../../platform/paging/count.js';
+import { countRowsTogether, pageTotal } from '../../platform/paging/count.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type AccountFields = (typeof accountQuery)['fields'];
@@ -186,28 +186,31 @@ export function createAccountsRepository() {
       return row ?? null;
     },
 
-    /** The count badges of the account page (spec 2 §2), each capped like the lists. */
+    /** The count badges of the account page (spec 2 §2), each capped like the lists, in one query. */
     async counts(executor: Executor, scope: AccountScope, id: string): Promise<AccountCounts> {
-      const of = <
-        T extends
+      const ofAccount = (
+        table:
           typeof transactions | typeof paymentTransactions | typeof paymentRequests | typeof payers,
-      >(
-        table: T,
-      ) =>
-        countRows(
-          executor,
-          table,
-          and(
-            eq(table.tenantId, scope.tenantId),
-            eq(table.datasetId, scope.datasetId),
-            eq(table.accountId, id),
-          ),
-        );
+      ) => ({
+        table,
+        where: and(
+          eq(table.tenantId, scope.tenantId),
+          eq(table.datasetId, scope.datasetId),
+          eq(table.accountId, id),
+        ),
+      });
+      const [transactionCount, paymentTransactionCount, paymentRequestCount, payerCount] =
+        await countRowsTogether(executor, [
+          ofAccount(transactions),
+          ofAccount(paymentTransactions),
+          ofAccount(paymentRequests),
+          ofAccount(payers),
+        ]);
       return {
-        transactions: await of(transactions),
-        paymentTransactions: await of(paymentTransactions),
-        paymentRequests: await of(paymentRequests),
-        payers: await of(payers),
+        transactions: transactionCount!,
+        paymentTransactions: paymentTransactionCount!,
+        paymentRequests: paymentRequestCount!,
+        payers: payerCount!,
       };
     },
 

@@ -1,7 +1,7 @@
-import { count, sql, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { count, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import { countExactLimit, type Count } from '@ledgerline/contract';
-import type { Executor } from '../../db/client.js';
+import { cancelsStatements, tenantOf, type Executor } from '../../db/client.js';
 
 interface PlanRow {
   'QUERY PLAN'?: [{ Plan?: { 'Plan Rows'?: number } }] | string;
@@ -28,6 +28,56 @@ export interface CountOptions {
 
 export const countTimeBudgetMs = 20;
 
+/**
+ * How long what a count learnt about a big list is kept (docs/decisions.md "Totals of lists that
+ * can hold millions of rows"): the planner's estimate, and that the list holds more than the
+ * exact limit or cannot be counted within the budget. Only ever used to answer an estimate, which
+ * follows ANALYZE and lags by minutes anyway; an exact total is never kept.
+ */
+export const countMemoryMs = 30_000;
+const countMemorySize = 5_000;
+
+interface ListFacts {
+  expires: number;
+  estimate?: number;
+  /** An exact count found more rows than this. */
+  moreThan?: number;
+  /** An exact count ran past its time budget. */
+  slow?: boolean;
+}
+
+/**
+ * Keyed by the tenant of the transaction and the list's SQL with its parameters, so a tenant only
+ * ever meets facts about its own lists. Per process; bounded, the oldest entries go first.
+ */
+const facts = new Map<string, ListFacts>();
+
+function factsKey(executor: Executor, table: PgTable, where: SQL | undefined): string | undefined {
+  const tenantId = tenantOf(executor);
+  if (tenantId === undefined) return undefined;
+  const dialect = (executor as unknown as { dialect: PgDialect }).dialect;
+  const query = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
+  return `${tenantId}\u0000${getTableName(table)}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+}
+
+function recall(key: string | undefined): ListFacts | undefined {
+  if (key === undefined) return undefined;
+  const known = facts.get(key);
+  if (known && known.expires <= Date.now()) {
+    facts.delete(key);
+    return undefined;
+  }
+  return known;
+}
+
+function remember(key: string | undefined, learnt: Omit<ListFacts, 'expires'>): void {
+  if (key === undefined) return;
+  const known = recall(key);
+  facts.delete(key);
+  if (facts.size >= countMemorySize) facts.delete(facts.keys().next().value!);
+  facts.set(key, { ...known, ...learnt, expires: known?.expires ?? Date.now() + countMemoryMs });
+}
+
 /** PostgreSQL's answer to a statement that ran past statement_timeout. */
 function isQueryCanceled(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause ?? error;
@@ -38,7 +88,10 @@ async function estimateRows(
   executor: Executor,
   table: PgTable,
   where: SQL | undefined,
+  key: string | undefined,
 ): Promise<number> {
+  const known = recall(key)?.estimate;
+  if (known !== undefined) return known;
   const result = (await executor.execute(
     sql`explain (format json) ${executor
       .select({ one: sql`1` })
@@ -48,13 +101,47 @@ async function estimateRows(
   const raw = result.rows[0]?.['QUERY PLAN'];
   const plan =
     typeof raw === 'string' ? (JSON.parse(raw) as Exclude<PlanRow['QUERY PLAN'], string>) : raw;
-  return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  const estimate = Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  remember(key, { estimate });
+  return estimate;
+}
+
+/**
+ * Runs a count under statement_timeout in a savepoint, so a slow one is cancelled without
+ * disturbing the request's transaction; null when it ran out of time. Rolling back to the
+ * savepoint also restores the timeout the transaction had (SET LOCAL is undone with it), and the
+ * count changed nothing to lose. Two round trips: the savepoint and timeout go as one message.
+ * PGlite cannot interrupt a statement, so there it simply counts.
+ */
+async function withinBudget<T>(
+  executor: Executor,
+  budgetMs: number,
+  run: () => Promise<T>,
+): Promise<T | null> {
+  if (!cancelsStatements(executor)) return run();
+  const timeout = Math.max(1, Math.round(budgetMs));
+  await executor.execute(
+    sql.raw(`savepoint count_budget; set local statement_timeout = ${timeout}`),
+  );
+  let counted: T | null;
+  try {
+    counted = await run();
+  } catch (error) {
+    if (!isQueryCanceled(error)) throw error;
+    counted = null;
+  }
+  await executor.execute(
+    sql.raw('rollback to savepoint count_budget; release savepoint count_budget'),
+  );
+  return counted;
 }
 
 /**
  * Counts the rows of a list the way GitLab does (design §6): exactly up to the limit, which an
  * index answers in a millisecond or two, and past it the planner's estimate, which costs one
- * EXPLAIN instead of reading a million index entries. The answer says which it is.
+ * EXPLAIN instead of reading a million index entries. The answer says which it is. What a count
+ * learns about a big list is remembered for countMemoryMs, so the next page of it does not pay
+ * for the same EXPLAIN or the same slow count again.
  */
 export async function countRows(
   executor: Executor,
@@ -63,51 +150,81 @@ export async function countRows(
   options: CountOptions = {},
 ): Promise<Count> {
   const limit = options.limit ?? countExactLimit;
+  const atLeast = options.atLeast ?? 0;
+  const key = factsKey(executor, table, where);
+  const estimated = async (floor: number): Promise<Count> => ({
+    count: Math.max(await estimateRows(executor, table, where, key), floor, atLeast),
+    estimated: true,
+  });
   if (options.preferEstimate) {
-    const estimate = await estimateRows(executor, table, where);
-    if (estimate > 2 * limit)
-      return { count: Math.max(estimate, options.atLeast ?? 0), estimated: true };
+    const estimate = await estimateRows(executor, table, where, key);
+    if (estimate > 2 * limit) return { count: Math.max(estimate, atLeast), estimated: true };
   }
+  const known = recall(key);
+  if (known?.slow) return estimated(0);
+  if (known?.moreThan !== undefined && known.moreThan >= limit) return estimated(limit + 1);
+
   const capped = executor
     .select({ one: sql`1` })
     .from(table)
     .where(where)
     .limit(limit + 1)
     .as('capped');
-  // The count runs in a savepoint under a time budget, so a slow one is cancelled without
-  // disturbing the request's transaction; statement_timeout is restored afterwards.
-  const budget = options.budgetMs ?? countTimeBudgetMs;
-  await executor.execute(sql`savepoint count_budget`);
-  const [previous] = (
-    (await executor.execute(
-      sql`select current_setting('statement_timeout') as value, set_config('statement_timeout', ${`${budget}ms`}, true)`,
-    )) as unknown as {
-      rows: { value: string }[];
-    }
-  ).rows;
-  let exact: number;
-  try {
+  const exact = await withinBudget(executor, options.budgetMs ?? countTimeBudgetMs, async () => {
     const [row] = await executor.select({ n: count() }).from(capped);
-    exact = row?.n ?? 0;
-    await executor.execute(
-      sql`select set_config('statement_timeout', ${previous?.value ?? '0'}, true)`,
-    );
-    await executor.execute(sql`release savepoint count_budget`);
-  } catch (error) {
-    if (!isQueryCanceled(error)) throw error;
-    await executor.execute(sql`rollback to savepoint count_budget`);
-    await executor.execute(sql`release savepoint count_budget`);
-    return {
-      count: Math.max(await estimateRows(executor, table, where), options.atLeast ?? 0),
-      estimated: true,
-    };
+    return row?.n ?? 0;
+  });
+  if (exact === null) {
+    remember(key, { slow: true });
+    return estimated(0);
   }
   if (exact <= limit) return { count: exact, estimated: false };
+  remember(key, { moreThan: limit });
   // The estimate can be stale; never claim fewer rows than were just counted.
-  return {
-    count: Math.max(await estimateRows(executor, table, where), limit + 1, options.atLeast ?? 0),
-    estimated: true,
-  };
+  return estimated(limit + 1);
+}
+
+/**
+ * Several capped counts in one statement under one budget (an account page's badges): one round
+ * trip instead of one per list. Each answers as countRows would; lists past the limit, or all of
+ * them when the statement runs out of time, answer their estimates.
+ */
+export async function countRowsTogether(
+  executor: Executor,
+  lists: readonly { table: PgTable; where: SQL | undefined }[],
+  options: Pick<CountOptions, 'limit' | 'budgetMs'> = {},
+): Promise<Count[]> {
+  const limit = options.limit ?? countExactLimit;
+  const counts = lists.map(
+    ({ table, where }, index) =>
+      sql`(select count(*)::int from (${executor
+        .select({ one: sql`1` })
+        .from(table)
+        .where(where)
+        .limit(limit + 1)}) capped) as ${sql.identifier(`c${index}`)}`,
+  );
+  const exact = await withinBudget(executor, options.budgetMs ?? countTimeBudgetMs, async () => {
+    const result = (await executor.execute(
+      sql`select ${sql.join(counts, sql`, `)}`,
+    )) as unknown as {
+      rows: Record<string, number>[];
+    };
+    return lists.map((_, index) => Number(result.rows[0]?.[`c${index}`] ?? 0));
+  });
+  return Promise.all(
+    lists.map(async ({ table, where }, index) => {
+      const key = factsKey(executor, table, where);
+      const counted = exact?.[index];
+      if (counted !== undefined && counted <= limit) return { count: counted, estimated: false };
+      return {
+        count: Math.max(
+          await estimateRows(executor, table, where, key),
+          counted === undefined ? 0 : limit + 1,
+        ),
+        estimated: true,
+      };
+    }),
+  );
 }
 
 /**
