@@ -159,31 +159,47 @@ export function createTransactionsRepository() {
   }
 
   return {
-    /** One page; the index (tenant, dataset, transaction_date, id) serves the default order. */
+    /**
+     * One page; the index (tenant, dataset, transaction_date, id) serves the default order. With
+     * `expand=account` the page's accounts come in the same query (a join on the account's key).
+     */
     async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
       const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
       const where = whereOf(executor, scope, query);
-      const rows = await executor
-        .select()
-        .from(t)
-        .where(where)
-        .orderBy(...compiled.orderBy)
-        .limit(compiled.limit)
-        .offset(compiled.offset);
+      const expand = query.expand.includes('account');
+      const rows: { transaction: Row; account?: AccountRow | null }[] = expand
+        ? await executor
+            .select({ transaction: t, account: accountColumns })
+            .from(t)
+            .leftJoin(
+              accounts,
+              and(
+                eq(accounts.tenantId, t.tenantId),
+                eq(accounts.datasetId, t.datasetId),
+                eq(accounts.id, t.accountId),
+              ),
+            )
+            .where(where)
+            .orderBy(...compiled.orderBy)
+            .limit(compiled.limit)
+            .offset(compiled.offset)
+        : (
+            await executor
+              .select()
+              .from(t)
+              .where(where)
+              .orderBy(...compiled.orderBy)
+              .limit(compiled.limit)
+              .offset(compiled.offset)
+          ).map((transaction) => ({ transaction }));
       const total = await pageTotal(executor, t, where, {
         offset: compiled.offset,
         limit: compiled.limit,
         rows: rows.length,
         wholeList: query.filters.length === 0,
       });
-      const expand = query.expand.includes('account');
-      const byId = expand
-        ? await accountsById(executor, scope, [...new Set(rows.map((row) => row.accountId))])
-        : null;
       return {
-        items: rows.map((row) =>
-          toTransaction(row, byId ? (byId.get(row.accountId) ?? null) : undefined),
-        ),
+        items: rows.map((row) => toTransaction(row.transaction, expand ? row.account : undefined)),
         totalItems: total.count,
         totalItemsEstimated: total.estimated,
       };
