@@ -8,7 +8,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { JSONWebKeySet } from 'jose';
@@ -23,6 +22,7 @@ import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { registerMetrics } from './platform/metrics.js';
 import { problem, registerProblemHandlers, sendProblem } from './platform/problems.js';
+import { responseSerializerCompiler } from './platform/serializer.js';
 import { createSessionStore } from './platform/sessions.js';
 import { accessKeysRoutes } from './features/access-keys/access-keys.routes.js';
 import { createAccessKeysRepository } from './features/access-keys/access-keys.repository.js';
@@ -90,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerProblemHandlers(app);
 
   app.addHook('onSend', async (request, reply) => {
