@@ -100,9 +100,7 @@ export async function* exportPaymentTransactions(
     selection.filter,
   );
   const join = selection.exportType === 'Allocations' ? sql`join` : sql`left join`;
-  let after: { at: string; id: string } | null = null;
-  yield exportHeader;
-  for (;;) {
+  const batchAfter = async (after: { at: string; id: string } | null) => {
     const cursor: SQL = after
       ? sql`and (payment_transactions.status_date_time, payment_transactions.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
       : sql``;
@@ -121,10 +119,22 @@ export async function* exportPaymentTransactions(
            from page p ${join} payment_allocations a
              on a.tenant_id = p.tenant_id and a.dataset_id = p.dataset_id and a.payment_transaction_id = p.id) as body
       from last`)) as unknown as { rows: { at: string; id: string; n: number; body: string | null }[] };
-    const [batch] = result.rows;
-    if (!batch) return;
-    if (batch.body) yield `${batch.body}\r\n`;
-    if (batch.n < batchSize) return;
-    after = { at: batch.at, id: batch.id };
+    return result.rows[0] ?? null;
+  };
+  yield exportHeader;
+  // The next batch is asked for as soon as this one's last row is known, so the database makes it
+  // while this one is written to the client (two batches in memory at most).
+  let next: Promise<Awaited<ReturnType<typeof batchAfter>>> | null = batchAfter(null);
+  try {
+    while (next) {
+      const batch = await next;
+      next = null;
+      if (!batch) return;
+      if (batch.n >= batchSize) next = batchAfter({ at: batch.at, id: batch.id });
+      if (batch.body) yield `${batch.body}\r\n`;
+    }
+  } finally {
+    // A client that went away leaves a batch in flight: let it finish inside the transaction.
+    await next?.catch(() => undefined);
   }
 }
