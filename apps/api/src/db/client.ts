@@ -1,9 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { is, sql } from 'drizzle-orm';
+import { is, sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -63,6 +63,45 @@ export function tenantOf(executor: Executor): string | undefined {
  */
 export function cancelsStatements(executor: Executor): boolean {
   return is((executor as unknown as { session: unknown }).session, NodePgSession);
+}
+
+/** PostgreSQL's answer to a statement that ran past statement_timeout. */
+function isQueryCanceled(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause ?? error;
+  return (cause as { code?: string }).code === '57014';
+}
+
+/**
+ * Runs a read under statement_timeout in a savepoint, so a slow one is cancelled without
+ * disturbing the transaction: its rows, or null when it ran out of time. Rolling back to the
+ * savepoint afterwards restores the timeout the transaction had (SET LOCAL is undone with it) and
+ * loses nothing (it read). On PostgreSQL the savepoint, the statement and the rollback leave in one
+ * write and come back in one round trip; PGlite cannot interrupt a statement, so there it simply
+ * runs.
+ */
+export async function readWithinBudget(
+  executor: Executor,
+  statement: SQL,
+  budgetMs: number,
+): Promise<Record<string, unknown>[] | null> {
+  if (!cancelsStatements(executor)) {
+    return ((await executor.execute(statement)) as unknown as { rows: Record<string, unknown>[] })
+      .rows;
+  }
+  const { client } = (executor as unknown as { session: { client: pg.PoolClient } }).session;
+  const { dialect } = executor as unknown as { dialect: PgDialect };
+  const query = dialect.sqlToQuery(statement);
+  const timeout = Math.max(1, Math.round(budgetMs));
+  holdWrites(client);
+  const [budget, read, restore] = await Promise.allSettled([
+    client.query(`savepoint read_budget; set local statement_timeout = ${timeout}`),
+    client.query(query.sql, query.params),
+    client.query('rollback to savepoint read_budget; release savepoint read_budget'),
+  ]);
+  if (budget.status === 'rejected') throw budget.reason;
+  if (read.status === 'rejected' && !isQueryCanceled(read.reason)) throw read.reason;
+  if (restore.status === 'rejected') throw restore.reason;
+  return read.status === 'fulfilled' ? (read.value.rows as Record<string, unknown>[]) : null;
 }
 
 async function scopeToTenant(tx: Tx, tenantId: string): Promise<void> {

@@ -1,7 +1,7 @@
-import { count, getTableName, sql, type SQL } from 'drizzle-orm';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import { countExactLimit, type Count } from '@ledgerline/contract';
-import { cancelsStatements, tenantOf, type Executor } from '../../db/client.js';
+import { readWithinBudget, tenantOf, type Executor } from '../../db/client.js';
 
 interface PlanRow {
   'QUERY PLAN'?: [{ Plan?: { 'Plan Rows'?: number } }] | string;
@@ -78,12 +78,6 @@ function remember(key: string | undefined, learnt: Omit<ListFacts, 'expires'>): 
   facts.set(key, { ...known, ...learnt, expires: known?.expires ?? Date.now() + countMemoryMs });
 }
 
-/** PostgreSQL's answer to a statement that ran past statement_timeout. */
-function isQueryCanceled(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause ?? error;
-  return (cause as { code?: string }).code === '57014';
-}
-
 async function estimateRows(
   executor: Executor,
   table: PgTable,
@@ -104,36 +98,6 @@ async function estimateRows(
   const estimate = Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
   remember(key, { estimate });
   return estimate;
-}
-
-/**
- * Runs a count under statement_timeout in a savepoint, so a slow one is cancelled without
- * disturbing the request's transaction; null when it ran out of time. Rolling back to the
- * savepoint also restores the timeout the transaction had (SET LOCAL is undone with it), and the
- * count changed nothing to lose. Two round trips: the savepoint and timeout go as one message.
- * PGlite cannot interrupt a statement, so there it simply counts.
- */
-async function withinBudget<T>(
-  executor: Executor,
-  budgetMs: number,
-  run: () => Promise<T>,
-): Promise<T | null> {
-  if (!cancelsStatements(executor)) return run();
-  const timeout = Math.max(1, Math.round(budgetMs));
-  await executor.execute(
-    sql.raw(`savepoint count_budget; set local statement_timeout = ${timeout}`),
-  );
-  let counted: T | null;
-  try {
-    counted = await run();
-  } catch (error) {
-    if (!isQueryCanceled(error)) throw error;
-    counted = null;
-  }
-  await executor.execute(
-    sql.raw('rollback to savepoint count_budget; release savepoint count_budget'),
-  );
-  return counted;
 }
 
 /**
@@ -168,12 +132,13 @@ export async function countRows(
     .select({ one: sql`1` })
     .from(table)
     .where(where)
-    .limit(limit + 1)
-    .as('capped');
-  const exact = await withinBudget(executor, options.budgetMs ?? countTimeBudgetMs, async () => {
-    const [row] = await executor.select({ n: count() }).from(capped);
-    return row?.n ?? 0;
-  });
+    .limit(limit + 1);
+  const rows = await readWithinBudget(
+    executor,
+    sql`select count(*)::int as n from (${capped}) capped`,
+    options.budgetMs ?? countTimeBudgetMs,
+  );
+  const exact = rows === null ? null : Number(rows[0]?.n ?? 0);
   if (exact === null) {
     remember(key, { slow: true });
     return estimated(0);
@@ -203,14 +168,12 @@ export async function countRowsTogether(
         .where(where)
         .limit(limit + 1)}) capped) as ${sql.identifier(`c${index}`)}`,
   );
-  const exact = await withinBudget(executor, options.budgetMs ?? countTimeBudgetMs, async () => {
-    const result = (await executor.execute(
-      sql`select ${sql.join(counts, sql`, `)}`,
-    )) as unknown as {
-      rows: Record<string, number>[];
-    };
-    return lists.map((_, index) => Number(result.rows[0]?.[`c${index}`] ?? 0));
-  });
+  const rows = await readWithinBudget(
+    executor,
+    sql`select ${sql.join(counts, sql`, `)}`,
+    options.budgetMs ?? countTimeBudgetMs,
+  );
+  const exact = rows === null ? null : lists.map((_, index) => Number(rows[0]?.[`c${index}`] ?? 0));
   return Promise.all(
     lists.map(async ({ table, where }, index) => {
       const key = factsKey(executor, table, where);
