@@ -56,10 +56,11 @@ describe('error pages (spec 1 §2.5)', () => {
 
   it('any other code: generic message with detail and go-home link', async () => {
     renderError('unknown', 'The server could not be reached.');
+    // The placeholder route shows the generic message too: wait for the navigation's detail.
+    expect(await screen.findByText('The server could not be reached.')).toBeInTheDocument();
     expect(
-      await screen.findByText('We encountered an error while processing your request.'),
+      screen.getByText('We encountered an error while processing your request.'),
     ).toBeInTheDocument();
-    expect(screen.getByText('The server could not be reached.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' })).toBeInTheDocument();
   });
 });
