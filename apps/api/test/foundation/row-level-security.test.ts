@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.js';
 import { createTenant } from '../../src/features/tenants/tenants.service.js';
 import { banks } from '../../src/db/schema-receivables.js';
@@ -30,17 +31,65 @@ describe('row-level security', () => {
     expect(rows.map((row) => row.name)).toContain('payment_transactions');
   });
 
+  it('lets a "contains" filter read the trigram index under the policy (ILIKE is LEAKPROOF)', async () => {
+    const { rows } = await database.raw.query(
+      `select proleakproof from pg_proc where proname = 'texticlike'`,
+      [],
+    );
+    expect(rows).toEqual([{ proleakproof: true }]);
+    const tenant = await createTenant(database, {
+      name: 'Search Ltd',
+      adminEmail: `s-${randomUUID()}@example.com`,
+      adminName: 'S',
+    });
+    const plan = await database.withTenant(tenant.tenantId, async (tx) => {
+      // Few rows here: take the sequential and ordered scans away so the plan shows what may serve;
+      // without LEAKPROOF the policy runs first and the index cannot take the ILIKE.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_indexscan = off`);
+      const result = (await tx.execute(
+        sql`explain select id from payment_transactions where customer_name ilike ${'%zzqx%'}`,
+      )) as unknown as { rows: Record<string, string>[] };
+      return result.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    expect(plan).toContain('payment_transactions_customer_trgm_idx');
+  });
+
   it('hides another tenant’s rows from the application role and refuses writes into it', async () => {
-    const mine = await createTenant(database, { name: 'Mine Ltd', adminEmail: `a-${randomUUID()}@example.com`, adminName: 'A' });
-    const theirs = await createTenant(database, { name: 'Theirs Ltd', adminEmail: `b-${randomUUID()}@example.com`, adminName: 'B' });
+    const mine = await createTenant(database, {
+      name: 'Mine Ltd',
+      adminEmail: `a-${randomUUID()}@example.com`,
+      adminName: 'A',
+    });
+    const theirs = await createTenant(database, {
+      name: 'Theirs Ltd',
+      adminEmail: `b-${randomUUID()}@example.com`,
+      adminName: 'B',
+    });
     await database.withTenant(theirs.tenantId, (tx) =>
-      tx.insert(banks).values({ tenantId: theirs.tenantId, datasetId: 1, id: randomUUID(), accountName: 'Their bank', currency: 'GBP' }),
+      tx
+        .insert(banks)
+        .values({
+          tenantId: theirs.tenantId,
+          datasetId: 1,
+          id: randomUUID(),
+          accountName: 'Their bank',
+          currency: 'GBP',
+        }),
     );
     const seen = await database.withTenant(mine.tenantId, (tx) => tx.select().from(banks));
     expect(seen).toEqual([]);
     await expect(
       database.withTenant(mine.tenantId, (tx) =>
-        tx.insert(banks).values({ tenantId: theirs.tenantId, datasetId: 1, id: randomUUID(), accountName: 'Planted', currency: 'GBP' }),
+        tx
+          .insert(banks)
+          .values({
+            tenantId: theirs.tenantId,
+            datasetId: 1,
+            id: randomUUID(),
+            accountName: 'Planted',
+            currency: 'GBP',
+          }),
       ),
     ).rejects.toThrow();
   });
