@@ -1,10 +1,10 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { useCompanyId } from '@/lib/company';
 import { setCompanyId } from '@/lib/storage';
+import { LoadingState } from '@/ui/loading-state';
 
 /** spec 2 §2: the record kinds the redirect page opens (et), by their detail routes. */
 const detailPaths = { pt: '/payment-transactions', tr: '/transactions', ac: '/accounts' } as const;
@@ -37,12 +37,5 @@ export function RedirectRoute() {
     void navigate(redirectTarget(params), { replace: true });
   }, [companies.isPending, companies.data, companyId, params, navigate]);
 
-  return (
-    <Center h={240} role="status" aria-live="polite">
-      <Stack align="center" gap="sm">
-        <Loader />
-        <Text c="dimmed">Opening the record</Text>
-      </Stack>
-    </Center>
-  );
+  return <LoadingState label="Opening the record" />;
 }

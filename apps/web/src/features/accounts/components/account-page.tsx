@@ -1,15 +1,4 @@
-import {
-  Anchor,
-  Breadcrumbs,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useParams } from 'react-router';
 import { usePageTitle } from '@/ui/page-title';
@@ -24,6 +13,7 @@ import { LoadError } from './load-error';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
+import { LoadingState } from '@/ui/loading-state';
 
 const accountsPath = '/accounts';
 type AccountTab =
@@ -42,14 +32,7 @@ export function AccountPage() {
   const requestCreated = () => tabs.open('payment-requests');
 
   if (isPending) {
-    return (
-      <Center h={240} role="status" aria-live="polite">
-        <Stack align="center" gap="sm">
-          <Loader />
-          <Text c="dimmed">Loading the account</Text>
-        </Stack>
-      </Center>
-    );
+    return <LoadingState label="Loading the account" />;
   }
   if (isError)
     return <LoadError error={error} backTo={accountsPath} backLabel="Back to Accounts" />;

@@ -2,9 +2,7 @@ import {
   Anchor,
   Breadcrumbs,
   Card,
-  Center,
   Group,
-  Loader,
   SimpleGrid,
   Stack,
   Tabs,
@@ -21,6 +19,7 @@ import { CountTab } from './count-tab';
 import { LoadError } from './load-error';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
+import { LoadingState } from '@/ui/loading-state';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -55,14 +54,7 @@ export function PayerPage() {
   ).data;
 
   if (isPending) {
-    return (
-      <Center h={240} role="status" aria-live="polite">
-        <Stack align="center" gap="sm">
-          <Loader />
-          <Text c="dimmed">Loading the payer</Text>
-        </Stack>
-      </Center>
-    );
+    return <LoadingState label="Loading the payer" />;
   }
   const accountPath = `/accounts/${accountId}`;
   if (isError)

@@ -5,9 +5,7 @@ import {
   Breadcrumbs,
   Button,
   Card,
-  Center,
   Group,
-  Loader,
   SimpleGrid,
   Stack,
   Text,
@@ -19,6 +17,7 @@ import { errorMessage } from '@/lib/status-routing';
 import { CopyButton } from '@/ui/copy-button';
 import { usePageTitle } from '@/ui/page-title';
 import { useBank } from '../api/get-bank';
+import { LoadingState } from '@/ui/loading-state';
 
 const banksPath = '/banks';
 
@@ -50,14 +49,7 @@ export function BankDetailPage() {
   usePageTitle(bank ? ['Banks', bank.accountName] : undefined);
 
   if (isPending) {
-    return (
-      <Center h={240} role="status" aria-live="polite">
-        <Stack align="center" gap="sm">
-          <Loader />
-          <Text c="dimmed">Loading the bank</Text>
-        </Stack>
-      </Center>
-    );
+    return <LoadingState label="Loading the bank" />;
   }
   if (isError) {
     // spec 2 §8: the bank load is handled here, not by the error pages.
