@@ -385,6 +385,29 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.clientId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
+/**
+ * The custom host id setting of a company (spec 3 §3, id 'transaction'). No row: the default,
+ * NeverCreate twice with no parse value. Its rebuild state is datasets.rebuild_status.
+ */
+export const customHostIdSettings = pgTable(
+  'custom_host_id_settings',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    datasetId: integer('dataset_id').notNull(),
+    /** spec 3 §3: the setting's id; 'transaction' is the only one so far. */
+    id: text('id').notNull(),
+    createOption: text('create_option').notNull(),
+    updateOption: text('update_option').notNull(),
+    trimWhiteSpace: boolean('trim_white_space').notNull(),
+    parseValue: text('parse_value').notNull(),
+    updatedOn: at('updated_on').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
+    foreignKey({ name: 'custom_host_id_settings_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+  ],
+);
+
 export const receivablesTables = [
   'accounts',
   'payers',
@@ -399,4 +422,5 @@ export const receivablesTables = [
   'provider_events',
   'banks',
   'idempotency_keys',
+  'custom_host_id_settings',
 ] as const;
