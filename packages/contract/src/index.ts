@@ -18,3 +18,4 @@ export * from './schemas/transactions.js';
 export * from './schemas/payment-requests.js';
 export * from './schemas/accounts.js';
 export * from './schemas/payers.js';
+export * from './schemas/custom-host-id.js';

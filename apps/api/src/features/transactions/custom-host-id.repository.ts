@@ -1,0 +1,211 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  transactionLimits,
+  type CustomHostIdField,
+  type CustomHostIdOption,
+  type RebuildStatus,
+} from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import { datasets } from '../../db/schema.js';
+import { customHostIdSettings } from '../../db/schema-receivables.js';
+import { trimmedCharacters, type Template } from './custom-host-id.template.js';
+import type { TransactionScope } from './transactions.repository.js';
+
+/** spec 3 §3: the setting's id; the only custom host id setting is the transactions'. */
+export const settingId = 'transaction';
+
+export interface CustomHostIdSettingValues {
+  createOption: CustomHostIdOption;
+  updateOption: CustomHostIdOption;
+  trimWhiteSpace: boolean;
+  parseValue: string;
+}
+export interface StoredCustomHostIdSetting extends CustomHostIdSettingValues {
+  updatedOn: Date;
+}
+
+/** The smallest UUID: the rebuild's first batch starts after it. */
+const beforeEveryId = '00000000-0000-0000-0000-000000000000';
+
+/** The SQL of each field the rebuild's UPDATE reads (t: transactions, a: its account). */
+const rebuildColumns: Record<CustomHostIdField, SQL> = {
+  transactionReference: sql.raw('t.transaction_reference'),
+  transactionSecondReference: sql.raw('t.transaction_second_reference'),
+  orderReference: sql.raw('t.order_reference'),
+  transactionType: sql.raw('t.transaction_type'),
+  currency: sql.raw('t.currency'),
+  postingApplication: sql.raw('t.posting_application'),
+  accountReference: sql.raw('a.account_reference'),
+};
+
+/**
+ * The template as one SQL expression, computing exactly what applyTemplate computes (a property
+ * test holds them together): concat reads null as empty text, btrim with the same characters,
+ * left() cuts to the same limit in characters, and nothing left is null. Literal text is bound.
+ */
+export function customHostIdSql(
+  template: Template,
+  trimWhiteSpace: boolean,
+  columnOf: (field: CustomHostIdField) => SQL,
+): SQL {
+  const parts = template.parts.map((part) =>
+    part.kind === 'text' ? sql`${part.text}::text` : columnOf(part.field),
+  );
+  const joined = sql`concat(${sql.join(parts, sql`, `)})`;
+  const limit = sql.raw(String(transactionLimits.customHostId));
+  if (!trimWhiteSpace) return sql`nullif(left(${joined}, ${limit}), '')`;
+  const characters = sql`${trimmedCharacters}::text`;
+  return sql`nullif(btrim(left(btrim(${joined}, ${characters}), ${limit}), ${characters}), '')`;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** The custom host id setting of a company and its rebuild; every call takes the company's scope. */
+export function createCustomHostIdRepository() {
+  const s = customHostIdSettings;
+  const inScope = (scope: TransactionScope) =>
+    and(eq(s.tenantId, scope.tenantId), eq(s.datasetId, scope.datasetId), eq(s.id, settingId));
+  const datasetOf = (scope: TransactionScope) =>
+    and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId));
+
+  async function find(
+    executor: Executor,
+    scope: TransactionScope,
+  ): Promise<StoredCustomHostIdSetting | null> {
+    const [row] = await executor
+      .select({
+        createOption: s.createOption,
+        updateOption: s.updateOption,
+        trimWhiteSpace: s.trimWhiteSpace,
+        parseValue: s.parseValue,
+        updatedOn: s.updatedOn,
+      })
+      .from(s)
+      .where(inScope(scope));
+    return row
+      ? {
+          ...row,
+          createOption: row.createOption as CustomHostIdOption,
+          updateOption: row.updateOption as CustomHostIdOption,
+        }
+      : null;
+  }
+
+  async function save(
+    executor: Executor,
+    scope: TransactionScope,
+    values: CustomHostIdSettingValues,
+  ) {
+    const updatedOn = new Date();
+    await executor
+      .insert(s)
+      .values({
+        ...values,
+        tenantId: scope.tenantId,
+        datasetId: scope.datasetId,
+        id: settingId,
+        updatedOn,
+      })
+      .onConflictDoUpdate({
+        target: [s.tenantId, s.datasetId, s.id],
+        set: { ...values, updatedOn },
+      });
+  }
+
+  return {
+    find,
+    save,
+
+    /** New companies copy their copy-from company's setting (datasets.jobs ConfigurationCopier). */
+    async copy(
+      executor: Executor,
+      scope: { tenantId: string; fromDatasetId: number; toDatasetId: number },
+    ) {
+      const from = await find(executor, {
+        tenantId: scope.tenantId,
+        datasetId: scope.fromDatasetId,
+      });
+      if (!from) return;
+      const { updatedOn: _updatedOn, ...values } = from;
+      await save(executor, { tenantId: scope.tenantId, datasetId: scope.toDatasetId }, values);
+    },
+
+    async rebuildState(executor: Executor, scope: TransactionScope): Promise<RebuildStatus> {
+      const [row] = await executor
+        .select({ rebuildStatus: datasets.rebuildStatus })
+        .from(datasets)
+        .where(datasetOf(scope));
+      return (row?.rebuildStatus ?? 'None') as RebuildStatus;
+    },
+
+    /** Moves the company's rebuild from one of `from` to `to`; false when it was in another state. */
+    async transition(
+      executor: Executor,
+      scope: TransactionScope,
+      from: readonly RebuildStatus[],
+      to: RebuildStatus,
+    ): Promise<boolean> {
+      const rows = await executor
+        .update(datasets)
+        .set({ rebuildStatus: to })
+        .where(and(datasetOf(scope), inArray(datasets.rebuildStatus, [...from])))
+        .returning({ id: datasets.id });
+      return rows.length > 0;
+    },
+
+    /** Companies whose rebuild was asked for (across tenants: an owner connection at start-up). */
+    async queued(executor: Executor) {
+      return executor
+        .select({ tenantId: datasets.tenantId, datasetId: datasets.id })
+        .from(datasets)
+        .where(eq(datasets.rebuildStatus, 'QueuedForRebuild'));
+    },
+
+    /**
+     * One batch of the rebuild: the next `size` transactions of the company by id after `after`
+     * (the primary key's order), recomputed in one UPDATE; rows whose value is already right are
+     * not written. Answers the batch's last id (null when there were none), its size and how many
+     * changed.
+     */
+    async rebuildBatch(
+      executor: Executor,
+      scope: TransactionScope,
+      expression: { template: Template; trimWhiteSpace: boolean },
+      after: string | null,
+      size: number,
+    ): Promise<{ last: string | null; rows: number; changed: number }> {
+      const value = customHostIdSql(
+        expression.template,
+        expression.trimWhiteSpace,
+        (field) => rebuildColumns[field],
+      );
+      const result = await executor.execute(sql`
+        with batch as (
+          select id from transactions
+           where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and id > ${after ?? beforeEveryId}::uuid
+           order by id
+           limit ${size}
+        ), changed as (
+          update transactions t
+             set custom_host_id = ${value}, updated_on = now()
+            from batch b, accounts a
+           where t.tenant_id = ${scope.tenantId} and t.dataset_id = ${scope.datasetId} and t.id = b.id
+             and a.tenant_id = t.tenant_id and a.dataset_id = t.dataset_id and a.id = t.account_id
+             and t.custom_host_id is distinct from ${value}
+          returning 1
+        )
+        select (select id from batch order by id desc limit 1)::text as last,
+               (select count(*) from batch)::int as rows,
+               (select count(*) from changed)::int as changed`);
+      const [row] = rowsOf<{ last: string | null; rows: number; changed: number }>(result);
+      return {
+        last: row?.last ?? null,
+        rows: Number(row?.rows ?? 0),
+        changed: Number(row?.changed ?? 0),
+      };
+    },
+  };
+}
+export type CustomHostIdRepository = ReturnType<typeof createCustomHostIdRepository>;
