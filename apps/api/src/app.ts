@@ -54,6 +54,8 @@ import { createPendingPayments } from './features/payment-transactions/payment-t
 import { createProviderRegistry } from './providers/adapter.js';
 import { createSandboxAdapter } from './providers/sandbox/sandbox.adapter.js';
 import { createUsersService } from './features/users/users.service.js';
+import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
+import { createCustomHostIdRepository } from './features/transactions/custom-host-id.repository.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -244,11 +246,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
   });
   const datasetsRepository = createDatasetsRepository();
+  const customHostIdRepository = createCustomHostIdRepository();
+  const customHostIdRebuild = createCustomHostIdRebuild({
+    database,
+    jobs,
+    repository: customHostIdRepository,
+    log: app.log,
+  });
   const datasetLifecycle = createDatasetLifecycle({
     database,
     jobs,
     repository: datasetsRepository,
     log: app.log,
+    copiers: [(tx, scope) => customHostIdRepository.copy(tx, scope)],
     demoData: [refillDemoCompany],
   });
   app.addHook('onReady', async () => {
@@ -256,6 +266,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await datasetLifecycle.register();
     await invitations.register();
     await datasetLifecycle.resume();
+    await customHostIdRebuild.register();
+    await customHostIdRebuild.resume();
     await jobs.work(idempotencyPurgeJob, async () => {
       const purged = await purgeExpiredIdempotencyKeys(database);
       app.log.info({ purged }, 'expired idempotency keys purged');
@@ -281,7 +293,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));
   await app.register(import('./features/accounts/accounts.routes.js'));
-  await app.register(import('./features/transactions/transactions.routes.js'));
+  await app.register(import('./features/transactions/transactions.routes.js'), {
+    customHostIdRebuild,
+  });
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), { publicUrl: config.publicUrl });
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),

@@ -245,7 +245,8 @@ export function createTransactionsRepository() {
       return row ?? null;
     },
 
-    async accountIdOf(
+    /** The account a connector names by id or reference (its reference feeds the custom host id). */
+    async accountOf(
       executor: Executor,
       scope: TransactionScope,
       by: { id?: string | null; reference?: string | null },
@@ -254,10 +255,10 @@ export function createTransactionsRepository() {
         ? eq(accounts.id, by.id)
         : eq(accounts.accountReference, by.reference ?? '');
       const [row] = await executor
-        .select({ id: accounts.id })
+        .select({ id: accounts.id, accountReference: accounts.accountReference })
         .from(accounts)
         .where(and(accountsInScope(scope), match));
-      return row?.id ?? null;
+      return row ?? null;
     },
 
     async detail(

@@ -22,6 +22,10 @@ import {
 import { requirePrincipal } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
+import type { CustomHostIdRebuild } from './custom-host-id.jobs.js';
+import { createCustomHostIdRepository } from './custom-host-id.repository.js';
+import { customHostIdRoutes } from './custom-host-id.routes.js';
+import { createCustomHostIdService } from './custom-host-id.service.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { documentsRoutes } from './documents.routes.js';
 import { createDocumentsService } from './documents.service.js';
@@ -30,6 +34,8 @@ import { createTransactionsService, type TransactionsService } from './transacti
 
 export interface TransactionsRoutesOptions {
   transactions?: TransactionsService;
+  /** The custom host id rebuild job; app.ts registers its worker with the other jobs. */
+  customHostIdRebuild: CustomHostIdRebuild;
 }
 
 /** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
@@ -53,13 +59,16 @@ const offerRules =
  * spec 2 §2, §7: accounting transactions of the company in the Dataset-Id header, their
  * settlement offers, and POST transactions for ERP connectors. The area wires its own service.
  */
-export async function transactionsRoutes(
-  app: FastifyInstance,
-  options: TransactionsRoutesOptions = {},
-) {
+export async function transactionsRoutes(app: FastifyInstance, options: TransactionsRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const repository = createTransactionsRepository();
-  const transactions = options.transactions ?? createTransactionsService({ repository });
+  const customHostIds = createCustomHostIdService({ repository: createCustomHostIdRepository() });
+  const transactions =
+    options.transactions ?? createTransactionsService({ repository, customHostIds });
+  await app.register(customHostIdRoutes, {
+    service: customHostIds,
+    rebuild: options.customHostIdRebuild,
+  });
   await app.register(documentsRoutes, {
     documents: createDocumentsService({
       documents: createDocumentsRepository(),
@@ -251,5 +260,5 @@ export async function transactionsRoutes(
   );
 }
 
-/** app.ts registers the area with `app.register(import('./features/transactions/transactions.routes.js'))`. */
+/** app.ts registers the area with `app.register(import('./features/transactions/transactions.routes.js'), options)`. */
 export default transactionsRoutes;

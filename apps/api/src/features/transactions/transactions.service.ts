@@ -12,6 +12,7 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { CustomHostIdService } from './custom-host-id.service.js';
 import { compareDecimals } from './decimal.js';
 import {
   toTransaction,
@@ -54,8 +55,11 @@ function valuesOf(input: CreateTransactionInput, accountId: string): Transaction
  * spec 2 §2–§5 accounting transactions: read by the site, pushed by ERP connectors, with their
  * settlement offers. A transaction of another company or tenant is simply not found (design §3).
  */
-export function createTransactionsService(deps: { repository: TransactionsRepository }) {
-  const { repository } = deps;
+export function createTransactionsService(deps: {
+  repository: TransactionsRepository;
+  customHostIds: CustomHostIdService;
+}) {
+  const { repository, customHostIds } = deps;
   const notFound = () => new NotFoundError('The transaction was not found.');
 
   async function transactionOf(
@@ -171,18 +175,18 @@ export function createTransactionsService(deps: { repository: TransactionsReposi
       input: CreateTransactionInput,
       matchExisting: boolean,
     ): Promise<Transaction> {
-      const accountId = await repository.accountIdOf(tx, scope, {
+      const account = await repository.accountOf(tx, scope, {
         id: input.accountId,
         reference: input.accountReference,
       });
-      if (!accountId) {
+      if (!account) {
         const field = input.accountId ? 'accountId' : 'accountReference';
         throw new ValidationError(
           { [field]: [transactionMessages.accountNotFound] },
           transactionMessages.accountNotFound,
         );
       }
-      const values = valuesOf(input, accountId);
+      const values = valuesOf(input, account.id);
       const existing = await repository.findByReference(
         tx,
         scope,
@@ -191,6 +195,12 @@ export function createTransactionsService(deps: { repository: TransactionsReposi
       );
       if (existing && !matchExisting)
         throw new ConflictError(transactionMessages.duplicate, 'transactionExists');
+      // spec 3 §3: the company's createOption on a new transaction, updateOption on a match.
+      const customHostIdOf = await customHostIds.ruleFor(tx, scope);
+      values.customHostId = customHostIdOf(existing ? 'update' : 'create', values.customHostId, {
+        ...values,
+        accountReference: account.accountReference,
+      });
       const row = existing
         ? await repository.update(tx, scope, existing.id, values)
         : await repository.insert(tx, scope, uuidv7(), values);
