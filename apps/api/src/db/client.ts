@@ -10,6 +10,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { Socket } from 'node:net';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
+import { scopedReadClient, type ScopedReadClient } from './scoped-read.js';
 import * as coreSchema from './schema.js';
 import * as receivablesSchema from './schema-receivables.js';
 
@@ -35,8 +36,9 @@ export interface Database {
   /** Runs fn in one transaction as the application role, scoped to one tenant by RLS. */
   withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * The same for a read: on PostgreSQL the transaction's start travels with fn's first query
-   * instead of waiting for its own round trip (docs/decisions.md "Fewer round trips").
+   * The same for a read that writes nothing: on PostgreSQL without a transaction block, each
+   * statement carrying its own tenant scope in read-only mode (db/scoped-read.ts); on PGlite a
+   * transaction as withTenant.
    */
   readAsTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
@@ -88,10 +90,22 @@ export async function readWithinBudget(
     return ((await executor.execute(statement)) as unknown as { rows: Record<string, unknown>[] })
       .rows;
   }
-  const { client } = (executor as unknown as { session: { client: pg.PoolClient } }).session;
+  const { client } = (
+    executor as unknown as { session: { client: pg.PoolClient | ScopedReadClient } }
+  ).session;
   const { dialect } = executor as unknown as { dialect: PgDialect };
   const query = dialect.sqlToQuery(statement);
   const timeout = Math.max(1, Math.round(budgetMs));
+  if ('queryWithin' in client) {
+    // A read (readAsTenant): the timeout travels in the statement's own scope and ends with it.
+    try {
+      const result = await client.queryWithin({ text: query.sql }, query.params, timeout);
+      return result.rows as Record<string, unknown>[];
+    } catch (error) {
+      if (isQueryCanceled(error)) return null;
+      throw error;
+    }
+  }
   holdWrites(client);
   const [budget, read, restore] = await Promise.allSettled([
     client.query(`savepoint read_budget; set local statement_timeout = ${timeout}`),
@@ -148,8 +162,14 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database>
     db,
     withTenant,
     afterWrite: writes.add,
-    // One connection in this process: a round trip costs nothing worth saving.
-    readAsTenant: withTenant,
+    // One connection in this process: a round trip costs nothing worth saving. Read-only, as
+    // on PostgreSQL.
+    readAsTenant: (tenantId, fn) =>
+      db.transaction(async (tx) => {
+        await scopeToTenant(tx, tenantId);
+        await tx.execute(sql`set transaction read only`);
+        return fn(tx);
+      }),
     raw: {
       async query(text, values) {
         // PGlite's extended protocol takes one statement; parameterless batches go through exec.
@@ -201,9 +221,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   return {
     kind: 'postgres',
     db,
-    withTenant: (tenantId, fn) => writes.after(transactions.run(tenantId, fn, false)),
+    withTenant: (tenantId, fn) => writes.after(transactions.run(tenantId, fn)),
     afterWrite: writes.add,
-    readAsTenant: (tenantId, fn) => transactions.run(tenantId, fn, true),
+    readAsTenant: (tenantId, fn) => transactions.read(tenantId, fn),
     raw: {
       async query(text, values) {
         const result = await pool.query(text, values as unknown[] | undefined);
@@ -255,9 +275,8 @@ function beginAsTenant(tenantId: string): string {
 /**
  * Tenant transactions on node-postgres, as drizzle's db.transaction runs them (the same session
  * and transaction classes, so nested transactions and every query builder work) with fewer round
- * trips. `pipelined`: fn's first query is written right behind BEGIN instead of after its answer;
- * should the scope fail, every query behind it fails inside the aborted transaction, and the
- * scope's own error is what the caller sees.
+ * trips: `run` for writes (BEGIN and the scope in one message), `read` for reads (no transaction
+ * block at all: db/scoped-read.ts).
  */
 function createPostgresTransactions(pool: pg.Pool, db: Db) {
   const internals = db as unknown as {
@@ -269,31 +288,21 @@ function createPostgresTransactions(pool: pg.Pool, db: Db) {
     schema: internals._.schema,
     tableNamesMap: internals._.tableNamesMap,
   };
+  const transactionOver = (client: pg.PoolClient | ScopedReadClient, tenantId: string) => {
+    const session = new NodePgSession(client as pg.PoolClient, internals.dialect, schemaConfig);
+    const tx = new NodePgTransaction(internals.dialect, session, schemaConfig) as unknown as Tx;
+    tenantOfTransaction.set(tx, tenantId);
+    return tx;
+  };
 
   return {
-    async run<T>(tenantId: string, fn: (tx: Tx) => Promise<T>, pipelined: boolean): Promise<T> {
+    async run<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
       const begin = beginAsTenant(tenantId);
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        const session = new NodePgSession(client, internals.dialect, schemaConfig);
-        const tx = new NodePgTransaction(internals.dialect, session, schemaConfig) as unknown as Tx;
-        tenantOfTransaction.set(tx, tenantId);
-        if (pipelined) holdWrites(client);
-        const scoped = client.query(begin);
-        let result: T;
-        if (pipelined) {
-          // Handled below; the catch only keeps it from counting as unhandled meanwhile.
-          scoped.catch(() => undefined);
-          try {
-            result = await fn(tx);
-          } finally {
-            await scoped;
-          }
-        } else {
-          await scoped;
-          result = await fn(tx);
-        }
+        await client.query(begin);
+        const result = await fn(transactionOver(client, tenantId));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -306,6 +315,20 @@ function createPostgresTransactions(pool: pg.Pool, db: Db) {
         throw error;
       } finally {
         client.release(broken);
+      }
+    },
+
+    async read<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+      if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
+      const client = await pool.connect();
+      try {
+        return await fn(
+          transactionOver(scopedReadClient(client, { role: appRole, tenantId }), tenantId),
+        );
+      } finally {
+        // Nothing to end: every statement ended its own implicit transaction. A connection that
+        // broke is not queryable any more, and the pool drops it on release.
+        client.release();
       }
     },
   };
