@@ -7,6 +7,8 @@
 //   npm run bench -- --rebuild          # drops and rebuilds the bench database
 //   BENCH_DATABASE_URL=postgres://... npm run bench
 //   BENCH_SECONDS=10 BENCH_CLIENTS=20 BENCH_WARMUP_SECONDS=2 npm run bench
+//   BENCH_ONLY='default sort' BENCH_NO_FILES=1 npm run bench    # some calls only, no export/import
+//   BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench   # profile the server
 import Fastify from 'fastify';
 import pg from 'pg';
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,9 +27,24 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const clients = Number(process.env.BENCH_CLIENTS ?? 20);
 const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const rebuild = process.argv.includes('--rebuild');
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const withFiles = !process.env.BENCH_NO_FILES;
+const serverFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
-const mainSize = { accounts: 100_000, transactions: 1_000_000, paymentRequests: 100_000, paymentTransactions: 1_000_000, banks: 20 };
-const neighbourSize = { accounts: 10_000, transactions: 100_000, paymentRequests: 10_000, paymentTransactions: 100_000, banks: 5 };
+const mainSize = {
+  accounts: 100_000,
+  transactions: 1_000_000,
+  paymentRequests: 100_000,
+  paymentTransactions: 1_000_000,
+  banks: 20,
+};
+const neighbourSize = {
+  accounts: 10_000,
+  transactions: 100_000,
+  paymentRequests: 10_000,
+  paymentTransactions: 100_000,
+  banks: 5,
+};
 const neighbours = 3;
 
 function log(message: string) {
@@ -37,7 +54,9 @@ function log(message: string) {
 async function prepareDatabase(): Promise<string> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [databaseName])).rowCount === 1;
+  const exists =
+    (await admin.query('select 1 from pg_database where datname = $1', [databaseName])).rowCount ===
+    1;
   if (exists && rebuild) await admin.query(`drop database ${databaseName} with (force)`);
   if (!exists || rebuild) await admin.query(`create database ${databaseName}`);
   await admin.end();
@@ -49,19 +68,39 @@ async function prepareDatabase(): Promise<string> {
 async function seed(url: string) {
   const database = await openPostgres({ connectionString: url, poolSize: 24 });
   await database.migrate();
-  const marker = await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`);
+  const marker = await database.raw.query(
+    `select id::text as id from tenants where name = 'Bench Ltd'`,
+  );
   let tenantId = marker.rows[0]?.id as string | undefined;
   if (!tenantId) {
     for (let n = 1; n <= neighbours; n++) {
-      const neighbour = await createTenant(database, { name: `Neighbour ${n} Ltd`, adminEmail: `bench-neighbour-${n}@example.com`, adminName: 'Neighbour' });
+      const neighbour = await createTenant(database, {
+        name: `Neighbour ${n} Ltd`,
+        adminEmail: `bench-neighbour-${n}@example.com`,
+        adminName: 'Neighbour',
+      });
       const started = performance.now();
-      await database.db.transaction((tx) => generateReceivables(tx, { tenantId: neighbour.tenantId, datasetId: 1 }, neighbourSize, { analyze: true }));
+      await database.db.transaction((tx) =>
+        generateReceivables(tx, { tenantId: neighbour.tenantId, datasetId: 1 }, neighbourSize, {
+          analyze: true,
+        }),
+      );
       log(`neighbour ${n}: ${Math.round(performance.now() - started)} ms`);
     }
-    const bench = await createTenant(database, { name: 'Bench Ltd', adminEmail: 'bench@example.com', adminName: 'Bench' });
+    const bench = await createTenant(database, {
+      name: 'Bench Ltd',
+      adminEmail: 'bench@example.com',
+      adminName: 'Bench',
+    });
     const started = performance.now();
-    await database.db.transaction((tx) => generateReceivables(tx, { tenantId: bench.tenantId, datasetId: 1 }, mainSize, { analyze: true }));
-    log(`Bench Ltd (1,000,000 payments, 1,000,000 transactions, 100,000 accounts): ${Math.round(performance.now() - started)} ms`);
+    await database.db.transaction((tx) =>
+      generateReceivables(tx, { tenantId: bench.tenantId, datasetId: 1 }, mainSize, {
+        analyze: true,
+      }),
+    );
+    log(
+      `Bench Ltd (1,000,000 payments, 1,000,000 transactions, 100,000 accounts): ${Math.round(performance.now() - started)} ms`,
+    );
     // What autovacuum does to a table at rest: statistics and the visibility map (index-only scans).
     await database.raw.query('vacuum analyze');
     tenantId = bench.tenantId;
@@ -95,7 +134,12 @@ function percentile(sorted: number[], p: number) {
 }
 
 /** `clients` loops that each send the next request as soon as the last answered, until `deadline`. */
-async function run(url: string, headers: Record<string, string>, deadline: number, latencies: number[]) {
+async function run(
+  url: string,
+  headers: Record<string, string>,
+  deadline: number,
+  latencies: number[],
+) {
   let errors = 0;
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -122,7 +166,14 @@ async function load(name: string, url: string, headers: Record<string, string>):
   const errors = await run(url, headers, started + seconds * 1000, latencies);
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, errors, p50: percentile(latencies, 50), p95: percentile(latencies, 95), perSecond: latencies.length / elapsed };
+  return {
+    name,
+    requests: latencies.length,
+    errors,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    perSecond: latencies.length / elapsed,
+  };
 }
 
 async function main() {
@@ -138,39 +189,70 @@ async function main() {
   const serverEntry = fileURLToPath(new URL('../apps/api/dist/server.js', import.meta.url));
   if (!existsSync(serverEntry)) throw new Error('Build first: npm run build');
   const port = 3900 + Math.floor(Math.random() * 90);
-  const server = spawn(process.execPath, [serverEntry], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: url, DATABASE_POOL_SIZE: '24', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}` },
+  const server = spawn(process.execPath, [...serverFlags, serverEntry], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: url,
+      DATABASE_POOL_SIZE: '24',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ledgerline is running') && resolve());
+    server.stdout!.on(
+      'data',
+      (chunk: Buffer) => chunk.toString().includes('Ledgerline is running') && resolve(),
+    );
     server.on('exit', (code) => reject(new Error(`the server stopped (${code})`)));
   });
   /** The server's peak resident memory so far (Linux: VmHWM), in MB. */
-  const serverPeakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const serverPeakMb = () =>
+    Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) /
+    1024;
   const api = `http://127.0.0.1:${port}/api/v0`;
   const headers = { authorization: `Bearer ${key}`, 'dataset-id': '1' };
 
-  const firstPage = (await (await fetch(`${api}/payment-transactions?itemsPerPage=1`, { headers })).json()) as { items: { customerName: string }[] };
+  const firstPage = (await (
+    await fetch(`${api}/payment-transactions?itemsPerPage=1`, { headers })
+  ).json()) as { items: { customerName: string }[] };
   const namePart = firstPage.items[0]!.customerName.split(' ')[0]!.slice(0, 4);
   const filter = encodeURIComponent(`status eq Paid,customerName ct ${namePart}`);
   // An account in the middle of the list, with its share of the million payments.
-  const accounts = (await (await fetch(`${api}/accounts?page=500&itemsPerPage=1`, { headers })).json()) as { items: { id: string }[] };
+  const accounts = (await (
+    await fetch(`${api}/accounts?page=500&itemsPerPage=1`, { headers })
+  ).json()) as { items: { id: string }[] };
   const account = accounts.items[0]!;
 
   const scenarios: [string, string, Record<string, string>][] = [
     ['baseline: bare Fastify constant', `http://127.0.0.1:${baselineAddress.port}/constant`, {}],
     ['payment-transactions, default sort', `${api}/payment-transactions`, headers],
-    [`payment-transactions, status eq Paid + customerName ct ${namePart}`, `${api}/payment-transactions?filter=${filter}`, headers],
+    [
+      `payment-transactions, status eq Paid + customerName ct ${namePart}`,
+      `${api}/payment-transactions?filter=${filter}`,
+      headers,
+    ],
     ['payment-transactions/count', `${api}/payment-transactions/count`, headers],
-    ['payment-transactions/status/all-failures', `${api}/payment-transactions/status/all-failures`, headers],
-    ['transactions (accounting), default sort by date', `${api}/transactions?expand=account`, headers],
+    [
+      'payment-transactions/status/all-failures',
+      `${api}/payment-transactions/status/all-failures`,
+      headers,
+    ],
+    [
+      'transactions (accounting), default sort by date',
+      `${api}/transactions?expand=account`,
+      headers,
+    ],
     ['accounts, default sort by reference', `${api}/accounts`, headers],
     ['accounts/{id} with expand=counts', `${api}/accounts/${account.id}?expand=counts`, headers],
   ];
   log(`${clients} clients, ${seconds} s a scenario`);
   const results: Result[] = [];
   for (const [name, target, scenarioHeaders] of scenarios) {
+    if (only && !only.test(name) && !name.startsWith('baseline')) continue;
     const result = await load(name, target, scenarioHeaders);
     results.push(result);
     log(`${name}: done`);
@@ -184,10 +266,32 @@ async function main() {
     );
   }
 
+  if (withFiles) await measureFiles(database, url, api, headers, serverPeakMb);
+  const exited = new Promise((resolve) => server.on('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+  await baseline.close();
+  await database.close();
+}
+
+/** The export of every payment and the import of a 100,000-row file, with the server's peak memory. */
+async function measureFiles(
+  database: Awaited<ReturnType<typeof seed>>['database'],
+  url: string,
+  api: string,
+  headers: Record<string, string>,
+  serverPeakMb: () => number,
+) {
   // Export of every payment, against psql's \copy of the same rows as CSV (issue 4: at most 2x).
-  const tenant = (await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`)).rows[0]!.id as string;
+  const tenant = (
+    await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`)
+  ).rows[0]!.id as string;
   const copyStarted = performance.now();
-  execFileSync('psql', [url, '-qc', `\\copy (select * from payment_transactions where tenant_id = '${tenant}' and dataset_id = 1 order by status_date_time, id) to '/dev/null' with csv header`]);
+  execFileSync('psql', [
+    url,
+    '-qc',
+    `\\copy (select * from payment_transactions where tenant_id = '${tenant}' and dataset_id = 1 order by status_date_time, id) to '/dev/null' with csv header`,
+  ]);
   const copyMs = performance.now() - copyStarted;
   const peakBefore = serverPeakMb();
   const exportStarted = performance.now();
@@ -206,7 +310,9 @@ async function main() {
   console.log(`\n| export | ms | MB | server peak RSS MB |`);
   console.log('| --- | ---: | ---: | ---: |');
   console.log(`| psql \\copy of the same payments | ${Math.round(copyMs)} | | |`);
-  console.log(`| GET payment-transactions/export | ${Math.round(exportMs)} (${(exportMs / copyMs).toFixed(2)}x) | ${(bytes / 1e6).toFixed(0)} | ${Math.round(serverPeakMb())} (before the export: ${Math.round(peakBefore)}) |`);
+  console.log(
+    `| GET payment-transactions/export | ${Math.round(exportMs)} (${(exportMs / copyMs).toFixed(2)}x) | ${(bytes / 1e6).toFixed(0)} | ${Math.round(serverPeakMb())} (before the export: ${Math.round(peakBefore)}) |`,
+  );
 
   // Import of a 100,000-row file (issue 4: under 15 s), made from the export's first lines.
   const rows = lines
@@ -215,18 +321,26 @@ async function main() {
     .slice(0, 100_000)
     .map((line, i) => `${line.slice(0, 36)},${i % 2 ? 'ManuallyAllocated' : 'Unallocated'}`);
   const form = new FormData();
-  form.append('file', new Blob([`PaymentTransactionId,AllocatedStatus\r\n${rows.join('\r\n')}\r\n`], { type: 'text/csv' }), 'statuses.csv');
+  form.append(
+    'file',
+    new Blob([`PaymentTransactionId,AllocatedStatus\r\n${rows.join('\r\n')}\r\n`], {
+      type: 'text/csv',
+    }),
+    'statuses.csv',
+  );
   const importStarted = performance.now();
-  const imported = await fetch(`${api}/payment-transactions/allocated-status/import`, { method: 'POST', headers, body: form });
+  const imported = await fetch(`${api}/payment-transactions/allocated-status/import`, {
+    method: 'POST',
+    headers,
+    body: form,
+  });
   const result = (await imported.json()) as { processedCount: number; importedCount: number };
   const importMs = performance.now() - importStarted;
   console.log(`\n| import | rows | imported | ms |`);
   console.log('| --- | ---: | ---: | ---: |');
-  console.log(`| POST payment-transactions/allocated-status/import (${imported.status}) | ${result.processedCount} | ${result.importedCount} | ${Math.round(importMs)} |`);
-
-  server.kill('SIGTERM');
-  await baseline.close();
-  await database.close();
+  console.log(
+    `| POST payment-transactions/allocated-status/import (${imported.status}) | ${result.processedCount} | ${result.importedCount} | ${Math.round(importMs)} |`,
+  );
 }
 
 main().catch((error: unknown) => {
