@@ -289,6 +289,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       repository: paymentTransactionsRepository,
       providers: createProviderRegistry([createSandboxAdapter()]),
     }),
+    copyOut: database.copyOutAsTenant,
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));

@@ -8,9 +8,12 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import { to as copyTo } from 'pg-copy-streams';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
 import { scopedReadClient, type ScopedReadClient } from './scoped-read.js';
+import { inlineParameters } from './copy-out.js';
 import * as coreSchema from './schema.js';
 import * as receivablesSchema from './schema-receivables.js';
 
@@ -46,6 +49,12 @@ export interface Database {
    * revoked a credential that something remembers: platform/credential-cache.ts).
    */
   afterWrite(listener: () => void): void;
+  /**
+   * PostgreSQL only: the rows of one SELECT in COPY's text format, read-only and scoped to the
+   * tenant, streamed from a connection of its own (docs/decisions.md "The export is one COPY").
+   * The statement's parameters are written in as literals. Destroying the stream ends the COPY.
+   */
+  copyOutAsTenant?(tenantId: string, statement: SQL): Promise<Readable>;
   /** Plain SQL for libraries that bring their own (pg-boss) and for health checks. */
   raw: RawClient;
   migrate(): Promise<void>;
@@ -218,6 +227,16 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const transactions = createPostgresTransactions(pool, db);
   const writes = createWriteListeners();
+  // COPY holds its connection for the whole stream and cannot share a pipelined one: a few
+  // plain connections of its own, opened when first needed.
+  let copyPool: pg.Pool | undefined;
+  const copyConnections = () => {
+    if (!copyPool) {
+      copyPool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
+      copyPool.on('error', () => undefined);
+    }
+    return copyPool;
+  };
   return {
     kind: 'postgres',
     db,
@@ -243,7 +262,44 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         connection.release();
       }
     },
-    close: () => pool.end(),
+    async copyOutAsTenant(tenantId, statement) {
+      const { dialect } = db as unknown as { dialect: PgDialect };
+      const query = dialect.sqlToQuery(statement);
+      const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout`;
+      const client = await copyConnections().connect();
+      try {
+        await client.query(beginAsTenant(tenantId, ' read only'));
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      const stream = client.query(copyTo(text));
+      let settled = false;
+      const settle = (outcome: 'ended' | Error) => {
+        if (settled) return;
+        settled = true;
+        if (outcome === 'ended') {
+          client.query('commit').then(
+            () => client.release(),
+            (error: Error) => client.release(error),
+          );
+        } else {
+          // Mid-COPY: close the socket at once (a polite Terminate would wait behind the rows
+          // the server is still sending); the server's next write fails and it ends the
+          // statement. The pool then drops the connection.
+          (client as unknown as { connection: { stream: Socket } }).connection.stream.destroy();
+          client.release(outcome);
+        }
+      };
+      stream.on('end', () => settle('ended'));
+      stream.on('error', (error) => settle(error));
+      stream.on('close', () => settle(new Error('The COPY was abandoned.')));
+      return stream;
+    },
+    async close() {
+      await copyPool?.end();
+      await pool.end();
+    },
   };
 }
 
@@ -267,9 +323,9 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * transaction takes two. The tenant id is a UUID (checked here) and the role a constant, so the
  * text carries no client input.
  */
-function beginAsTenant(tenantId: string): string {
+function beginAsTenant(tenantId: string, mode: '' | ' read only' = ''): string {
   if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
-  return `begin; select set_config('role', '${appRole}', true), set_config('app.tenant_id', '${tenantId}', true)`;
+  return `begin${mode}; select set_config('role', '${appRole}', true), set_config('app.tenant_id', '${tenantId}', true)`;
 }
 
 /**

@@ -133,6 +133,26 @@ describe('GET payment-transactions/export', () => {
     expect(rows.find((row) => row[0] === second!.id)![11]).toBe('Smith, "Bob"');
   });
 
+  it('writes any text exactly: backslashes, tabs, line breaks, accents; a filter value cannot break out of its quotes', async () => {
+    const [, , third, fourth] = await payments(merchant);
+    const tricky = 'O\'Brien \\ Sons\tLtd, é€😀';
+    const broken = 'Line one\r\nLine "two"\\';
+    await ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      await tx.update(paymentTransactions).set({ customerName: tricky }).where(eq(paymentTransactions.id, third!.id));
+      await tx.update(paymentTransactions).set({ customerName: broken }).where(eq(paymentTransactions.id, fourth!.id));
+    });
+    const whole = (await exportCsv(merchant)).body;
+    expect(whole).toContain(`,"${tricky}",`);
+    expect(whole).toContain(`,"Line one\r\nLine ""two""\\",`);
+    // The filter language writes a backslash as \\ (docs/decisions.md).
+    const filter = encodeURIComponent("customerName ct O'Brien \\\\ Sons");
+    const rows = parseCsv((await exportCsv(merchant, `?filter=${filter}`)).body).slice(1);
+    expect(rows.map((row) => row[0])).toEqual(rows.map(() => third!.id));
+    expect(rows.length).toBeGreaterThan(0);
+    const injection = encodeURIComponent("customerName ct x') or true or ('");
+    expect(parseCsv((await exportCsv(merchant, `?filter=${injection}`)).body)).toHaveLength(1);
+  });
+
   it.each([
     ['?fromDate=2026-02-01T00:00:00Z&toDate=2026-01-01T00:00:00Z', 'fromDate', 'From Date must be less than To Date'],
     ['?exportType=Everything', 'exportType', 'Choose an export type.'],

@@ -78,11 +78,41 @@ function csvLine(): SQL {
   );
 }
 
+function exportWhere(scope: Scope, selection: ExportSelection): SQL | undefined {
+  return and(
+    eq(t.tenantId, scope.tenantId),
+    eq(t.datasetId, scope.datasetId),
+    selection.from ? gte(t.statusDateTime, selection.from) : undefined,
+    selection.until ? lt(t.statusDateTime, selection.until) : undefined,
+    selection.paymentProviderId ? eq(t.paymentProviderId, selection.paymentProviderId) : undefined,
+    selection.excludeAllocatedStatus.length > 0
+      ? not(inArray(t.allocatedStatus, selection.excludeAllocatedStatus))
+      : undefined,
+    selection.filter,
+  );
+}
+
+const allocationJoin = (selection: ExportSelection) =>
+  selection.exportType === 'Allocations' ? sql`join` : sql`left join`;
+const allocationsOf = sql`payment_allocations a
+  on a.tenant_id = p.tenant_id and a.dataset_id = p.dataset_id and a.payment_transaction_id = p.id`;
+
 /**
- * Streams PaymentTransactions.csv (spec 2 §7): one line per payment, repeated for each of its
- * allocations (PaymentsAndAllocations), or one line per allocation only (Allocations). Keyset
- * batches in status-date order, each made into CSV text by the database itself, run inside the
- * caller's transaction so the file is one consistent picture.
+ * The lines of PaymentTransactions.csv after its header (spec 2 §7), one text column a line, as
+ * one SELECT: one line per payment, repeated for each of its allocations (PaymentsAndAllocations),
+ * or one line per allocation only (Allocations), in status-date order. On PostgreSQL the export
+ * runs it as one COPY (one snapshot, streamed at the database's own pace).
+ */
+export function exportLines(scope: Scope, selection: ExportSelection): SQL {
+  return sql`select ${csvLine()} as line
+    from (select * from payment_transactions where ${exportWhere(scope, selection)}) p
+    ${allocationJoin(selection)} ${allocationsOf}
+    order by p.status_date_time, p.id, a.created_on, a.id`;
+}
+
+/**
+ * The same lines in keyset batches, each made into CSV text by the database itself, for a
+ * database without COPY to a client (PGlite). Each batch is read on its own.
  */
 export async function* exportPaymentTransactions(
   executor: Executor,
@@ -90,16 +120,7 @@ export async function* exportPaymentTransactions(
   selection: ExportSelection,
   batchSize = exportBatchSize,
 ): AsyncGenerator<string> {
-  const where = and(
-    eq(t.tenantId, scope.tenantId),
-    eq(t.datasetId, scope.datasetId),
-    selection.from ? gte(t.statusDateTime, selection.from) : undefined,
-    selection.until ? lt(t.statusDateTime, selection.until) : undefined,
-    selection.paymentProviderId ? eq(t.paymentProviderId, selection.paymentProviderId) : undefined,
-    selection.excludeAllocatedStatus.length > 0 ? not(inArray(t.allocatedStatus, selection.excludeAllocatedStatus)) : undefined,
-    selection.filter,
-  );
-  const join = selection.exportType === 'Allocations' ? sql`join` : sql`left join`;
+  const where = exportWhere(scope, selection);
   const batchAfter = async (after: { at: string; id: string } | null) => {
     const cursor: SQL = after
       ? sql`and (payment_transactions.status_date_time, payment_transactions.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
@@ -116,9 +137,10 @@ export async function* exportPaymentTransactions(
       )
       select last.at, last.id, last.n::int as n,
         (select string_agg(${csvLine()}, E'\\r\\n' order by p.status_date_time, p.id, a.created_on, a.id)
-           from page p ${join} payment_allocations a
-             on a.tenant_id = p.tenant_id and a.dataset_id = p.dataset_id and a.payment_transaction_id = p.id) as body
-      from last`)) as unknown as { rows: { at: string; id: string; n: number; body: string | null }[] };
+           from page p ${allocationJoin(selection)} ${allocationsOf}) as body
+      from last`)) as unknown as {
+      rows: { at: string; id: string; n: number; body: string | null }[];
+    };
     return result.rows[0] ?? null;
   };
   yield exportHeader;

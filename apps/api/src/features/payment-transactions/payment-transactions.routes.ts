@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
 import multipart from '@fastify/multipart';
-import { PassThrough } from 'node:stream';
+import { PassThrough, pipeline, Readable } from 'node:stream';
 import { z } from 'zod';
 import { once } from 'node:events';
 import {
@@ -28,7 +28,14 @@ import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
-import { exportPaymentTransactions } from './payment-transactions.export.js';
+import {
+  exportHeader,
+  exportLines,
+  exportPaymentTransactions,
+  type ExportSelection,
+} from './payment-transactions.export.js';
+import type { Database } from '../../db/client.js';
+import { copyTextToLines } from '../../db/copy-out.js';
 import { importAllocatedStatuses, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
@@ -37,6 +44,42 @@ import { compilePaymentTransactionFilter } from './payment-transactions.reposito
 export interface PaymentTransactionsRoutesOptions {
   repository: PaymentTransactionsRepository;
   pending: PendingPayments;
+  /** The database's COPY of one SELECT (PostgreSQL); without it the export reads in batches. */
+  copyOut?: Database['copyOutAsTenant'];
+}
+
+/** The export's header, then the COPY's lines as CSV lines. */
+async function* withHeader(copy: Readable): AsyncGenerator<Buffer | string> {
+  yield exportHeader;
+  // pipeline: a failed COPY fails the lines, and lines the client left unread end the COPY.
+  const lines = copyTextToLines();
+  pipeline(copy, lines, () => undefined);
+  yield* lines;
+}
+
+/**
+ * The export in keyset batches (PGlite), each written when the client has taken the last, so
+ * memory stays flat whatever the total.
+ */
+function exportInBatches(request: FastifyRequest, scope: Scope, selection: ExportSelection) {
+  const body = new PassThrough();
+  let abandoned = false;
+  body.on('close', () => (abandoned = true));
+  request
+    .tenantRead(async (tx) => {
+      for await (const chunk of exportPaymentTransactions(tx, scope, selection)) {
+        if (abandoned) return;
+        if (!body.write(chunk)) await Promise.race([once(body, 'drain'), once(body, 'close')]);
+      }
+    })
+    .then(
+      () => body.end(),
+      (error: unknown) => {
+        request.log.error({ err: error }, 'payment transactions export failed');
+        body.destroy(error instanceof Error ? error : new Error('export failed'));
+      },
+    );
+  return body;
 }
 
 function scopeOf(request: FastifyRequest): Scope {
@@ -47,13 +90,18 @@ const listDescription =
   '`totalItems` is exact up to 10,000 and the database’s estimate past that; `totalItemsEstimated` says which.';
 
 /** spec 2 §2, §7: payment transactions of the company in the Dataset-Id header. */
-export async function paymentTransactionsRoutes(app: FastifyInstance, options: PaymentTransactionsRoutesOptions) {
+export async function paymentTransactionsRoutes(
+  app: FastifyInstance,
+  options: PaymentTransactionsRoutesOptions,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { repository, pending } = options;
   const tags = ['payment-transactions'];
   const page = estimatedPageOf(paymentTransactionSchema);
   // Scoped to this plugin: the import's file upload.
-  await app.register(multipart, { limits: { fileSize: importLimits.maxBytes, files: 1, fields: 5, parts: 6 } });
+  await app.register(multipart, {
+    limits: { fileSize: importLimits.maxBytes, files: 1, fields: 5, parts: 6 },
+  });
 
   r.get(
     '/api/v0/payment-transactions',
@@ -61,7 +109,8 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       config: { access: 'dataset' },
       schema: {
         tags,
-        summary: 'Payment transactions, paged (default sort: -statusDateTime; expand: paymentrequest)',
+        summary:
+          'Payment transactions, paged (default sort: -statusDateTime; expand: paymentrequest)',
         description: listDescription,
         querystring: pageQuerySchema,
         response: { 200: page },
@@ -79,7 +128,8 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       config: { access: 'dataset' },
       schema: {
         tags,
-        summary: 'Failed, not authorised and rejected payment transactions, paged (the dashboard’s rejected payments)',
+        summary:
+          'Failed, not authorised and rejected payment transactions, paged (the dashboard’s rejected payments)',
         description: listDescription,
         querystring: pageQuerySchema,
         response: { 200: page },
@@ -99,7 +149,8 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       schema: {
         tags,
         summary: 'How many payment transactions match the filter',
-        description: 'Exact up to 10,000; past that the database’s estimate, with `estimated: true`.',
+        description:
+          'Exact up to 10,000; past that the database’s estimate, with `estimated: true`.',
         querystring: pageQuerySchema.pick({ filter: true }),
         response: { 200: countSchema },
       },
@@ -114,10 +165,18 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
     '/api/v0/payment-transactions/:id',
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'One payment transaction with its payment request, allocations and late-payment fee lines', params: uuidParam, response: { 200: paymentTransactionSchema } },
+      schema: {
+        tags,
+        summary:
+          'One payment transaction with its payment request, allocations and late-payment fee lines',
+        params: uuidParam,
+        response: { 200: paymentTransactionSchema },
+      },
     },
     async (request) => {
-      const found = await request.tenantRead((tx) => repository.findWithDetails(tx, scopeOf(request), request.params.id));
+      const found = await request.tenantRead((tx) =>
+        repository.findWithDetails(tx, scopeOf(request), request.params.id),
+      );
       if (!found) throw new NotFoundError('The payment transaction was not found.');
       return found;
     },
@@ -126,7 +185,11 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
   r.patch(
     '/api/v0/payment-transactions/:id/allocated-status',
     {
-      config: { access: 'dataset', permission: 'ChangeAllocatedStatus', operation: 'ChangeAllocatedStatus' },
+      config: {
+        access: 'dataset',
+        permission: 'ChangeAllocatedStatus',
+        operation: 'ChangeAllocatedStatus',
+      },
       schema: {
         tags,
         summary: 'Change the allocated status of a payment transaction',
@@ -139,7 +202,9 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
       const scope = scopeOf(request);
       request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
       return request.unitOfWork(async (tx) => {
-        if (!(await repository.setAllocatedStatus(tx, scope, request.params.id, request.body.status))) {
+        if (
+          !(await repository.setAllocatedStatus(tx, scope, request.params.id, request.body.status))
+        ) {
           throw new NotFoundError('The payment transaction was not found.');
         }
         return (await repository.find(tx, scope, request.params.id))!;
@@ -172,25 +237,11 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
         excludeAllocatedStatus: query.excludeAllocatedStatus,
         filter: compilePaymentTransactionFilter(filters),
       };
-      const body = new PassThrough();
-      let abandoned = false;
-      body.on('close', () => (abandoned = true));
-      // The rows are read inside one transaction while the answer streams out, batch by batch,
-      // waiting for the client whenever it is behind: memory stays flat (issue 4).
-      request
-        .tenantRead(async (tx) => {
-          for await (const chunk of exportPaymentTransactions(tx, scope, selection)) {
-            if (abandoned) return;
-            if (!body.write(chunk)) await Promise.race([once(body, 'drain'), once(body, 'close')]);
-          }
-        })
-        .then(
-          () => body.end(),
-          (error: unknown) => {
-            request.log.error({ err: error }, 'payment transactions export failed');
-            body.destroy(error instanceof Error ? error : new Error('export failed'));
-          },
-        );
+      const { copyOut } = options;
+      const body = copyOut
+        ? // PostgreSQL: one COPY, streamed as the client takes it (memory stays flat, issue 4).
+          Readable.from(withHeader(await copyOut(scope.tenantId, exportLines(scope, selection))))
+        : exportInBatches(request, scope, selection);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="PaymentTransactions.csv"')
@@ -202,7 +253,11 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
   r.post(
     '/api/v0/payment-transactions/allocated-status/import',
     {
-      config: { access: 'dataset', permission: 'ImportAllocatedStatus', operation: 'ImportAllocatedStatus' },
+      config: {
+        access: 'dataset',
+        permission: 'ImportAllocatedStatus',
+        operation: 'ImportAllocatedStatus',
+      },
       schema: {
         tags,
         summary: 'Set allocated statuses from a CSV file (multipart, field `file`)',
@@ -215,11 +270,14 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
     },
     async (request) => {
       const scope = scopeOf(request);
-      if (!request.isMultipart()) throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
+      if (!request.isMultipart())
+        throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
       const file = await request.file();
-      if (!file) throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
+      if (!file)
+        throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
       const bytes = await file.toBuffer().catch((error: unknown) => {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'Content Too Large', importMessages.tooLarge);
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError(413, 'Content Too Large', importMessages.tooLarge);
         throw error;
       });
       const rows = readImportFile(bytes);
@@ -239,8 +297,11 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
         },
         schema: {
           tags,
-          summary: capture ? 'Capture all or part of a pending payment through its provider' : 'Cancel a pending payment through its provider',
-          description: 'A provider that refuses answers 200 with `isError` and its `errorMessage`; the exchange is kept as a provider event.',
+          summary: capture
+            ? 'Capture all or part of a pending payment through its provider'
+            : 'Cancel a pending payment through its provider',
+          description:
+            'A provider that refuses answers 200 with `isError` and its `errorMessage`; the exchange is kept as a provider event.',
           params: uuidParam,
           body: capture ? captureBody : cancelBody,
           response: { 200: pendingActionResultSchema },
@@ -271,18 +332,31 @@ export async function paymentTransactionsRoutes(app: FastifyInstance, options: P
         response: { 200: z.object({ items: z.array(providerEventSchema) }) },
       },
     },
-    async (request) => ({ items: await request.tenantRead((tx) => pending.events(tx, scopeOf(request), request.params.id)) }),
+    async (request) => ({
+      items: await request.tenantRead((tx) =>
+        pending.events(tx, scopeOf(request), request.params.id),
+      ),
+    }),
   );
 
   r.get(
     '/api/v0/provider-events/payloads',
     {
       config: { access: 'dataset' },
-      schema: { tags: ['provider-events'], summary: 'The payload of one provider event, as text', querystring: z.object({ id: z.uuid() }) },
+      schema: {
+        tags: ['provider-events'],
+        summary: 'The payload of one provider event, as text',
+        querystring: z.object({ id: z.uuid() }),
+      },
     },
     async (request, reply) => {
-      const payload = await request.tenantRead((tx) => pending.payload(tx, scopeOf(request), request.query.id));
-      return reply.header('content-type', 'text/plain; charset=utf-8').header('x-content-type-options', 'nosniff').send(payload);
+      const payload = await request.tenantRead((tx) =>
+        pending.payload(tx, scopeOf(request), request.query.id),
+      );
+      return reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send(payload);
     },
   );
 }
