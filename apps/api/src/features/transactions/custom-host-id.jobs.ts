@@ -66,7 +66,7 @@ export function createCustomHostIdRebuild(options: CustomHostIdRebuildOptions) {
           );
           setting = current;
           after = null;
-        } else if (batch.rows < batchSize) {
+        } else if (batch.last === null) {
           break;
         } else {
           after = batch.last;

@@ -24,10 +24,16 @@ export interface StoredCustomHostIdSetting extends CustomHostIdSettingValues {
   updatedOn: Date;
 }
 
-/** The smallest UUID: the rebuild's first batch starts after it. */
+/** The smallest and largest UUIDs: the rebuild's walk starts after one and ends at the other. */
 const beforeEveryId = '00000000-0000-0000-0000-000000000000';
+const afterEveryId = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
-/** The SQL of each field the rebuild's UPDATE reads (t: transactions, a: its account). */
+/**
+ * The SQL of each field the rebuild's UPDATE reads (t: transactions). The account's reference is
+ * looked up by the account's own unique id: the transaction's foreign key already holds it to the
+ * same company, and row-level security to the tenant; naming tenant and dataset as well let a
+ * planner without statistics pick another index of the company and read all its accounts per row.
+ */
 const rebuildColumns: Record<CustomHostIdField, SQL> = {
   transactionReference: sql.raw('t.transaction_reference'),
   transactionSecondReference: sql.raw('t.transaction_second_reference'),
@@ -35,7 +41,9 @@ const rebuildColumns: Record<CustomHostIdField, SQL> = {
   transactionType: sql.raw('t.transaction_type'),
   currency: sql.raw('t.currency'),
   postingApplication: sql.raw('t.posting_application'),
-  accountReference: sql.raw('a.account_reference'),
+  accountReference: sql.raw(
+    '(select a.account_reference from accounts a where a.id = t.account_id)',
+  ),
 };
 
 /**
@@ -164,10 +172,13 @@ export function createCustomHostIdRepository() {
     },
 
     /**
-     * One batch of the rebuild: the next `size` transactions of the company by id after `after`
-     * (the primary key's order), recomputed in one UPDATE; rows whose value is already right are
-     * not written. Answers the batch's last id (null when there were none), its size and how many
-     * changed.
+     * One batch of the rebuild: the next `size` transactions of the company by id after `after`,
+     * recomputed in one UPDATE; rows whose value is already right are not written. The batch is a
+     * range of the primary key written as row comparisons on (tenant_id, dataset_id, id), which no
+     * other index can serve: without statistics (PGlite runs no autovacuum) plain equalities let
+     * the planner scan another index of the whole company for every batch (17 s per 5,000 rows
+     * for 20,000, against 0.2 s). Answers the batch's last id (null once it reached the end) and
+     * how many rows changed.
      */
     async rebuildBatch(
       executor: Executor,
@@ -175,36 +186,36 @@ export function createCustomHostIdRepository() {
       expression: { template: Template; trimWhiteSpace: boolean },
       after: string | null,
       size: number,
-    ): Promise<{ last: string | null; rows: number; changed: number }> {
+    ): Promise<{ last: string | null; changed: number }> {
+      const key = sql`(tenant_id, dataset_id, id)`;
+      const bound = (id: string) =>
+        sql`(${scope.tenantId}::uuid, ${scope.datasetId}::int, ${id}::uuid)`;
+      const from = bound(after ?? beforeEveryId);
+      const [end] = rowsOf<{ last: string }>(
+        await executor.execute(sql`
+          select id::text as last from transactions
+           where ${key} > ${from} and ${key} <= ${bound(afterEveryId)}
+           order by tenant_id, dataset_id, id offset ${size - 1} limit 1`),
+      );
+      const last = end?.last ?? null;
       const value = customHostIdSql(
         expression.template,
         expression.trimWhiteSpace,
         (field) => rebuildColumns[field],
       );
-      const result = await executor.execute(sql`
-        with batch as (
-          select id from transactions
-           where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and id > ${after ?? beforeEveryId}::uuid
-           order by id
-           limit ${size}
-        ), changed as (
-          update transactions t
-             set custom_host_id = ${value}, updated_on = now()
-            from batch b, accounts a
-           where t.tenant_id = ${scope.tenantId} and t.dataset_id = ${scope.datasetId} and t.id = b.id
-             and a.tenant_id = t.tenant_id and a.dataset_id = t.dataset_id and a.id = t.account_id
-             and t.custom_host_id is distinct from ${value}
-          returning 1
-        )
-        select (select id from batch order by id desc limit 1)::text as last,
-               (select count(*) from batch)::int as rows,
-               (select count(*) from changed)::int as changed`);
-      const [row] = rowsOf<{ last: string | null; rows: number; changed: number }>(result);
-      return {
-        last: row?.last ?? null,
-        rows: Number(row?.rows ?? 0),
-        changed: Number(row?.changed ?? 0),
-      };
+      const [row] = rowsOf<{ changed: number }>(
+        await executor.execute(sql`
+          with changed as (
+            update transactions t
+               set custom_host_id = ${value}, updated_on = now()
+             where (t.tenant_id, t.dataset_id, t.id) > ${from}
+               and (t.tenant_id, t.dataset_id, t.id) <= ${bound(last ?? afterEveryId)}
+               and t.custom_host_id is distinct from ${value}
+            returning 1
+          )
+          select count(*)::int as changed from changed`),
+      );
+      return { last, changed: Number(row?.changed ?? 0) };
     },
   };
 }
