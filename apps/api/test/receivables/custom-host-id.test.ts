@@ -271,7 +271,7 @@ describe('PUT company-settings/custom-host-id', () => {
     expect(saved.json()).toEqual({ id: 'transaction', ...setting, rebuildState: 'None' });
     expect((await settingOf(merchant)).json()).toEqual(saved.json());
     const audited = await activities(merchant, 'UpdateCustomHostIdSetting');
-    expect(audited.map((activity) => activity.status).sort()).toContain(200);
+    expect(audited.map((activity) => activity.status)).toContain(200);
     expect(audited.map((activity) => activity.status)).toContain(400);
     expect(audited.find((activity) => activity.status === 200)).toMatchObject({
       datasetId: secondCompany,
@@ -386,13 +386,6 @@ describe('POST transactions (connector) with the setting', () => {
       customHostId: string | null;
     };
   }
-  const account = async () =>
-    (await rowsOf(merchant)).find((row) => row.accountReference === 'ACC000001')!;
-
-  beforeAll(async () => {
-    expect((await account()).accountReference).toBe('ACC000001');
-  });
-
   it('CreateIfNull computes only when nothing was pushed; NeverCreate keeps what is pushed on update', async () => {
     await save(merchant, setting);
     const computed = await push(null);
