@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
-import { scopedReadClient, type ScopedReadClient } from './scoped-read.js';
+import { createReadConnections, scopedReadClient, type ScopedReadClient } from './scoped-read.js';
 import { inlineParameters } from './copy-out.js';
 import * as coreSchema from './schema.js';
 import * as receivablesSchema from './schema-receivables.js';
@@ -225,7 +225,15 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // surfaces as the query's own error.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  const transactions = createPostgresTransactions(pool, db);
+  const reads = createReadConnections(
+    () =>
+      new pg.Client({
+        connectionString: options.connectionString,
+        pipeline: true,
+      } as pg.ClientConfig),
+    readConnectionsFor(options.poolSize ?? 10),
+  );
+  const transactions = createPostgresTransactions(pool, db, reads);
   const writes = createWriteListeners();
   // COPY holds its connection for the whole stream and cannot share a pipelined one: a few
   // plain connections of its own, opened when first needed.
@@ -297,6 +305,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       return stream;
     },
     async close() {
+      await transactions.close();
       await copyPool?.end();
       await pool.end();
     },
@@ -314,6 +323,14 @@ function holdWrites(client: pg.PoolClient): void {
   if (!socket?.cork || !socket.uncork) return;
   socket.cork();
   setImmediate(() => socket.uncork!());
+}
+
+/**
+ * How many connections reads share beside a pool of `poolSize` (db/scoped-read.ts): a quarter of
+ * it, at least one. Each carries many reads at a time.
+ */
+export function readConnectionsFor(poolSize: number): number {
+  return Math.max(1, Math.ceil(poolSize / 4));
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -334,7 +351,11 @@ function beginAsTenant(tenantId: string, mode: '' | ' read only' = ''): string {
  * trips: `run` for writes (BEGIN and the scope in one message), `read` for reads (no transaction
  * block at all: db/scoped-read.ts).
  */
-function createPostgresTransactions(pool: pg.Pool, db: Db) {
+function createPostgresTransactions(
+  pool: pg.Pool,
+  db: Db,
+  reads: ReturnType<typeof createReadConnections>,
+) {
   const internals = db as unknown as {
     dialect: ConstructorParameters<typeof NodePgSession>[1];
     _: { fullSchema: Schema; schema: never; tableNamesMap: Record<string, string> };
@@ -374,18 +395,14 @@ function createPostgresTransactions(pool: pg.Pool, db: Db) {
       }
     },
 
+    /** Nothing to begin or end: every statement ends its own implicit transaction. */
     async read<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
       if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
-      const client = await pool.connect();
-      try {
-        return await fn(
-          transactionOver(scopedReadClient(client, { role: appRole, tenantId }), tenantId),
-        );
-      } finally {
-        // Nothing to end: every statement ended its own implicit transaction. A connection that
-        // broke is not queryable any more, and the pool drops it on release.
-        client.release();
-      }
+      const connection = reads.pick();
+      return fn(
+        transactionOver(scopedReadClient(connection, { role: appRole, tenantId }), tenantId),
+      );
     },
+    close: () => reads.close(),
   };
 }

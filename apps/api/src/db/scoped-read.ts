@@ -84,6 +84,7 @@ class ScopedQuery extends PgQuery {
   override submit(connection: Connection): Error | null {
     const budgeted = this.scope.statementTimeoutMs !== undefined;
     const [name, text] = budgeted ? [budgetedScopeName, budgetedScopeText] : [scopeName, scopeText];
+    holdUntilTurnEnds(connection.stream);
     const { stream } = connection;
     stream.cork?.();
     this.writing = true;
@@ -175,7 +176,74 @@ export interface ScopedReadClient {
   ): Promise<pg.QueryResult>;
 }
 
-export function scopedReadClient(client: pg.PoolClient, scope: ReadScope): ScopedReadClient {
+/**
+ * Keeps what is written to a connection until the current turn of the event loop ends: the
+ * statements of every read that starts in this turn (several calls arrive together under load)
+ * leave in one write and are answered in one read.
+ */
+function holdUntilTurnEnds(stream: Connection['stream']): void {
+  if (!stream.cork || !stream.uncork || held.has(stream)) return;
+  held.add(stream);
+  stream.cork();
+  setImmediate(() => {
+    held.delete(stream);
+    stream.uncork!();
+  });
+}
+const held = new WeakSet<object>();
+
+/** A connection that reads share; `inFlight` counts the statements sent and not yet answered. */
+export interface ReadConnection {
+  client: pg.Client;
+  inFlight: number;
+}
+
+/**
+ * The connections reads run on. A read needs no connection of its own, since each statement
+ * carries its own scope and ends its own implicit transaction: reads share a few pipelined
+ * connections, each read going to the one with the fewest statements in flight, and a connection
+ * is opened when every open one is busy, up to `size`. One that fails is dropped (its statements
+ * fail) and replaced when next needed. Nothing but scoped reads ever runs on them.
+ */
+export function createReadConnections(open: () => pg.Client, size: number) {
+  const connections: ReadConnection[] = [];
+  let closing = false;
+
+  function add(): ReadConnection {
+    const client = open();
+    const connection: ReadConnection = { client, inFlight: 0 };
+    const drop = () => {
+      const index = connections.indexOf(connection);
+      if (index >= 0) connections.splice(index, 1);
+    };
+    client.on('error', drop);
+    client.on('end', drop);
+    client.connect().catch(drop);
+    connections.push(connection);
+    return connection;
+  }
+
+  return {
+    pick(): ReadConnection {
+      if (closing) throw new Error('The database is closing.');
+      let best: ReadConnection | undefined;
+      for (const connection of connections) {
+        if (!best || connection.inFlight < best.inFlight) best = connection;
+      }
+      if (!best || (best.inFlight > 0 && connections.length < size)) return add();
+      return best;
+    },
+    async close() {
+      closing = true;
+      await Promise.all(
+        connections.splice(0).map(({ client }) => client.end().catch(() => undefined)),
+      );
+    },
+  };
+}
+
+export function scopedReadClient(connection: ReadConnection, scope: ReadScope): ScopedReadClient {
+  const { client } = connection;
   const send = (config: pg.QueryConfig, values: unknown[] | undefined, timeoutMs?: number) => {
     const name = config.name ?? statementName(client, config.text);
     const query = new ScopedQuery(
@@ -183,10 +251,15 @@ export function scopedReadClient(client: pg.PoolClient, scope: ReadScope): Scope
       name === undefined ? config : { ...config, name },
       values ?? (config.values as unknown[] | undefined),
     );
+    connection.inFlight++;
     return new Promise<pg.QueryResult>((resolve, reject) => {
       (
         query as unknown as { callback(error: Error | null, result: pg.QueryResult): void }
-      ).callback = (error, result) => (error ? reject(error) : resolve(result));
+      ).callback = (error, result) => {
+        connection.inFlight--;
+        if (error) reject(error);
+        else resolve(result);
+      };
       client.query(query as unknown as pg.Submittable);
     });
   };

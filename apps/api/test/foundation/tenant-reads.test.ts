@@ -8,8 +8,9 @@ import { banks } from '../../src/db/schema-receivables.js';
 import { createTestDatabase } from '../database.js';
 
 // db/scoped-read.ts: on PostgreSQL a read runs without a transaction block, every statement
-// carrying its own scope. One pooled connection, so every read and every check below meets the
-// connection the reads before it left behind.
+// carrying its own scope, on connections that reads share. A pool of one gives one read
+// connection, so every read below meets the connection the reads before it left behind, and reads
+// side by side share it.
 let database: Database;
 let dispose: () => Promise<void>;
 let mine: string;
@@ -34,16 +35,15 @@ beforeAll(async () => {
 });
 afterAll(() => dispose());
 
-/** What the next user of the (only) connection finds: the role and the tenant setting. */
-async function connectionState() {
-  const [row] = (
-    await database.raw.query(
-      `select current_user as "user", coalesce(current_setting('app.tenant_id', true), '') as tenant,
+/** What a read on the (only) read connection runs with. */
+async function readState(tenantId: string) {
+  const result = await database.readAsTenant(tenantId, (tx) =>
+    tx.execute(
+      sql`select current_user as "user", current_setting('app.tenant_id', true) as tenant,
         current_setting('transaction_read_only') as "readOnly", current_setting('statement_timeout') as timeout`,
-      [],
-    )
-  ).rows;
-  return row;
+    ),
+  );
+  return (result as unknown as { rows: Record<string, string>[] }).rows[0];
 }
 
 describe('tenant reads', () => {
@@ -65,17 +65,31 @@ describe('tenant reads', () => {
     expect((both[1] as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(1);
   });
 
-  it('leave nothing on the connection: no role, no tenant, no read-only mode, no timeout', async () => {
-    const before = await connectionState();
-    await database.readAsTenant(mine, (tx) => tx.select().from(banks));
+  it('run each statement with its own scope, and leave nothing behind for the next', async () => {
+    const expected = (tenant: string) => ({
+      user: 'ledgerline_app',
+      tenant,
+      readOnly: 'on',
+      timeout: '0',
+    });
+    const before = await readState(mine);
+    expect(before).toEqual(expected(mine));
     await expect(
       database.readAsTenant(mine, (tx) => tx.execute(sql`select 1/0`)),
     ).rejects.toThrow();
     await database.readAsTenant(mine, (tx) =>
       readWithinBudget(tx, sql`select count(*) from banks`, 50),
     );
-    expect(await connectionState()).toEqual(before);
-    expect(before!.tenant).toBe('');
+    expect(await readState(theirs)).toEqual(expected(theirs));
+    // Owner connections (writes, start-up) never meet a read's settings.
+    const [owner] = (
+      await database.raw.query(
+        `select current_user as "user", coalesce(current_setting('app.tenant_id', true), '') as tenant`,
+        [],
+      )
+    ).rows;
+    expect(owner!.tenant).toBe('');
+    expect(owner!.user).not.toBe('ledgerline_app');
   });
 
   it('cannot write, not even into their own tenant', async () => {
@@ -96,7 +110,7 @@ describe('tenant reads', () => {
       readWithinBudget(tx, sql`select count(*)::int as n from banks`, 1_000),
     );
     expect(fast).toEqual([{ n: 1 }]);
-    expect((await connectionState())!.timeout).toBe('0');
+    expect((await readState(mine))!.timeout).toBe('0');
   });
 
   it('go on past the named statements one connection keeps', async () => {
