@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -21,6 +20,7 @@ import { registerAudit } from './platform/audit.js';
 import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { registerMetrics } from './platform/metrics.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { problem, registerProblemHandlers, sendProblem } from './platform/problems.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
 import { createSessionStore } from './platform/sessions.js';
@@ -95,15 +95,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(responseSerializerCompiler);
   registerProblemHandlers(app);
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   const issuerOrigin = new URL(config.oidcIssuer).origin;
   const extraOrigins = config.OIDC_EXTRA_ORIGINS.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -237,10 +238,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const invitations = createInvitations({
     jobs,
     users: usersAdmin,
-    mailer: options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, log: app.log }),
+    mailer:
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.SMTP_URL,
+        from: config.MAIL_FROM,
+        dataDir: config.DATA_DIR,
+        log: app.log,
+      }),
     // With an external provider the invited user signs in there and is matched by e-mail.
     links: {
-      link: async (input) => (identityProvider ? identityProvider.invitationLink(input) : input.redirectUri),
+      link: async (input) =>
+        identityProvider ? identityProvider.invitationLink(input) : input.redirectUri,
     },
     publicUrl: config.publicUrl,
     log: app.log,
@@ -297,9 +306,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/transactions/transactions.routes.js'), {
     customHostIdRebuild,
   });
-  await app.register(import('./features/payment-requests/payment-requests.routes.js'), { publicUrl: config.publicUrl });
+  await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
+    publicUrl: config.publicUrl,
+  });
   await app.register(accessKeysRoutes, {
-    keys: createAccessKeysService({ repository: createAccessKeysRepository(), maximum: config.ACCESS_KEY_MAXIMUM }),
+    keys: createAccessKeysService({
+      repository: createAccessKeysRepository(),
+      maximum: config.ACCESS_KEY_MAXIMUM,
+    }),
   });
 
   if (options.identityProvider) await options.identityProvider.register(app);

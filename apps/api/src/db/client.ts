@@ -360,10 +360,12 @@ function createPostgresTransactions(
     dialect: ConstructorParameters<typeof NodePgSession>[1];
     _: { fullSchema: Schema; schema: never; tableNamesMap: Record<string, string> };
   };
+  // Without the relational schema: drizzle would otherwise build a query builder for every table
+  // on every transaction, and nothing here uses tx.query.
   const schemaConfig = {
     fullSchema: internals._.fullSchema,
-    schema: internals._.schema,
-    tableNamesMap: internals._.tableNamesMap,
+    schema: undefined as never,
+    tableNamesMap: {},
   };
   const transactionOver = (client: pg.PoolClient | ScopedReadClient, tenantId: string) => {
     const session = new NodePgSession(client as pg.PoolClient, internals.dialect, schemaConfig);

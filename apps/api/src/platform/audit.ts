@@ -64,17 +64,22 @@ export function registerAudit(app: FastifyInstance, database: Database): void {
   });
 
   // onSend, not onResponse: the caller gets its answer only once the activity is stored.
-  app.addHook('onSend', async (request, reply) => {
-    if (request.auditWritten || !request.principal) return;
+  // A callback hook: a read (most calls) passes straight through without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const mutating = unsafeMethods.has(request.method) || request.routeOptions.config.operation;
-    if (!mutating) return;
-    try {
-      await database.withTenant(request.principal.tenantId, (tx) =>
+    if (request.auditWritten || !request.principal || !mutating) return done(null, payload);
+    database
+      .withTenant(request.principal.tenantId, (tx) =>
         writeAuditActivity(tx, request, reply.statusCode, request.principal!.tenantId),
-      );
-      request.auditWritten = true;
-    } catch (error) {
-      request.log.error({ err: error }, 'could not write the audit activity of a failed call');
-    }
+      )
+      .then(
+        () => {
+          request.auditWritten = true;
+        },
+        (error: unknown) => {
+          request.log.error({ err: error }, 'could not write the audit activity of a failed call');
+        },
+      )
+      .finally(() => done(null, payload));
   });
 }

@@ -18,7 +18,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
     labelNames: ['route'] as const,
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route pattern, never the raw URL, keeps the label set small.
     const route = request.routeOptions.url ?? 'unmatched';
     duration.observe(
@@ -26,6 +26,7 @@ export function registerMetrics(app: FastifyInstance): Registry {
       reply.elapsedTime / 1000,
     );
     if (reply.statusCode >= 500) errors.inc({ route });
+    done();
   });
   app.get(
     '/metrics',
