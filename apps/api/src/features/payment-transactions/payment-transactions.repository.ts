@@ -5,6 +5,12 @@ import { readPaymentRecords } from '../../db/payment-records.js';
 import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows, pageTotal } from '../../platform/paging/count.js';
+import { compileFilters } from '../../platform/paging/compile-filter.js';
+import {
+  createStatementCache,
+  pageShape,
+  StatementValues,
+} from '../../platform/paging/statement-cache.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -88,6 +94,7 @@ const inScope = (scope: Scope) =>
   and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
 
 export function createPaymentTransactionsRepository() {
+  const statements = createStatementCache();
   async function requestsById(executor: Executor, scope: Scope, ids: string[]) {
     if (ids.length === 0) return new Map<string, RequestRow>();
     const rows = await executor
@@ -104,28 +111,47 @@ export function createPaymentTransactionsRepository() {
   }
 
   return {
-    /** One page and its (capped or estimated) total; `extra` narrows the list further (all-failures). */
+    /**
+     * One page and its (capped or estimated) total. `only` narrows the list further
+     * (all-failures); its name is part of the statement's shape.
+     */
     async page(
       executor: Executor,
       scope: Scope,
       query: PageQuery<Fields, 'paymentrequest'>,
-      extra?: SQL,
+      only?: { name: string; where: SQL },
     ) {
-      const compiled = compilePageQuery(query, { columns, tieBreaker: t.id });
-      const where = and(inScope(scope), extra, compiled.where);
-      const rows = await executor
-        .select()
-        .from(t)
-        .where(where)
-        .orderBy(...compiled.orderBy)
-        .limit(compiled.limit)
-        .offset(compiled.offset);
-      const total = await pageTotal(executor, t, where, {
-        offset: compiled.offset,
-        limit: compiled.limit,
-        rows: rows.length,
-        wholeList: query.filters.length === 0,
-      });
+      const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
+      const values = new StatementValues();
+      const where = and(
+        eq(t.tenantId, values.named('tenantId', scope.tenantId)),
+        eq(t.datasetId, values.named('datasetId', scope.datasetId)),
+        only?.where,
+        compileFilters(query.filters, columns, values.bind),
+      );
+      // The list's identity for what its count learns: the condition's values, not the page's.
+      const listValues = JSON.stringify(values.values);
+      const limit = values.named('limit', compiled.limit);
+      const offset = values.named('offset', compiled.offset);
+      const shape = `${only?.name ?? ''}|${pageShape(query)}`;
+      const rows = await statements.select<Row>(
+        executor,
+        shape,
+        () => executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset),
+        values,
+      );
+      const total = await pageTotal(
+        executor,
+        t,
+        () => and(inScope(scope), only?.where, compilePaymentTransactionFilter(query.filters)),
+        {
+          offset: compiled.offset,
+          limit: compiled.limit,
+          rows: rows.length,
+          wholeList: query.filters.length === 0,
+          listKey: `${shape}\u0000${listValues}`,
+        },
+      );
       const expandRequest = query.expand.includes('paymentrequest');
       const requests = expandRequest
         ? await requestsById(executor, scope, [

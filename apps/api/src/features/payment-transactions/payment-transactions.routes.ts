@@ -138,7 +138,7 @@ export async function paymentTransactionsRoutes(
     async (request) => {
       const query = parsePageQuery(paymentTransactionQuery, request.query);
       const failed = inArray(paymentTransactions.status, [...failedPaymentTransactionStatuses]);
-      return request.tenantRead((tx) => repository.page(tx, scopeOf(request), query, failed));
+      return request.tenantRead((tx) => repository.page(tx, scopeOf(request), query, { name: 'failed', where: failed }));
     },
   );
 

@@ -17,6 +17,11 @@ import {
 } from '../../db/schema-receivables.js';
 import { compileFilters } from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import {
+  createStatementCache,
+  pageShape,
+  StatementValues,
+} from '../../platform/paging/statement-cache.js';
 import { countRows, pageTotal } from '../../platform/paging/count.js';
 
 type Row = typeof transactions.$inferSelect;
@@ -116,6 +121,7 @@ const accountsInScope = (scope: TransactionScope) =>
   and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
 
 export function createTransactionsRepository() {
+  const statements = createStatementCache();
   /**
    * The filter as SQL on transactions. An account name filter reads the accounts' own name index
    * (trigram for `ct`) once and narrows transactions by account id, rather than joining a million rows.
@@ -124,13 +130,12 @@ export function createTransactionsRepository() {
     executor: Executor,
     scope: TransactionScope,
     query: Pick<PageQuery<Fields>, 'filters'>,
+    values?: StatementValues,
   ): SQL | undefined {
     const own = query.filters.filter((filter) => filter.field !== 'accountName');
     const byAccount = query.filters.filter((filter) => filter.field === 'accountName');
-    const compiled = compilePageQuery(
-      { page: 1, itemsPerPage: 1, sort: [], filters: own },
-      { columns, tieBreaker: t.id },
-    );
+    const tenantId = values ? values.named('tenantId', scope.tenantId) : scope.tenantId;
+    const datasetId = values ? values.named('datasetId', scope.datasetId) : scope.datasetId;
     const accountFilter =
       byAccount.length === 0
         ? undefined
@@ -141,12 +146,18 @@ export function createTransactionsRepository() {
               .from(accounts)
               .where(
                 and(
-                  accountsInScope(scope),
-                  compileFilters(byAccount, { accountName: accounts.name }),
+                  eq(accounts.tenantId, tenantId),
+                  eq(accounts.datasetId, datasetId),
+                  compileFilters(byAccount, { accountName: accounts.name }, values?.bind),
                 ),
               ),
           );
-    return and(inScope(scope), compiled.where, accountFilter);
+    return and(
+      eq(t.tenantId, tenantId),
+      eq(t.datasetId, datasetId),
+      compileFilters(own, columns, values?.bind),
+      accountFilter,
+    );
   }
 
   async function accountsById(executor: Executor, scope: TransactionScope, ids: string[]) {
@@ -165,38 +176,51 @@ export function createTransactionsRepository() {
      */
     async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
       const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
-      const where = whereOf(executor, scope, query);
+      const values = new StatementValues();
+      const where = whereOf(executor, scope, query, values);
+      // The list's identity for what its count learns: the condition's values, not the page's.
+      const listValues = JSON.stringify(values.values);
+      const limit = values.named('limit', compiled.limit);
+      const offset = values.named('offset', compiled.offset);
       const expand = query.expand.includes('account');
+      const shape = pageShape(query);
       const rows: { transaction: Row; account?: AccountRow | null }[] = expand
-        ? await executor
-            .select({ transaction: t, account: accountColumns })
-            .from(t)
-            .leftJoin(
-              accounts,
-              and(
-                eq(accounts.tenantId, t.tenantId),
-                eq(accounts.datasetId, t.datasetId),
-                eq(accounts.id, t.accountId),
-              ),
-            )
-            .where(where)
-            .orderBy(...compiled.orderBy)
-            .limit(compiled.limit)
-            .offset(compiled.offset)
+        ? await statements.select(
+            executor,
+            shape,
+            () =>
+              executor
+                .select({ transaction: t, account: accountColumns })
+                .from(t)
+                .leftJoin(
+                  accounts,
+                  and(
+                    eq(accounts.tenantId, t.tenantId),
+                    eq(accounts.datasetId, t.datasetId),
+                    eq(accounts.id, t.accountId),
+                  ),
+                )
+                .where(where)
+                .orderBy(...compiled.orderBy)
+                .limit(limit)
+                .offset(offset),
+            values,
+          )
         : (
-            await executor
-              .select()
-              .from(t)
-              .where(where)
-              .orderBy(...compiled.orderBy)
-              .limit(compiled.limit)
-              .offset(compiled.offset)
+            await statements.select<Row>(
+              executor,
+              shape,
+              () =>
+                executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset),
+              values,
+            )
           ).map((transaction) => ({ transaction }));
-      const total = await pageTotal(executor, t, where, {
+      const total = await pageTotal(executor, t, () => whereOf(executor, scope, query), {
         offset: compiled.offset,
         limit: compiled.limit,
         rows: rows.length,
         wholeList: query.filters.length === 0,
+        listKey: `${pageShape({ ...query, expand: [] })}\u0000${listValues}`,
       });
       return {
         items: rows.map((row) => toTransaction(row.transaction, expand ? row.account : undefined)),

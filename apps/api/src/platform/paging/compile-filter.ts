@@ -16,30 +16,40 @@ import type { QueryColumn, QueryColumns } from './query-columns.js';
  * "status is not Paid" expects a record without a status to appear.
  */
 
+/**
+ * What a filter's value becomes in its SQL: itself (a bound parameter) by default, or a named
+ * placeholder when the statement is built once for every query of its shape (statement-cache.ts).
+ */
+export type Bind = (value: unknown) => unknown;
+const asParameter: Bind = (value) => value;
+
 /** All filters joined with AND; undefined when there are none. */
 export function compileFilters<F extends QueryFieldMap>(
   filters: readonly QueryFilter[],
   columns: QueryColumns<F>,
+  bind: Bind = asParameter,
 ): SQL | undefined {
   const columnMap = columns as Readonly<Record<string, QueryColumn>>;
-  return and(...filters.map((filter) => compileFilter(filter, columnOf(columnMap, filter.field))));
+  return and(
+    ...filters.map((filter) => compileFilter(filter, columnOf(columnMap, filter.field), bind)),
+  );
 }
 
-export function compileFilter(filter: QueryFilter, column: QueryColumn): SQL {
+export function compileFilter(filter: QueryFilter, column: QueryColumn, bind: Bind = asParameter): SQL {
   switch (filter.type) {
     case 'string':
-      return compileString(filter.operator, filter.value, column);
+      return compileString(filter.operator, filter.value, column, bind);
     case 'number':
-      return compareWith(filter.operator, column, sql`${filter.value}::numeric`);
+      return compareWith(filter.operator, column, sql`${bind(filter.value)}::numeric`);
     case 'date':
       return filter.wholeDay
-        ? compileWholeDay(filter.operator, filter.value, column)
-        : compareWith(filter.operator, column, sql`${filter.value.toISOString()}::timestamptz`);
+        ? compileWholeDay(filter.operator, filter.value, column, bind)
+        : compareWith(filter.operator, column, sql`${bind(filter.value.toISOString())}::timestamptz`);
     case 'enum':
     case 'uuid':
     case 'boolean':
       // No cast: PostgreSQL types the parameter from the column (a pgEnum, uuid, text or boolean).
-      return compareWith(filter.operator, column, sql`${filter.value}`);
+      return compareWith(filter.operator, column, sql`${bind(filter.value)}`);
   }
 }
 
@@ -48,9 +58,9 @@ export function escapeLikePattern(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-function compileString(operator: StringOperator, value: string, column: QueryColumn): SQL {
-  const text = sql`${value}::text`;
-  const pattern = sql`${escapeLikePattern(value)}::text`;
+function compileString(operator: StringOperator, value: string, column: QueryColumn, bind: Bind): SQL {
+  const text = sql`${bind(value)}::text`;
+  const pattern = sql`${bind(escapeLikePattern(value))}::text`;
   switch (operator) {
     case 'eq':
       return sql`lower(${column}) = lower(${text})`;
@@ -88,9 +98,9 @@ function compareWith(operator: ComparisonOperator, column: QueryColumn, value: S
 }
 
 /** A date without a time means the whole UTC day [start, next midnight) (our reading of spec 2 §7). */
-function compileWholeDay(operator: ComparisonOperator, day: Date, column: QueryColumn): SQL {
-  const start = sql`${day.toISOString()}::timestamptz`;
-  const end = sql`${utcDayAfter(day).toISOString()}::timestamptz`;
+function compileWholeDay(operator: ComparisonOperator, day: Date, column: QueryColumn, bind: Bind): SQL {
+  const start = sql`${bind(day.toISOString())}::timestamptz`;
+  const end = sql`${bind(utcDayAfter(day).toISOString())}::timestamptz`;
   switch (operator) {
     case 'eq':
       return sql`(${column} >= ${start} and ${column} < ${end})`;

@@ -24,7 +24,15 @@ export interface CountOptions {
   budgetMs?: number;
   /** Rows known to exist (the pages so far): an estimate never answers fewer. */
   atLeast?: number;
+  /**
+   * What identifies the list, values included, when the caller knows it without turning `where`
+   * into SQL text (a statement-cache shape and its values); the tenant is added here.
+   */
+  listKey?: string;
 }
+
+/** A list's condition, or how to make it when it is needed (a count, an estimate). */
+export type LazyWhere = SQL | undefined | (() => SQL | undefined);
 
 export const countTimeBudgetMs = 20;
 
@@ -52,12 +60,25 @@ interface ListFacts {
  */
 const facts = new Map<string, ListFacts>();
 
-function factsKey(executor: Executor, table: PgTable, where: SQL | undefined): string | undefined {
+function factsKey(
+  executor: Executor,
+  table: PgTable,
+  where: () => SQL | undefined,
+  listKey: string | undefined,
+): string | undefined {
   const tenantId = tenantOf(executor);
   if (tenantId === undefined) return undefined;
+  if (listKey !== undefined) return `${tenantId}\u0000${getTableName(table)}\u0001${listKey}`;
   const dialect = (executor as unknown as { dialect: PgDialect }).dialect;
-  const query = where ? dialect.sqlToQuery(where) : { sql: '', params: [] };
+  const condition = where();
+  const query = condition ? dialect.sqlToQuery(condition) : { sql: '', params: [] };
   return `${tenantId}\u0000${getTableName(table)}\u0000${query.sql}\u0000${JSON.stringify(query.params)}`;
+}
+
+function lazy(where: LazyWhere): () => SQL | undefined {
+  if (typeof where !== 'function') return () => where;
+  let made: { where: SQL | undefined } | undefined;
+  return () => (made ??= { where: where() }).where;
 }
 
 function recall(key: string | undefined): ListFacts | undefined {
@@ -81,7 +102,7 @@ function remember(key: string | undefined, learnt: Omit<ListFacts, 'expires'>): 
 async function estimateRows(
   executor: Executor,
   table: PgTable,
-  where: SQL | undefined,
+  where: () => SQL | undefined,
   key: string | undefined,
 ): Promise<number> {
   const known = recall(key)?.estimate;
@@ -90,7 +111,7 @@ async function estimateRows(
     sql`explain (format json) ${executor
       .select({ one: sql`1` })
       .from(table)
-      .where(where)}`,
+      .where(where())}`,
   )) as unknown as { rows: PlanRow[] };
   const raw = result.rows[0]?.['QUERY PLAN'];
   const plan =
@@ -110,12 +131,13 @@ async function estimateRows(
 export async function countRows(
   executor: Executor,
   table: PgTable,
-  where: SQL | undefined,
+  lazyWhere: LazyWhere,
   options: CountOptions = {},
 ): Promise<Count> {
   const limit = options.limit ?? countExactLimit;
   const atLeast = options.atLeast ?? 0;
-  const key = factsKey(executor, table, where);
+  const where = lazy(lazyWhere);
+  const key = factsKey(executor, table, where, options.listKey);
   const estimated = async (floor: number): Promise<Count> => ({
     count: Math.max(await estimateRows(executor, table, where, key), floor, atLeast),
     estimated: true,
@@ -131,7 +153,7 @@ export async function countRows(
   const capped = executor
     .select({ one: sql`1` })
     .from(table)
-    .where(where)
+    .where(where())
     .limit(limit + 1);
   const rows = await readWithinBudget(
     executor,
@@ -176,12 +198,12 @@ export async function countRowsTogether(
   const exact = rows === null ? null : lists.map((_, index) => Number(rows[0]?.[`c${index}`] ?? 0));
   return Promise.all(
     lists.map(async ({ table, where }, index) => {
-      const key = factsKey(executor, table, where);
+      const key = factsKey(executor, table, () => where, undefined);
       const counted = exact?.[index];
       if (counted !== undefined && counted <= limit) return { count: counted, estimated: false };
       return {
         count: Math.max(
-          await estimateRows(executor, table, where, key),
+          await estimateRows(executor, table, () => where, key),
           counted === undefined ? 0 : limit + 1,
         ),
         estimated: true,
@@ -206,14 +228,15 @@ export function totalFromPage(offset: number, limit: number, rows: number): Coun
 export async function pageTotal(
   executor: Executor,
   table: PgTable,
-  where: SQL | undefined,
-  page: { offset: number; limit: number; rows: number; wholeList: boolean },
+  where: LazyWhere,
+  page: { offset: number; limit: number; rows: number; wholeList: boolean; listKey?: string },
 ): Promise<Count> {
   return (
     totalFromPage(page.offset, page.limit, page.rows) ??
     countRows(executor, table, where, {
       preferEstimate: page.wholeList,
       atLeast: page.offset + page.rows,
+      listKey: page.listKey,
     })
   );
 }
