@@ -79,6 +79,25 @@ describe('GET payment-transactions', () => {
     expect(response.json().detail).toContain(named);
   });
 
+  it('answers each call for its own values when calls share a statement shape, tenants and companies included', async () => {
+    const all = await allRows(merchant);
+    const statuses = [...new Set(all.map((row) => row.status))];
+    expect(statuses.length).toBeGreaterThan(1);
+    for (const status of statuses) {
+      const body = (await get(merchant, `payment-transactions?itemsPerPage=100&filter=${encodeURIComponent(`status eq ${status}`)}`)).json();
+      expect(body.items.map((item: { status: string }) => item.status)).toEqual(body.items.map(() => status));
+      expect(body.totalItems).toBe(all.filter((row) => row.status === status).length);
+    }
+    const theirs = new Set((await allRows(rival)).map((row) => row.id));
+    const mine = (await get(merchant, 'payment-transactions?itemsPerPage=100')).json();
+    const rivals = (await get(rival, 'payment-transactions?itemsPerPage=100')).json();
+    expect(mine.items.some((item: { id: string }) => theirs.has(item.id))).toBe(false);
+    expect(rivals.items.every((item: { id: string }) => theirs.has(item.id))).toBe(true);
+    const pages = [1, 2, 3].map((page) => get(merchant, `payment-transactions?page=${page}&itemsPerPage=7`));
+    const ids = (await Promise.all(pages)).flatMap((response) => response.json().items.map((item: { id: string }) => item.id));
+    expect(new Set(ids).size).toBe(21);
+  });
+
   it('refuses an unknown sort field', async () => {
     const response = await get(merchant, 'payment-transactions?sort=-password');
     expect(response.statusCode).toBe(400);
