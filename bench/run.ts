@@ -250,6 +250,11 @@ async function main() {
       `${api}/payment-transactions?filter=${filter}`,
       headers,
     ],
+    [
+      'payment-transactions, customerName ct a name nobody has',
+      `${api}/payment-transactions?filter=${encodeURIComponent('customerName ct Zqxjv')}`,
+      headers,
+    ],
     ['payment-transactions/count', `${api}/payment-transactions/count`, headers],
     [
       'payment-transactions/status/all-failures',
