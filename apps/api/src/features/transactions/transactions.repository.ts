@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   PageQuery,
   SettlementOffer,
@@ -160,12 +160,21 @@ export function createTransactionsRepository() {
     );
   }
 
+  /** Accounts by id: one statement for any number of ids (an array parameter), built once. */
   async function accountsById(executor: Executor, scope: TransactionScope, ids: string[]) {
     if (ids.length === 0) return new Map<string, AccountRow>();
-    const rows = await executor
-      .select(accountColumns)
-      .from(accounts)
-      .where(and(accountsInScope(scope), inArray(accounts.id, ids)));
+    const values = new StatementValues();
+    const where = and(
+      eq(accounts.tenantId, values.named('tenantId', scope.tenantId)),
+      eq(accounts.datasetId, values.named('datasetId', scope.datasetId)),
+      sql`${accounts.id} = any(${values.named('ids', ids)}::uuid[])`,
+    );
+    const rows = await statements.select<AccountRow>(
+      executor,
+      'accounts by id',
+      () => executor.select(accountColumns).from(accounts).where(where),
+      values,
+    );
     return new Map(rows.map((row) => [row.id, row]));
   }
 
@@ -184,37 +193,41 @@ export function createTransactionsRepository() {
       const offset = values.named('offset', compiled.offset);
       const expand = query.expand.includes('account');
       const shape = pageShape(query);
+      const pageOf = () =>
+        executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset);
+      // With its accounts: the page in a subquery, then the join. Joined before the limit, the
+      // planner set up a Memoize cache that cost the database 0.8 ms a page, five times the reads.
       const rows: { transaction: Row; account?: AccountRow | null }[] = expand
         ? await statements.select(
             executor,
             shape,
-            () =>
-              executor
-                .select({ transaction: t, account: accountColumns })
-                .from(t)
+            () => {
+              const page = pageOf().as('page');
+              const pageColumns = Object.fromEntries(
+                Object.keys(getTableColumns(t)).map((key) => [key, page[key as keyof typeof page]]),
+              ) as unknown as typeof t._.columns;
+              const order = compilePageQuery(
+                { ...query, filters: [] },
+                { columns: { ...pageColumns, accountName: accounts.name }, tieBreaker: pageColumns.id },
+              ).orderBy;
+              return executor
+                .select({ transaction: pageColumns, account: accountColumns })
+                .from(page)
                 .leftJoin(
                   accounts,
                   and(
-                    eq(accounts.tenantId, t.tenantId),
-                    eq(accounts.datasetId, t.datasetId),
-                    eq(accounts.id, t.accountId),
+                    eq(accounts.tenantId, pageColumns.tenantId),
+                    eq(accounts.datasetId, pageColumns.datasetId),
+                    eq(accounts.id, pageColumns.accountId),
                   ),
                 )
-                .where(where)
-                .orderBy(...compiled.orderBy)
-                .limit(limit)
-                .offset(offset),
+                .orderBy(...order);
+            },
             values,
           )
-        : (
-            await statements.select<Row>(
-              executor,
-              shape,
-              () =>
-                executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset),
-              values,
-            )
-          ).map((transaction) => ({ transaction }));
+        : (await statements.select<Row>(executor, shape, pageOf, values)).map((transaction) => ({
+            transaction,
+          }));
       const total = await pageTotal(executor, t, () => whereOf(executor, scope, query), {
         offset: compiled.offset,
         limit: compiled.limit,
