@@ -9,6 +9,7 @@
 //   BENCH_SECONDS=10 BENCH_CLIENTS=20 BENCH_WARMUP_SECONDS=2 npm run bench
 //   BENCH_ONLY='default sort' BENCH_NO_FILES=1 npm run bench    # some calls only, no export/import
 //   BENCH_SERVER_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench   # profile the server
+//   BENCH_POOL_SIZE=10 DATABASE_READ_CONNECTIONS=4 npm run bench    # the server's connections
 import Fastify from 'fastify';
 import pg from 'pg';
 import { execFileSync, spawn } from 'node:child_process';
@@ -220,7 +221,7 @@ async function main() {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: url,
-      DATABASE_POOL_SIZE: '24',
+      DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '24',
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -20,6 +20,11 @@ export const configSchema = z.object({
   /** PostgreSQL connection string; when unset the embedded PGlite database is used. */
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Connections that reads share, each carrying many reads at once (db/scoped-read.ts): about as
+   * many as the database server has cores to give this process.
+   */
+  DATABASE_READ_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(2),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** External OpenID Connect provider; when unset the embedded provider at /idp is used. */
   OIDC_ISSUER: optionalUrl,

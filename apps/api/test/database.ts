@@ -6,7 +6,9 @@ import { openPglite, openPostgres, type Database } from '../src/db/client.js';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on
  * the PostgreSQL server of TEST_DATABASE_URL (dropped afterwards).
  */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<{
+export async function createTestDatabase(
+  options: { poolSize?: number; readConnections?: number } = {},
+): Promise<{
   database: Database;
   dispose(): Promise<void>;
 }> {
@@ -23,7 +25,11 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openPostgres({ connectionString: target.toString(), poolSize: options.poolSize ?? 5 });
+  const database = await openPostgres({
+    connectionString: target.toString(),
+    poolSize: options.poolSize ?? 5,
+    readConnections: options.readConnections,
+  });
   await database.migrate();
   return {
     database,

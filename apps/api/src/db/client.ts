@@ -207,7 +207,10 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database>
 
 export interface PostgresOptions {
   connectionString: string;
+  /** Connections for writes and owner queries. */
   poolSize?: number;
+  /** Connections that reads share (db/scoped-read.ts); default 2. */
+  readConnections?: number;
   migrationsFolder?: string;
 }
 
@@ -231,7 +234,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         connectionString: options.connectionString,
         pipeline: true,
       } as pg.ClientConfig),
-    readConnectionsFor(options.poolSize ?? 10),
+    options.readConnections ?? 2,
   );
   const transactions = createPostgresTransactions(pool, db, reads);
   const writes = createWriteListeners();
@@ -323,14 +326,6 @@ function holdWrites(client: pg.PoolClient): void {
   if (!socket?.cork || !socket.uncork) return;
   socket.cork();
   setImmediate(() => socket.uncork!());
-}
-
-/**
- * How many connections reads share beside a pool of `poolSize` (db/scoped-read.ts): a quarter of
- * it, at least one. Each carries many reads at a time.
- */
-export function readConnectionsFor(poolSize: number): number {
-  return Math.max(1, Math.ceil(poolSize / 4));
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,6 +11,7 @@ export async function openDatabase(
     const database = await openPostgres({
       connectionString: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
+      readConnections: config.DATABASE_READ_CONNECTIONS,
     });
     await database.migrate();
     return { database, release: () => undefined };

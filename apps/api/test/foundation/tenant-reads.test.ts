@@ -8,9 +8,8 @@ import { banks } from '../../src/db/schema-receivables.js';
 import { createTestDatabase } from '../database.js';
 
 // db/scoped-read.ts: on PostgreSQL a read runs without a transaction block, every statement
-// carrying its own scope, on connections that reads share. A pool of one gives one read
-// connection, so every read below meets the connection the reads before it left behind, and reads
-// side by side share it.
+// carrying its own scope, on connections that reads share. With one read connection every read
+// below meets the connection the reads before it left behind, and reads side by side share it.
 let database: Database;
 let dispose: () => Promise<void>;
 let mine: string;
@@ -25,7 +24,7 @@ const bank = (tenantId: string, accountName: string) => ({
 });
 
 beforeAll(async () => {
-  ({ database, dispose } = await createTestDatabase({ poolSize: 1 }));
+  ({ database, dispose } = await createTestDatabase({ poolSize: 1, readConnections: 1 }));
   const tenant = (name: string) =>
     createTenant(database, { name, adminEmail: `${randomUUID()}@example.com`, adminName: 'A' });
   mine = (await tenant('Mine Ltd')).tenantId;
