@@ -40,6 +40,15 @@ const scopeName = 'll_scope';
 const budgetedScopeText = `${scopeText}, set_config('statement_timeout', $3, true)`;
 const budgetedScopeName = 'll_scope_budgeted';
 
+/** pg's Query as far as this module uses it (its typings declare `submit` as a field). */
+interface PgQuery {
+  submit(connection: Connection): Error | null;
+  handleDataRow(message: unknown): void;
+  handleCommandComplete(message: unknown, connection: Connection): void;
+  handleError(error: Error, connection: Connection): void;
+}
+const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig, values?: unknown[]) => PgQuery;
+
 /**
  * A query that brings its own scope: the scope's Parse (once per connection), Bind and Execute,
  * then the query's own messages and its Sync, in one write. The scope answers (ParseComplete,
@@ -50,15 +59,6 @@ const budgetedScopeName = 'll_scope_budgeted';
  * query; the scope's own ParseComplete must not count for the query's statement, so the query
  * shows its name to the client only while it is written and once the scope has answered.
  */
-/** pg's Query as far as this module uses it (its typings declare `submit` as a field). */
-interface PgQuery {
-  submit(connection: Connection): Error | null;
-  handleDataRow(message: unknown): void;
-  handleCommandComplete(message: unknown, connection: Connection): void;
-  handleError(error: Error, connection: Connection): void;
-}
-const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig, values?: unknown[]) => PgQuery;
-
 class ScopedQuery extends PgQuery {
   declare private statement: string | undefined;
   declare private writing: boolean;
