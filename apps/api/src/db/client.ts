@@ -218,8 +218,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
-    // Queries written one after another without waiting go out together (readAsTenant); code
-    // that awaits each query behaves exactly as without pipelining.
+    // Queries written one after another without waiting go out together (readWithinBudget's
+    // savepoint, statement and rollback); code that awaits each query behaves as without it.
     pipeline: true,
   } as pg.PoolConfig);
   // An idle connection that the server ended (a restart, an administrator's terminate, a dropped
