@@ -17,14 +17,8 @@ import {
   paymentTransactions,
   transactions,
 } from '../../db/schema-receivables.js';
-import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { compileFilters } from '../../platform/paging/compile-filter.js';
-import {
-  createStatementCache,
-  pageShape,
-  StatementValues,
-} from '../../platform/paging/statement-cache.js';
-import { countRowsTogether, pageTotal } from '../../platform/paging/count.js';
+import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
+import { countRowsTogether } from '../../platform/paging/count.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type AccountFields = (typeof accountQuery)['fields'];
@@ -143,37 +137,13 @@ export function createAccountsRepository() {
   return {
     /** One page and its total, exact up to 10,000 and estimated past it. */
     async page(executor: Executor, scope: AccountScope, query: PageQuery<AccountFields>) {
-      const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: accounts.id });
-      const values = new StatementValues();
-      const where = and(
-        eq(accounts.tenantId, values.named('tenantId', scope.tenantId)),
-        eq(accounts.datasetId, values.named('datasetId', scope.datasetId)),
-        compileFilters(query.filters, columns, values.bind),
-      );
-      // The list's identity for what its count learns: the condition's values, not the page's.
-      const listValues = JSON.stringify(values.values);
-      const limit = values.named('limit', compiled.limit);
-      const offset = values.named('offset', compiled.offset);
-      const shape = pageShape(query);
-      const rows = await statements.select<typeof accounts.$inferSelect>(
-        executor,
-        shape,
-        () => executor.select().from(accounts).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset),
-        values,
-      );
-      // The whole list of a big company: the planner's estimate saves reading 10,001 index entries.
-      const total = await pageTotal(
-        executor,
-        accounts,
-        () => and(inScope(scope), compileFilters(query.filters, columns)),
-        {
-          offset: compiled.offset,
-          limit: compiled.limit,
-          rows: rows.length,
-          wholeList: query.filters.length === 0,
-          listKey: `${shape}\u0000${listValues}`,
-        },
-      );
+      const { rows, total } = await readPage<AccountRow, AccountFields>(executor, statements, {
+        table: accounts,
+        scope,
+        query,
+        columns,
+        tieBreaker: accounts.id,
+      });
       return {
         items: rows.map((row) => toAccount(row)),
         totalItems: total.count,

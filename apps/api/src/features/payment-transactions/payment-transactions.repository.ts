@@ -4,13 +4,8 @@ import type { Executor } from '../../db/client.js';
 import { readPaymentRecords } from '../../db/payment-records.js';
 import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { countRows, pageTotal } from '../../platform/paging/count.js';
-import { compileFilters } from '../../platform/paging/compile-filter.js';
-import {
-  createStatementCache,
-  pageShape,
-  StatementValues,
-} from '../../platform/paging/statement-cache.js';
+import { countRows } from '../../platform/paging/count.js';
+import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -121,37 +116,14 @@ export function createPaymentTransactionsRepository() {
       query: PageQuery<Fields, 'paymentrequest'>,
       only?: { name: string; where: SQL },
     ) {
-      const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
-      const values = new StatementValues();
-      const where = and(
-        eq(t.tenantId, values.named('tenantId', scope.tenantId)),
-        eq(t.datasetId, values.named('datasetId', scope.datasetId)),
-        only?.where,
-        compileFilters(query.filters, columns, values.bind),
-      );
-      // The list's identity for what its count learns: the condition's values, not the page's.
-      const listValues = JSON.stringify(values.values);
-      const limit = values.named('limit', compiled.limit);
-      const offset = values.named('offset', compiled.offset);
-      const shape = `${only?.name ?? ''}|${pageShape(query)}`;
-      const rows = await statements.select<Row>(
-        executor,
-        shape,
-        () => executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset),
-        values,
-      );
-      const total = await pageTotal(
-        executor,
-        t,
-        () => and(inScope(scope), only?.where, compilePaymentTransactionFilter(query.filters)),
-        {
-          offset: compiled.offset,
-          limit: compiled.limit,
-          rows: rows.length,
-          wholeList: query.filters.length === 0,
-          listKey: `${shape}\u0000${listValues}`,
-        },
-      );
+      const { rows, total } = await readPage<Row, Fields>(executor, statements, {
+        table: t,
+        scope,
+        query,
+        columns,
+        tieBreaker: t.id,
+        only,
+      });
       const expandRequest = query.expand.includes('paymentrequest');
       const requests = expandRequest
         ? await requestsById(executor, scope, [

@@ -15,14 +15,14 @@ import {
   transactionDocuments,
   transactions,
 } from '../../db/schema-receivables.js';
-import { compileFilters } from '../../platform/paging/compile-filter.js';
+import { compileFilters, type Bind } from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import {
   createStatementCache,
-  pageShape,
+  readPage,
   StatementValues,
 } from '../../platform/paging/statement-cache.js';
-import { countRows, pageTotal } from '../../platform/paging/count.js';
+import { countRows } from '../../platform/paging/count.js';
 
 type Row = typeof transactions.$inferSelect;
 type AccountRow = Pick<
@@ -126,16 +126,14 @@ export function createTransactionsRepository() {
    * The filter as SQL on transactions. An account name filter reads the accounts' own name index
    * (trigram for `ct`) once and narrows transactions by account id, rather than joining a million rows.
    */
-  function whereOf(
+  function filterOf(
     executor: Executor,
     scope: TransactionScope,
     query: Pick<PageQuery<Fields>, 'filters'>,
-    values?: StatementValues,
+    bind: Bind = (value) => value,
   ): SQL | undefined {
     const own = query.filters.filter((filter) => filter.field !== 'accountName');
     const byAccount = query.filters.filter((filter) => filter.field === 'accountName');
-    const tenantId = values ? values.named('tenantId', scope.tenantId) : scope.tenantId;
-    const datasetId = values ? values.named('datasetId', scope.datasetId) : scope.datasetId;
     const accountFilter =
       byAccount.length === 0
         ? undefined
@@ -146,18 +144,13 @@ export function createTransactionsRepository() {
               .from(accounts)
               .where(
                 and(
-                  eq(accounts.tenantId, tenantId),
-                  eq(accounts.datasetId, datasetId),
-                  compileFilters(byAccount, { accountName: accounts.name }, values?.bind),
+                  eq(accounts.tenantId, bind(scope.tenantId)),
+                  eq(accounts.datasetId, bind(scope.datasetId)),
+                  compileFilters(byAccount, { accountName: accounts.name }, bind),
                 ),
               ),
           );
-    return and(
-      eq(t.tenantId, tenantId),
-      eq(t.datasetId, datasetId),
-      compileFilters(own, columns, values?.bind),
-      accountFilter,
-    );
+    return and(compileFilters(own, columns, bind), accountFilter);
   }
 
   /** Accounts by id: one statement for any number of ids (an array parameter), built once. */
@@ -184,31 +177,38 @@ export function createTransactionsRepository() {
      * `expand=account` the page's accounts come in the same query (a join on the account's key).
      */
     async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
-      const compiled = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker: t.id });
-      const values = new StatementValues();
-      const where = whereOf(executor, scope, query, values);
-      // The list's identity for what its count learns: the condition's values, not the page's.
-      const listValues = JSON.stringify(values.values);
-      const limit = values.named('limit', compiled.limit);
-      const offset = values.named('offset', compiled.offset);
       const expand = query.expand.includes('account');
-      const shape = pageShape(query);
-      const pageOf = () =>
-        executor.select().from(t).where(where).orderBy(...compiled.orderBy).limit(limit).offset(offset);
-      // With its accounts: the page in a subquery, then the join. Joined before the limit, the
-      // planner set up a Memoize cache that cost the database 0.8 ms a page, five times the reads.
-      const rows: { transaction: Row; account?: AccountRow | null }[] = expand
-        ? await statements.select(
-            executor,
-            shape,
-            () => {
-              const page = pageOf().as('page');
+      const { rows: read, total } = await readPage<
+        Row | { transaction: Row; account: AccountRow | null },
+        Fields
+      >(executor, statements, {
+        table: t,
+        scope,
+        query,
+        columns,
+        tieBreaker: t.id,
+        filter: (bind) => filterOf(executor, scope, query, bind),
+        // With its accounts: the page in a subquery, then the join. Joined before the limit, the
+        // planner set up a Memoize cache that cost the database 0.8 ms a page, five times the reads.
+        select: expand
+          ? (parts) => {
+              const page = executor
+                .select()
+                .from(t)
+                .where(parts.where)
+                .orderBy(...parts.orderBy)
+                .limit(parts.limit)
+                .offset(parts.offset)
+                .as('page');
               const pageColumns = Object.fromEntries(
                 Object.keys(getTableColumns(t)).map((key) => [key, page[key as keyof typeof page]]),
               ) as unknown as typeof t._.columns;
               const order = compilePageQuery(
                 { ...query, filters: [] },
-                { columns: { ...pageColumns, accountName: accounts.name }, tieBreaker: pageColumns.id },
+                {
+                  columns: { ...pageColumns, accountName: accounts.name },
+                  tieBreaker: pageColumns.id,
+                },
               ).orderBy;
               return executor
                 .select({ transaction: pageColumns, account: accountColumns })
@@ -222,19 +222,12 @@ export function createTransactionsRepository() {
                   ),
                 )
                 .orderBy(...order);
-            },
-            values,
-          )
-        : (await statements.select<Row>(executor, shape, pageOf, values)).map((transaction) => ({
-            transaction,
-          }));
-      const total = await pageTotal(executor, t, () => whereOf(executor, scope, query), {
-        offset: compiled.offset,
-        limit: compiled.limit,
-        rows: rows.length,
-        wholeList: query.filters.length === 0,
-        listKey: `${pageShape({ ...query, expand: [] })}\u0000${listValues}`,
+            }
+          : undefined,
       });
+      const rows = expand
+        ? (read as { transaction: Row; account: AccountRow | null }[])
+        : (read as Row[]).map((transaction) => ({ transaction, account: undefined }));
       return {
         items: rows.map((row) => toTransaction(row.transaction, expand ? row.account : undefined)),
         totalItems: total.count,
@@ -246,7 +239,7 @@ export function createTransactionsRepository() {
       executor: Executor,
       scope: TransactionScope,
       query: Pick<PageQuery<Fields>, 'filters'>,
-    ) => countRows(executor, t, whereOf(executor, scope, query)),
+    ) => countRows(executor, t, and(inScope(scope), filterOf(executor, scope, query))),
 
     async findRow(executor: Executor, scope: TransactionScope, id: string): Promise<Row | null> {
       const [row] = await executor

@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { and, sql, type Placeholder } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { utcDayAfter } from '@ledgerline/contract';
 import type {
@@ -20,7 +20,7 @@ import type { QueryColumn, QueryColumns } from './query-columns.js';
  * What a filter's value becomes in its SQL: itself (a bound parameter) by default, or a named
  * placeholder when the statement is built once for every query of its shape (statement-cache.ts).
  */
-export type Bind = (value: unknown) => unknown;
+export type Bind = <T>(value: T) => T | Placeholder;
 const asParameter: Bind = (value) => value;
 
 /** All filters joined with AND; undefined when there are none. */
@@ -35,7 +35,11 @@ export function compileFilters<F extends QueryFieldMap>(
   );
 }
 
-export function compileFilter(filter: QueryFilter, column: QueryColumn, bind: Bind = asParameter): SQL {
+export function compileFilter(
+  filter: QueryFilter,
+  column: QueryColumn,
+  bind: Bind = asParameter,
+): SQL {
   switch (filter.type) {
     case 'string':
       return compileString(filter.operator, filter.value, column, bind);
@@ -44,7 +48,11 @@ export function compileFilter(filter: QueryFilter, column: QueryColumn, bind: Bi
     case 'date':
       return filter.wholeDay
         ? compileWholeDay(filter.operator, filter.value, column, bind)
-        : compareWith(filter.operator, column, sql`${bind(filter.value.toISOString())}::timestamptz`);
+        : compareWith(
+            filter.operator,
+            column,
+            sql`${bind(filter.value.toISOString())}::timestamptz`,
+          );
     case 'enum':
     case 'uuid':
     case 'boolean':
@@ -58,7 +66,12 @@ export function escapeLikePattern(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-function compileString(operator: StringOperator, value: string, column: QueryColumn, bind: Bind): SQL {
+function compileString(
+  operator: StringOperator,
+  value: string,
+  column: QueryColumn,
+  bind: Bind,
+): SQL {
   const text = sql`${bind(value)}::text`;
   const pattern = sql`${bind(escapeLikePattern(value))}::text`;
   switch (operator) {
@@ -98,7 +111,12 @@ function compareWith(operator: ComparisonOperator, column: QueryColumn, value: S
 }
 
 /** A date without a time means the whole UTC day [start, next midnight) (our reading of spec 2 §7). */
-function compileWholeDay(operator: ComparisonOperator, day: Date, column: QueryColumn, bind: Bind): SQL {
+function compileWholeDay(
+  operator: ComparisonOperator,
+  day: Date,
+  column: QueryColumn,
+  bind: Bind,
+): SQL {
   const start = sql`${bind(day.toISOString())}::timestamptz`;
   const end = sql`${bind(utcDayAfter(day).toISOString())}::timestamptz`;
   switch (operator) {

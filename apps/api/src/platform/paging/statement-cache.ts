@@ -1,7 +1,11 @@
-import { sql, type Placeholder } from 'drizzle-orm';
-import type { PageQuery, QueryFieldMap } from '@ledgerline/contract';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Count, PageQuery, QueryFieldMap } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import type { Bind } from './compile-filter.js';
+import { compileFilters, type Bind } from './compile-filter.js';
+import { compilePageQuery } from './compile-page-query.js';
+import { pageTotal } from './count.js';
+import type { QueryColumn, QueryColumns } from './query-columns.js';
 
 /** What drizzle keeps of a built SELECT: its text, its parameters (placeholders) and its mapping. */
 interface BuiltSelect {
@@ -35,7 +39,7 @@ export class StatementValues {
   private next = 0;
 
   /** A value of this call (a filter's, a limit) as a placeholder of the shared statement. */
-  readonly bind: Bind = (value) => {
+  readonly bind: Bind = <T>(value: T) => {
     const name = `v${this.next++}`;
     this.values[name] = value;
     return sql.placeholder(name);
@@ -95,11 +99,93 @@ export function createStatementCache(size = 500) {
  * operator (a whole-day date compares differently from a date-time), and the expansions.
  */
 export function pageShape(
-  query: Pick<PageQuery<QueryFieldMap, string>, 'sort' | 'filters'> & { expand?: readonly string[] },
+  query: Pick<PageQuery<QueryFieldMap, string>, 'sort' | 'filters'> & {
+    expand?: readonly string[];
+  },
 ): string {
   const sort = query.sort.map(({ field, direction }) => `${field} ${direction}`).join(',');
   const filters = query.filters
-    .map((f) => `${f.field} ${f.type} ${f.operator}${f.type === 'date' && f.wholeDay ? ' day' : ''}`)
+    .map(
+      (f) => `${f.field} ${f.type} ${f.operator}${f.type === 'date' && f.wholeDay ? ' day' : ''}`,
+    )
     .join(',');
   return `${sort}|${filters}|${(query.expand ?? []).join(',')}`;
+}
+
+export type StatementCache = ReturnType<typeof createStatementCache>;
+
+/** A company's table: every list reads one company of one tenant. */
+type CompanyTable = PgTable & { tenantId: AnyPgColumn; datasetId: AnyPgColumn };
+
+/** What a page's statement is made of, placeholders for its values. */
+export interface PageParts {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: Placeholder;
+  offset: Placeholder;
+}
+
+export interface PageRead<F extends QueryFieldMap> {
+  table: CompanyTable;
+  scope: { tenantId: string; datasetId: number };
+  query: PageQuery<F, string>;
+  columns: QueryColumns<F>;
+  tieBreaker: QueryColumn;
+  /** A condition beyond the company and the filters (all-failures); `name` joins the shape. */
+  only?: { name: string; where: SQL };
+  /** The filters as SQL, values through `bind`; by default compileFilters over `columns`. */
+  filter?: (bind: Bind) => SQL | undefined;
+  /** The statement when a page is more than the table's rows (a join around the page). */
+  select?: (page: PageParts) => PreparableSelect;
+}
+
+/**
+ * One page of a company's list through the statement cache, and its total (capped, estimated or
+ * from the page itself: count.ts). The company, the filters' values, the limit and the offset are
+ * placeholders of the kept statement; the count, when one is needed, is built with the values
+ * themselves and remembered under the list's shape and values.
+ */
+export async function readPage<Row, F extends QueryFieldMap>(
+  executor: Executor,
+  statements: StatementCache,
+  read: PageRead<F>,
+): Promise<{ rows: Row[]; total: Count }> {
+  const { table, scope, query, columns, tieBreaker, only } = read;
+  const order = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker });
+  const condition = (bind: Bind) =>
+    and(
+      eq(table.tenantId, bind(scope.tenantId)),
+      eq(table.datasetId, bind(scope.datasetId)),
+      only?.where,
+      read.filter ? read.filter(bind) : compileFilters(query.filters, columns, bind),
+    );
+  const values = new StatementValues();
+  const where = condition(values.bind);
+  // The list's identity for what its count learns: the condition's values, not the page's.
+  const listKey = `${only?.name ?? ''}|${pageShape({ ...query, expand: [] })}\u0000${JSON.stringify(values.values)}`;
+  const limit = values.named('limit', order.limit);
+  const offset = values.named('offset', order.offset);
+  const parts: PageParts = { where, orderBy: order.orderBy, limit, offset };
+  const plain = () =>
+    executor
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(...order.orderBy)
+      .limit(limit)
+      .offset(offset);
+  const rows = await statements.select<Row>(
+    executor,
+    `${only?.name ?? ''}|${pageShape(query)}`,
+    read.select ? () => read.select!(parts) : plain,
+    values,
+  );
+  const total = await pageTotal(executor, table, () => condition((value) => value), {
+    offset: order.offset,
+    limit: order.limit,
+    rows: rows.length,
+    wholeList: query.filters.length === 0,
+    listKey,
+  });
+  return { rows, total };
 }
