@@ -12,7 +12,12 @@ import type { Readable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
-import { createReadConnections, scopedReadClient, type ScopedReadClient } from './scoped-read.js';
+import {
+  createReadConnections,
+  holdUntilTurnEnds,
+  scopedReadClient,
+  type ScopedReadClient,
+} from './scoped-read.js';
 import { inlineParameters } from './copy-out.js';
 import * as coreSchema from './schema.js';
 import * as receivablesSchema from './schema-receivables.js';
@@ -83,12 +88,12 @@ function isQueryCanceled(error: unknown): boolean {
 }
 
 /**
- * Runs a read under statement_timeout in a savepoint, so a slow one is cancelled without
- * disturbing the transaction: its rows, or null when it ran out of time. Rolling back to the
- * savepoint afterwards restores the timeout the transaction had (SET LOCAL is undone with it) and
- * loses nothing (it read). On PostgreSQL the savepoint, the statement and the rollback leave in one
- * write and come back in one round trip; PGlite cannot interrupt a statement, so there it simply
- * runs.
+ * Runs a read under statement_timeout: its rows, or null when it ran out of time. In a read
+ * (readAsTenant) the timeout travels in the statement's own scope and ends with it. In a
+ * transaction it is set in a savepoint, so a slow statement is cancelled without disturbing the
+ * transaction; rolling back to the savepoint restores the timeout the transaction had and loses
+ * nothing (it read), and the savepoint, the statement and the rollback come back in one round
+ * trip. PGlite cannot interrupt a statement, so there it simply runs.
  */
 export async function readWithinBudget(
   executor: Executor,
@@ -106,7 +111,6 @@ export async function readWithinBudget(
   const query = dialect.sqlToQuery(statement);
   const timeout = Math.max(1, Math.round(budgetMs));
   if ('queryWithin' in client) {
-    // A read (readAsTenant): the timeout travels in the statement's own scope and ends with it.
     try {
       const result = await client.queryWithin({ text: query.sql }, query.params, timeout);
       return result.rows as Record<string, unknown>[];
@@ -115,7 +119,8 @@ export async function readWithinBudget(
       throw error;
     }
   }
-  holdWrites(client);
+  // The savepoint, the statement and the rollback leave in one write.
+  holdUntilTurnEnds((client as unknown as { connection: { stream: Socket } }).connection.stream);
   const [budget, read, restore] = await Promise.allSettled([
     client.query(`savepoint read_budget; set local statement_timeout = ${timeout}`),
     client.query(query.sql, query.params),
@@ -315,20 +320,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   };
 }
 
-/**
- * Keeps what is written to the connection until the current turn of the event loop ends, so
- * BEGIN and the queries issued right behind it leave in one write (one system call, one wake-up
- * of the server) instead of one each. Only the batching changes, never the order.
- */
-function holdWrites(client: pg.PoolClient): void {
-  const socket = (client as unknown as { connection?: { stream?: Partial<Socket> } }).connection
-    ?.stream;
-  if (!socket?.cork || !socket.uncork) return;
-  socket.cork();
-  setImmediate(() => socket.uncork!());
-}
-
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function assertTenantId(tenantId: string): void {
+  if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
+}
 
 /**
  * BEGIN and the tenant scope as one simple-protocol message: one round trip where drizzle's own
@@ -336,7 +332,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * text carries no client input.
  */
 function beginAsTenant(tenantId: string, mode: '' | ' read only' = ''): string {
-  if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
+  assertTenantId(tenantId);
   return `begin${mode}; select set_config('role', '${appRole}', true), set_config('app.tenant_id', '${tenantId}', true)`;
 }
 
@@ -394,7 +390,7 @@ function createPostgresTransactions(
 
     /** Nothing to begin or end: every statement ends its own implicit transaction. */
     async read<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      if (!uuidPattern.test(tenantId)) throw new Error('A tenant id must be a UUID.');
+      assertTenantId(tenantId);
       const connection = reads.pick();
       return fn(
         transactionOver(scopedReadClient(connection, { role: appRole, tenantId }), tenantId),

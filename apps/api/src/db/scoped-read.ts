@@ -81,12 +81,17 @@ class ScopedQuery extends PgQuery {
     this.statement = value;
   }
 
+  /** The scope statement: with a statement_timeout when the query has a time budget. */
+  private get scopeStatement(): { name: string; text: string } {
+    return this.scope.statementTimeoutMs === undefined
+      ? { name: scopeName, text: scopeText }
+      : { name: budgetedScopeName, text: budgetedScopeText };
+  }
+
   override submit(connection: Connection): Error | null {
-    const budgeted = this.scope.statementTimeoutMs !== undefined;
-    const [name, text] = budgeted ? [budgetedScopeName, budgetedScopeText] : [scopeName, scopeText];
+    const { name, text } = this.scopeStatement;
+    // Held until the turn ends: the scope, the query and their Sync leave in one write.
     holdUntilTurnEnds(connection.stream);
-    const { stream } = connection;
-    stream.cork?.();
     this.writing = true;
     try {
       if (
@@ -97,13 +102,13 @@ class ScopedQuery extends PgQuery {
         connection.submittedNamedStatements[name] = text;
       }
       const values = [this.scope.role, this.scope.tenantId];
-      if (budgeted) values.push(String(Math.max(1, Math.round(this.scope.statementTimeoutMs!))));
+      if (this.scope.statementTimeoutMs !== undefined)
+        values.push(String(Math.max(1, Math.round(this.scope.statementTimeoutMs!))));
       connection.bind({ portal: '', statement: name, values });
       connection.execute({ portal: '' });
       return super.submit(connection);
     } finally {
       this.writing = false;
-      stream.uncork?.();
     }
   }
 
@@ -118,10 +123,7 @@ class ScopedQuery extends PgQuery {
     }
     this.scopeAnswered = true;
     // The scope statement is now known to the server on this connection.
-    const [name, text] =
-      this.scope.statementTimeoutMs !== undefined
-        ? [budgetedScopeName, budgetedScopeText]
-        : [scopeName, scopeText];
+    const { name, text } = this.scopeStatement;
     connection.parsedStatements[name] = text;
     delete connection.submittedNamedStatements[name];
   }
@@ -145,9 +147,10 @@ let lastStatementName = 0;
 
 /**
  * The name a SELECT runs under on this connection, or undefined to run it unnamed. A named
- * statement is parsed once per connection and, after a few runs, planned once too (a page of
- * payments spends longer being planned than being read: 0.12 ms against 0.06 ms). The same text
- * always has the same name in this process, so a connection never meets a name with another text.
+ * statement is parsed once per connection. PostgreSQL may still plan it on every run: a list's
+ * generic plan cannot know its LIMIT and costs more than a custom one, so it keeps custom plans.
+ * The same text always has the same name in this process, so a connection never meets a name
+ * with another text.
  */
 export function statementName(client: object, text: string): string | undefined {
   if (!text.startsWith('select ')) return undefined;
@@ -179,9 +182,9 @@ export interface ScopedReadClient {
 /**
  * Keeps what is written to a connection until the current turn of the event loop ends: the
  * statements of every read that starts in this turn (several calls arrive together under load)
- * leave in one write and are answered in one read.
+ * leave in one write and are answered in one read. Only the batching changes, never the order.
  */
-function holdUntilTurnEnds(stream: Connection['stream']): void {
+export function holdUntilTurnEnds(stream: Connection['stream']): void {
   if (!stream.cork || !stream.uncork || held.has(stream)) return;
   held.add(stream);
   stream.cork();
