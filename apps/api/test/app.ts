@@ -53,6 +53,16 @@ export interface SignedIn {
   headers(extra?: Record<string, string>): Record<string, string>;
 }
 
+/** Someone calling the API: a signed-in user (cookie + XSRF) or an ERP connector (access key). */
+export interface Caller {
+  headers(extra?: Record<string, string>): Record<string, string>;
+}
+
+/** A caller with an access key, as an ERP connector calls. */
+export const byKey = (key: string): Caller => ({
+  headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }),
+});
+
 export function cookiesOf(response: LightMyRequestResponse): Record<string, string> {
   const jar: Record<string, string> = {};
   for (const c of response.cookies) jar[c.name] = c.value;

@@ -9,15 +9,7 @@ import {
   transactions,
 } from '../../src/db/schema-receivables.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-
-/** Someone calling the API: a signed-in user (cookie + XSRF) or an ERP connector (access key). */
-interface Caller {
-  headers(extra?: Record<string, string>): Record<string, string>;
-}
-const byKey = (key: string): Caller => ({
-  headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }),
-});
+import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 
 type Method = 'GET' | 'POST' | 'PUT';
 const company = (id: number) => ({ 'dataset-id': String(id) });

@@ -2,15 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { auditActivities, datasets, users } from '../../src/db/schema.js';
 import { banks, idempotencyKeys } from '../../src/db/schema-receivables.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-
-/** Someone calling the API: a signed-in user (cookie + XSRF) or an ERP connector (access key). */
-interface Caller {
-  headers(extra?: Record<string, string>): Record<string, string>;
-}
-const byKey = (key: string): Caller => ({
-  headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }),
-});
+import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 
 let ctx: TestContext;
 let merchant: SignedIn;

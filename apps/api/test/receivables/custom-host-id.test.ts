@@ -11,15 +11,8 @@ import {
 } from '../../src/features/transactions/custom-host-id.repository.js';
 import { templateMessages } from '../../src/features/transactions/custom-host-id.template.js';
 import type { Jobs } from '../../src/platform/jobs.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 import { waitFor } from '../wait.js';
-
-interface Caller {
-  headers(extra?: Record<string, string>): Record<string, string>;
-}
-const byKey = (key: string): Caller => ({
-  headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }),
-});
 
 let ctx: TestContext;
 let merchant: SignedIn;

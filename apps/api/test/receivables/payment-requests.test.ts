@@ -12,7 +12,7 @@ import {
 } from '../../src/db/schema-receivables.js';
 import { auditActivities, users } from '../../src/db/schema.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 
 let ctx: TestContext;
 let merchant: SignedIn;
@@ -21,12 +21,6 @@ let viewer: SignedIn;
 let merchantKey: Caller;
 let rivalKey: Caller;
 const size = { accounts: 6, transactions: 12, paymentRequests: 12, paymentTransactions: 30, banks: 0 };
-
-/** A user's session or an access key. */
-interface Caller {
-  headers(extra?: Record<string, string>): Record<string, string>;
-}
-const byKey = (key: string): Caller => ({ headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }) });
 
 const call = (who: Caller, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   ctx.app.inject({

@@ -18,15 +18,7 @@ import {
 } from '../../src/db/schema-receivables.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { purgeExpiredIdempotencyKeys } from '../../src/platform/idempotency.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-
-/** Someone calling the API: a signed-in user (cookie + XSRF) or an ERP connector (access key). */
-interface Caller {
-  headers(extra?: Record<string, string>): Record<string, string>;
-}
-const byKey = (key: string): Caller => ({
-  headers: (extra = {}) => ({ authorization: `Bearer ${key}`, ...extra }),
-});
+import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 
 let ctx: TestContext;
 let merchant: SignedIn;
