@@ -55,7 +55,8 @@ interface ListFacts {
 }
 
 /**
- * Keyed by the tenant of the transaction and the list's SQL with its parameters, so a tenant only
+ * Keyed by the tenant of the transaction, the table and either the list's SQL with its parameters
+ * or the caller's listKey (a statement shape with its values, company included), so a tenant only
  * ever meets facts about its own lists. Per process; bounded, the oldest entries go first.
  */
 const facts = new Map<string, ListFacts>();
