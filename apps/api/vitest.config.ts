@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: 'api',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['test/setup/unqualified-columns.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

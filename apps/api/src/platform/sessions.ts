@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { datasets, sessions, users } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
@@ -28,7 +28,15 @@ export function datasetInTenant(
   datasetId: number | null | Placeholder,
 ): SQL<boolean | null> {
   if (datasetId === null) return sql<null>`null`;
-  return sql<boolean>`exists (select 1 from ${datasets} where ${datasets.tenantId} = ${tenantId} and ${datasets.id} = ${datasetId})`;
+  // Every column written out with its table: in the select list of a query without joins drizzle
+  // leaves the columns of a `sql` field unqualified, and "tenant_id" = "tenant_id" inside the
+  // subquery then compared the datasets table with itself (issue 9, defect 2).
+  return sql<boolean>`exists (select 1 from ${datasets} where ${qualified(datasets.tenantId)} = ${qualified(tenantId)} and ${qualified(datasets.id)} = ${datasetId})`;
+}
+
+/** `"table"."column"`, whatever query the column ends up in. */
+export function qualified(column: AnyColumn): SQL {
+  return sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 }
 
 /**
