@@ -21,7 +21,7 @@ import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
-import { problem, registerProblemHandlers, sendProblem } from './platform/problems.js';
+import { problem, registerProblemHandlers, sendProblem, sendProblemWithRetry } from './platform/problems.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
 import { createSessionStore } from './platform/sessions.js';
 import { accessKeysRoutes } from './features/access-keys/access-keys.routes.js';
@@ -197,11 +197,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     async (_request, reply) => {
       try {
-        await database.db.execute(sql`select 1`);
+        // A connection lost without a word (a network drop) would leave the check waiting.
+        await withinSeconds(healthCheckSeconds, database.db.execute(sql`select 1`));
         return { status: 'Healthy', database: 'ok' };
       } catch (error) {
         app.log.error({ err: error }, 'health check failed');
-        return sendProblem(reply, problem(503, 'The database is not reachable.'));
+        return sendProblemWithRetry(reply, problem(503, 'The database is not reachable.'));
       }
     },
   );
@@ -337,4 +338,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   return app;
+}
+
+const healthCheckSeconds = 3;
+
+function withinSeconds<T>(seconds: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No answer within ${seconds} s.`)), seconds * 1000);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -16,8 +16,11 @@ export interface TestContext {
 }
 
 /** The whole app on a fresh database, signing in through an external-style OIDC provider. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestContext> {
-  const { database, dispose } = await createTestDatabase();
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  databaseOptions: Parameters<typeof createTestDatabase>[0] = {},
+): Promise<TestContext> {
+  const { database, dispose } = await createTestDatabase(databaseOptions);
   const oidc = await startFakeOidcProvider();
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -7,7 +7,12 @@ import { openPglite, openPostgres, type Database } from '../src/db/client.js';
  * the PostgreSQL server of TEST_DATABASE_URL (dropped afterwards).
  */
 export async function createTestDatabase(
-  options: { poolSize?: number; readConnections?: number } = {},
+  options: {
+    poolSize?: number;
+    readConnections?: number;
+    /** Where the app connects on PostgreSQL, e.g. through a test's TCP proxy (test/tcp-proxy.ts). */
+    route?: (url: URL) => URL;
+  } = {},
 ): Promise<{
   database: Database;
   dispose(): Promise<void>;
@@ -26,7 +31,7 @@ export async function createTestDatabase(
   const target = new URL(url);
   target.pathname = `/${name}`;
   const database = await openPostgres({
-    connectionString: target.toString(),
+    connectionString: (options.route ? options.route(target) : target).toString(),
     poolSize: options.poolSize ?? 5,
     readConnections: options.readConnections,
   });

@@ -221,22 +221,18 @@ export interface PostgresOptions {
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    ...connectionSettings(options.connectionString),
     max: options.poolSize ?? 10,
     // Queries written one after another without waiting go out together (readWithinBudget's
     // savepoint, statement and rollback); code that awaits each query behaves as without it.
     pipeline: true,
   } as pg.PoolConfig);
-  // An idle connection that the server ended (a restart, an administrator's terminate, a dropped
-  // database) makes the pool emit 'error'; unheard, that would end the process. The pool has
-  // already dropped the connection and opens a new one when next needed, where a real outage
-  // surfaces as the query's own error.
-  pool.on('error', () => undefined);
+  survivesConnectionLoss(pool);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const reads = createReadConnections(
     () =>
       new pg.Client({
-        connectionString: options.connectionString,
+        ...connectionSettings(options.connectionString),
         pipeline: true,
       } as pg.ClientConfig),
     options.readConnections ?? 2,
@@ -248,8 +244,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   let copyPool: pg.Pool | undefined;
   const copyConnections = () => {
     if (!copyPool) {
-      copyPool = new pg.Pool({ connectionString: options.connectionString, max: 4 });
-      copyPool.on('error', () => undefined);
+      copyPool = new pg.Pool({ ...connectionSettings(options.connectionString), max: 4 });
+      survivesConnectionLoss(copyPool);
     }
     return copyPool;
   };
@@ -318,6 +314,35 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       await pool.end();
     },
   };
+}
+
+/**
+ * What every connection is opened with. A connection attempt gives up after a few seconds, so a
+ * call made while the database is away fails fast (503) instead of waiting for the operating
+ * system; TCP keep-alive finds a connection whose peer vanished without a word (a network drop).
+ */
+function connectionSettings(connectionString: string) {
+  return {
+    connectionString,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+/**
+ * A connection the server ends (a restart, pg_terminate_backend, a dropped network) emits 'error';
+ * an 'error' nobody hears ends the process (issue 9, defect 1). pg's pool listens only while a
+ * connection is idle, and drops it; a connection lent out (a transaction, a migration, a COPY)
+ * had no listener. Every connection now has one for its whole life: the query in flight fails
+ * with the error (a 503, platform/problems.ts), the connection is no longer queryable and the
+ * pool discards it when it comes back, and the next call opens a new one.
+ */
+function survivesConnectionLoss(pool: pg.Pool): void {
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

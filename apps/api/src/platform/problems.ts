@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { QueryError } from '@ledgerline/contract';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../db/unavailable.js';
 import { AppError } from './errors.js';
 
 const titles: Record<number, string> = {
@@ -74,8 +75,27 @@ function toProblem(error: FastifyError | Error, request: FastifyRequest): Proble
     // Fastify's own client errors (bad JSON, body too large, unsupported media type, 429...).
     return problem(status, error.message);
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'the database is not reachable');
+    return databaseUnavailable();
+  }
   request.log.error({ err: error }, 'unhandled error');
   return problem(500, 'An unexpected error occurred. It has been logged.');
+}
+
+/**
+ * The answer to a call that met a database restart, a killed backend or a dropped connection:
+ * nothing of it was committed unless it said so, and it may be sent again (docs/decisions.md
+ * "The database going away").
+ */
+export function databaseUnavailable(): ProblemBody {
+  return problem(503, 'The database is not reachable at the moment. Please try again shortly.');
+}
+
+/** Sends a problem; a 503 carries Retry-After. */
+export function sendProblemWithRetry(reply: FastifyReply, body: ProblemBody): FastifyReply {
+  if (body.status === 503) reply.header('retry-after', String(retryAfterSeconds));
+  return sendProblem(reply, body);
 }
 
 /** One handler for every failure (style.md §5); 5xx answers never carry internal messages. */
@@ -86,6 +106,6 @@ export function registerProblemHandlers(app: FastifyInstance): void {
     if (body.status === 429 && (error as FastifyError).statusCode === 429) {
       body.detail = 'Too many requests. Please wait a moment and try again.';
     }
-    return sendProblem(reply, body);
+    return sendProblemWithRetry(reply, body);
   });
 }
