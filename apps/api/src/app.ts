@@ -38,6 +38,7 @@ import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
 import { createDatasetsService } from './features/datasets/datasets.service.js';
 import { refillDemoCompany } from './features/datasets/demo-data.js';
 import { createJobs } from './platform/jobs.js';
+import { createSignInThrottle } from './platform/sign-in-throttle.js';
 import { infoRoutes } from './features/info/info.routes.js';
 import { tenantSettingsRoutes } from './features/tenant-settings/tenant-settings.routes.js';
 import { createUsersRepository } from './features/users/users.repository.js';
@@ -229,7 +230,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     database,
     cookieSecure: config.cookieSecure,
     sessionHours: config.SESSION_ABSOLUTE_HOURS,
-    loginRateLimitPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    throttle: createSignInThrottle(database, {
+      perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    }),
   });
   const jobs = createJobs(database, app.log);
   const usersRepository = createUsersRepository();

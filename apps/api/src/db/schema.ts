@@ -215,6 +215,25 @@ export const idpSecrets = pgTable('idp_secrets', {
   createdAt: createdAt(),
 });
 
+/**
+ * Sign-in attempts, counted where every API process sees them (issue 9, defect 4): per address
+ * (`ip:<where>:<address>`, a fixed window) and per account (`account:<sha-256 of the e-mail>`,
+ * attempts since the last success and when the next may be tried). Read and written by the owner
+ * before anyone is known, like sessions; no tenant's.
+ */
+export const signInThrottles = pgTable(
+  'sign_in_throttles',
+  {
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull(),
+    /** When the count starts over: the address's window, or the account's quiet period. */
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+    /** The account's next attempt is not evaluated before this. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  },
+  (t) => [index('sign_in_throttles_reset_idx').on(t.resetAt)],
+);
+
 /** Tables whose rows belong to one tenant and are protected by row-level security. */
 export const tenantScopedTables = [
   'datasets',

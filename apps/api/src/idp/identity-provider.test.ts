@@ -614,3 +614,76 @@ describe('embedded identity provider rate limits', () => {
     expect(await last!.json()).toMatchObject({ error: 'too_many_requests' });
   });
 });
+
+describe('embedded identity provider per-account delay (issue 9, defect 4)', () => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let server: Server;
+  const email = 'grace.hopper@example.com';
+
+  beforeAll(async () => {
+    ({ database, dispose } = await createTestDatabase());
+    server = await startServer(database, await freePort());
+    await server.idp.accounts.createAccount({ email, name: 'Grace Hopper', password });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await dispose?.();
+  });
+
+  async function loginPage(jar: CookieJar) {
+    const started = await browse(jar, authorizeUrl(server.config).url);
+    return locationOf(started, server.config.publicUrl);
+  }
+
+  it('slows wrong passwords for one account with a growing delay, then lets the right one in', async () => {
+    const jar = new CookieJar();
+    const loginUrl = await loginPage(jar);
+    const wrong = () => postForm(jar, loginUrl, { email: email.toUpperCase(), password: 'wrong' });
+    // Five attempts are free, whatever address they come from (the per-address limit is 1000).
+    for (let i = 0; i < 5; i++) expect((await wrong()).status).toBe(401);
+    const delayed = await wrong();
+    expect(delayed.status).toBe(429);
+    expect(delayed.headers.get('retry-after')).toBe('1');
+    expect(await delayed.text()).toContain(
+      'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await wrong()).status).toBe(401);
+    const longer = await wrong();
+    expect(longer.status).toBe(429);
+    expect(longer.headers.get('retry-after')).toBe('2');
+    // The right password, once the delay has passed: never a lockout. Another account is not
+    // slowed at all.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const right = await postForm(jar, loginUrl, { email, password });
+    expect(right.status).toBe(303);
+    const otherJar = new CookieJar();
+    const other = await postForm(otherJar, await loginPage(otherJar), {
+      email: 'someone.else@example.com',
+      password: 'wrong',
+    });
+    expect(other.status).toBe(401);
+  });
+
+  it('counts code exchanges for the account the code belongs to at the token endpoint', async () => {
+    const jar = new CookieJar();
+    const loginUrl = await loginPage(jar);
+    const submitted = await postForm(jar, loginUrl, { email, password });
+    const callback = await followToSite(jar, server.config, submitted);
+    const code = callback.searchParams.get('code')!;
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 6; i++) {
+      last = await exchange(server.config, code, pkcePair().verifier);
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+    expect(last!.headers.get('retry-after')).toBe('1');
+    expect(await last!.json()).toEqual({
+      error: 'too_many_requests',
+      error_description: 'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
+    });
+  });
+});

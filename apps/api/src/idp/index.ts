@@ -1,7 +1,6 @@
 import middie from '@fastify/middie';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { JSONWebKeySet } from 'jose';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider from 'oidc-provider';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -11,7 +10,8 @@ import { loadIdentityProviderSecrets, publicKeySet } from './keys.js';
 import { loginRoutes } from './login-routes.js';
 import { deleteExpiredModels } from './model-adapter.js';
 import { createProviderConfiguration } from './provider-config.js';
-import { createRateLimiter } from './rate-limiter.js';
+import { tokenEndpointThrottle } from './token-throttle.js';
+import { createSignInThrottle, type SignInThrottle } from '../platform/sign-in-throttle.js';
 
 /** Where the provider is mounted; the issuer is `<PUBLIC_URL>/idp` (config.ts). */
 export const identityProviderMountPath = '/idp';
@@ -27,6 +27,8 @@ export interface IdentityProvider {
   publicJwks(): Promise<JSONWebKeySet>;
   /** An invited user's single-use set-password link; makes the account when it is new. */
   invitationLink(input: InvitationLinkInput): Promise<string>;
+  /** Sign-in attempts per address and per account, in the database (platform/sign-in-throttle.ts). */
+  throttle: SignInThrottle;
   /** Stops the expired-row sweep; the database is the caller's to close. */
   close(): Promise<void>;
 }
@@ -83,6 +85,7 @@ export async function createIdentityProvider(options: {
   return {
     provider,
     accounts,
+    throttle: createSignInThrottle(database, { perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE }),
     publicJwks: async () => jwks,
     invitationLink: (input) => createInvitationLink(accounts, config, input),
     async close() {
@@ -92,16 +95,10 @@ export async function createIdentityProvider(options: {
   };
 }
 
-function clientIp(request: IncomingMessage): string {
-  // middie copies Fastify's request.ip (which honours trustProxy) onto the raw request.
-  return (
-    (request as IncomingMessage & { ip?: string }).ip ?? request.socket.remoteAddress ?? 'unknown'
-  );
-}
 
 /**
  * Mounts the provider in Fastify: oidc-provider under /idp through middie, its token endpoint
- * behind a per-IP limit, and the sign-in pages under /idp-login as ordinary Fastify routes.
+ * behind the sign-in throttles, and the sign-in pages under /idp-login as ordinary Fastify routes.
  */
 export async function registerIdentityProvider(
   app: FastifyInstance,
@@ -109,33 +106,12 @@ export async function registerIdentityProvider(
   config: Config,
 ): Promise<void> {
   if (!app.hasDecorator('use')) await app.register(middie);
-  const windowMs = 60_000;
-  const tokenLimiter = createRateLimiter({ max: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowMs });
-  const loginLimiter = createRateLimiter({ max: config.RATE_LIMIT_LOGIN_PER_MINUTE, windowMs });
-
-  app.use(
-    `${identityProviderMountPath}/token`,
-    (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => {
-      if (request.method !== 'POST') return next();
-      const limit = tokenLimiter.hit(clientIp(request));
-      if (limit.allowed) return next();
-      response.statusCode = 429;
-      response.setHeader('content-type', 'application/json; charset=utf-8');
-      response.setHeader('cache-control', 'no-store');
-      response.setHeader('retry-after', String(limit.retryAfterSeconds));
-      response.end(
-        JSON.stringify({
-          error: 'too_many_requests',
-          error_description: `Too many token requests. Try again in ${limit.retryAfterSeconds} seconds.`,
-        }),
-      );
-    },
-  );
+  app.use(`${identityProviderMountPath}/token`, tokenEndpointThrottle(idp));
   app.use(identityProviderMountPath, idp.provider.callback());
   await app.register(loginRoutes, {
     provider: idp.provider,
     accounts: idp.accounts,
     config,
-    limiter: loginLimiter,
+    throttle: idp.throttle,
   });
 }

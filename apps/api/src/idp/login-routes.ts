@@ -17,14 +17,14 @@ import {
   setPasswordPath,
 } from './login-pages.js';
 import { safeRedirect } from './site-origins.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { accountWaitMessage, type SignInThrottle } from '../platform/sign-in-throttle.js';
 
 export interface LoginRoutesOptions {
   provider: Provider;
   accounts: AccountService;
   config: Config;
-  /** Counts password submissions (sign-in and set-password) per IP. */
-  limiter: RateLimiter;
+  /** Password submissions (sign-in and set-password) per address; sign-ins per account too. */
+  throttle: SignInThrottle;
 }
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -65,7 +65,7 @@ export async function loginRoutes(
   app: FastifyInstance,
   options: LoginRoutesOptions,
 ): Promise<void> {
-  const { provider, accounts, config, limiter } = options;
+  const { provider, accounts, config, throttle } = options;
   const siteUrl = `${config.publicUrl}/`;
   // Scoped to this plugin: the rest of the API takes JSON only.
   await app.register(formbody);
@@ -81,14 +81,15 @@ export async function loginRoutes(
       }),
     );
 
-  const tooManyAttempts = (reply: FastifyReply, retryAfterSeconds: number) =>
+  const tooManyAttempts = (
+    reply: FastifyReply,
+    retryAfterSeconds: number,
+    message = `Too many attempts from this address. Try again in ${retryAfterSeconds} seconds.`,
+  ) =>
     sendPage(
       reply.header('retry-after', String(retryAfterSeconds)),
       429,
-      messagePage({
-        title: 'Too many attempts',
-        message: `Too many attempts from this address. Try again in ${retryAfterSeconds} seconds.`,
-      }),
+      messagePage({ title: 'Too many attempts', message }),
     );
 
   /** The interaction of this page's uid, or null when its cookie or record is gone. */
@@ -206,7 +207,7 @@ export async function loginRoutes(
     `${loginBasePath}/:uid`,
     { schema: { hide: true } },
     async (request, reply) => {
-      const limit = limiter.hit(request.ip);
+      const limit = await throttle.address('idp-login', request.ip);
       if (!limit.allowed) return tooManyAttempts(reply, limit.retryAfterSeconds);
       const interaction = await interactionOf(request, reply);
       if (!interaction) return expiredPage(reply);
@@ -215,8 +216,15 @@ export async function loginRoutes(
         return reply.redirect(`${loginBasePath}/${interaction.uid}`, 303);
 
       const form = loginForm.parse(request.body ?? {});
+      // issue 9, defect 4: a growing delay per account, whatever address the attempts come from.
+      const turn = await throttle.account(form.email);
+      if (!turn.allowed) {
+        request.log.warn({ event: 'idp.sign_in_delayed' }, 'identity provider sign-in delayed');
+        return tooManyAttempts(reply, turn.retryAfterSeconds, accountWaitMessage(turn.retryAfterSeconds));
+      }
       const account = await accounts.verifyPassword(form.email, form.password);
       if (!account) {
+        await throttle.failed(form.email);
         request.log.warn({ event: 'idp.sign_in_failed' }, 'identity provider sign-in failed');
         return sendPage(
           reply,
@@ -228,6 +236,7 @@ export async function loginRoutes(
           }),
         );
       }
+      await throttle.succeeded(form.email);
       request.log.info(
         { event: 'idp.sign_in', accountId: account.id },
         'identity provider sign-in',
@@ -253,7 +262,7 @@ export async function loginRoutes(
   });
 
   app.post(setPasswordPath, { schema: { hide: true } }, async (request, reply) => {
-    const limit = limiter.hit(request.ip);
+    const limit = await throttle.address('idp-login', request.ip);
     if (!limit.allowed) return tooManyAttempts(reply, limit.retryAfterSeconds);
     const form = setPasswordForm.parse(request.body ?? {});
     const redirect = safeRedirect(form.redirect, config);

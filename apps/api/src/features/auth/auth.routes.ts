@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { decodeJwt } from 'jose';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { loginBody } from '@ledgerline/contract';
 import { sessionCookieName, xsrfCookieName } from '../../platform/auth.js';
 import { writeAuditActivity } from '../../platform/audit.js';
 import type { Database } from '../../db/client.js';
 import type { SessionStore } from '../../platform/sessions.js';
+import { problem, sendProblem } from '../../platform/problems.js';
+import { accountWaitMessage, type SignInThrottle } from '../../platform/sign-in-throttle.js';
 import type { AuthService } from './auth.service.js';
 
 export interface AuthRoutesOptions {
@@ -13,7 +16,27 @@ export interface AuthRoutesOptions {
   database: Database;
   cookieSecure: boolean;
   sessionHours: number;
-  loginRateLimitPerMinute: number;
+  /** Sign-in attempts per address and per account, counted in the database. */
+  throttle: SignInThrottle;
+}
+
+/**
+ * The account a token claims to be for, read without verifying it: the attempt counts for that
+ * account whether or not the token turns out to be valid (issue 9, defect 4).
+ */
+function claimedAccount(accessToken: string): string | null {
+  try {
+    const claims = decodeJwt(accessToken);
+    const named = typeof claims.email === 'string' ? claims.email : claims.sub;
+    return named ? named.slice(0, 500) : null;
+  } catch {
+    return null;
+  }
+}
+
+function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number, detail: string) {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return sendProblem(reply, problem(429, detail));
 }
 
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
@@ -27,7 +50,6 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       config: {
         access: 'none',
         operation: 'Login',
-        rateLimit: { max: options.loginRateLimitPerMinute, timeWindow: '1 minute' },
       },
       schema: {
         tags: ['session'],
@@ -36,10 +58,27 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       },
     },
     async (request, reply) => {
-      const { user, session } = await options.auth.login(request.body.accessToken, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
+      const { throttle } = options;
+      const limit = await throttle.address('api-login', request.ip);
+      if (!limit.allowed) {
+        const wait = limit.retryAfterSeconds;
+        return tooManyAttempts(reply, wait, `Too many sign-in attempts from this address. Try again in ${wait} seconds.`);
+      }
+      const account = claimedAccount(request.body.accessToken);
+      if (account !== null) {
+        const turn = await throttle.account(account);
+        if (!turn.allowed) {
+          return tooManyAttempts(reply, turn.retryAfterSeconds, accountWaitMessage(turn.retryAfterSeconds));
+        }
+      }
+      const signedIn = await options.auth
+        .login(request.body.accessToken, { ip: request.ip, userAgent: request.headers['user-agent'] })
+        .catch(async (error: unknown) => {
+          if (account !== null) await throttle.failed(account);
+          throw error;
+        });
+      const { user, session } = signedIn;
+      if (account !== null) await throttle.succeeded(account);
       request.auditResource = { type: 'User', id: user.userId };
       await options.database.withTenant(user.tenantId, (tx) =>
         writeAuditActivity(tx, request, 204, user.tenantId, {
