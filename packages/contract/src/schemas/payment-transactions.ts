@@ -258,6 +258,8 @@ export const importMessages = {
   empty: 'The file has no rows to import.',
   tooManyRows: `The file has more than ${importLimits.maxRows.toLocaleString('en-GB')} rows; split it.`,
   tooLarge: `The file is larger than ${importLimits.maxBytes / 1024 / 1024} MB; split it.`,
+  oneFileAtATime: 'Import one file at a time.',
+  malformed: 'The upload could not be read: send the file as multipart/form-data.',
 } as const;
 
 /** spec 2 §4, §7: capture (all or part of) and cancel a Pending payment. */

@@ -463,6 +463,8 @@ export const documentMessages = {
   fileTypeNotAllowed:
     'This type of file cannot be attached. Attach a PDF, an image (PNG, JPEG, GIF, WebP, TIFF), an Office or OpenDocument file, or plain text.',
   documentNotFound: 'The document was not found.',
+  oneFileAtATime: 'Attach one file at a time.',
+  malformed: 'The upload could not be read: send the file as multipart/form-data.',
 } as const;
 
 export const documentParams = z.object({ id: z.uuid(), documentId: z.uuid() });

@@ -38,7 +38,7 @@ import type { Database } from '../../db/client.js';
 import { copyTextToLines } from '../../db/copy-out.js';
 import { importAllocatedStatuses, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
-import { AppError, ValidationError } from '../../platform/errors.js';
+import { readOneFile } from '../../platform/uploads.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
 
 export interface PaymentTransactionsRoutesOptions {
@@ -270,17 +270,17 @@ export async function paymentTransactionsRoutes(
     },
     async (request) => {
       const scope = scopeOf(request);
-      if (!request.isMultipart())
-        throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
-      const file = await request.file();
-      if (!file)
-        throw new ValidationError({ file: [importMessages.noFile] }, importMessages.noFile);
-      const bytes = await file.toBuffer().catch((error: unknown) => {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError(413, 'Content Too Large', importMessages.tooLarge);
-        throw error;
+      const file = await readOneFile(request, {
+        maxBytes: importLimits.maxBytes,
+        maxFields: 5,
+        messages: {
+          required: importMessages.noFile,
+          tooLarge: importMessages.tooLarge,
+          oneFileAtATime: importMessages.oneFileAtATime,
+          malformed: importMessages.malformed,
+        },
       });
-      const rows = readImportFile(bytes);
+      const rows = readImportFile(file.data);
       return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, rows));
     },
   );

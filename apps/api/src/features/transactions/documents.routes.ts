@@ -9,7 +9,8 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
-import { AppError, ValidationError } from '../../platform/errors.js';
+import { ValidationError } from '../../platform/errors.js';
+import { readOneFile } from '../../platform/uploads.js';
 import type { DocumentsService } from './documents.service.js';
 import { contentDisposition } from './file-kind.js';
 import type { TransactionScope } from './transactions.repository.js';
@@ -20,23 +21,21 @@ function scopeOf(request: FastifyRequest): TransactionScope {
   return { tenantId, datasetId: request.datasetId };
 }
 
-/** The one file of the upload, read whole (it is at most documentLimits.maxBytes). */
+/** The one file of the upload, in the field "file", read whole (at most documentLimits.maxBytes). */
 async function readUpload(request: FastifyRequest) {
-  const part = await request.file({
-    limits: { fileSize: documentLimits.maxBytes, files: 1, fields: 0 },
+  const file = await readOneFile(request, {
+    maxBytes: documentLimits.maxBytes,
+    maxFields: 0,
+    messages: {
+      required: documentMessages.fileRequired,
+      tooLarge: documentMessages.fileTooLarge,
+      oneFileAtATime: documentMessages.oneFileAtATime,
+      malformed: documentMessages.malformed,
+    },
   });
-  if (!part || part.fieldname !== 'file')
-    throw new ValidationError(
-      { file: [documentMessages.fileRequired] },
-      documentMessages.fileRequired,
-    );
-  try {
-    return { fileName: part.filename, data: await part.toBuffer() };
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(413, 'Content Too Large', documentMessages.fileTooLarge);
-    throw error;
-  }
+  if (file.fieldName !== 'file')
+    throw new ValidationError({ file: [documentMessages.fileRequired] }, documentMessages.fileRequired);
+  return { fileName: file.fileName, data: file.data };
 }
 
 const tags = ['transactions'];
