@@ -139,7 +139,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
           cookie ? 'Your session has expired. Please sign in again.' : 'Sign-in is required.',
         );
       }
-      if (unsafeMethods.has(request.method)) {
+      if (unsafeMethods.has(request.method) || request.routeOptions.config.xsrf === 'required') {
         const header = request.headers[xsrfHeaderName];
         if (typeof header !== 'string' || !safeEqual(header, session.xsrfToken)) {
           throw new ForbiddenError('The XSRF token is missing or does not match.', 'xsrf');

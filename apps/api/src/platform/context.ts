@@ -25,6 +25,8 @@ declare module 'fastify' {
     permission?: Permission | readonly Permission[];
     /** The audit operation name of a mutating call, e.g. 'UpdateUserSettings'. */
     operation?: string;
+    /** A safe method that still changes something (GET logout): it needs the XSRF header too. */
+    xsrf?: 'required';
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -194,6 +194,29 @@ describe('sessions', () => {
   });
 });
 
+describe('XSRF on GET logout (issue 9, defect 7)', () => {
+  it('refuses a logout without the header, as a cross-site link would send it, and keeps the session', async () => {
+    const user = await signIn(ctx);
+    for (const xsrf of [undefined, 'not-the-token']) {
+      const refused = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/v0/logout',
+        headers: { cookie: user.cookie, ...(xsrf ? { 'x-xsrf-token': xsrf } : {}) },
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({
+        detail: 'The XSRF token is missing or does not match.',
+        errorCode: 'xsrf',
+      });
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+    const still = await ctx.app.inject({ method: 'GET', url: '/api/v0/users/me', headers: user.headers() });
+    expect(still.statusCode).toBe(200);
+    const logout = await ctx.app.inject({ method: 'GET', url: '/api/v0/logout', headers: user.headers() });
+    expect(logout.statusCode).toBe(204);
+  });
+});
+
 describe('XSRF', () => {
   const settings = {
     timeZoneId: 'GMT Standard Time',

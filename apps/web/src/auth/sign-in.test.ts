@@ -137,9 +137,13 @@ describe('signOut', () => {
     const requests = stubProvider();
     window.localStorage.setItem(storageKeys.sessionExpiresAt, String(Date.now() + 60_000));
     window.localStorage.setItem(storageKeys.idToken, 'idt');
+    document.cookie = 'XSRF-TOKEN=sign-out-token; path=/';
     await signOut(config);
 
-    expect(requests.some((request) => request.url === '/api/v0/logout')).toBe(true);
+    const logout = requests.find((request) => request.url === '/api/v0/logout');
+    expect(logout).toBeDefined();
+    // The server refuses a logout without the XSRF header (issue 9, defect 7).
+    expect(new Headers(logout!.init.headers).get('X-XSRF-TOKEN')).toBe('sign-out-token');
     expect(isSessionActive()).toBe(false);
     const url = new URL(assignLocation.mock.calls[0]?.[0] as string);
     expect(url.origin + url.pathname).toBe(discovery.end_session_endpoint);

@@ -100,7 +100,9 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   r.get(
     '/api/v0/logout',
     {
-      config: { access: 'tenant', operation: 'Logout' },
+      // spec 1 §7 keeps GET; the XSRF header stops a cross-site link or image from signing a
+      // user out (issue 9, defect 7).
+      config: { access: 'tenant', operation: 'Logout', xsrf: 'required' },
       schema: { tags: ['session'], summary: 'End the session server-side' },
     },
     async (request, reply) => {
