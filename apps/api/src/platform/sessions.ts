@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { datasets, sessions, users } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
@@ -22,13 +22,17 @@ export interface ResolvedSession {
  * Whether the tenant of the row being read has company `datasetId`: the Dataset-Id check of
  * design §3, answered by the same owner query that finds the caller. The tenant is the caller's
  * own, from the row that authenticated them, so no other tenant's company can answer.
+ * The outer column is written with its table's name: drizzle leaves columns unqualified in a
+ * select from one table, and `"tenant_id" = "tenant_id"` inside the subquery compared the
+ * company with itself (issue 9, defect 2: an access key passed for any tenant's company).
  */
 export function datasetInTenant(
   tenantId: AnyColumn,
   datasetId: number | null | Placeholder,
 ): SQL<boolean | null> {
   if (datasetId === null) return sql<null>`null`;
-  return sql<boolean>`exists (select 1 from ${datasets} where ${datasets.tenantId} = ${tenantId} and ${datasets.id} = ${datasetId})`;
+  const outer = sql`${sql.identifier(getTableName(tenantId.table))}.${sql.identifier(tenantId.name)}`;
+  return sql<boolean>`exists (select 1 from ${datasets} as company where company.tenant_id = ${outer} and company.id = ${datasetId})`;
 }
 
 /**
