@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   allocatedStatuses,
   importLimits,
@@ -7,13 +7,11 @@ import {
   type ImportResult,
 } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
-import { paymentTransactions as t } from '../../db/schema-receivables.js';
 import { parseCsv } from '../../platform/csv.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Scope } from './payment-transactions.repository.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const lookupBatch = 5000;
 
 export interface ImportRow {
   line: number;
@@ -38,24 +36,62 @@ export function readImportFile(bytes: Buffer): ImportRow[] {
   }));
 }
 
-/**
- * Sets the allocated statuses a file lists (spec 2 §4 "in bulk by import"), all in the caller's
- * transaction: every row is checked and answered, and the valid changes are written together.
- */
-export async function importAllocatedStatuses(tx: Tx, scope: Scope, rows: ImportRow[]): Promise<ImportResult> {
-  const validIds = [...new Set(rows.filter((row) => uuidPattern.test(row.id)).map((row) => row.id.toLowerCase()))];
-  const current = new Map<string, string>();
-  for (let start = 0; start < validIds.length; start += lookupBatch) {
-    const ids = validIds.slice(start, start + lookupBatch);
-    const found = await tx
-      .select({ id: t.id, allocatedStatus: t.allocatedStatus })
-      .from(t)
-      .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), sql`${t.id} = any(${sql.param(ids)}::uuid[])`));
-    for (const row of found) current.set(row.id, row.allocatedStatus);
-  }
+/** The rows' changes, worked out before any transaction: each valid id once, with its first valid row's status. */
+export interface ImportPlan {
+  rows: ImportRow[];
+  ids: string[];
+  statuses: AllocatedStatus[];
+}
 
+const isAllocatedStatus = (value: string): value is AllocatedStatus =>
+  (allocatedStatuses as readonly string[]).includes(value);
+
+/**
+ * Checks every row that can be checked without the database (issue 9, defect 3: nothing of this
+ * runs inside the write transaction): the id's shape, the status, and which row of an id counts.
+ */
+export function planImport(rows: ImportRow[]): ImportPlan {
+  const firstStatus = new Map<string, AllocatedStatus>();
+  for (const row of rows) {
+    const id = row.id.toLowerCase();
+    if (uuidPattern.test(row.id) && isAllocatedStatus(row.allocatedStatus) && !firstStatus.has(id)) {
+      firstStatus.set(id, row.allocatedStatus);
+    }
+  }
+  return { rows, ids: [...firstStatus.keys()], statuses: [...firstStatus.values()] };
+}
+
+/**
+ * Applies a plan in one statement (spec 2 §4 "in bulk by import"): the staged ids and statuses
+ * (two array parameters, unnested) are joined to the company's payments once; the same statement
+ * sets every status that differs and answers each found payment's status before it, from which
+ * every row's result follows. All or nothing with the caller's transaction and its activity.
+ */
+export async function importAllocatedStatuses(tx: Tx, scope: Scope, plan: ImportPlan): Promise<ImportResult> {
+  const before = new Map<string, string>();
+  if (plan.ids.length > 0) {
+    const found = (await tx.execute(sql`
+      with staged as (
+        select s.id, s.status from unnest(${sql.param(plan.ids)}::uuid[], ${sql.param(plan.statuses)}::text[]) as s(id, status)
+      ), changed as (
+        update payment_transactions p set allocated_status = staged.status
+        from staged
+        where p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = staged.id
+          and p.allocated_status <> staged.status
+      )
+      select p.id, p.allocated_status as "allocatedStatus"
+      from staged join payment_transactions p
+        on p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = staged.id`)) as unknown as {
+      rows: { id: string; allocatedStatus: string }[];
+    };
+    for (const row of found.rows) before.set(row.id, row.allocatedStatus);
+  }
+  return answerRows(plan.rows, before);
+}
+
+/** Every row's answer, in file order, from the statuses the payments had before the import. */
+function answerRows(rows: ImportRow[], before: Map<string, string>): ImportResult {
   const seen = new Set<string>();
-  const changes: { id: string; status: AllocatedStatus }[] = [];
   const result: ImportResult = { processedCount: rows.length, importedCount: 0, notImportedCount: 0, duplicatedCount: 0, results: [] };
   for (const row of rows) {
     const answer = (resultStatus: 'Error' | 'Warning' | 'Ok', importStatus: 'NotImported' | 'Imported' | 'Duplicate', message: string) => {
@@ -67,29 +103,19 @@ export async function importAllocatedStatuses(tx: Tx, scope: Scope, rows: Import
     const id = row.id.toLowerCase();
     if (!uuidPattern.test(row.id)) {
       answer('Error', 'NotImported', `'${row.id}' is not a payment transaction id.`);
-    } else if (!(allocatedStatuses as readonly string[]).includes(row.allocatedStatus)) {
+    } else if (!isAllocatedStatus(row.allocatedStatus)) {
       answer('Error', 'NotImported', `'${row.allocatedStatus}' is not an allocated status; use one of ${allocatedStatuses.join(', ')}.`);
-    } else if (!current.has(id)) {
+    } else if (!before.has(id)) {
       answer('Error', 'NotImported', 'No payment transaction of this company has this id.');
     } else if (seen.has(id)) {
       answer('Warning', 'Duplicate', 'This payment transaction appears earlier in the file; the first row counts.');
-    } else if (current.get(id) === row.allocatedStatus) {
+    } else if (before.get(id) === row.allocatedStatus) {
       seen.add(id);
       answer('Warning', 'NotImported', `The allocated status is already ${row.allocatedStatus}.`);
     } else {
       seen.add(id);
-      changes.push({ id, status: row.allocatedStatus as AllocatedStatus });
-      answer('Ok', 'Imported', `Allocated status changed from ${current.get(id)} to ${row.allocatedStatus}.`);
+      answer('Ok', 'Imported', `Allocated status changed from ${before.get(id)} to ${row.allocatedStatus}.`);
     }
-  }
-
-  for (let start = 0; start < changes.length; start += lookupBatch) {
-    const batch = changes.slice(start, start + lookupBatch);
-    await tx.execute(sql`
-      update payment_transactions set allocated_status = v.status
-      from (select unnest(${sql.param(batch.map((c) => c.id))}::uuid[]) as id, unnest(${sql.param(batch.map((c) => c.status))}::text[]) as status) v
-      where payment_transactions.tenant_id = ${scope.tenantId} and payment_transactions.dataset_id = ${scope.datasetId}
-        and payment_transactions.id = v.id`);
   }
   return result;
 }

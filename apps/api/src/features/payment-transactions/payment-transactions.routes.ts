@@ -36,7 +36,7 @@ import {
 } from './payment-transactions.export.js';
 import type { Database } from '../../db/client.js';
 import { copyTextToLines } from '../../db/copy-out.js';
-import { importAllocatedStatuses, readImportFile } from './payment-transactions.import.js';
+import { importAllocatedStatuses, planImport, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
 import { readOneFile } from '../../platform/uploads.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
@@ -280,8 +280,9 @@ export async function paymentTransactionsRoutes(
           malformed: importMessages.malformed,
         },
       });
-      const rows = readImportFile(file.data);
-      return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, rows));
+      // Read and checked before the transaction: the database is held only for the statement.
+      const plan = planImport(readImportFile(file.data));
+      return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, plan));
     },
   );
 
