@@ -74,9 +74,7 @@ afterAll(async () => {
 
 describe('two API processes behind HAProxy on one PostgreSQL', () => {
   it('deals the calls to both processes in turn', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => fetch(`${site}/api/health`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => fetch(`${site}/api/health`)));
     const backends = new Set(answers.map(backendOf));
     expect(backends).toEqual(new Set(['a', 'b']));
   });
@@ -115,7 +113,10 @@ describe('two API processes behind HAProxy on one PostgreSQL', () => {
         processes[name]
           .output()
           .split('\n')
-          .filter((line) => line.includes('"msg":"job done"') && line.includes('"job":"dataset.provision"'))
+          .filter(
+            (line) =>
+              line.includes('"msg":"job done"') && line.includes('"job":"dataset.provision"'),
+          )
           .map(() => name),
       );
     const before = provisioned().length;
@@ -178,7 +179,10 @@ describe('two API processes behind HAProxy on one PostgreSQL', () => {
       expect(await replay.json()).toEqual(firstBody);
     }
     const stored = await onServer(
-      (client) => client.query(`select count(*)::int as n from banks where account_name = $1`, [body.accountName]),
+      (client) =>
+        client.query(`select count(*)::int as n from banks where account_name = $1`, [
+          body.accountName,
+        ]),
       databaseUrl,
     );
     expect(stored.rows[0].n).toBe(1);

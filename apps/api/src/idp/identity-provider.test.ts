@@ -683,7 +683,8 @@ describe('embedded identity provider per-account delay (issue 9, defect 4)', () 
     expect(last!.headers.get('retry-after')).toBe('1');
     expect(await last!.json()).toEqual({
       error: 'too_many_requests',
-      error_description: 'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
+      error_description:
+        'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
     });
   });
 });

@@ -85,7 +85,9 @@ export async function createIdentityProvider(options: {
   return {
     provider,
     accounts,
-    throttle: createSignInThrottle(database, { perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE }),
+    throttle: createSignInThrottle(database, {
+      perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    }),
     publicJwks: async () => jwks,
     invitationLink: (input) => createInvitationLink(accounts, config, input),
     async close() {
@@ -94,7 +96,6 @@ export async function createIdentityProvider(options: {
     },
   };
 }
-
 
 /**
  * Mounts the provider in Fastify: oidc-provider under /idp through middie, its token endpoint

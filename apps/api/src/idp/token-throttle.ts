@@ -29,7 +29,8 @@ function refuse(response: ServerResponse, retryAfterSeconds: number, description
 async function readForm(request: IncomingMessage): Promise<Record<string, unknown> | null> {
   const type = request.headers['content-type'] ?? '';
   const length = Number(request.headers['content-length'] ?? NaN);
-  if (!type.startsWith('application/x-www-form-urlencoded') || !(length <= largestBody)) return null;
+  if (!type.startsWith('application/x-www-form-urlencoded') || !(length <= largestBody))
+    return null;
   const chunks: Buffer[] = [];
   let received = 0;
   for await (const chunk of request.iterator({ destroyOnReturn: false })) {

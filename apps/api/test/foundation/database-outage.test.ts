@@ -168,7 +168,9 @@ describe.skipIf(!url)('the database going away (PostgreSQL)', () => {
       (error: unknown) => error,
     );
     expect(isDatabaseUnavailable(failure)).toBe(true);
-    await eventually(async () => (await createBank('After the lent connection')).statusCode === 201);
+    await eventually(
+      async () => (await createBank('After the lent connection')).statusCode === 201,
+    );
   });
 
   it('keeps answering under load while connections are cut, and loses no acknowledged write', async () => {
