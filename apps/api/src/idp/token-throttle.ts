@@ -3,6 +3,8 @@ import { parse as parseQuery } from 'node:querystring';
 import type Provider from 'oidc-provider';
 import { accountWaitMessage, type SignInThrottle } from '../platform/sign-in-throttle.js';
 import type { AccountService } from './accounts.js';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../db/unavailable.js';
+import { databaseUnavailableMessage } from '../platform/problems.js';
 
 /** oidc-provider reads at most this much of a token request; so do we. */
 const largestBody = 56 * 1024;
@@ -91,7 +93,20 @@ export function tokenEndpointThrottle(idp: {
     if (request.method !== 'POST') return next();
     guard(request, response).then(
       (pass) => pass && next(),
-      (error: unknown) => next(error),
+      (error: unknown) => {
+        if (!isDatabaseUnavailable(error)) return next(error);
+        // As oidc-provider answers it (idp/index.ts): retryable.
+        response.statusCode = 503;
+        response.setHeader('content-type', 'application/json; charset=utf-8');
+        response.setHeader('cache-control', 'no-store');
+        response.setHeader('retry-after', String(retryAfterSeconds));
+        response.end(
+          JSON.stringify({
+            error: 'temporarily_unavailable',
+            error_description: databaseUnavailableMessage,
+          }),
+        );
+      },
     );
   };
 }
