@@ -111,15 +111,14 @@ async function main() {
       const write = i % 2 === 0;
       let status: number;
       try {
-        const response = await fetch(
-          write ? `${api}/banks` : `${api}/banks?itemsPerPage=5`,
-          {
-            method: write ? 'POST' : 'GET',
-            headers,
-            body: write ? JSON.stringify({ accountName: `Client ${n} #${i}`, currency: 'GBP' }) : undefined,
-            signal: AbortSignal.timeout(20_000),
-          },
-        );
+        const response = await fetch(write ? `${api}/banks` : `${api}/banks?itemsPerPage=5`, {
+          method: write ? 'POST' : 'GET',
+          headers,
+          body: write
+            ? JSON.stringify({ accountName: `Client ${n} #${i}`, currency: 'GBP' })
+            : undefined,
+          signal: AbortSignal.timeout(20_000),
+        });
         status = response.status;
         const body = (await response.json()) as { id?: string };
         if (write && status === 201) acknowledged.push(body.id!);

@@ -21,7 +21,12 @@ import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
-import { problem, registerProblemHandlers, sendProblem, sendProblemWithRetry } from './platform/problems.js';
+import {
+  problem,
+  registerProblemHandlers,
+  sendProblem,
+  sendProblemWithRetry,
+} from './platform/problems.js';
 import { responseSerializerCompiler } from './platform/serializer.js';
 import { createSessionStore } from './platform/sessions.js';
 import { accessKeysRoutes } from './features/access-keys/access-keys.routes.js';

@@ -7,8 +7,10 @@
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error, depth = 0; cause && depth < 5; depth++) {
     const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08'))) return true;
-    if (typeof message === 'string' && unavailableMessages.some((m) => message.startsWith(m))) return true;
+    if (typeof code === 'string' && (unavailableCodes.has(code) || code.startsWith('08')))
+      return true;
+    if (typeof message === 'string' && unavailableMessages.some((m) => message.startsWith(m)))
+      return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { createTestDatabase } from '../../test/database.js';
+import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 import {
   createIdentityProvider,
   registerIdentityProvider,
@@ -683,7 +684,58 @@ describe('embedded identity provider per-account delay (issue 9, defect 4)', () 
     expect(last!.headers.get('retry-after')).toBe('1');
     expect(await last!.json()).toEqual({
       error: 'too_many_requests',
-      error_description: 'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
+      error_description:
+        'Too many failed sign-in attempts for this account. Try again in 1 seconds.',
     });
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)(
+  'embedded identity provider while the database is away',
+  () => {
+    let database: Database;
+    let dispose: () => Promise<void>;
+    let server: Server;
+    let proxy: TcpProxy;
+
+    beforeAll(async () => {
+      const target = new URL(process.env.TEST_DATABASE_URL!);
+      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+      ({ database, dispose } = await createTestDatabase({
+        route: (url) => {
+          const routed = new URL(url);
+          routed.hostname = '127.0.0.1';
+          routed.port = String(proxy.port);
+          return routed;
+        },
+      }));
+      server = await startServer(database, await freePort());
+    });
+
+    afterAll(async () => {
+      proxy?.restore();
+      await server?.close();
+      await dispose?.();
+      await proxy?.close();
+    });
+
+    it('answers 503 with Retry-After instead of 500, and works again once it is back', async () => {
+      proxy.refuse();
+      proxy.cut();
+      const authorize = await browse(new CookieJar(), authorizeUrl(server.config).url);
+      expect(authorize.status).toBe(503);
+      expect(authorize.headers.get('retry-after')).toBe('5');
+      expect(await authorize.text()).toContain(
+        'The database is not reachable at the moment. Please try again shortly.',
+      );
+      const token = await exchange(server.config, 'some-code', pkcePair().verifier);
+      expect(token.status).toBe(503);
+      expect(token.headers.get('retry-after')).toBe('5');
+      expect(await token.json()).toMatchObject({ error: 'temporarily_unavailable' });
+
+      proxy.restore();
+      const again = await browse(new CookieJar(), authorizeUrl(server.config).url);
+      expect(again.status).toBe(303);
+    });
+  },
+);

@@ -11,6 +11,8 @@ import { loginRoutes } from './login-routes.js';
 import { deleteExpiredModels } from './model-adapter.js';
 import { createProviderConfiguration } from './provider-config.js';
 import { tokenEndpointThrottle } from './token-throttle.js';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../db/unavailable.js';
+import { databaseUnavailableMessage } from '../platform/problems.js';
 import { createSignInThrottle, type SignInThrottle } from '../platform/sign-in-throttle.js';
 
 /** Where the provider is mounted; the issuer is `<PUBLIC_URL>/idp` (config.ts). */
@@ -58,9 +60,23 @@ export async function createIdentityProvider(options: {
   // Behind a TLS-terminating proxy, X-Forwarded-Proto decides whether cookies are Secure.
   provider.proxy = config.TRUST_PROXY;
 
-  provider.on('server_error', (_ctx, error) =>
-    logger.error({ err: error }, 'identity provider error'),
-  );
+  provider.on('server_error', (ctx, error) => {
+    // The database going away is retryable, as on the API (docs/decisions.md): 503 and
+    // Retry-After instead of oidc-provider's 500; the page or JSON it rendered says so.
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error }, 'identity provider: the database is not reachable');
+      ctx.status = 503;
+      ctx.set('retry-after', String(retryAfterSeconds));
+      if (!ctx.response.is('html')) {
+        ctx.body = {
+          error: 'temporarily_unavailable',
+          error_description: databaseUnavailableMessage,
+        };
+      }
+      return;
+    }
+    logger.error({ err: error }, 'identity provider error');
+  });
   // Refused requests (bad redirect, reused code, wrong verifier) are worth a line, not an alarm.
   const refused = (event: string) => (_ctx: unknown, error: Error) =>
     logger.info(
@@ -85,7 +101,9 @@ export async function createIdentityProvider(options: {
   return {
     provider,
     accounts,
-    throttle: createSignInThrottle(database, { perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE }),
+    throttle: createSignInThrottle(database, {
+      perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
+    }),
     publicJwks: async () => jwks,
     invitationLink: (input) => createInvitationLink(accounts, config, input),
     async close() {
@@ -94,7 +112,6 @@ export async function createIdentityProvider(options: {
     },
   };
 }
-
 
 /**
  * Mounts the provider in Fastify: oidc-provider under /idp through middie, its token endpoint

@@ -220,7 +220,11 @@ export async function loginRoutes(
       const turn = await throttle.account(form.email);
       if (!turn.allowed) {
         request.log.warn({ event: 'idp.sign_in_delayed' }, 'identity provider sign-in delayed');
-        return tooManyAttempts(reply, turn.retryAfterSeconds, accountWaitMessage(turn.retryAfterSeconds));
+        return tooManyAttempts(
+          reply,
+          turn.retryAfterSeconds,
+          accountWaitMessage(turn.retryAfterSeconds),
+        );
       }
       const account = await accounts.verifyPassword(form.email, form.password);
       if (!account) {

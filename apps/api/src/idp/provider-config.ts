@@ -6,6 +6,8 @@ import type { IdentityProviderSecrets } from './keys.js';
 import { loginBasePath, logoutPage, messagePage } from './login-pages.js';
 import { DatabaseModelAdapter } from './model-adapter.js';
 import { siteOrigins } from './site-origins.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseUnavailableMessage } from '../platform/problems.js';
 
 /** The scopes the site asks for (config OIDC_SCOPE) and the only ones this provider knows. */
 const supportedScope = 'openid profile email';
@@ -131,12 +133,14 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
         },
       },
     },
-    renderError(ctx, out) {
+    renderError(ctx, out, error) {
       sendHtml(
         ctx,
         messagePage({
           title: 'Sign-in problem',
-          message: out.error_description ?? out.error,
+          message: isDatabaseUnavailable(error)
+            ? databaseUnavailableMessage
+            : (out.error_description ?? out.error),
           link: { href: siteUrl, label: 'Back to Ledgerline' },
         }),
       );

@@ -3,6 +3,8 @@ import { parse as parseQuery } from 'node:querystring';
 import type Provider from 'oidc-provider';
 import { accountWaitMessage, type SignInThrottle } from '../platform/sign-in-throttle.js';
 import type { AccountService } from './accounts.js';
+import { isDatabaseUnavailable, retryAfterSeconds } from '../db/unavailable.js';
+import { databaseUnavailableMessage } from '../platform/problems.js';
 
 /** oidc-provider reads at most this much of a token request; so do we. */
 const largestBody = 56 * 1024;
@@ -29,7 +31,8 @@ function refuse(response: ServerResponse, retryAfterSeconds: number, description
 async function readForm(request: IncomingMessage): Promise<Record<string, unknown> | null> {
   const type = request.headers['content-type'] ?? '';
   const length = Number(request.headers['content-length'] ?? NaN);
-  if (!type.startsWith('application/x-www-form-urlencoded') || !(length <= largestBody)) return null;
+  if (!type.startsWith('application/x-www-form-urlencoded') || !(length <= largestBody))
+    return null;
   const chunks: Buffer[] = [];
   let received = 0;
   for await (const chunk of request.iterator({ destroyOnReturn: false })) {
@@ -90,7 +93,20 @@ export function tokenEndpointThrottle(idp: {
     if (request.method !== 'POST') return next();
     guard(request, response).then(
       (pass) => pass && next(),
-      (error: unknown) => next(error),
+      (error: unknown) => {
+        if (!isDatabaseUnavailable(error)) return next(error);
+        // As oidc-provider answers it (idp/index.ts): retryable.
+        response.statusCode = 503;
+        response.setHeader('content-type', 'application/json; charset=utf-8');
+        response.setHeader('cache-control', 'no-store');
+        response.setHeader('retry-after', String(retryAfterSeconds));
+        response.end(
+          JSON.stringify({
+            error: 'temporarily_unavailable',
+            error_description: databaseUnavailableMessage,
+          }),
+        );
+      },
     );
   };
 }

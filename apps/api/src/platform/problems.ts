@@ -89,8 +89,11 @@ function toProblem(error: FastifyError | Error, request: FastifyRequest): Proble
  * "The database going away").
  */
 export function databaseUnavailable(): ProblemBody {
-  return problem(503, 'The database is not reachable at the moment. Please try again shortly.');
+  return problem(503, databaseUnavailableMessage);
 }
+
+export const databaseUnavailableMessage =
+  'The database is not reachable at the moment. Please try again shortly.';
 
 /** Sends a problem; a 503 carries Retry-After. */
 export function sendProblemWithRetry(reply: FastifyReply, body: ProblemBody): FastifyReply {

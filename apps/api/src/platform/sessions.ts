@@ -1,4 +1,15 @@
-import { and, eq, getTableName, gt, lt, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  getTableName,
+  gt,
+  lt,
+  or,
+  sql,
+  type AnyColumn,
+  type Placeholder,
+  type SQL,
+} from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { datasets, sessions, users } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';

@@ -79,7 +79,11 @@ export function createSignInThrottle(
       await sweep();
       const [row] = await db
         .insert(t)
-        .values({ key: `ip:${where}:${ip}`, attempts: 1, resetAt: sql`now() + interval '1 minute'` })
+        .values({
+          key: `ip:${where}:${ip}`,
+          attempts: 1,
+          resetAt: sql`now() + interval '1 minute'`,
+        })
         .onConflictDoUpdate({
           target: t.key,
           set: {
@@ -105,7 +109,11 @@ export function createSignInThrottle(
       const attempts = sql`case when ${fresh} then 1 else ${t.attempts} + 1 end`;
       const [taken] = await db
         .insert(t)
-        .values({ key, attempts: 1, resetAt: sql`now() + make_interval(mins => ${accountQuietMinutes})` })
+        .values({
+          key,
+          attempts: 1,
+          resetAt: sql`now() + make_interval(mins => ${accountQuietMinutes})`,
+        })
         .onConflictDoUpdate({
           target: t.key,
           set: {

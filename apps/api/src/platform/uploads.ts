@@ -47,7 +47,8 @@ export async function readOneFile(
 function uploadProblem(error: unknown, messages: UploadMessages): unknown {
   if (error instanceof AppError) return error;
   const { code, message } = error as { code?: string; message?: string };
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, 'Content Too Large', messages.tooLarge);
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new AppError(413, 'Content Too Large', messages.tooLarge);
   if (code === 'FST_FILES_LIMIT') return badRequest(messages.oneFileAtATime);
   if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_PROTO_VIOLATION')
     return badRequest(messages.malformed);

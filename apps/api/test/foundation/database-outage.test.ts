@@ -42,6 +42,13 @@ async function createBank(name: string) {
   return response;
 }
 
+const exportPayments = () =>
+  ctx.app.inject({
+    method: 'GET',
+    url: '/api/v0/payment-transactions/export',
+    headers: merchant.headers(company),
+  });
+
 const health = () => ctx.app.inject({ method: 'GET', url: '/api/health' });
 
 function expectUnavailable(response: Awaited<ReturnType<typeof health>>, label: string) {
@@ -134,6 +141,8 @@ describe.skipIf(!url)('the database going away (PostgreSQL)', () => {
 
   it('opens new connections when an administrator ends every backend', async () => {
     expect((await listBanks()).statusCode).toBe(200);
+    // The export's COPY connections too: one is open and idle after this.
+    expect((await exportPayments()).statusCode).toBe(200);
     expect(await terminateBackends()).toBeGreaterThan(0);
     // The pool and the read connections hear of it as their backends go; no call is refused
     // for long, and none with anything but a 503.
@@ -143,6 +152,7 @@ describe.skipIf(!url)('the database going away (PostgreSQL)', () => {
       return read.statusCode === 200 && write.statusCode === 201;
     });
     expect((await health()).statusCode).toBe(200);
+    await eventually(async () => (await exportPayments()).statusCode === 200);
   });
 
   it('survives a transaction whose backend is ended while it holds the connection', async () => {
@@ -158,7 +168,9 @@ describe.skipIf(!url)('the database going away (PostgreSQL)', () => {
       (error: unknown) => error,
     );
     expect(isDatabaseUnavailable(failure)).toBe(true);
-    await eventually(async () => (await createBank('After the lent connection')).statusCode === 201);
+    await eventually(
+      async () => (await createBank('After the lent connection')).statusCode === 201,
+    );
   });
 
   it('keeps answering under load while connections are cut, and loses no acknowledged write', async () => {

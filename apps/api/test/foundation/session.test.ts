@@ -210,9 +210,17 @@ describe('XSRF on GET logout (issue 9, defect 7)', () => {
       });
       expect(refused.headers['set-cookie']).toBeUndefined();
     }
-    const still = await ctx.app.inject({ method: 'GET', url: '/api/v0/users/me', headers: user.headers() });
+    const still = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/users/me',
+      headers: user.headers(),
+    });
     expect(still.statusCode).toBe(200);
-    const logout = await ctx.app.inject({ method: 'GET', url: '/api/v0/logout', headers: user.headers() });
+    const logout = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/logout',
+      headers: user.headers(),
+    });
     expect(logout.statusCode).toBe(204);
   });
 });

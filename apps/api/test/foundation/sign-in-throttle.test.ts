@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { createSignInThrottle } from '../../src/platform/sign-in-throttle.js';
 import { createTenant } from '../../src/features/tenants/tenants.service.js';
 import { buildTestApp, type TestContext } from '../app.js';
@@ -93,6 +94,17 @@ describe('POST /login per account', () => {
       expect((await (i % 2 ? first : second).account('shared@example.com')).allowed).toBe(true);
     }
     expect((await first.account('SHARED@example.com ')).allowed).toBe(false);
+  });
+
+  it('keeps the counts from the application role, as sessions', async () => {
+    const { tenantId } = await createTenant(ctx.database, {
+      name: 'Role Ltd',
+      adminEmail: 'role@example.com',
+      adminName: 'Role',
+    });
+    await expect(
+      ctx.database.withTenant(tenantId, (tx) => tx.execute(sql`select * from sign_in_throttles`)),
+    ).rejects.toThrow();
   });
 
   it('takes one of many attempts sent together once the free ones are used', async () => {

@@ -14,7 +14,9 @@ let merchant: SignedIn;
 let transactionId: string;
 
 const boundary = '----ledgerline-upload-boundary';
-const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+const pdf = Buffer.from(
+  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+);
 
 function filePart(field: string, fileName: string, data: Buffer) {
   return Buffer.concat([
@@ -95,7 +97,11 @@ describe('multipart uploads', () => {
       const type = `multipart/form-data; boundary=${boundary}`;
       const cutShort = await post(url, type, cut);
       expect(cutShort.statusCode, `${url}: ${cutShort.body}`).toBe(400);
-      const malformed = await post(url, type, Buffer.from(`--${boundary}\r\nno header here\r\n\r\nx\r\n--${boundary}--\r\n`));
+      const malformed = await post(
+        url,
+        type,
+        Buffer.from(`--${boundary}\r\nno header here\r\n\r\nx\r\n--${boundary}--\r\n`),
+      );
       expect(malformed.statusCode, `${url}: ${malformed.body}`).toBe(400);
       // Nothing readable came through: the caller is asked for the file.
       expect(cutShort.json().detail).toBe(messages.required);

@@ -8,7 +8,10 @@ import { PgColumn, PgDialect } from 'drizzle-orm/pg-core';
  * every tenant's company (issue 9, defect 2). Every test run refuses that shape wherever a query
  * builds it; `qualified()` in platform/sessions.ts writes such columns out in full.
  */
-type BuildSelection = (fields: { field: unknown; path: string[] }[], config?: { isSingleTable?: boolean }) => SQL;
+type BuildSelection = (
+  fields: { field: unknown; path: string[] }[],
+  config?: { isSingleTable?: boolean },
+) => SQL;
 const prototype = PgDialect.prototype as unknown as { buildSelection: BuildSelection };
 const original = prototype.buildSelection;
 
@@ -18,7 +21,9 @@ prototype.buildSelection = function (fields, config = {}) {
       const query = is(field, SQL.Aliased) ? field.sql : is(field, SQL) ? field : null;
       if (!query) continue;
       const tables = new Set(
-        query.queryChunks.filter((c) => is(c, PgColumn)).map((c) => getTableName((c as PgColumn).table)),
+        query.queryChunks
+          .filter((c) => is(c, PgColumn))
+          .map((c) => getTableName((c as PgColumn).table)),
       );
       if (tables.size > 1) {
         throw new Error(

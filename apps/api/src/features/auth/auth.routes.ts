@@ -62,17 +62,28 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       const limit = await throttle.address('api-login', request.ip);
       if (!limit.allowed) {
         const wait = limit.retryAfterSeconds;
-        return tooManyAttempts(reply, wait, `Too many sign-in attempts from this address. Try again in ${wait} seconds.`);
+        return tooManyAttempts(
+          reply,
+          wait,
+          `Too many sign-in attempts from this address. Try again in ${wait} seconds.`,
+        );
       }
       const account = claimedAccount(request.body.accessToken);
       if (account !== null) {
         const turn = await throttle.account(account);
         if (!turn.allowed) {
-          return tooManyAttempts(reply, turn.retryAfterSeconds, accountWaitMessage(turn.retryAfterSeconds));
+          return tooManyAttempts(
+            reply,
+            turn.retryAfterSeconds,
+            accountWaitMessage(turn.retryAfterSeconds),
+          );
         }
       }
       const signedIn = await options.auth
-        .login(request.body.accessToken, { ip: request.ip, userAgent: request.headers['user-agent'] })
+        .login(request.body.accessToken, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        })
         .catch(async (error: unknown) => {
           if (account !== null) await throttle.failed(account);
           throw error;

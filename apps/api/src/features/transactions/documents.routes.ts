@@ -34,7 +34,10 @@ async function readUpload(request: FastifyRequest) {
     },
   });
   if (file.fieldName !== 'file')
-    throw new ValidationError({ file: [documentMessages.fileRequired] }, documentMessages.fileRequired);
+    throw new ValidationError(
+      { file: [documentMessages.fileRequired] },
+      documentMessages.fileRequired,
+    );
   return { fileName: file.fileName, data: file.data };
 }
 
