@@ -108,20 +108,44 @@ describe('settlement offers in the quote', () => {
     expect(result.amountToPay).toBe(950);
   });
 
-  it('quotes a page of transactions with the list’s paging', async () => {
+  it('quotes a page of transactions with the list’s paging, each row with its figures', async () => {
+    const invoice = await insertInvoice(ctx, merchant, onDefault, {
+      amount: '1000',
+      transactionDate: '2026-03-02',
+      dueDate: '2026-04-01',
+    });
     const response = await call(
       merchant,
       'GET',
-      'transactions/quotes?paidOn=2026-03-05&itemsPerPage=100',
+      'transactions/quotes?paidOn=2026-03-05&itemsPerPage=1000',
     );
     expect(response.statusCode, response.body).toBe(200);
     const page = response.json() as {
-      items: { id: string; quote: TransactionQuote }[];
+      items: {
+        id: string;
+        quote: {
+          discount: number;
+          fees: number;
+          amountToPay: number;
+          bestOfferSource: string | null;
+        };
+      }[];
       totalItems: number;
     };
     expect(page.items.length).toBe(page.totalItems);
-    for (const item of page.items) expect(item.quote.transactionId).toBe(item.id);
-    expect(page.items.some((item) => item.quote.discount > 0)).toBe(true);
+    const row = page.items.find((item) => item.id === invoice)!;
+    expect(row.quote).toEqual({
+      discount: 20,
+      fees: 0,
+      amountToPay: 980,
+      bestOfferSource: 'Generated',
+    });
+    // Every row's figures equal its own quote.
+    for (const item of page.items.slice(0, 5)) {
+      const single = await quote(merchant, item.id, '2026-03-05');
+      expect(item.quote.amountToPay).toBe(single.amountToPay);
+      expect(item.quote.fees).toBe(single.fees.reduce((sum, fee) => sum + fee.amount, 0));
+    }
   });
 });
 

@@ -51,3 +51,14 @@ export type TransactionQuote = z.infer<typeof transactionQuoteSchema>;
 export const quoteQuerySchema = z.object({
   paidOn: z.iso.date({ message: 'paidOn must be a date, YYYY-MM-DD' }).optional(),
 });
+
+/** A quote in a list row (GET transactions/quotes): the figures without the offers and lines. */
+export const transactionQuoteSummarySchema = z
+  .object({
+    discount: z.number(),
+    fees: z.number(),
+    amountToPay: z.number(),
+    bestOfferSource: z.enum(['Manual', 'Generated']).nullable(),
+  })
+  .meta({ id: 'TransactionQuoteSummary' });
+export type TransactionQuoteSummary = z.infer<typeof transactionQuoteSummarySchema>;

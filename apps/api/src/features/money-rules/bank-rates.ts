@@ -44,15 +44,17 @@ export const seededBankRates: readonly BankRateChange[] = [
  */
 export function createBankRateHistory(changes: readonly BankRateChange[]) {
   const sorted = [...changes].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const rates = sorted.map((change) => new Big(change.rate));
+  // Invoices of one page share a handful of fixing dates.
+  const byDay = new Map<CalendarDate, Big | null>();
   return {
     changes: sorted,
     rateOn(day: CalendarDate): Big | null {
-      let found: BankRateChange | undefined;
-      for (const change of sorted) {
-        if (change.from > day) break;
-        found = change;
-      }
-      return found ? new Big(found.rate) : null;
+      if (byDay.has(day)) return byDay.get(day)!;
+      let found: Big | null = null;
+      for (let i = 0; i < sorted.length && sorted[i]!.from <= day; i++) found = rates[i]!;
+      byDay.set(day, found);
+      return found;
     },
   };
 }

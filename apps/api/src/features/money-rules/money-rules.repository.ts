@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, sql, type Column } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { tenantSettings } from '../../db/schema.js';
 import { accounts, settlementOffers } from '../../db/schema-receivables.js';
@@ -13,6 +13,14 @@ import { createBankRateHistory, type BankRateChange } from './bank-rates.js';
 import { toCalendarDate } from './calendar-date.js';
 import type { AccountChoice, LatePaymentRule, MoneyRules, SettlementGroupRules } from './quote.js';
 import type { ManualOffer, SettlementFilter, SettlementRule } from './settlement-match.js';
+
+/**
+ * `column = any($1::uuid[])`: one bound array for any number of ids, so a page of 1,000 is one
+ * parameter and one plan, not a thousand placeholders (the values stay bound, never spliced).
+ */
+function anyOf(column: Column, ids: readonly string[]) {
+  return sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+}
 
 export interface MoneyRulesScope {
   tenantId: string;
@@ -165,7 +173,7 @@ export async function readAccountChoices(
       and(
         eq(accounts.tenantId, scope.tenantId),
         eq(accounts.datasetId, scope.datasetId),
-        inArray(accounts.id, [...new Set(accountIds)]),
+        anyOf(accounts.id, [...new Set(accountIds)]),
       ),
     );
   for (const row of rows) {
@@ -192,7 +200,7 @@ export async function readManualOffers(
       and(
         eq(settlementOffers.tenantId, scope.tenantId),
         eq(settlementOffers.datasetId, scope.datasetId),
-        inArray(settlementOffers.transactionId, [...transactionIds]),
+        anyOf(settlementOffers.transactionId, transactionIds),
       ),
     );
   for (const row of rows) {

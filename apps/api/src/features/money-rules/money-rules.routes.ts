@@ -7,14 +7,15 @@ import {
   quoteQuerySchema,
   transactionQuery,
   transactionQuoteSchema,
+  transactionQuoteSummarySchema,
   transactionSchema,
   uuidParam,
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { createTransactionsRepository } from '../transactions/transactions.repository.js';
-import type { MoneyRulesScope } from './money-rules.repository.js';
-import { quoteTransactions, toQuoteBody, today } from './money-rules.service.js';
+import { loadMoneyRules, type MoneyRulesScope } from './money-rules.repository.js';
+import { quoteTransactions, toQuoteBody, toQuoteSummary, today } from './money-rules.service.js';
 
 function scopeOf(request: FastifyRequest): MoneyRulesScope {
   const { tenantId } = requirePrincipal(request.principal);
@@ -47,7 +48,7 @@ export async function moneyRulesRoutes(app: FastifyInstance) {
         description: `The paging, sorting and filters of GET transactions. ${paidOnNote}`,
         querystring: pageQuerySchema.extend(quoteQuerySchema.shape),
         response: {
-          200: estimatedPageOf(transactionSchema.extend({ quote: transactionQuoteSchema })),
+          200: estimatedPageOf(transactionSchema.extend({ quote: transactionQuoteSummarySchema })),
         },
       },
     },
@@ -56,11 +57,15 @@ export async function moneyRulesRoutes(app: FastifyInstance) {
       const query = parsePageQuery(transactionQuery, pageQuery);
       const scope = scopeOf(request);
       return request.tenantRead(async (tx) => {
-        const page = await transactions.page(tx, scope, query);
-        const quotes = await quoteTransactions(tx, scope, page.items, paidOn ?? today());
+        // The rules do not depend on the page: read them while the page is read.
+        const [page, rules] = await Promise.all([
+          transactions.page(tx, scope, query),
+          loadMoneyRules(tx, scope),
+        ]);
+        const quotes = await quoteTransactions(tx, scope, page.items, paidOn ?? today(), rules);
         return {
           ...page,
-          items: page.items.map((item, i) => ({ ...item, quote: toQuoteBody(quotes[i]!) })),
+          items: page.items.map((item, i) => ({ ...item, quote: toQuoteSummary(quotes[i]!) })),
         };
       });
     },

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { and, eq } from 'drizzle-orm';
-import type { TransactionQuote } from '@ledgerline/contract';
+import type { TransactionQuote, TransactionQuoteSummary } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor, Tx } from '../../db/client.js';
 import { paymentFeeTransactions, transactions } from '../../db/schema-receivables.js';
@@ -43,6 +43,17 @@ export function toQuoteBody(quote: Quote): TransactionQuote {
         quote.latePayment.annualRate === null ? null : Number(quote.latePayment.annualRate),
     },
     amountToPay: Number(quote.amountToPay),
+  };
+}
+
+/** A list row's quote: its figures only (the list shows the amount to pay). */
+export function toQuoteSummary(quote: Quote): TransactionQuoteSummary {
+  const fees = quote.fees.reduce((sum, fee) => sum + Math.round(Number(fee.amount) * 100), 0) / 100;
+  return {
+    discount: Number(quote.discount),
+    fees,
+    amountToPay: Number(quote.amountToPay),
+    bestOfferSource: quote.bestOffer?.source ?? null,
   };
 }
 

@@ -111,8 +111,10 @@ function discountOf(
   switch (rule.type) {
     case 'PercentageDiscount': {
       if (rule.percentageDiscount === null) return null;
-      const percentage = minBig(maxBig(new Big(rule.percentageDiscount), zero), new Big(100));
-      return roundToMinorUnit(outstanding.times(percentage).div(100), invoice.currency);
+      return roundToMinorUnit(
+        outstanding.times(fractionOf(rule.percentageDiscount)),
+        invoice.currency,
+      );
     }
     case 'AbsoluteDiscount':
       if (rule.amount === null) return null;
@@ -125,6 +127,20 @@ function discountOf(
     case 'None':
       return null;
   }
+}
+
+const hundred = new Big(100);
+const fractions = new Map<string, Big>();
+
+/** A percentage as a fraction, held between 0 and 1 (a percentage never goes below zero). */
+function fractionOf(percentage: string): Big {
+  let fraction = fractions.get(percentage);
+  if (!fraction) {
+    fraction = minBig(maxBig(new Big(percentage), zero), hundred).div(100);
+    if (fractions.size > 10_000) fractions.clear();
+    fractions.set(percentage, fraction);
+  }
+  return fraction;
 }
 
 function clampDiscount(discount: Big, outstanding: Big, currency: string): Big {

@@ -1,8 +1,9 @@
 import Big from 'big.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from './calendar-date.js';
 import { createBankRateHistory, seededBankRates } from './bank-rates.js';
-import { fixedSum, statutoryFees } from './uk-statutory.js';
+import { dailyInterest, fixedSum, statutoryFees } from './uk-statutory.js';
 
 const history = createBankRateHistory(seededBankRates);
 
@@ -169,5 +170,25 @@ describe('Bank Rate history as data', () => {
 
   it('knows no rate before its first change', () => {
     expect(createBankRateHistory(seededBankRates).rateOn('2018-08-01')).toBeNull();
+  });
+});
+
+describe('dailyInterest, exact integer arithmetic', () => {
+  it('equals big.js debt × rate × days ÷ 36,500 rounded half-up, for 0, 2 and 3 decimals', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e12 }),
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.constantFrom(0, 2, 3),
+        (debtUnits, rateUnits, days, places) => {
+          const debt = new Big(debtUnits).div(10_000);
+          const rate = new Big(rateUnits).div(10_000);
+          const expected = debt.times(rate).times(days).div(36500).round(places, Big.roundHalfUp);
+          expect(dailyInterest(debt, rate, days, places).eq(expected)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

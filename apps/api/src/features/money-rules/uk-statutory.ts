@@ -1,7 +1,8 @@
 import Big from 'big.js';
 import { addDays, daysBetween, type CalendarDate } from './calendar-date.js';
 import { referenceDate, type BankRateHistory } from './bank-rates.js';
-import { roundToMinorUnit, zero } from './money.js';
+import { currencyDecimalPlaces } from '@ledgerline/contract';
+import { zero } from './money.js';
 
 /** Late Payment of Commercial Debts (Interest) Act 1998: 8 % over the reference rate. */
 export const statutoryMargin = new Big(8);
@@ -22,6 +23,28 @@ export function fixedSum(debt: Big): Big {
   );
   // Between two bands (e.g. 999.995) the debt belongs to the upper one: the table is in pence.
   return new Big(band?.charge ?? (debt.lt(1000) ? 70 : 100));
+}
+
+/** A non-negative decimal as an integer and its power of ten: 12.345 → [12345n, 3]. */
+function scaled(value: Big): [bigint, number] {
+  const text = value.toFixed();
+  const point = text.indexOf('.');
+  return point < 0
+    ? [BigInt(text), 0]
+    : [BigInt(text.slice(0, point) + text.slice(point + 1)), text.length - point - 1];
+}
+
+/**
+ * debt × rate % × days ÷ 365, rounded half-up to `places` decimals, in exact integer arithmetic
+ * (the same figure as big.js, without its twenty-digit division for every late invoice).
+ */
+export function dailyInterest(debt: Big, ratePercent: Big, days: number, places: number): Big {
+  const [d, dScale] = scaled(debt);
+  const [r, rScale] = scaled(ratePercent);
+  const numerator = d * r * BigInt(days) * 10n ** BigInt(places);
+  const denominator = 36500n * 10n ** BigInt(dScale + rScale);
+  const units = (2n * numerator + denominator) / (2n * denominator);
+  return new Big(units.toString()).div(10 ** places);
 }
 
 export interface StatutoryInput {
@@ -62,7 +85,7 @@ export function statutoryFees(
   const referenceRate = bankRates.rateOn(referenceDate(interestStart));
   const annualRate = referenceRate ? statutoryMargin.plus(referenceRate) : null;
   const interest = annualRate
-    ? roundToMinorUnit(input.debt.times(annualRate).times(daysLate).div(36500), input.currency)
+    ? dailyInterest(input.debt, annualRate, daysLate, currencyDecimalPlaces(input.currency))
     : zero;
   return {
     interestStart,

@@ -1,6 +1,6 @@
 import {
   estimatedPageOf,
-  transactionQuoteSchema,
+  transactionQuoteSummarySchema,
   transactionSchema,
   type PageQueryParams,
 } from '@ledgerline/contract';
@@ -12,7 +12,7 @@ import { todayIn } from './get-transaction-quote';
 import { transactionKeys } from './transaction-keys';
 
 const pageResponse = estimatedPageOf(
-  transactionSchema.extend({ quote: transactionQuoteSchema.optional() }),
+  transactionSchema.extend({ quote: transactionQuoteSummarySchema.optional() }),
 );
 
 /**

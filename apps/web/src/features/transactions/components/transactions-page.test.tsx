@@ -93,18 +93,7 @@ describe('the transactions list', () => {
           items: [
             {
               ...quoted,
-              quote: {
-                transactionId: quoted.id,
-                paidOn: '2026-11-21',
-                currency: 'GBP',
-                outstandingAmount: 103,
-                offers: [],
-                bestOffer: null,
-                discount: 2.06,
-                fees: [],
-                latePayment: null,
-                amountToPay: 100.94,
-              },
+              quote: { discount: 2.06, fees: 0, amountToPay: 100.94, bestOfferSource: 'Generated' },
             },
           ],
           totalItems: 1,

@@ -1,4 +1,4 @@
-import type { Transaction, TransactionQuote } from '@ledgerline/contract';
+import type { Transaction, TransactionQuoteSummary } from '@ledgerline/contract';
 import { Stack } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -9,7 +9,7 @@ import { useGridState } from '@/ui/use-grid-state';
 import { useTransactionColumns } from '@/ui/use-transaction-columns';
 import { useTransactionsWithQuotes } from '../api/get-transaction-quotes';
 
-type QuotedTransaction = Transaction & { quote?: TransactionQuote };
+type QuotedTransaction = Transaction & { quote?: TransactionQuoteSummary };
 
 /** spec 2 §2 Accounting transactions list; default sort transaction date descending (§9). */
 export function TransactionsPage() {
