@@ -1,25 +1,18 @@
-import { and, asc, eq, sql, type Column } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { tenantSettings } from '../../db/schema.js';
-import { accounts, settlementOffers } from '../../db/schema-receivables.js';
-import {
-  bankRates,
-  companyPreferences,
-  latePaymentConfigurations,
-  settlementConfigurationGroups,
-  settlementConfigurations,
-} from '../../db/schema-money-rules.js';
+import type { settlementConfigurations } from '../../db/schema-money-rules.js';
+import { bankRates, companyPreferences } from '../../db/schema-money-rules.js';
 import { createBankRateHistory, type BankRateChange } from './bank-rates.js';
 import { toCalendarDate } from './calendar-date.js';
 import type { AccountChoice, LatePaymentRule, MoneyRules, SettlementGroupRules } from './quote.js';
 import type { ManualOffer, SettlementFilter, SettlementRule } from './settlement-match.js';
 
 /**
- * `column = any($1::uuid[])`: one bound array for any number of ids, so a page of 1,000 is one
- * parameter and one plan, not a thousand placeholders (the values stay bound, never spliced).
+ * `any($1::uuid[])`: one bound array for any number of ids, so a page of 1,000 is one parameter
+ * and one plan, not a thousand placeholders (the values stay bound, never spliced into the SQL).
  */
-function anyOf(column: Column, ids: readonly string[]) {
-  return sql`${column} = any(${`{${ids.join(',')}}`}::uuid[])`;
+function anyIds(ids: readonly string[]) {
+  return sql`any(${`{${ids.join(',')}}`}::uuid[])`;
 }
 
 export interface MoneyRulesScope {
@@ -66,83 +59,82 @@ export async function readCompanyPreferences(executor: Executor, scope: MoneyRul
   };
 }
 
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** A json column: node-postgres and PGlite parse it; text is parsed here just in case. */
+function json<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+interface RulesRow {
+  groups: unknown;
+  configurations: unknown;
+  late_payments: unknown;
+  preferences: unknown;
+  allow_late_payments: string | null;
+  rates: unknown;
+}
+
 /**
- * Every rule of a company, read once per request (issue 11: never per invoice): five small
- * statements whatever the number of invoices quoted.
+ * Every rule of a company, read once per request (issue 11: never per invoice) in one statement:
+ * groups, configurations, late-payment configurations, the two defaults, AllowLatePayments and the
+ * Bank Rate history, each as a json column. Numbers travel as text so nothing is rounded.
  */
 export async function loadMoneyRules(
   executor: Executor,
   scope: MoneyRulesScope,
 ): Promise<MoneyRules> {
-  const groupScope = and(
-    eq(settlementConfigurationGroups.tenantId, scope.tenantId),
-    eq(settlementConfigurationGroups.datasetId, scope.datasetId),
+  const t = sql`${scope.tenantId}::uuid`;
+  const d = sql`${scope.datasetId}::integer`;
+  const [row] = rowsOf<RulesRow>(
+    await executor.execute(sql`select
+      (select json_agg(json_build_object('id', g.id, 'name', g.name, 'customerEnabled', g.customer_enabled))
+         from settlement_configuration_groups g where g.tenant_id = ${t} and g.dataset_id = ${d}) as groups,
+      (select json_agg(json_build_object('id', c.id, 'groupId', c.group_id, 'type', c.type,
+           'description', c.description, 'dateType', c.date_type, 'numberOfDays', c.number_of_days,
+           'percentageDiscount', c.percentage_discount::text, 'amount', c.amount::text,
+           'currency', c.currency, 'filterGroup', c.filter_group) order by c.created_on, c.id)
+         from settlement_configurations c where c.tenant_id = ${t} and c.dataset_id = ${d}) as configurations,
+      (select json_agg(json_build_object('id', l.id, 'name', l.name, 'type', l.type, 'enabled', l.enabled,
+           'gracePeriodInDays', l.grace_period_in_days, 'applyCharges', l.apply_charges))
+         from late_payment_configurations l where l.tenant_id = ${t} and l.dataset_id = ${d}) as late_payments,
+      (select json_build_object('group', p.default_settlement_configuration_group_id,
+           'latePayment', p.default_late_payment_configuration_id)
+         from company_preferences p where p.tenant_id = ${t} and p.dataset_id = ${d}) as preferences,
+      (select s.value from tenant_settings s where s.tenant_id = ${t} and s.name = 'AllowLatePayments')
+         as allow_late_payments,
+      (select json_agg(json_build_object('from', r.effective_from::text, 'rate', r.rate::text)
+           order by r.effective_from) from bank_rates r) as rates`),
   );
-  const [groups, configurations, latePayments, preferences, allowLatePayments, rates] =
-    await Promise.all([
-      executor.select().from(settlementConfigurationGroups).where(groupScope),
-      executor
-        .select()
-        .from(settlementConfigurations)
-        .where(
-          and(
-            eq(settlementConfigurations.tenantId, scope.tenantId),
-            eq(settlementConfigurations.datasetId, scope.datasetId),
-          ),
-        )
-        .orderBy(asc(settlementConfigurations.createdOn)),
-      executor
-        .select()
-        .from(latePaymentConfigurations)
-        .where(
-          and(
-            eq(latePaymentConfigurations.tenantId, scope.tenantId),
-            eq(latePaymentConfigurations.datasetId, scope.datasetId),
-          ),
-        ),
-      readCompanyPreferences(executor, scope),
-      executor
-        .select({ value: tenantSettings.value })
-        .from(tenantSettings)
-        .where(
-          and(
-            eq(tenantSettings.tenantId, scope.tenantId),
-            eq(tenantSettings.name, 'AllowLatePayments'),
-          ),
-        ),
-      readBankRates(executor),
-    ]);
+  const groups = json<{ id: string; name: string; customerEnabled: boolean }[]>(row?.groups, []);
+  const configurations = json<Omit<ConfigurationRow, 'tenantId' | 'datasetId' | 'createdOn'>[]>(
+    row?.configurations,
+    [],
+  );
+  const latePayments = json<LatePaymentRule[]>(row?.late_payments, []);
+  const preferences = json<{ group: string | null; latePayment: string | null } | null>(
+    row?.preferences,
+    null,
+  );
   const settlementGroups = new Map<string, SettlementGroupRules>();
   for (const group of groups) {
     settlementGroups.set(group.id, {
-      id: group.id,
-      name: group.name,
-      customerEnabled: group.customerEnabled,
+      ...group,
       configurations: configurations
         .filter((configuration) => configuration.groupId === group.id)
-        .map(toSettlementRule),
+        .map((configuration) => toSettlementRule(configuration as ConfigurationRow)),
     });
   }
-  const latePaymentRules = new Map<string, LatePaymentRule>(
-    latePayments.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        name: row.name,
-        type: row.type as LatePaymentRule['type'],
-        enabled: row.enabled,
-        gracePeriodInDays: row.gracePeriodInDays,
-        applyCharges: row.applyCharges,
-      },
-    ]),
-  );
   return {
     settlementGroups,
-    defaultSettlementGroupId: preferences.defaultSettlementConfigurationGroupId,
-    latePaymentConfigurations: latePaymentRules,
-    defaultLatePaymentConfigurationId: preferences.defaultLatePaymentConfigurationId,
-    latePaymentsApplied: allowLatePayments[0]?.value === 'true',
-    bankRates: createBankRateHistory(rates),
+    defaultSettlementGroupId: preferences?.group ?? null,
+    latePaymentConfigurations: new Map(latePayments.map((rule) => [rule.id, rule])),
+    defaultLatePaymentConfigurationId: preferences?.latePayment ?? null,
+    latePaymentsApplied: row?.allow_late_payments === 'true',
+    bankRates: createBankRateHistory(json<BankRateChange[]>(row?.rates, [])),
   };
 }
 
@@ -152,72 +144,67 @@ export function choiceOf(disabled: boolean, id: string | null): AccountChoice {
   return id === null ? 'default' : { id };
 }
 
-/** The account choices of some accounts, by id: one statement. */
-export async function readAccountChoices(
+interface InvoiceFactsRow {
+  choices: unknown;
+  offers: unknown;
+}
+
+/**
+ * The account choices (spec 3 §4) of some accounts and the manual offers (spec 2) of some
+ * transactions, in one statement; each id list is one bound array.
+ */
+export async function readInvoiceFacts(
   executor: Executor,
   scope: MoneyRulesScope,
   accountIds: readonly string[],
-) {
-  const choices = new Map<string, { settlement: AccountChoice; latePayment: AccountChoice }>();
-  if (accountIds.length === 0) return choices;
-  const rows = await executor
-    .select({
-      id: accounts.id,
-      disableAutoApplySettlements: accounts.disableAutoApplySettlements,
-      settlementConfigurationGroupId: accounts.settlementConfigurationGroupId,
-      disableLatePayments: accounts.disableLatePayments,
-      latePaymentConfigurationGroupId: accounts.latePaymentConfigurationGroupId,
-    })
-    .from(accounts)
-    .where(
-      and(
-        eq(accounts.tenantId, scope.tenantId),
-        eq(accounts.datasetId, scope.datasetId),
-        anyOf(accounts.id, [...new Set(accountIds)]),
-      ),
-    );
-  for (const row of rows) {
-    choices.set(row.id, {
-      settlement: choiceOf(row.disableAutoApplySettlements, row.settlementConfigurationGroupId),
-      latePayment: choiceOf(row.disableLatePayments, row.latePaymentConfigurationGroupId),
-    });
-  }
-  return choices;
-}
-
-/** The manual offers (spec 2) of some transactions, by transaction id: one statement. */
-export async function readManualOffers(
-  executor: Executor,
-  scope: MoneyRulesScope,
   transactionIds: readonly string[],
 ) {
+  const choices = new Map<string, { settlement: AccountChoice; latePayment: AccountChoice }>();
   const offers = new Map<string, ManualOffer[]>();
-  if (transactionIds.length === 0) return offers;
-  const rows = await executor
-    .select()
-    .from(settlementOffers)
-    .where(
-      and(
-        eq(settlementOffers.tenantId, scope.tenantId),
-        eq(settlementOffers.datasetId, scope.datasetId),
-        anyOf(settlementOffers.transactionId, transactionIds),
-      ),
-    );
-  for (const row of rows) {
-    const list = offers.get(row.transactionId) ?? [];
-    list.push({
-      id: row.id,
-      type: row.type as ManualOffer['type'],
-      status: row.status as ManualOffer['status'],
-      description: row.description,
-      validFrom: row.validFrom === null ? null : toCalendarDate(row.validFrom),
-      validUntil: row.validUntil === null ? null : toCalendarDate(row.validUntil),
-      currency: row.currency,
-      amount: row.amount,
-      percentageDiscount: row.percentageDiscount,
-      priority: row.priority,
+  if (transactionIds.length === 0) return { choices, offers };
+  const t = sql`${scope.tenantId}::uuid`;
+  const d = sql`${scope.datasetId}::integer`;
+  const [row] = rowsOf<InvoiceFactsRow>(
+    await executor.execute(sql`select
+      (select json_agg(json_build_object('id', a.id, 'disableSettlements', a.disable_auto_apply_settlements,
+           'group', a.settlement_configuration_group_id, 'disableLatePayments', a.disable_late_payments,
+           'latePayment', a.late_payment_configuration_group_id))
+         from accounts a where a.tenant_id = ${t} and a.dataset_id = ${d}
+           and a.id = ${anyIds([...new Set(accountIds)])}) as choices,
+      (select json_agg(json_build_object('id', o.id, 'transactionId', o.transaction_id, 'type', o.type,
+           'status', o.status, 'description', o.description, 'validFrom', o.valid_from,
+           'validUntil', o.valid_until, 'currency', o.currency, 'amount', o.amount::text,
+           'percentageDiscount', o.percentage_discount::text, 'priority', o.priority))
+         from settlement_offers o where o.tenant_id = ${t} and o.dataset_id = ${d}
+           and o.transaction_id = ${anyIds(transactionIds)}) as offers`),
+  );
+  type ChoiceRow = {
+    id: string;
+    disableSettlements: boolean;
+    group: string | null;
+    disableLatePayments: boolean;
+    latePayment: string | null;
+  };
+  for (const choice of json<ChoiceRow[]>(row?.choices, [])) {
+    choices.set(choice.id, {
+      settlement: choiceOf(choice.disableSettlements, choice.group),
+      latePayment: choiceOf(choice.disableLatePayments, choice.latePayment),
     });
-    offers.set(row.transactionId, list);
   }
-  return offers;
+  type OfferRow = Omit<ManualOffer, 'validFrom' | 'validUntil'> & {
+    transactionId: string;
+    validFrom: string | null;
+    validUntil: string | null;
+  };
+  for (const { transactionId, ...offer } of json<OfferRow[]>(row?.offers, [])) {
+    const list = offers.get(transactionId) ?? [];
+    list.push({
+      ...offer,
+      // json renders a timestamptz with its offset and a date as is: both read as their UTC day.
+      validFrom: offer.validFrom === null ? null : toCalendarDate(new Date(offer.validFrom)),
+      validUntil: offer.validUntil === null ? null : toCalendarDate(new Date(offer.validUntil)),
+    });
+    offers.set(transactionId, list);
+  }
+  return { choices, offers };
 }

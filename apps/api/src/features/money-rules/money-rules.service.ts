@@ -7,8 +7,7 @@ import { paymentFeeTransactions, transactions } from '../../db/schema-receivable
 import { toCalendarDate, type CalendarDate } from './calendar-date.js';
 import {
   loadMoneyRules,
-  readAccountChoices,
-  readManualOffers,
+  readInvoiceFacts,
   type MoneyRulesScope,
 } from './money-rules.repository.js';
 import { quoteInvoice, type MoneyRules, type Quote } from './quote.js';
@@ -72,15 +71,14 @@ export async function quoteTransactions(
   paidOn: CalendarDate,
   rules?: MoneyRules,
 ): Promise<Quote[]> {
-  const ids = items.map((item) => item.id);
-  const [loaded, choices, offers] = await Promise.all([
+  const [loaded, { choices, offers }] = await Promise.all([
     rules ?? loadMoneyRules(executor, scope),
-    readAccountChoices(
+    readInvoiceFacts(
       executor,
       scope,
       items.map((item) => item.accountId),
+      items.map((item) => item.id),
     ),
-    readManualOffers(executor, scope, ids),
   ]);
   return items.map((item) => {
     const choice = choices.get(item.accountId);
