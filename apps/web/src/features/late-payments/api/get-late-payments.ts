@@ -31,6 +31,8 @@ export function useLatePayments() {
     queryOptions({
       queryKey: latePaymentKeys().list({ all: true }),
       queryFn: ({ signal }) => getAllLatePayments(signal),
+      // spec 3 §2: the page shows its own error state.
+      meta: { inlineErrors: true },
     }),
   );
 }

@@ -15,6 +15,8 @@ export function useSettlementGroup(id: string) {
     queryOptions({
       queryKey: settlementKeys().detail(id),
       queryFn: ({ signal }) => getSettlementGroup(id, signal),
+      // spec 3 §2: the page shows its own error state.
+      meta: { inlineErrors: true },
     }),
   );
 }

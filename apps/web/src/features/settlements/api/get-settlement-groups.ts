@@ -25,6 +25,8 @@ export function useSettlementGroups() {
     queryOptions({
       queryKey: settlementKeys().list({ all: true }),
       queryFn: ({ signal }) => getAllSettlementGroups(signal),
+      // spec 3 §2: the page shows its own error state.
+      meta: { inlineErrors: true },
     }),
   );
 }
