@@ -2,6 +2,10 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/db/schema.ts', './src/db/schema-receivables.ts'],
+  schema: [
+    './src/db/schema.ts',
+    './src/db/schema-receivables.ts',
+    './src/db/schema-money-rules.ts',
+  ],
   out: './drizzle',
 });

@@ -7,6 +7,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/open.js';
 import { tenantSettings, tenants } from './db/schema.js';
 import { createTenant } from './features/tenants/tenants.service.js';
+import { setBankRate } from './features/money-rules/set-bank-rate.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { createIdentityProvider } from './idp/index.js';
 
@@ -16,6 +17,7 @@ const usage = `Ledgerline operator commands: npm run admin -- <command> [options
   create-tenant --name <name> --admin-email <email> [--admin-name <name>] [--admin-password <pw>]
   set-flag --name <flag> --value true|false
   set-tenant-setting --tenant <tenant id> --name <setting> --value true|false
+  set-bank-rate --from <YYYY-MM-DD> --rate <percent>   a Bank of England Bank Rate change
 
 With the embedded database, stop the server first (the data folder is locked while it runs).`;
 
@@ -30,6 +32,8 @@ async function main() {
       'admin-email': { type: 'string' },
       'admin-name': { type: 'string' },
       'admin-password': { type: 'string' },
+      from: { type: 'string' },
+      rate: { type: 'string' },
     },
   });
   if (!command || command === 'help' || command === '--help') {
@@ -94,6 +98,15 @@ async function main() {
             set: { value, updatedAt: new Date() },
           });
         console.log(`${tenant.name}: ${name} = ${value}.`);
+        break;
+      }
+      case 'set-bank-rate': {
+        const change = await setBankRate(
+          database,
+          required(values.from, '--from'),
+          required(values.rate, '--rate'),
+        );
+        console.log(`Bank Rate ${change.rate}% from ${change.from}.`);
         break;
       }
       default:

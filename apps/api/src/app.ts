@@ -318,6 +318,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
   });
+  // Issue 11 money rules: settlement groups, late payments, their defaults and the quotes.
+  await app.register(import('./features/settlements/settlements.routes.js'));
+  await app.register(import('./features/late-payments/late-payments.routes.js'));
+  await app.register(import('./features/company-settings/company-preferences.routes.js'));
+  await app.register(import('./features/money-rules/money-rules.routes.js'));
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({
       repository: createAccessKeysRepository(),

@@ -19,3 +19,7 @@ export * from './schemas/payment-requests.js';
 export * from './schemas/accounts.js';
 export * from './schemas/payers.js';
 export * from './schemas/custom-host-id.js';
+export * from './schemas/settlements.js';
+export * from './schemas/late-payments.js';
+export * from './schemas/company-preferences.js';
+export * from './schemas/money-rules.js';

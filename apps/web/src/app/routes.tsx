@@ -5,6 +5,10 @@ import { PayerPage } from '@/features/accounts/components/payer-page';
 import { ActivitiesPage } from '@/features/activities/components/activities-page';
 import { BankDetailPage } from '@/features/banks/components/bank-detail-page';
 import { BanksPage } from '@/features/banks/components/banks-page';
+import { LatePaymentsPage } from '@/features/late-payments/components/late-payments-page';
+import { SettlementGroupCreatePage } from '@/features/settlements/components/settlement-group-create-page';
+import { SettlementGroupPage } from '@/features/settlements/components/settlement-group-page';
+import { SettlementsPage } from '@/features/settlements/components/settlements-page';
 import { PaymentRequestPage } from '@/features/payment-requests/components/payment-request-page';
 import { PaymentRequestsPage } from '@/features/payment-requests/components/payment-requests-page';
 import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
@@ -86,4 +90,24 @@ export const areaRoutes: readonly AreaRoute[] = [
   { path: '/accounts', title: ['Accounts'], element: <AccountsPage /> },
   { path: '/accounts/:id', title: ['Accounts', 'Account'], element: <AccountPage /> },
   { path: '/accounts/:accountId/payers/:id', title: ['Accounts', 'Payer'], element: <PayerPage /> },
+  // spec 3 §2 settlements (spec 1's menu names the list /settlement-configurations: both show it).
+  { path: '/settlements', title: ['Settlements'], element: <SettlementsPage /> },
+  { path: '/settlement-configurations', title: ['Settlements'], element: <SettlementsPage /> },
+  {
+    path: '/settlements/new',
+    title: ['Settlements', 'New Settlement Group'],
+    permission: 'CreateSettlementConfigurations',
+    element: <SettlementGroupCreatePage />,
+  },
+  {
+    path: '/settlements/:id',
+    title: ['Settlements', 'Settlement Group'],
+    element: <SettlementGroupPage />,
+  },
+  {
+    path: '/late-payments',
+    title: ['Late Payments'],
+    fullWidth: true,
+    element: <LatePaymentsPage />,
+  },
 ];

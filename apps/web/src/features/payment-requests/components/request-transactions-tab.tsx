@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { useRequestTransactionQuotes } from '../api/get-request-transaction-quotes';
 import { EditAllocationDialog } from './edit-allocation-dialog';
 
 /** spec 2 §2 Transactions tab: the accounting transactions the request pays, each with its allocation info. */
 export function RequestTransactionsTab({ request, editable, now }: { request: PaymentRequest; editable: boolean; now: Date }) {
   const [editing, setEditing] = useState<TransactionAllocation | null>(null);
   const transactions = request.transactions ?? [];
+  const quotes = useRequestTransactionQuotes(transactions.map((transaction) => transaction.id));
   if (transactions.length === 0) return <Text c="dimmed">This payment request has no transactions.</Text>;
   const allocationOf = (id: string) => request.transactionAllocations?.find((allocation) => allocation.transactionId === id) ?? null;
   return (
@@ -25,6 +27,7 @@ export function RequestTransactionsTab({ request, editable, now }: { request: Pa
               <Table.Th ta="right">Amount</Table.Th>
               <Table.Th ta="right">Discounted amount</Table.Th>
               <Table.Th ta="right">Allocated amount</Table.Th>
+              <Table.Th ta="right">To pay today</Table.Th>
               <Table.Th>Paid status</Table.Th>
               <Table.Th />
             </Table.Tr>
@@ -51,6 +54,9 @@ export function RequestTransactionsTab({ request, editable, now }: { request: Pa
                   </Table.Td>
                   <Table.Td ta="right">
                     <Money amount={transaction.allocatedAmount} currency={transaction.currency} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Money amount={quotes.get(transaction.id)?.amountToPay ?? null} currency={transaction.currency} />
                   </Table.Td>
                   <Table.Td>{spaceWords(transaction.paidStatus)}</Table.Td>
                   <Table.Td ta="right">

@@ -10,6 +10,7 @@ import { useNow } from '@/ui/use-now';
 import { usePermission } from '@/ui/use-permission';
 import { spaceWords } from '@/ui/words';
 import { useDeleteSettlementOffer } from '../api/delete-settlement-offer';
+import { OffersApplyingToday } from './generated-offers';
 import { SettlementOfferDialog } from './settlement-offer-dialog';
 
 type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; offer: SettlementOffer };
@@ -132,6 +133,7 @@ export function SettlementOffersTab({ transaction }: { transaction: TransactionD
           </Table>
         </Table.ScrollContainer>
       )}
+      <OffersApplyingToday transactionId={transaction.id} />
       {dialog.mode !== 'closed' && (
         <SettlementOfferDialog
           opened

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { formatMoney } from '@/ui/format';
 import { useTransaction } from '../api/get-transaction';
 import { DocumentsTab } from './documents-tab';
+import { IfPaidToday } from './if-paid-today';
 import { PaidStatusTag } from './paid-status-tag';
 import { LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
 import { SettlementOffersTab } from './settlement-offers-tab';
@@ -41,6 +42,7 @@ export function TransactionPage() {
         <PaidStatusTag status={transaction.paidStatus} />
         <Text c="dimmed">{transaction.transactionReference}</Text>
       </Group>
+      <IfPaidToday transactionId={transaction.id} />
       <Tabs defaultValue="info" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>

@@ -41,7 +41,7 @@ function aTransaction(n: number, dueDate: string | null) {
 describe('the transactions list', () => {
   it('asks for the newest first with the account, and shows the columns of spec 2', async () => {
     const calls = stubFetch({
-      'GET /transactions': {
+      'GET /transactions/quotes': {
         body: {
           items: [aTransaction(1, '2026-12-20T00:00:00.000Z'), aTransaction(2, null)],
           totalItems: 2,
@@ -77,9 +77,34 @@ describe('the transactions list', () => {
 
   it('says so when there are none', async () => {
     stubFetch({
-      'GET /transactions': { body: { items: [], totalItems: 0, totalItemsEstimated: false } },
+      'GET /transactions/quotes': {
+        body: { items: [], totalItems: 0, totalItemsEstimated: false },
+      },
     });
     renderWithProviders(<TransactionsPage />, { user: aUser() });
     expect(await screen.findByText('No transactions found')).toBeInTheDocument();
+  });
+
+  it('shows what each transaction costs if paid today, asked for today', async () => {
+    const quoted = aTransaction(3, null);
+    const calls = stubFetch({
+      'GET /transactions/quotes': {
+        body: {
+          items: [
+            {
+              ...quoted,
+              quote: { discount: 2.06, fees: 0, amountToPay: 100.94, bestOfferSource: 'Generated' },
+            },
+          ],
+          totalItems: 1,
+          totalItemsEstimated: false,
+        },
+      },
+    });
+    renderWithProviders(<TransactionsPage />, { user: aUser() });
+    expect(await screen.findByText('£100.94')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: /To pay today/ })).toBeInTheDocument();
+    const query = new URL(calls[0]!.url, 'http://localhost').searchParams;
+    expect(query.get('paidOn')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });

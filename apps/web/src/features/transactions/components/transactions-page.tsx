@@ -1,10 +1,15 @@
+import type { Transaction, TransactionQuoteSummary } from '@ledgerline/contract';
 import { Stack } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { DataGrid } from '@/ui/data-grid';
+import { useMemo } from 'react';
+import { DataGrid, type DataGridColumn } from '@/ui/data-grid';
+import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { useGridState } from '@/ui/use-grid-state';
-import { useTransactions } from '../api/get-transactions';
 import { useTransactionColumns } from '@/ui/use-transaction-columns';
+import { useTransactionsWithQuotes } from '../api/get-transaction-quotes';
+
+type QuotedTransaction = Transaction & { quote?: TransactionQuoteSummary };
 
 /** spec 2 §2 Accounting transactions list; default sort transaction date descending (§9). */
 export function TransactionsPage() {
@@ -12,8 +17,27 @@ export function TransactionsPage() {
     name: 'transaction',
     defaultSort: { field: 'transactionDate', direction: 'desc' },
   });
-  const transactions = useTransactions(grid.query, { placeholderData: keepPreviousData });
-  const columns = useTransactionColumns();
+  const transactions = useTransactionsWithQuotes(grid.query, { placeholderData: keepPreviousData });
+  const baseColumns = useTransactionColumns();
+  // Issue 11: what each invoice costs if paid today, its discount (generated or manual) and fees.
+  const columns = useMemo(
+    (): DataGridColumn<QuotedTransaction>[] => [
+      ...(baseColumns as DataGridColumn<QuotedTransaction>[]),
+      {
+        accessor: 'amountToPayToday',
+        title: 'To pay today',
+        textAlign: 'right',
+        noWrap: true,
+        render: (transaction) =>
+          transaction.quote ? (
+            <Money amount={transaction.quote.amountToPay} currency={transaction.currency} />
+          ) : (
+            ''
+          ),
+      },
+    ],
+    [baseColumns],
+  );
 
   return (
     <Stack gap="lg">

@@ -1,0 +1,210 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import type { settlementConfigurations } from '../../db/schema-money-rules.js';
+import { bankRates, companyPreferences } from '../../db/schema-money-rules.js';
+import { createBankRateHistory, type BankRateChange } from './bank-rates.js';
+import { toCalendarDate } from './calendar-date.js';
+import type { AccountChoice, LatePaymentRule, MoneyRules, SettlementGroupRules } from './quote.js';
+import type { ManualOffer, SettlementFilter, SettlementRule } from './settlement-match.js';
+
+/**
+ * `any($1::uuid[])`: one bound array for any number of ids, so a page of 1,000 is one parameter
+ * and one plan, not a thousand placeholders (the values stay bound, never spliced into the SQL).
+ */
+function anyIds(ids: readonly string[]) {
+  return sql`any(${`{${ids.join(',')}}`}::uuid[])`;
+}
+
+export interface MoneyRulesScope {
+  tenantId: string;
+  datasetId: number;
+}
+
+type ConfigurationRow = typeof settlementConfigurations.$inferSelect;
+
+export function toSettlementRule(row: ConfigurationRow): SettlementRule {
+  const filterGroup = row.filterGroup as { filterConfigurations?: SettlementFilter[] };
+  return {
+    id: row.id,
+    type: row.type as SettlementRule['type'],
+    description: row.description,
+    dateType: row.dateType as SettlementRule['dateType'],
+    numberOfDays: row.numberOfDays,
+    percentageDiscount: row.percentageDiscount,
+    amount: row.amount,
+    currency: row.currency,
+    filters: filterGroup.filterConfigurations ?? [],
+  };
+}
+
+/** The Bank Rate history, oldest first. */
+export async function readBankRates(executor: Executor): Promise<BankRateChange[]> {
+  const rows = await executor.select().from(bankRates).orderBy(asc(bankRates.effectiveFrom));
+  return rows.map((row) => ({ from: row.effectiveFrom, rate: row.rate }));
+}
+
+export async function readCompanyPreferences(executor: Executor, scope: MoneyRulesScope) {
+  const [row] = await executor
+    .select()
+    .from(companyPreferences)
+    .where(
+      and(
+        eq(companyPreferences.tenantId, scope.tenantId),
+        eq(companyPreferences.datasetId, scope.datasetId),
+      ),
+    );
+  return {
+    defaultSettlementConfigurationGroupId: row?.defaultSettlementConfigurationGroupId ?? null,
+    defaultLatePaymentConfigurationId: row?.defaultLatePaymentConfigurationId ?? null,
+  };
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** A json column: node-postgres and PGlite parse it; text is parsed here just in case. */
+function json<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+interface RulesRow {
+  groups: unknown;
+  configurations: unknown;
+  late_payments: unknown;
+  preferences: unknown;
+  allow_late_payments: string | null;
+  rates: unknown;
+}
+
+/**
+ * Every rule of a company, read once per request (issue 11: never per invoice) in one statement:
+ * groups, configurations, late-payment configurations, the two defaults, AllowLatePayments and the
+ * Bank Rate history, each as a json column. Numbers travel as text so nothing is rounded.
+ */
+export async function loadMoneyRules(
+  executor: Executor,
+  scope: MoneyRulesScope,
+): Promise<MoneyRules> {
+  const t = sql`${scope.tenantId}::uuid`;
+  const d = sql`${scope.datasetId}::integer`;
+  const [row] = rowsOf<RulesRow>(
+    await executor.execute(sql`select
+      (select json_agg(json_build_object('id', g.id, 'name', g.name, 'customerEnabled', g.customer_enabled))
+         from settlement_configuration_groups g where g.tenant_id = ${t} and g.dataset_id = ${d}) as groups,
+      (select json_agg(json_build_object('id', c.id, 'groupId', c.group_id, 'type', c.type,
+           'description', c.description, 'dateType', c.date_type, 'numberOfDays', c.number_of_days,
+           'percentageDiscount', c.percentage_discount::text, 'amount', c.amount::text,
+           'currency', c.currency, 'filterGroup', c.filter_group) order by c.created_on, c.id)
+         from settlement_configurations c where c.tenant_id = ${t} and c.dataset_id = ${d}) as configurations,
+      (select json_agg(json_build_object('id', l.id, 'name', l.name, 'type', l.type, 'enabled', l.enabled,
+           'gracePeriodInDays', l.grace_period_in_days, 'applyCharges', l.apply_charges))
+         from late_payment_configurations l where l.tenant_id = ${t} and l.dataset_id = ${d}) as late_payments,
+      (select json_build_object('group', p.default_settlement_configuration_group_id,
+           'latePayment', p.default_late_payment_configuration_id)
+         from company_preferences p where p.tenant_id = ${t} and p.dataset_id = ${d}) as preferences,
+      (select s.value from tenant_settings s where s.tenant_id = ${t} and s.name = 'AllowLatePayments')
+         as allow_late_payments,
+      (select json_agg(json_build_object('from', r.effective_from::text, 'rate', r.rate::text)
+           order by r.effective_from) from bank_rates r) as rates`),
+  );
+  const groups = json<{ id: string; name: string; customerEnabled: boolean }[]>(row?.groups, []);
+  const configurations = json<Omit<ConfigurationRow, 'tenantId' | 'datasetId' | 'createdOn'>[]>(
+    row?.configurations,
+    [],
+  );
+  const latePayments = json<LatePaymentRule[]>(row?.late_payments, []);
+  const preferences = json<{ group: string | null; latePayment: string | null } | null>(
+    row?.preferences,
+    null,
+  );
+  const settlementGroups = new Map<string, SettlementGroupRules>();
+  for (const group of groups) {
+    settlementGroups.set(group.id, {
+      ...group,
+      configurations: configurations
+        .filter((configuration) => configuration.groupId === group.id)
+        .map((configuration) => toSettlementRule(configuration as ConfigurationRow)),
+    });
+  }
+  return {
+    settlementGroups,
+    defaultSettlementGroupId: preferences?.group ?? null,
+    latePaymentConfigurations: new Map(latePayments.map((rule) => [rule.id, rule])),
+    defaultLatePaymentConfigurationId: preferences?.latePayment ?? null,
+    latePaymentsApplied: row?.allow_late_payments === 'true',
+    bankRates: createBankRateHistory(json<BankRateChange[]>(row?.rates, [])),
+  };
+}
+
+/** spec 3 §4: 'none' when auto-apply is off, 'default' when no group is set, else the group. */
+export function choiceOf(disabled: boolean, id: string | null): AccountChoice {
+  if (disabled) return 'none';
+  return id === null ? 'default' : { id };
+}
+
+interface InvoiceFactsRow {
+  choices: unknown;
+  offers: unknown;
+}
+
+/**
+ * The account choices (spec 3 §4) of some accounts and the manual offers (spec 2) of some
+ * transactions, in one statement; each id list is one bound array.
+ */
+export async function readInvoiceFacts(
+  executor: Executor,
+  scope: MoneyRulesScope,
+  accountIds: readonly string[],
+  transactionIds: readonly string[],
+) {
+  const choices = new Map<string, { settlement: AccountChoice; latePayment: AccountChoice }>();
+  const offers = new Map<string, ManualOffer[]>();
+  if (transactionIds.length === 0) return { choices, offers };
+  const t = sql`${scope.tenantId}::uuid`;
+  const d = sql`${scope.datasetId}::integer`;
+  const [row] = rowsOf<InvoiceFactsRow>(
+    await executor.execute(sql`select
+      (select json_agg(json_build_object('id', a.id, 'disableSettlements', a.disable_auto_apply_settlements,
+           'group', a.settlement_configuration_group_id, 'disableLatePayments', a.disable_late_payments,
+           'latePayment', a.late_payment_configuration_group_id))
+         from accounts a where a.tenant_id = ${t} and a.dataset_id = ${d}
+           and a.id = ${anyIds([...new Set(accountIds)])}) as choices,
+      (select json_agg(json_build_object('id', o.id, 'transactionId', o.transaction_id, 'type', o.type,
+           'status', o.status, 'description', o.description, 'validFrom', o.valid_from,
+           'validUntil', o.valid_until, 'currency', o.currency, 'amount', o.amount::text,
+           'percentageDiscount', o.percentage_discount::text, 'priority', o.priority))
+         from settlement_offers o where o.tenant_id = ${t} and o.dataset_id = ${d}
+           and o.transaction_id = ${anyIds(transactionIds)}) as offers`),
+  );
+  type ChoiceRow = {
+    id: string;
+    disableSettlements: boolean;
+    group: string | null;
+    disableLatePayments: boolean;
+    latePayment: string | null;
+  };
+  for (const choice of json<ChoiceRow[]>(row?.choices, [])) {
+    choices.set(choice.id, {
+      settlement: choiceOf(choice.disableSettlements, choice.group),
+      latePayment: choiceOf(choice.disableLatePayments, choice.latePayment),
+    });
+  }
+  type OfferRow = Omit<ManualOffer, 'validFrom' | 'validUntil'> & {
+    transactionId: string;
+    validFrom: string | null;
+    validUntil: string | null;
+  };
+  for (const { transactionId, ...offer } of json<OfferRow[]>(row?.offers, [])) {
+    const list = offers.get(transactionId) ?? [];
+    list.push({
+      ...offer,
+      // json renders a timestamptz with its offset and a date as is: both read as their UTC day.
+      validFrom: offer.validFrom === null ? null : toCalendarDate(new Date(offer.validFrom)),
+      validUntil: offer.validUntil === null ? null : toCalendarDate(new Date(offer.validUntil)),
+    });
+    offers.set(transactionId, list);
+  }
+  return { choices, offers };
+}

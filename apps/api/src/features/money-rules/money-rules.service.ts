@@ -1,0 +1,146 @@
+import Big from 'big.js';
+import { and, eq } from 'drizzle-orm';
+import type { TransactionQuote, TransactionQuoteSummary } from '@ledgerline/contract';
+import { v7 as uuidv7 } from 'uuid';
+import type { Executor, Tx } from '../../db/client.js';
+import { paymentFeeTransactions, transactions } from '../../db/schema-receivables.js';
+import { toCalendarDate, type CalendarDate } from './calendar-date.js';
+import {
+  loadMoneyRules,
+  readInvoiceFacts,
+  type MoneyRulesScope,
+} from './money-rules.repository.js';
+import { quoteInvoice, type MoneyRules, type Quote } from './quote.js';
+
+/** An accounting transaction as the transactions repository answers it (dates ISO or YYYY-MM-DD). */
+export interface QuotableTransaction {
+  id: string;
+  accountId: string;
+  currency: string;
+  transactionDate: string | Date;
+  dueDate: string | Date | null;
+  transactionAmount: number | string;
+  allocatedAmount: number | string;
+  discountedAmount: number | string;
+}
+
+/** The quote with the API's JSON numbers (design §3). */
+export function toQuoteBody(quote: Quote): TransactionQuote {
+  const offer = (o: Quote['offers'][number]) => ({ ...o, discount: Number(o.discount) });
+  return {
+    ...quote,
+    outstandingAmount: Number(quote.outstandingAmount),
+    offers: quote.offers.map(offer),
+    bestOffer: quote.bestOffer && offer(quote.bestOffer),
+    discount: Number(quote.discount),
+    fees: quote.fees.map((fee) => ({ ...fee, amount: Number(fee.amount) })),
+    latePayment: quote.latePayment && {
+      ...quote.latePayment,
+      referenceRate:
+        quote.latePayment.referenceRate === null ? null : Number(quote.latePayment.referenceRate),
+      annualRate:
+        quote.latePayment.annualRate === null ? null : Number(quote.latePayment.annualRate),
+    },
+    amountToPay: Number(quote.amountToPay),
+  };
+}
+
+/** A list row's quote: its figures only (the list shows the amount to pay). */
+export function toQuoteSummary(quote: Quote): TransactionQuoteSummary {
+  const fees = quote.fees.reduce((sum, fee) => sum + Math.round(Number(fee.amount) * 100), 0) / 100;
+  return {
+    discount: Number(quote.discount),
+    fees,
+    amountToPay: Number(quote.amountToPay),
+    bestOfferSource: quote.bestOffer?.source ?? null,
+  };
+}
+
+export function today(): CalendarDate {
+  return toCalendarDate(new Date());
+}
+
+/**
+ * Quotes many transactions on one day: the rules, account choices and manual offers are read
+ * once (three statements plus the rules' five), then every invoice is priced in memory.
+ */
+export async function quoteTransactions(
+  executor: Executor,
+  scope: MoneyRulesScope,
+  items: readonly QuotableTransaction[],
+  paidOn: CalendarDate,
+  rules?: MoneyRules,
+): Promise<Quote[]> {
+  const [loaded, { choices, offers }] = await Promise.all([
+    rules ?? loadMoneyRules(executor, scope),
+    readInvoiceFacts(
+      executor,
+      scope,
+      items.map((item) => item.accountId),
+      items.map((item) => item.id),
+    ),
+  ]);
+  return items.map((item) => {
+    const choice = choices.get(item.accountId);
+    return quoteInvoice(
+      {
+        id: item.id,
+        currency: item.currency,
+        transactionDate: toCalendarDate(item.transactionDate),
+        dueDate: item.dueDate === null ? null : toCalendarDate(item.dueDate),
+        transactionAmount: new Big(item.transactionAmount).toFixed(),
+        outstandingAmount: new Big(item.transactionAmount)
+          .minus(item.allocatedAmount)
+          .minus(item.discountedAmount)
+          .toFixed(),
+        settlementChoice: choice?.settlement ?? 'default',
+        latePaymentChoice: choice?.latePayment ?? 'default',
+        offers: offers.get(item.id) ?? [],
+      },
+      paidOn,
+      loaded,
+    );
+  });
+}
+
+/**
+ * The fee-record write path for the payer page (spec 2 §3 Late-payment fee record): when a payment
+ * is taken against an invoice, the late-payment fee lines of its quote on the payment day are
+ * stored with the payment, in the caller's transaction. Null when the quote carries no fees.
+ */
+export async function recordLatePaymentFees(
+  tx: Tx,
+  scope: MoneyRulesScope,
+  payment: { paymentTransactionId: string; transactionId: string; paidOn: CalendarDate },
+) {
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, scope.tenantId),
+        eq(transactions.datasetId, scope.datasetId),
+        eq(transactions.id, payment.transactionId),
+      ),
+    )
+    .for('update');
+  if (!row) return null;
+  const [quote] = await quoteTransactions(tx, scope, [row], payment.paidOn);
+  if (!quote || quote.fees.length === 0) return null;
+  const id = uuidv7();
+  const feeDetails = quote.fees.map((fee) => ({
+    type: 'LatePayment',
+    kind: fee.type,
+    currency: quote.currency,
+    amount: Number(fee.amount),
+    description: fee.description,
+  }));
+  await tx.insert(paymentFeeTransactions).values({
+    ...scope,
+    id,
+    transactionId: payment.transactionId,
+    paymentTransactionId: payment.paymentTransactionId,
+    feeDetails,
+  });
+  return { id, quote, feeDetails };
+}

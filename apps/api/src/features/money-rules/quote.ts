@@ -1,0 +1,250 @@
+import Big from 'big.js';
+import type { CalendarDate } from './calendar-date.js';
+import type { BankRateHistory } from './bank-rates.js';
+import {
+  manualOfferDiscount,
+  settlementDiscount,
+  type ManualOffer,
+  type MatchedInvoice,
+  type SettlementRule,
+} from './settlement-match.js';
+import { statutoryFees } from './uk-statutory.js';
+import { zero } from './money.js';
+
+/** A settlement configuration group as the engine reads it (spec 3 §3). */
+export interface SettlementGroupRules {
+  id: string;
+  name: string;
+  customerEnabled: boolean;
+  configurations: readonly SettlementRule[];
+}
+
+export interface LatePaymentRule {
+  id: string;
+  name: string;
+  type: 'Uk' | 'Custom';
+  enabled: boolean;
+  gracePeriodInDays: number;
+  applyCharges: boolean;
+}
+
+/**
+ * Everything the engine needs of a company, read once per request (not per invoice): its groups,
+ * late-payment configurations, defaults, whether late payments apply, and the Bank Rate history.
+ */
+export interface MoneyRules {
+  settlementGroups: ReadonlyMap<string, SettlementGroupRules>;
+  defaultSettlementGroupId: string | null;
+  latePaymentConfigurations: ReadonlyMap<string, LatePaymentRule>;
+  defaultLatePaymentConfigurationId: string | null;
+  /** Tenant setting AllowLatePayments (spec 3 §2): off, configurations exist but do not apply. */
+  latePaymentsApplied: boolean;
+  bankRates: BankRateHistory;
+}
+
+/**
+ * spec 3 §4 account choice: 'none' = auto-apply off, 'default' = the company default, otherwise
+ * the id of the chosen group (or late-payment configuration).
+ */
+export type AccountChoice = 'none' | 'default' | { id: string };
+
+export interface QuotedInvoiceInput extends Omit<
+  MatchedInvoice,
+  'transactionAmount' | 'outstandingAmount'
+> {
+  id: string;
+  transactionAmount: string;
+  outstandingAmount: string;
+  settlementChoice: AccountChoice;
+  latePaymentChoice: AccountChoice;
+  offers: readonly ManualOffer[];
+}
+
+export interface QuotedOffer {
+  source: 'Manual' | 'Generated';
+  /** The manual offer's id, or the configuration's id for a generated offer. */
+  id: string;
+  groupId: string | null;
+  type: SettlementRule['type'];
+  description: string | null;
+  validUntil: CalendarDate | null;
+  discount: string;
+}
+
+export interface FeeLine {
+  type: 'StatutoryInterest' | 'FixedSum';
+  amount: string;
+  description: string;
+}
+
+export interface LatePaymentQuote {
+  configurationId: string;
+  interestStart: CalendarDate | null;
+  daysLate: number;
+  referenceRate: string | null;
+  annualRate: string | null;
+  /** Why a configuration that matched charged nothing. */
+  notApplied: 'LatePaymentsNotEnabled' | 'CurrencyNotGbp' | 'NoReferenceRate' | null;
+}
+
+export interface Quote {
+  transactionId: string;
+  paidOn: CalendarDate;
+  currency: string;
+  outstandingAmount: string;
+  offers: QuotedOffer[];
+  bestOffer: QuotedOffer | null;
+  discount: string;
+  fees: FeeLine[];
+  latePayment: LatePaymentQuote | null;
+  amountToPay: string;
+}
+
+function chosen<T>(
+  choice: AccountChoice,
+  defaultId: string | null,
+  byId: ReadonlyMap<string, T>,
+): T | null {
+  if (choice === 'none') return null;
+  const id = choice === 'default' ? defaultId : choice.id;
+  return id === null ? null : (byId.get(id) ?? null);
+}
+
+/**
+ * What an invoice costs if paid on `paidOn`: the offers that apply (manual ones of spec 2 and
+ * those generated from the account's group), the best of them, the late-payment fee lines and
+ * the amount to pay = outstanding − best discount + fees. The one entry point of the money rules.
+ */
+export function quoteInvoice(
+  invoice: QuotedInvoiceInput,
+  paidOn: CalendarDate,
+  rules: MoneyRules,
+): Quote {
+  const outstanding = new Big(invoice.outstandingAmount);
+  const matched: MatchedInvoice = {
+    currency: invoice.currency,
+    transactionDate: invoice.transactionDate,
+    dueDate: invoice.dueDate,
+    transactionAmount: new Big(invoice.transactionAmount),
+    outstandingAmount: outstanding,
+  };
+
+  const offers: { offer: QuotedOffer; discount: Big; priority: number }[] = [];
+  for (const offer of invoice.offers) {
+    const discount = manualOfferDiscount(offer, matched, paidOn);
+    if (discount === null) continue;
+    offers.push({
+      discount,
+      priority: offer.priority,
+      offer: {
+        source: 'Manual',
+        id: offer.id,
+        groupId: null,
+        type: offer.type,
+        description: offer.description,
+        validUntil: offer.validUntil,
+        discount: discount.toFixed(),
+      },
+    });
+  }
+  const group = chosen(
+    invoice.settlementChoice,
+    rules.defaultSettlementGroupId,
+    rules.settlementGroups,
+  );
+  if (group?.customerEnabled) {
+    for (const rule of group.configurations) {
+      const generated = settlementDiscount(rule, matched, paidOn);
+      if (generated === null) continue;
+      offers.push({
+        discount: generated.discount,
+        priority: -1,
+        offer: {
+          source: 'Generated',
+          id: rule.id,
+          groupId: group.id,
+          type: rule.type,
+          description: rule.description,
+          validUntil: generated.validUntil,
+          discount: generated.discount.toFixed(),
+        },
+      });
+    }
+  }
+  // The best offer gives the largest discount; on a tie a manual offer, then the higher priority.
+  const best = offers.reduce<(typeof offers)[number] | null>((current, candidate) => {
+    if (current === null) return candidate;
+    const byDiscount = candidate.discount.cmp(current.discount);
+    if (byDiscount !== 0) return byDiscount > 0 ? candidate : current;
+    return candidate.priority > current.priority ? candidate : current;
+  }, null);
+
+  const fees: FeeLine[] = [];
+  let latePayment: LatePaymentQuote | null = null;
+  const configuration = chosen(
+    invoice.latePaymentChoice,
+    rules.defaultLatePaymentConfigurationId,
+    rules.latePaymentConfigurations,
+  );
+  if (configuration?.enabled && configuration.type === 'Uk' && invoice.dueDate !== null) {
+    const statutory = statutoryFees(
+      {
+        debt: outstanding,
+        currency: invoice.currency,
+        dueDate: invoice.dueDate,
+        gracePeriodInDays: configuration.gracePeriodInDays,
+        applyCharges: configuration.applyCharges,
+        paidOn,
+      },
+      rules.bankRates,
+    );
+    if (statutory) {
+      const notApplied = !rules.latePaymentsApplied
+        ? 'LatePaymentsNotEnabled'
+        : invoice.currency !== 'GBP'
+          ? 'CurrencyNotGbp'
+          : statutory.annualRate === null
+            ? 'NoReferenceRate'
+            : null;
+      latePayment = {
+        configurationId: configuration.id,
+        interestStart: statutory.interestStart,
+        daysLate: statutory.daysLate,
+        referenceRate: statutory.referenceRate?.toFixed(2) ?? null,
+        annualRate: statutory.annualRate?.toFixed(2) ?? null,
+        notApplied,
+      };
+      if (notApplied === null || notApplied === 'NoReferenceRate') {
+        if (statutory.interest.gt(0)) {
+          fees.push({
+            type: 'StatutoryInterest',
+            amount: statutory.interest.toFixed(2),
+            description: `Statutory interest at ${statutory.annualRate!.toFixed(2)}% a year for ${statutory.daysLate} days`,
+          });
+        }
+        if (statutory.fixedSum.gt(0)) {
+          fees.push({
+            type: 'FixedSum',
+            amount: statutory.fixedSum.toFixed(2),
+            description: 'Fixed-sum debt recovery cost',
+          });
+        }
+      }
+    }
+  }
+
+  const discount = best?.discount ?? zero;
+  const feeTotal = fees.reduce((sum, fee) => sum.plus(fee.amount), zero);
+  return {
+    transactionId: invoice.id,
+    paidOn,
+    currency: invoice.currency,
+    outstandingAmount: outstanding.toFixed(),
+    offers: offers.map((entry) => entry.offer),
+    bestOffer: best?.offer ?? null,
+    discount: discount.toFixed(),
+    fees,
+    latePayment,
+    amountToPay: outstanding.minus(discount).plus(feeTotal).toFixed(),
+  };
+}

@@ -1,0 +1,222 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createSettlementGroupBody,
+  groupConfigurationParams,
+  groupParams,
+  pageOf,
+  pageQuerySchema,
+  parsePageQuery,
+  settlementConfigurationBody,
+  settlementGroupQuery,
+  settlementGroupSchema,
+  updateSettlementConfigurationBody,
+  updateSettlementGroupBody,
+  uuidParam,
+} from '@ledgerline/contract';
+import { requirePrincipal } from '../../platform/context.js';
+import { createSettlementsRepository, type SettlementScope } from './settlements.repository.js';
+import { createSettlementsService } from './settlements.service.js';
+
+function scopeOf(request: FastifyRequest): SettlementScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null) throw new Error('Settlements routes need access: dataset.');
+  return { tenantId, datasetId: request.datasetId };
+}
+
+const tags = ['settlements'];
+const base = '/api/v0/settlement-configuration-groups';
+
+/**
+ * spec 3 §7 settlement-configuration-groups and their configurations. Reads need no permission;
+ * writes need Create/Edit/DeleteSettlementConfigurations (spec 3 §6). Limits: docs/api.md.
+ */
+export async function settlementsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const settlements = createSettlementsService({ repository: createSettlementsRepository() });
+
+  r.get(
+    base,
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary:
+          'Settlement configuration groups with their configurations, paged (default sort: name)',
+        querystring: pageQuerySchema,
+        response: { 200: pageOf(settlementGroupSchema) },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(settlementGroupQuery, request.query);
+      return request.tenantRead((tx) => settlements.page(tx, scopeOf(request), query));
+    },
+  );
+
+  r.get(
+    `${base}/:id`,
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'One settlement configuration group',
+        params: uuidParam,
+        response: { 200: settlementGroupSchema },
+      },
+    },
+    async (request) =>
+      request.tenantRead((tx) => settlements.get(tx, scopeOf(request), request.params.id)),
+  );
+
+  r.post(
+    base,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'CreateSettlementConfigurations',
+        operation: 'CreateSettlementConfigurationGroup',
+      },
+      schema: {
+        tags,
+        summary: 'Create a settlement configuration group',
+        body: createSettlementGroupBody,
+        response: { 201: settlementGroupSchema },
+      },
+    },
+    async (request, reply) => {
+      const group = await request.unitOfWork(async (tx) => {
+        const created = await settlements.create(tx, scopeOf(request), request.body);
+        request.auditResource = { type: 'SettlementConfigurationGroup', id: created.id };
+        return created;
+      }, 201);
+      return reply.status(201).send(group);
+    },
+  );
+
+  r.put(
+    base,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'EditSettlementConfigurations',
+        operation: 'UpdateSettlementConfigurationGroup',
+      },
+      schema: {
+        tags,
+        summary: 'Update the group whose id the body carries',
+        body: updateSettlementGroupBody,
+        response: { 200: settlementGroupSchema },
+      },
+    },
+    async (request) => {
+      const { id, ...values } = request.body;
+      request.auditResource = { type: 'SettlementConfigurationGroup', id };
+      return request.unitOfWork((tx) => settlements.update(tx, scopeOf(request), id, values));
+    },
+  );
+
+  r.delete(
+    `${base}/:id`,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'DeleteSettlementConfigurations',
+        operation: 'DeleteSettlementConfigurationGroup',
+      },
+      schema: {
+        tags,
+        summary: 'Delete a group and its configurations',
+        description:
+          'A group that is the company default or an account’s choice answers 409 (docs/decisions.md). Answers 204.',
+        params: uuidParam,
+      },
+    },
+    async (request, reply) => {
+      request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.id };
+      await request.unitOfWork(
+        (tx) => settlements.remove(tx, scopeOf(request), request.params.id),
+        204,
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  r.post(
+    `${base}/:groupId/configurations`,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'CreateSettlementConfigurations',
+        operation: 'CreateSettlementConfiguration',
+      },
+      schema: {
+        tags,
+        summary: 'Add a configuration to a group; answers the whole group',
+        params: groupParams,
+        body: settlementConfigurationBody,
+        response: { 201: settlementGroupSchema },
+      },
+    },
+    async (request, reply) => {
+      request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.groupId };
+      const group = await request.unitOfWork(
+        (tx) =>
+          settlements.addConfiguration(tx, scopeOf(request), request.params.groupId, request.body),
+        201,
+      );
+      return reply.status(201).send(group);
+    },
+  );
+
+  r.put(
+    `${base}/:groupId/configurations`,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'EditSettlementConfigurations',
+        operation: 'UpdateSettlementConfiguration',
+      },
+      schema: {
+        tags,
+        summary: 'Replace the configuration whose id the body carries; answers the whole group',
+        params: groupParams,
+        body: updateSettlementConfigurationBody,
+        response: { 200: settlementGroupSchema },
+      },
+    },
+    async (request) => {
+      const { id, ...input } = request.body;
+      request.auditResource = { type: 'SettlementConfiguration', id };
+      return request.unitOfWork((tx) =>
+        settlements.updateConfiguration(tx, scopeOf(request), request.params.groupId, id, input),
+      );
+    },
+  );
+
+  r.delete(
+    `${base}/:groupId/configurations/:configurationId`,
+    {
+      config: {
+        access: 'dataset',
+        permission: 'DeleteSettlementConfigurations',
+        operation: 'DeleteSettlementConfiguration',
+      },
+      schema: {
+        tags,
+        summary: 'Delete a configuration of a group. Answers 204.',
+        params: groupConfigurationParams,
+      },
+    },
+    async (request, reply) => {
+      const { groupId, configurationId } = request.params;
+      request.auditResource = { type: 'SettlementConfiguration', id: configurationId };
+      await request.unitOfWork(
+        (tx) => settlements.removeConfiguration(tx, scopeOf(request), groupId, configurationId),
+        204,
+      );
+      return reply.status(204).send();
+    },
+  );
+}
+
+export default settlementsRoutes;

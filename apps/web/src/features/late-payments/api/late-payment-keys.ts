@@ -1,0 +1,3 @@
+import { companyQueryKeys } from '@/lib/query-keys';
+
+export const latePaymentKeys = () => companyQueryKeys('late-payments');

@@ -1,0 +1,167 @@
+import {
+  settlementDateTypeLabels,
+  settlementDateTypes,
+  type SettlementConfiguration,
+} from '@ledgerline/contract';
+import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { useSaveSettlementConfiguration } from '../api/save-settlement-configuration';
+import {
+  configurationBodyOf,
+  initialConfigurationValues,
+  validateConfiguration,
+  type CreatableType,
+  type SettlementConfigurationFormValues,
+} from './settlement-configuration-form';
+
+interface FormProps {
+  groupId: string;
+  type: CreatableType;
+  configuration?: SettlementConfiguration;
+  onDone: () => void;
+}
+
+function ConfigurationForm({ groupId, type, configuration, onDone }: FormProps) {
+  const save = useSaveSettlementConfiguration(groupId);
+  const form = useForm<SettlementConfigurationFormValues>({
+    mode: 'controlled',
+    initialValues: initialConfigurationValues(type, configuration),
+    validate: validateConfiguration,
+  });
+  const percentage = form.values.type === 'PercentageDiscount';
+
+  const submit = form.onSubmit((values) => {
+    const body = configurationBodyOf(values, configuration);
+    save.mutate(configuration ? { ...body, id: configuration.id } : body, {
+      onSuccess: () => {
+        notifications.show({
+          color: 'green',
+          message: configuration
+            ? 'Settlement configuration updated'
+            : 'Settlement configuration added',
+        });
+        onDone();
+      },
+      onError: (error) => {
+        form.setErrors(problemFieldErrors(error));
+        notifications.show({
+          color: 'red',
+          message: failureMessage(
+            'An error occurred while saving the settlement configuration: ',
+            error,
+          ),
+        });
+      },
+    });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput label="Description" {...form.getInputProps('description')} />
+        <Group grow align="flex-start">
+          <NumberInput
+            label="Number of Days"
+            required
+            min={0}
+            allowDecimal={false}
+            {...form.getInputProps('numberOfDays')}
+          />
+          <Select
+            label="Date type"
+            required
+            allowDeselect={false}
+            data={settlementDateTypes.map((value) => ({
+              value,
+              label: settlementDateTypeLabels[value],
+            }))}
+            {...form.getInputProps('dateType')}
+          />
+        </Group>
+        {percentage ? (
+          <NumberInput
+            label="Percentage Discount"
+            required
+            min={0}
+            max={100}
+            decimalScale={4}
+            suffix=" %"
+            {...form.getInputProps('percentageDiscount')}
+          />
+        ) : (
+          <NumberInput
+            label="Amount"
+            required
+            min={0}
+            decimalScale={4}
+            {...form.getInputProps('amount')}
+          />
+        )}
+        <TextInput
+          label="Currency"
+          description={
+            percentage ? 'Empty applies to every currency' : 'The currency of the discount'
+          }
+          maxLength={3}
+          {...form.getInputProps('currency')}
+        />
+        <Select
+          label="Transaction amount filter on"
+          allowDeselect={false}
+          data={[
+            { value: 'TransactionAmount', label: 'Transaction amount' },
+            { value: 'OutstandingAmount', label: 'Outstanding amount' },
+          ]}
+          {...form.getInputProps('amountType')}
+        />
+        <Group grow align="flex-start">
+          <NumberInput
+            label="Minimum transaction value"
+            min={0}
+            decimalScale={4}
+            {...form.getInputProps('minimumTransactionValue')}
+          />
+          <NumberInput
+            label="Maximum transaction value"
+            min={0}
+            decimalScale={4}
+            {...form.getInputProps('maximumTransactionValue')}
+          />
+        </Group>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+interface DialogProps extends Omit<FormProps, 'onDone'> {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** spec 3 §2, §4 the add and edit dialog of a settlement configuration. */
+export function SettlementConfigurationDialog({ opened, onClose, ...props }: DialogProps) {
+  const kind =
+    (props.configuration?.type ?? props.type) === 'PercentageDiscount'
+      ? 'Percentage Discount'
+      : 'Absolute Discount';
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`${props.configuration ? 'Edit' : 'New'} ${kind}`}
+      centered
+    >
+      {opened && <ConfigurationForm {...props} onDone={onClose} />}
+    </Modal>
+  );
+}
