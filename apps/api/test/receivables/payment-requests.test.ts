@@ -184,7 +184,7 @@ describe('POST payment-requests', () => {
       customerName: account!.name,
       customerReference: account!.accountReference,
       accountId: account!.id,
-      paymentRequiredBy: '2026-12-01T00:00:00.000Z',
+      paymentRequiredBy: '2026-12-01',
       options: { usage: 'Single' },
       canEdit: true,
       canChangeUsage: true,
@@ -192,7 +192,7 @@ describe('POST payment-requests', () => {
     expect(body.transactionAllocations).toEqual([
       { transactionId: body.transactions[0].id, amount: 100, required: true, canEditAmount: false, minimumAmount: null, maximumAmount: null },
     ]);
-    expect(body.transactions[0]).toMatchObject({ transactionType: 'Invoice', transactionAmount: 100, currency: 'JPY', dueDate: '2026-12-01T00:00:00.000Z' });
+    expect(body.transactions[0]).toMatchObject({ transactionType: 'Invoice', transactionAmount: 100, currency: 'JPY', transactionDate: '2026-11-01', dueDate: '2026-12-01' });
     const [activity] = await ctx.database.db
       .select()
       .from(auditActivities)

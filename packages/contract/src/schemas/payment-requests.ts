@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { findCurrency } from '../reference/currencies.js';
+import { calendarDateInput, calendarDateSchema, dayNotBefore } from './calendar-date.js';
 
 /** spec 2 §3 Payment request, §4 statuses. */
 export const paymentRequestTypes = ['Transaction', 'Account'] as const;
@@ -103,10 +104,13 @@ const optionalDate = z
   .nullish()
   .transform((value) => (value ? new Date(value).toISOString() : null));
 
-const requiredDate = (label: string) =>
-  z
-    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: `${label} must be a valid date` })
-    .transform((value) => new Date(value).toISOString());
+/** An optional calendar day (issue 10 item 2); empty becomes null. */
+const optionalDay = z
+  .union([z.literal(''), calendarDateInput(m.dateInvalid)], { message: m.dateInvalid })
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+const requiredDay = (label: string) => calendarDateInput(`${label} must be a valid date`);
 
 /** A currency as sent: an ISO code, or the dialog's 'YEN' (stored as JPY). */
 const currency = z
@@ -229,8 +233,8 @@ export const paymentRequestTransactionSchema = z
     id: z.uuid(),
     transactionType: z.string(),
     transactionReference: z.string(),
-    transactionDate: z.iso.datetime(),
-    dueDate: z.iso.datetime().nullable(),
+    transactionDate: calendarDateSchema,
+    dueDate: calendarDateSchema.nullable(),
     currency: z.string(),
     transactionAmount: z.number(),
     discountedAmount: z.number(),
@@ -265,7 +269,7 @@ export const paymentRequestSchema = z
     createdOn: z.iso.datetime(),
     validFrom: z.iso.datetime().nullable(),
     validUntil: z.iso.datetime().nullable(),
-    paymentRequiredBy: z.iso.datetime().nullable(),
+    paymentRequiredBy: calendarDateSchema.nullable(),
     description: z.string().nullable(),
     paymentTerms: z.string().nullable(),
     test: z.boolean(),
@@ -320,12 +324,12 @@ export const createTransactionRequestBody = z
     accountId: z.uuid({ message: m.accountRequired }),
     currency,
     amount: positiveAmount(),
-    transactionDate: requiredDate('Transaction date'),
-    dueDate: requiredDate('Due date'),
+    transactionDate: requiredDay('Transaction date'),
+    dueDate: requiredDay('Due date'),
     description: optionalText('Description', paymentRequestLimits.dialogDescription),
     paymentTerms: optionalText('Payment terms', paymentRequestLimits.dialogPaymentTerms),
   })
-  .refine((body) => laterOrEqual(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
+  .refine((body) => dayNotBefore(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
 
 /** The account-page variant (spec 2 §2, §5). */
 export const createAccountRequestBody = z
@@ -340,7 +344,7 @@ export const createAccountRequestBody = z
     accountId: z.uuid({ message: m.accountRequired }),
     validFrom: optionalDate,
     validUntil: optionalDate,
-    paymentRequiredBy: optionalDate,
+    paymentRequiredBy: optionalDay,
     billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
     test: z.boolean().default(false),
   })
@@ -362,7 +366,7 @@ export const updatePaymentRequestBody = z
     description: optionalText('Description', paymentRequestLimits.description).optional(),
     validFrom: optionalDate.optional(),
     validUntil: optionalDate.optional(),
-    paymentRequiredBy: optionalDate.optional(),
+    paymentRequiredBy: optionalDay.optional(),
     usageType: z.enum(usageTypes, { message: 'Usage type must be Single or Multiple' }).optional(),
     billingContact: contactEditSchema.nullable().optional(),
     deliveryContact: contactEditSchema.nullable().optional(),

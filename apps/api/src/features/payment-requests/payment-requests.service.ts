@@ -129,7 +129,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
           amountToPay: String(input.amountToPay),
           validFrom: input.validFrom ? new Date(input.validFrom) : null,
           validUntil: input.validUntil ? new Date(input.validUntil) : null,
-          paymentRequiredBy: input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null,
+          paymentRequiredBy: input.paymentRequiredBy,
           description: input.description,
           test: input.test,
           accountId: account.id,
@@ -145,8 +145,8 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         accountId: account.id,
         transactionReference: invoiceReference(),
         transactionType: 'Invoice',
-        transactionDate: new Date(input.transactionDate),
-        dueDate: new Date(input.dueDate),
+        transactionDate: input.transactionDate,
+        dueDate: input.dueDate,
         currency: input.currency,
         transactionAmount: String(input.amount),
         description: input.description,
@@ -166,7 +166,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         currency: input.currency,
         amountToPay: String(input.amount),
         validFrom: new Date(input.transactionDate),
-        paymentRequiredBy: new Date(input.dueDate),
+        paymentRequiredBy: input.dueDate,
         description: input.description,
         paymentTerms: input.paymentTerms,
         accountId: account.id,
@@ -199,7 +199,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
       if (input.description !== undefined) values.description = input.description;
       if (input.validFrom !== undefined) values.validFrom = input.validFrom ? new Date(input.validFrom) : null;
       if (input.validUntil !== undefined) values.validUntil = input.validUntil ? new Date(input.validUntil) : null;
-      if (input.paymentRequiredBy !== undefined) values.paymentRequiredBy = input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null;
+      if (input.paymentRequiredBy !== undefined) values.paymentRequiredBy = input.paymentRequiredBy;
       if (input.billingContact !== undefined) values.billingContact = input.billingContact;
       if (input.deliveryContact !== undefined) values.deliveryContact = input.deliveryContact;
       if (input.usageType !== undefined && input.usageType !== row.usageType) {
