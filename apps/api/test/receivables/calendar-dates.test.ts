@@ -83,9 +83,14 @@ describe('calendar days', () => {
     const offer = await call('POST', `transactions/${invoice.id}/settlement-offers`, { type: 'AbsoluteDiscount', amount: 5, validFrom: '2026-03-02' });
     expect(offer.statusCode, offer.body).toBe(201);
     expect(offer.json()).toMatchObject({ validFrom: '2026-03-02', validUntil: '2026-03-31' });
-    const same = await call('POST', `transactions/${invoice.id}/settlement-offers`, { type: 'AbsoluteDiscount', amount: 5, validFrom: '2026-03-10', validUntil: '2026-03-10' });
-    expect(same.statusCode).toBe(400);
-    expect(same.json().errors.validUntil).toEqual([transactionMessages.offerDates]);
+    const oneDay = await call('POST', `transactions/${invoice.id}/settlement-offers`, { type: 'AbsoluteDiscount', amount: 5, validFrom: '2026-03-10', validUntil: '2026-03-10' });
+    expect(oneDay.json()).toMatchObject({ validFrom: '2026-03-10', validUntil: '2026-03-10' });
+    const backwards = await call('POST', `transactions/${invoice.id}/settlement-offers`, { type: 'AbsoluteDiscount', amount: 5, validFrom: '2026-03-11', validUntil: '2026-03-10' });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().errors.validUntil).toEqual([transactionMessages.offerDates]);
+    const rolledOver = await call('POST', `transactions/${invoice.id}/settlement-offers`, { type: 'AbsoluteDiscount', amount: 5, validFrom: '2026-13-45' });
+    expect(rolledOver.statusCode).toBe(400);
+    expect(rolledOver.json().errors.validFrom).toEqual(['Valid From must be a date (YYYY-MM-DD).']);
   });
 
   it('keeps a request’s required-by date as a day, from the dialog’s due date and from an edit', async () => {

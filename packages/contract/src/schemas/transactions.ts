@@ -376,7 +376,8 @@ function checkOffer(body: OfferShape, ctx: z.RefinementCtx) {
   if (
     body.validFrom &&
     body.validUntil &&
-    body.validFrom >= body.validUntil
+    // Days, both inclusive: an offer may be valid for one day (YYYY-MM-DD compares as text).
+    body.validFrom > body.validUntil
   ) {
     ctx.addIssue({ code: 'custom', path: ['validUntil'], message: transactionMessages.offerDates });
   }

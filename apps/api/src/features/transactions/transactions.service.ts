@@ -92,8 +92,8 @@ export function createTransactionsService(deps: {
   }
 
   function checkDates(validFrom: string | null, validUntil: string | null) {
-    // Days as YYYY-MM-DD compare as text.
-    if (validFrom && validUntil && validFrom >= validUntil) {
+    // Days, both inclusive (YYYY-MM-DD compares as text): a one-day offer is allowed.
+    if (validFrom && validUntil && validFrom > validUntil) {
       throw new ValidationError(
         { validUntil: [transactionMessages.offerDates] },
         transactionMessages.offerDates,

@@ -18,8 +18,8 @@ const detail = aPaymentRequest(1, {
       id: transactionId,
       transactionType: 'Invoice',
       transactionReference: 'INV00000001',
-      transactionDate: '2020-01-01T00:00:00.000Z',
-      dueDate: '2020-01-31T00:00:00.000Z',
+      transactionDate: '2020-01-01',
+      dueDate: '2020-01-31',
       currency: 'GBP',
       transactionAmount: 101,
       discountedAmount: 0,
@@ -123,7 +123,7 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20T00:00:00.000Z' });
+    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20' });
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {
