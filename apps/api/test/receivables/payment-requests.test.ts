@@ -444,10 +444,10 @@ describe('PATCH payment-requests/{id}/transaction-allocation-info', () => {
   it('updates the allocation info, keeps an absent amount, audited', async () => {
     const created = await createDialogRequest();
     const transactionId = created.transactions[0].id;
-    const response = await patchAllocations(merchant, created.id, [{ transactionId, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }]);
+    const response = await patchAllocations(merchant, created.id, [{ transactionId, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 100 }]);
     expect(response.statusCode).toBe(200);
     expect(response.json().transactionAllocations).toEqual([
-      { transactionId, amount: 100, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 },
+      { transactionId, amount: 100, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 100 },
     ]);
     const again = await patchAllocations(merchant, created.id, [{ transactionId, amount: 60.25 }]);
     expect(again.json().transactionAllocations[0]).toMatchObject({ amount: 60.25, canEditAmount: null, minimumAmount: null });
@@ -467,6 +467,11 @@ describe('PATCH payment-requests/{id}/transaction-allocation-info', () => {
     ['a minimum without canEditAmount', { minimumAmount: 5 }, '0.minimumAmount', m.minMaxNeedCanEditAmount],
     ['a maximum with canEditAmount false', { canEditAmount: false, maximumAmount: 5 }, '0.maximumAmount', m.minMaxNeedCanEditAmount],
     ['a text amount', { amount: 'ten' }, '0.amount', m.amountNumber],
+    // Issue 10 item 6: the amount within its limits and not above what the invoice (£100) owes.
+    ['an amount below the minimum', { amount: 5, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountBelowMinimum],
+    ['an amount above the maximum', { amount: 999_999, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],
+    ['a maximum below the amount kept', { canEditAmount: true, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],
+    ['an amount above what the invoice owes', { amount: 100.01 }, '0.amount', m.amountAboveOutstanding],
   ])('refuses %s with its message', async (_name, change, field, message) => {
     const created = await createDialogRequest();
     const response = await patchAllocations(merchant, created.id, [{ transactionId: created.transactions[0].id, ...change }]);

@@ -73,6 +73,9 @@ export const paymentRequestMessages = {
   maximumNotAboveMinimum: 'Maximum Amount must be greater than 0 and/or Minimum Amount',
   minMaxNeedCanEditAmount: 'Minimum and Maximum Amount can be set only when the amount can be edited',
   allocationNotFound: 'Transaction Allocation not found in Payment Request',
+  amountBelowMinimum: 'Amount must not be less than the Minimum Amount',
+  amountAboveMaximum: 'Amount must not be more than the Maximum Amount',
+  amountAboveOutstanding: 'Amount must not be more than the amount outstanding on the transaction',
   allocationsRequired: 'Send at least one allocation',
   allocationDuplicated: 'Each transaction can appear only once',
   notOpen: 'Only Open payment requests can be edited',
@@ -394,7 +397,25 @@ export const allocationInfoInputSchema = z
     if (allocation.minimumAmount !== null && allocation.maximumAmount !== null && !(allocation.maximumAmount > allocation.minimumAmount)) {
       ctx.addIssue({ code: 'custom', message: m.maximumNotAboveMinimum, path: ['maximumAmount'] });
     }
+    // Issue 10 item 6: the amount lies within the limits it is given with.
+    const issue = allocationAmountIssue(allocation.amount, allocation);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue, path: ['amount'] });
   });
+
+/**
+ * Issue 10 item 6: an allocation's amount lies within its minimum and maximum and, when the
+ * transaction's outstanding amount is known, not above it. The message, or null when it fits.
+ */
+export function allocationAmountIssue(
+  amount: number | null,
+  limits: { minimumAmount: number | null; maximumAmount: number | null; outstanding?: number | null },
+): string | null {
+  if (amount === null) return null;
+  if (limits.minimumAmount !== null && amount < limits.minimumAmount) return m.amountBelowMinimum;
+  if (limits.maximumAmount !== null && amount > limits.maximumAmount) return m.amountAboveMaximum;
+  if (limits.outstanding !== undefined && limits.outstanding !== null && amount > limits.outstanding) return m.amountAboveOutstanding;
+  return null;
+}
 export const allocationInfoBody = z
   .array(allocationInfoInputSchema)
   .min(1, m.allocationsRequired)

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type {
   PageQuery,
   PaymentRequest,
@@ -211,6 +211,19 @@ export function createPaymentRequestsRepository() {
         .from(a)
         .where(and(allocationsInScope(scope), inArray(a.paymentRequestId, requestIds)))
         .orderBy(a.paymentRequestId, a.transactionId);
+    },
+
+    /** What each transaction still owes (spec 2 §4 amount owed), as exact numeric text. */
+    async outstandingOf(executor: Executor, scope: PaymentRequestScope, ids: string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await executor
+        .select({
+          id: transactions.id,
+          owed: sql<string>`(${transactions.transactionAmount} - ${transactions.allocatedAmount} - ${transactions.discountedAmount})::text`,
+        })
+        .from(transactions)
+        .where(and(eq(transactions.tenantId, scope.tenantId), eq(transactions.datasetId, scope.datasetId), inArray(transactions.id, ids)));
+      return new Map(rows.map((row) => [row.id, row.owed]));
     },
 
     async transactionsById(

@@ -1,4 +1,6 @@
+import Big from 'big.js';
 import {
+  allocationAmountIssue,
   newRequestDefaults,
   paymentRequestMessages as m,
   type AllocationInfoInput,
@@ -225,13 +227,21 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
           throw new ValidationError({ [`${index}.transactionId`]: [m.allocationNotFound] }, m.allocationNotFound);
         }
       });
-      for (const allocation of input) {
+      // Issue 10 item 6: the amount within the entry's limits and not above what the transaction
+      // still owes (its amount owed, exact in numeric); an absent amount keeps the stored one.
+      const outstanding = await repository.outstandingOf(tx, scope, input.map((allocation) => allocation.transactionId));
+      const amounts = input.map((allocation) => {
         const previous = stored.get(allocation.transactionId)!;
-        await repository.updateAllocation(tx, scope, id, {
-          ...allocation,
-          // An absent amount keeps the one stored; the other fields are replaced.
-          amount: allocation.amount ?? (previous.amount === null ? null : Number(previous.amount)),
-        });
+        return allocation.amount ?? (previous.amount === null ? null : Number(previous.amount));
+      });
+      input.forEach((allocation, index) => {
+        const owed = outstanding.get(allocation.transactionId);
+        const aboveOwed = allocation.amount !== null && owed !== undefined && new Big(allocation.amount).gt(owed);
+        const issue = allocationAmountIssue(amounts[index]!, allocation) ?? (aboveOwed ? m.amountAboveOutstanding : null);
+        if (issue) throw new ValidationError({ [`${index}.amount`]: [issue] }, issue);
+      });
+      for (const [index, allocation] of input.entries()) {
+        await repository.updateAllocation(tx, scope, id, { ...allocation, amount: amounts[index]! });
       }
       return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
     },
