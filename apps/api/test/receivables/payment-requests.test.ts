@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { paymentRequestMessages as m } from '@ledgerline/contract';
+import { emailAddressMessage, paymentRequestMessages as m } from '@ledgerline/contract';
 import {
   accounts,
   paymentFeeTransactions,
@@ -287,6 +287,7 @@ describe('POST payment-requests', () => {
     ['a 1001-character description', { description: 'd'.repeat(1001) }, 'description', m.tooLong('Description', 1000)],
     ['valid to before valid from', { validFrom: '2026-11-10', validUntil: '2026-11-09' }, 'validUntil', m.validUntilBeforeValidFrom],
     ['a bad date', { paymentRequiredBy: 'tomorrow' }, 'paymentRequiredBy', m.dateInvalid],
+    ['a billing e-mail that is not one (issue 10 item 9)', { billingContact: { emailAddress: 'not-an-email' } }, 'billingContact.emailAddress', emailAddressMessage],
     ...billingLimits.map(([field, max]) => [
       `a billing ${field} over ${max}`,
       { billingContact: { [field]: 'x'.repeat(max + 1) } },
@@ -310,6 +311,8 @@ describe('POST payment-requests', () => {
     const [account] = await accountsOf(merchant);
     const billingContact = {
       ...Object.fromEntries(billingLimits.map(([field, max]) => [field, 'x'.repeat(max)])),
+      // An e-mail field takes an e-mail address (issue 10 item 9): one of exactly 200 characters.
+      emailAddress: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.example`,
       address: Object.fromEntries(addressLimits.map(([field, max]) => [field, 'y'.repeat(max)])),
     };
     const response = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { billingContact, description: 'd'.repeat(1000) }));
@@ -365,6 +368,7 @@ describe('PATCH payment-requests', () => {
     ['a 256-character surname', { billingContact: { surname: 's'.repeat(256) } }, 'billingContact.surname', m.tooLong('Surname', 255)],
     ['a 501-character company name', { deliveryContact: { companyName: 'c'.repeat(501) } }, 'deliveryContact.companyName', m.tooLong('Company name', 500)],
     ['a 1001-character e-mail', { billingContact: { emailAddress: 'e'.repeat(1001) } }, 'billingContact.emailAddress', m.tooLong('Email address', 1000)],
+    ['a delivery e-mail that is not one (issue 10 item 9)', { deliveryContact: { emailAddress: 'not-an-email' } }, 'deliveryContact.emailAddress', emailAddressMessage],
     ['a 256-character address type', { billingContact: { address: { type: 't'.repeat(256) } } }, 'billingContact.address.type', m.tooLong('Type', 255)],
     ['a 256-character post code', { billingContact: { address: { postCode: 'p'.repeat(256) } } }, 'billingContact.address.postCode', m.tooLong('Post code', 255)],
   ])('refuses %s with its message', async (_name, change, field, message) => {

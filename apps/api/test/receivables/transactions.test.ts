@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   documentLimits,
   documentMessages,
+  emailAddressMessage,
   idempotencyRetentionHours,
   transactionMessages as messages,
 } from '@ledgerline/contract';
@@ -450,6 +451,19 @@ describe('POST transactions (ERP connectors)', () => {
       messages.amountRequired,
     ],
     ['no date', { transactionDate: 'yesterday' }, 'transactionDate', messages.dateRequired],
+    // Issue 10 item 9: a contact's e-mail addresses are e-mail addresses.
+    [
+      'a contact e-mail that is not one',
+      { contact: { emailAddress: 'not-an-email' } },
+      'contact.emailAddress',
+      emailAddressMessage,
+    ],
+    [
+      'a contact e-mail list entry that is not one',
+      { contact: { emailAddresses: ['jo@acme.example', 'not-an-email'] } },
+      'contact.emailAddresses.1',
+      emailAddressMessage,
+    ],
   ])('refuses %s with its message', async (_, extra, field, message) => {
     const response = await call(merchantKey, 'POST', 'transactions', body('ERP-BAD', extra));
     expect(response.statusCode).toBe(400);

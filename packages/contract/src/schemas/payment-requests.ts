@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { findCurrency } from '../reference/currencies.js';
 import { calendarDateInput, calendarDateSchema, dayNotBefore } from './calendar-date.js';
+import { optionalEmailAddress } from './email.js';
 
 /** spec 2 §3 Payment request, §4 statuses. */
 export const paymentRequestTypes = ['Transaction', 'Account'] as const;
@@ -177,7 +178,7 @@ export const contactEditSchema = z
     companyName: optionalText('Company name', c.companyName),
     firstNames: optionalText('First names', c.text),
     surname: optionalText('Surname', c.text),
-    emailAddress: optionalText('Email address', c.emailAddress),
+    emailAddress: optionalEmailAddress(c.emailAddress, m.tooLong('Email address', c.emailAddress)),
     address: z
       .object({
         type: optionalText('Type', c.text),
@@ -202,7 +203,7 @@ export const billingContactInputSchema = z
     firstNames: optionalText('First name', b.firstNames),
     surname: optionalText('Last name', b.surname),
     companyName: optionalText('Company name', b.companyName),
-    emailAddress: optionalText('Email', b.emailAddress),
+    emailAddress: optionalEmailAddress(b.emailAddress, m.tooLong('Email', b.emailAddress)),
     address: z
       .object({
         address1: optionalText('Address 1', b.address1),

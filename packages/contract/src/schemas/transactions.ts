@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { currencies } from '../reference/currencies.js';
 import { calendarDateInput, calendarDateSchema } from './calendar-date.js';
+import { emailAddressMessage, optionalEmailAddress } from './email.js';
 
 /** spec 2 §3 Accounting transaction types. */
 export const transactionTypes = [
@@ -141,8 +142,11 @@ const contactBody = z.object({
   firstNames: contactText,
   surname: contactText,
   jobTitle: contactText,
-  emailAddress: contactText,
-  emailAddresses: z.array(z.string().trim().max(transactionLimits.contactText)).max(20).nullish(),
+  emailAddress: optionalEmailAddress(transactionLimits.contactText, `Email address must be at most ${transactionLimits.contactText} characters.`),
+  emailAddresses: z
+    .array(z.string().trim().max(transactionLimits.contactText).pipe(z.email({ message: emailAddressMessage })))
+    .max(20)
+    .nullish(),
   address: contactAddressBody.nullish(),
   addresses: z.array(contactAddressBody).max(20).nullish(),
 });
