@@ -183,6 +183,7 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     join transactions t on t.tenant_id = ${tenantId} and t.dataset_id = ${datasetId}
       and t.transaction_reference in ('INV' || lpad(r.n::text, 7, '0'), 'INV' || lpad((r.n + ${R})::text, 7, '0'))
     where r.request_type = 'Transaction'`);
+  await analyze('payment_request_allocations');
 
 
   // The attempts, evenly spread between the request and now: a Single request fails first and ends
@@ -257,6 +258,7 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     select ${tenantId}::uuid, ${datasetId}::int, gen_random_uuid(), paid.id, paid.status_date_time, 'Payment', 'Allocated', 'Account', null::uuid, paid.account_id, paid.total_amount
     from paid join payment_requests q on q.tenant_id = ${tenantId} and q.dataset_id = ${datasetId} and q.id = paid.payment_request_id
     where q.request_type = 'Account'`);
+  await analyze('payment_allocations');
   // A captured payment the invoices had no room left for stays unallocated.
   await executor.execute(sql`
     update payment_transactions pt set allocated_status = 'Unallocated'
@@ -293,17 +295,18 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
   // (reference/uk-late-payment.md: £40 under £1,000, £70 under £10,000, £100 from £10,000).
   await executor.execute(sql`
     insert into payment_fee_transactions (tenant_id, dataset_id, id, created_on, transaction_id, payment_transaction_id, fee_details)
-    select a.tenant_id, a.dataset_id, gen_random_uuid(), a.created_on, a.transaction_id, a.payment_transaction_id,
+    select late.tenant_id, late.dataset_id, gen_random_uuid(), late.created_on, late.transaction_id, late.payment_transaction_id,
       jsonb_build_array(jsonb_build_object('type', 'LatePaymentFixedSum', 'currency', 'GBP', 'amount',
-        case when t.transaction_amount < 1000 then 40 when t.transaction_amount < 10000 then 70 else 100 end))
-    from payment_allocations a
-    join transactions t on t.tenant_id = a.tenant_id and t.dataset_id = a.dataset_id and t.id = a.transaction_id
-    where a.tenant_id = ${tenantId} and a.dataset_id = ${datasetId} and a.entity_type = 'Transaction'
-      and ${utcDay(sql`a.created_on`)} > t.due_date
-      -- charged once per invoice, with the first payment made after its due date
-      and not exists (select 1 from payment_allocations earlier where earlier.tenant_id = a.tenant_id and earlier.dataset_id = a.dataset_id
-        and earlier.transaction_id = a.transaction_id and ${utcDay(sql`earlier.created_on`)} > t.due_date
-        and (earlier.created_on, earlier.id) < (a.created_on, a.id))`);
+        case when late.transaction_amount < 1000 then 40 when late.transaction_amount < 10000 then 70 else 100 end))
+    from (
+      select a.tenant_id, a.dataset_id, a.created_on, a.transaction_id, a.payment_transaction_id, t.transaction_amount,
+        row_number() over (partition by a.transaction_id order by a.created_on, a.id) as nth
+      from payment_allocations a
+      join transactions t on t.tenant_id = a.tenant_id and t.dataset_id = a.dataset_id and t.id = a.transaction_id
+      where a.tenant_id = ${tenantId} and a.dataset_id = ${datasetId} and a.entity_type = 'Transaction'
+        and ${utcDay(sql`a.created_on`)} > t.due_date) late
+    -- charged once per invoice, with the first payment made after its due date
+    where late.nth = 1`);
 
   // The payer paid the fee with the invoice.
   await executor.execute(sql`
