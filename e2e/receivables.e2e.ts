@@ -14,12 +14,8 @@ const settle = { timeout: 10_000 };
 
 const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 const day = 24 * 60 * 60 * 1000;
-/** Noon UTC `days` from now: the same calendar day in the user's default zone (London). */
-const noonIn = (days: number) => {
-  const date = new Date(Date.now() + days * day);
-  date.setUTCHours(12, 0, 0, 0);
-  return date.toISOString();
-};
+/** The calendar day `days` from now, YYYY-MM-DD (transaction and due dates are days, issue 10). */
+const dayIn = (days: number) => new Date(Date.now() + days * day).toISOString().slice(0, 10);
 
 const companyName = 'Abbey Demo Trading';
 /** Sorts before the demo data's ACC000001…, so it is among the first accounts everywhere. */
@@ -52,12 +48,12 @@ const payer = {
   city: 'Leeds',
 };
 /** What the ERP sends: an open invoice, one that will be paid in the ERP, and a credit note. */
-const invoiceDue = noonIn(28);
+const invoiceDue = dayIn(28);
 const openInvoice = {
   accountReference: account.accountReference,
   transactionReference: 'INV-E2E-1001',
   transactionType: 'Invoice',
-  transactionDate: noonIn(-2),
+  transactionDate: dayIn(-2),
   dueDate: invoiceDue,
   currency: 'GBP',
   transactionAmount: 1200,
@@ -67,8 +63,8 @@ const openInvoice = {
 const paidLaterInvoice = {
   ...openInvoice,
   transactionReference: 'INV-E2E-1002',
-  transactionDate: noonIn(-20),
-  dueDate: noonIn(10),
+  transactionDate: dayIn(-20),
+  dueDate: dayIn(10),
   transactionAmount: 480,
   description: 'Winter order: 16 bales',
 };
@@ -76,7 +72,7 @@ const creditNote = {
   ...openInvoice,
   transactionReference: 'CRN-E2E-0001',
   transactionType: 'CreditNote',
-  transactionDate: noonIn(-1),
+  transactionDate: dayIn(-1),
   dueDate: null,
   transactionAmount: 60,
   description: 'Two bales returned',

@@ -4,6 +4,8 @@ export * from './limits.js';
 export * from './reference/date-formats.js';
 export * from './reference/time-zones.js';
 export * from './schemas/common.js';
+export * from './schemas/calendar-date.js';
+export * from './schemas/email.js';
 export * from './schemas/users.js';
 export * from './schemas/datasets.js';
 export * from './schemas/info.js';

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   customType,
+  date,
   foreignKey,
   index,
   integer,
@@ -22,6 +23,8 @@ import { datasets as datasetsRef } from './schema.js';
 
 const money = (name: string) => numeric(name, { precision: 19, scale: 4 });
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+/** A calendar day, read and written as `YYYY-MM-DD` (issue 10 item 2: days are not instants). */
+const day = (name: string) => date(name, { mode: 'string' });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /** Columns every company-owned row has, and the cascade from its company. */
@@ -108,8 +111,8 @@ export const transactions = pgTable(
     transactionSecondReference: text('transaction_second_reference'),
     orderReference: text('order_reference'),
     transactionType: text('transaction_type').notNull(),
-    transactionDate: at('transaction_date').notNull(),
-    dueDate: at('due_date'),
+    transactionDate: day('transaction_date').notNull(),
+    dueDate: day('due_date'),
     currency: text('currency').notNull(),
     transactionAmount: money('transaction_amount').notNull(),
     discountedAmount: money('discounted_amount').notNull().default('0'),
@@ -144,8 +147,8 @@ export const settlementOffers = pgTable(
     type: text('type').notNull(),
     status: text('status').notNull().default('Open'),
     description: text('description'),
-    validFrom: at('valid_from'),
-    validUntil: at('valid_until'),
+    validFrom: day('valid_from'),
+    validUntil: day('valid_until'),
     currency: text('currency').notNull(),
     amount: money('amount'),
     percentageDiscount: numeric('percentage_discount', { precision: 7, scale: 4 }),
@@ -194,7 +197,7 @@ export const paymentRequests = pgTable(
     createdOn: at('created_on').notNull().defaultNow(),
     validFrom: at('valid_from'),
     validUntil: at('valid_until'),
-    paymentRequiredBy: at('payment_required_by'),
+    paymentRequiredBy: day('payment_required_by'),
     description: text('description'),
     paymentTerms: text('payment_terms'),
     test: boolean('test').notNull().default(false),

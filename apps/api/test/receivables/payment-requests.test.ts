@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { paymentRequestMessages as m } from '@ledgerline/contract';
+import { emailAddressMessage, paymentRequestMessages as m } from '@ledgerline/contract';
 import {
   accounts,
   paymentFeeTransactions,
@@ -184,7 +184,7 @@ describe('POST payment-requests', () => {
       customerName: account!.name,
       customerReference: account!.accountReference,
       accountId: account!.id,
-      paymentRequiredBy: '2026-12-01T00:00:00.000Z',
+      paymentRequiredBy: '2026-12-01',
       options: { usage: 'Single' },
       canEdit: true,
       canChangeUsage: true,
@@ -192,7 +192,7 @@ describe('POST payment-requests', () => {
     expect(body.transactionAllocations).toEqual([
       { transactionId: body.transactions[0].id, amount: 100, required: true, canEditAmount: false, minimumAmount: null, maximumAmount: null },
     ]);
-    expect(body.transactions[0]).toMatchObject({ transactionType: 'Invoice', transactionAmount: 100, currency: 'JPY', dueDate: '2026-12-01T00:00:00.000Z' });
+    expect(body.transactions[0]).toMatchObject({ transactionType: 'Invoice', transactionAmount: 100, currency: 'JPY', transactionDate: '2026-11-01', dueDate: '2026-12-01' });
     const [activity] = await ctx.database.db
       .select()
       .from(auditActivities)
@@ -287,6 +287,7 @@ describe('POST payment-requests', () => {
     ['a 1001-character description', { description: 'd'.repeat(1001) }, 'description', m.tooLong('Description', 1000)],
     ['valid to before valid from', { validFrom: '2026-11-10', validUntil: '2026-11-09' }, 'validUntil', m.validUntilBeforeValidFrom],
     ['a bad date', { paymentRequiredBy: 'tomorrow' }, 'paymentRequiredBy', m.dateInvalid],
+    ['a billing e-mail that is not one (issue 10 item 9)', { billingContact: { emailAddress: 'not-an-email' } }, 'billingContact.emailAddress', emailAddressMessage],
     ...billingLimits.map(([field, max]) => [
       `a billing ${field} over ${max}`,
       { billingContact: { [field]: 'x'.repeat(max + 1) } },
@@ -310,6 +311,8 @@ describe('POST payment-requests', () => {
     const [account] = await accountsOf(merchant);
     const billingContact = {
       ...Object.fromEntries(billingLimits.map(([field, max]) => [field, 'x'.repeat(max)])),
+      // An e-mail field takes an e-mail address (issue 10 item 9): one of exactly 200 characters.
+      emailAddress: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.example`,
       address: Object.fromEntries(addressLimits.map(([field, max]) => [field, 'y'.repeat(max)])),
     };
     const response = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { billingContact, description: 'd'.repeat(1000) }));
@@ -365,6 +368,7 @@ describe('PATCH payment-requests', () => {
     ['a 256-character surname', { billingContact: { surname: 's'.repeat(256) } }, 'billingContact.surname', m.tooLong('Surname', 255)],
     ['a 501-character company name', { deliveryContact: { companyName: 'c'.repeat(501) } }, 'deliveryContact.companyName', m.tooLong('Company name', 500)],
     ['a 1001-character e-mail', { billingContact: { emailAddress: 'e'.repeat(1001) } }, 'billingContact.emailAddress', m.tooLong('Email address', 1000)],
+    ['a delivery e-mail that is not one (issue 10 item 9)', { deliveryContact: { emailAddress: 'not-an-email' } }, 'deliveryContact.emailAddress', emailAddressMessage],
     ['a 256-character address type', { billingContact: { address: { type: 't'.repeat(256) } } }, 'billingContact.address.type', m.tooLong('Type', 255)],
     ['a 256-character post code', { billingContact: { address: { postCode: 'p'.repeat(256) } } }, 'billingContact.address.postCode', m.tooLong('Post code', 255)],
   ])('refuses %s with its message', async (_name, change, field, message) => {
@@ -444,10 +448,10 @@ describe('PATCH payment-requests/{id}/transaction-allocation-info', () => {
   it('updates the allocation info, keeps an absent amount, audited', async () => {
     const created = await createDialogRequest();
     const transactionId = created.transactions[0].id;
-    const response = await patchAllocations(merchant, created.id, [{ transactionId, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }]);
+    const response = await patchAllocations(merchant, created.id, [{ transactionId, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 100 }]);
     expect(response.statusCode).toBe(200);
     expect(response.json().transactionAllocations).toEqual([
-      { transactionId, amount: 100, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 },
+      { transactionId, amount: 100, required: false, canEditAmount: true, minimumAmount: 10, maximumAmount: 100 },
     ]);
     const again = await patchAllocations(merchant, created.id, [{ transactionId, amount: 60.25 }]);
     expect(again.json().transactionAllocations[0]).toMatchObject({ amount: 60.25, canEditAmount: null, minimumAmount: null });
@@ -467,6 +471,11 @@ describe('PATCH payment-requests/{id}/transaction-allocation-info', () => {
     ['a minimum without canEditAmount', { minimumAmount: 5 }, '0.minimumAmount', m.minMaxNeedCanEditAmount],
     ['a maximum with canEditAmount false', { canEditAmount: false, maximumAmount: 5 }, '0.maximumAmount', m.minMaxNeedCanEditAmount],
     ['a text amount', { amount: 'ten' }, '0.amount', m.amountNumber],
+    // Issue 10 item 6: the amount within its limits and not above what the invoice (£100) owes.
+    ['an amount below the minimum', { amount: 5, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountBelowMinimum],
+    ['an amount above the maximum', { amount: 999_999, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],
+    ['a maximum below the amount kept', { canEditAmount: true, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],
+    ['an amount above what the invoice owes', { amount: 100.01 }, '0.amount', m.amountAboveOutstanding],
   ])('refuses %s with its message', async (_name, change, field, message) => {
     const created = await createDialogRequest();
     const response = await patchAllocations(merchant, created.id, [{ transactionId: created.transactions[0].id, ...change }]);

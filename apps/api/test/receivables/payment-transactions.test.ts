@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { paymentTransactions } from '../../src/db/schema-receivables.js';
+import { paymentAllocations, paymentFeeTransactions, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { auditActivities, users } from '../../src/db/schema.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { countRows } from '../../src/platform/paging/count.js';
@@ -190,12 +190,32 @@ describe('GET payment-transactions/{id}', () => {
   });
 
   it('carries its allocations and late-payment fee lines', async () => {
-    const [allocated] = (await allRows(merchant)).filter((r) => r.allocatedStatus === 'AutoAllocated');
-    const body = (await get(merchant, `payment-transactions/${allocated!.id}`)).json();
-    expect(body.paymentAllocations).toEqual([
-      expect.objectContaining({ paymentTransactionId: allocated!.id, entityType: 'Account', allocatedAmount: Number(allocated!.totalAmount) }),
-    ]);
-    expect(body.paymentFeeTransactions).toEqual([]);
+    // Demo payments pay their request's invoices, some late with a fee line (issue 10 item 15).
+    const feeLines = await ctx.database.withTenant(merchant.tenantId, (tx) =>
+      tx.select().from(paymentFeeTransactions).where(eq(paymentFeeTransactions.tenantId, merchant.tenantId)),
+    );
+    const withFee = new Set(feeLines.map((line) => line.paymentTransactionId));
+    const autoAllocated = (await allRows(merchant)).filter((r) => r.allocatedStatus === 'AutoAllocated');
+    for (const allocated of [autoAllocated.find((r) => withFee.has(r.id)), autoAllocated.find((r) => !withFee.has(r.id))]) {
+      if (!allocated) continue;
+      const stored = await ctx.database.withTenant(merchant.tenantId, (tx) =>
+        tx.select().from(paymentAllocations).where(and(eq(paymentAllocations.tenantId, merchant.tenantId), eq(paymentAllocations.paymentTransactionId, allocated.id))),
+      );
+      expect(stored.length).toBeGreaterThan(0);
+      const body = (await get(merchant, `payment-transactions/${allocated.id}`)).json();
+      expect(body.paymentAllocations).toHaveLength(stored.length);
+      expect(body.paymentAllocations).toEqual(
+        expect.arrayContaining(
+          stored.map((row) =>
+            expect.objectContaining({ id: row.id, paymentTransactionId: allocated.id, entityType: row.entityType, transactionId: row.transactionId, allocatedAmount: Number(row.allocatedAmount) }),
+          ),
+        ),
+      );
+      expect(body.paymentFeeTransactions.map((line: { id: string }) => line.id).sort()).toEqual(
+        feeLines.filter((line) => line.paymentTransactionId === allocated.id).map((line) => line.id).sort(),
+      );
+    }
+    expect(withFee.size).toBeGreaterThan(0);
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {

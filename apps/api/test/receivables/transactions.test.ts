@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   documentLimits,
   documentMessages,
+  emailAddressMessage,
   idempotencyRetentionHours,
   transactionMessages as messages,
 } from '@ledgerline/contract';
@@ -95,8 +96,8 @@ async function pushInvoice(extra: object = {}) {
     accountReference: merchantAccount.accountReference,
     transactionReference: `TST${String(counter).padStart(5, '0')}`,
     transactionType: 'Invoice',
-    transactionDate: '2026-03-01T10:00:00.000Z',
-    dueDate: '2026-03-31T00:00:00.000Z',
+    transactionDate: '2026-03-01',
+    dueDate: '2026-03-31',
     currency: 'GBP',
     transactionAmount: 100.1,
     allocatedAmount: 30.03,
@@ -136,10 +137,8 @@ describe('GET transactions', () => {
     expect(body.items).toHaveLength(15);
     const dates = body.items.map((item: { transactionDate: string }) => item.transactionDate);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const newest = (await rowsOf(merchant))
-      .map((row) => row.transactionDate.getTime())
-      .sort((a, b) => b - a);
-    expect(Date.parse(dates[0])).toBe(newest[15]);
+    const newest = (await rowsOf(merchant)).map((row) => row.transactionDate).sort().reverse();
+    expect(dates[0]).toBe(newest[15]);
     expect(body.items[0]).not.toHaveProperty('account');
   });
 
@@ -330,7 +329,7 @@ describe('POST transactions (ERP connectors)', () => {
     accountReference: merchantAccount.accountReference,
     transactionReference: reference,
     transactionType: 'Invoice',
-    transactionDate: '2026-04-01T00:00:00Z',
+    transactionDate: '2026-04-01',
     currency: 'GBP',
     transactionAmount: 250,
     ...extra,
@@ -452,6 +451,19 @@ describe('POST transactions (ERP connectors)', () => {
       messages.amountRequired,
     ],
     ['no date', { transactionDate: 'yesterday' }, 'transactionDate', messages.dateRequired],
+    // Issue 10 item 9: a contact's e-mail addresses are e-mail addresses.
+    [
+      'a contact e-mail that is not one',
+      { contact: { emailAddress: 'not-an-email' } },
+      'contact.emailAddress',
+      emailAddressMessage,
+    ],
+    [
+      'a contact e-mail list entry that is not one',
+      { contact: { emailAddresses: ['jo@acme.example', 'not-an-email'] } },
+      'contact.emailAddresses.1',
+      emailAddressMessage,
+    ],
   ])('refuses %s with its message', async (_, extra, field, message) => {
     const response = await call(merchantKey, 'POST', 'transactions', body('ERP-BAD', extra));
     expect(response.statusCode).toBe(400);
@@ -523,7 +535,7 @@ describe('settlement offers', () => {
       amount: 10,
       percentageDiscount: null,
       description: 'Early payment',
-      validUntil: '2026-03-31T00:00:00.000Z',
+      validUntil: '2026-03-31',
       transactionId: transaction.id,
     });
     expect(await activitiesOf('CreateSettlementOffer', offer.id)).toHaveLength(1);
@@ -571,7 +583,7 @@ describe('settlement offers', () => {
     ],
     [
       'Valid From after Valid To',
-      { ...amountOffer, validFrom: '2026-03-10T00:00:00Z', validUntil: '2026-03-09T00:00:00Z' },
+      { ...amountOffer, validFrom: '2026-03-10', validUntil: '2026-03-09' },
       'validUntil',
       messages.offerDates,
     ],
@@ -610,7 +622,7 @@ describe('settlement offers', () => {
       merchant,
       'POST',
       `transactions/${transaction.id}/settlement-offers`,
-      { ...amountOffer, validFrom: '2026-04-15T00:00:00Z' },
+      { ...amountOffer, validFrom: '2026-04-15' },
     );
     expect(response.statusCode).toBe(400);
     expect(response.json().errors.validUntil).toEqual([messages.offerDates]);

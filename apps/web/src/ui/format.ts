@@ -37,6 +37,18 @@ export function ianaTimeZone(timeZoneId: string): string {
 
 const dateOnlyPattern = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * Whether a value is a calendar day (YYYY-MM-DD): transaction and due dates, offers' validity,
+ * required-by dates. A day is shown as it is, never moved by a time zone (issue 10 item 2).
+ */
+export const isCalendarDay = (value: DateInput): value is string =>
+  typeof value === 'string' && dateOnlyPattern.test(value);
+
+/** Today as a calendar day (YYYY-MM-DD) in the user's time zone: what a due date is compared with. */
+export function calendarDayOf(instant: Date, settings: Pick<DateSettings, 'timeZoneId'>): string {
+  return formatInTimeZone(instant, ianaTimeZone(settings.timeZoneId), 'yyyy-MM-dd');
+}
+
 export function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === '') return null;
   const date =

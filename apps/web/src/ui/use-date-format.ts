@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useUserSetting } from '@/auth/api/get-me';
-import { formatDate, formatDateTime, type DateFormatOptions, type DateInput } from './format';
+import { calendarDayOf, formatDate, formatDateTime, type DateFormatOptions, type DateInput } from './format';
 
 /** Formatters bound to the signed-in user's settings, for grids and other plain text. */
 export function useDateFormat() {
@@ -12,6 +12,8 @@ export function useDateFormat() {
         formatDate(value, settings, options),
       formatDateTime: (value: DateInput, options?: DateFormatOptions) =>
         formatDateTime(value, settings, options),
+      /** The calendar day (YYYY-MM-DD) an instant falls on in the user's time zone. */
+      dayOf: (instant: Date) => calendarDayOf(instant, settings),
     }),
     [settings],
   );

@@ -3,6 +3,8 @@ export const filterOperatorsByType = {
   string: ['ct', 'nct', 'sw', 'ew', 'eq', 'neq'],
   number: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
   date: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
+  /** A calendar day (a SQL `date`): compared as a day, never as an instant (issue 10 item 2). */
+  day: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
   enum: ['eq', 'neq'],
   uuid: ['eq', 'neq'],
   boolean: ['eq', 'neq'],

@@ -1,5 +1,6 @@
 import { QueryError, previewQueryItem } from './query-error.js';
 import type { QueryFieldSpec } from './query-types.js';
+import { isCalendarDate } from '../schemas/calendar-date.js';
 
 /** A converted filter value; `wholeDay` only for dates. */
 export type ConvertedValue =
@@ -58,6 +59,9 @@ export function convertFilterValue(
       }
       return date;
     }
+    case 'day':
+      if (!isCalendarDate(text)) throw invalid('date', 'Use a date such as 2024-01-31 (a calendar day, no time).');
+      return { value: text };
   }
 }
 

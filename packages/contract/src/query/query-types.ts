@@ -44,6 +44,7 @@ export type QueryFilter<K extends string = string> =
   | { field: K; type: 'string'; operator: StringOperator; value: string }
   | { field: K; type: 'number'; operator: NumberOperator; value: string }
   | { field: K; type: 'date'; operator: DateOperator; value: Date; wholeDay: boolean }
+  | { field: K; type: 'day'; operator: DateOperator; value: string }
   | { field: K; type: 'enum' | 'uuid'; operator: EqualityOperator; value: string }
   | { field: K; type: 'boolean'; operator: EqualityOperator; value: boolean };
 

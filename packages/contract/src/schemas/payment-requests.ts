@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { findCurrency } from '../reference/currencies.js';
+import { calendarDateInput, calendarDateSchema, dayNotBefore } from './calendar-date.js';
+import { optionalEmailAddress } from './email.js';
 
 /** spec 2 §3 Payment request, §4 statuses. */
 export const paymentRequestTypes = ['Transaction', 'Account'] as const;
@@ -72,6 +74,9 @@ export const paymentRequestMessages = {
   maximumNotAboveMinimum: 'Maximum Amount must be greater than 0 and/or Minimum Amount',
   minMaxNeedCanEditAmount: 'Minimum and Maximum Amount can be set only when the amount can be edited',
   allocationNotFound: 'Transaction Allocation not found in Payment Request',
+  amountBelowMinimum: 'Amount must not be less than the Minimum Amount',
+  amountAboveMaximum: 'Amount must not be more than the Maximum Amount',
+  amountAboveOutstanding: 'Amount must not be more than the amount outstanding on the transaction',
   allocationsRequired: 'Send at least one allocation',
   allocationDuplicated: 'Each transaction can appear only once',
   notOpen: 'Only Open payment requests can be edited',
@@ -103,10 +108,13 @@ const optionalDate = z
   .nullish()
   .transform((value) => (value ? new Date(value).toISOString() : null));
 
-const requiredDate = (label: string) =>
-  z
-    .union([z.iso.datetime({ offset: true }), z.iso.date()], { message: `${label} must be a valid date` })
-    .transform((value) => new Date(value).toISOString());
+/** An optional calendar day (issue 10 item 2); empty becomes null. */
+const optionalDay = z
+  .union([z.literal(''), calendarDateInput(m.dateInvalid)], { message: m.dateInvalid })
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+const requiredDay = (label: string) => calendarDateInput(`${label} must be a valid date`);
 
 /** A currency as sent: an ISO code, or the dialog's 'YEN' (stored as JPY). */
 const currency = z
@@ -170,7 +178,7 @@ export const contactEditSchema = z
     companyName: optionalText('Company name', c.companyName),
     firstNames: optionalText('First names', c.text),
     surname: optionalText('Surname', c.text),
-    emailAddress: optionalText('Email address', c.emailAddress),
+    emailAddress: optionalEmailAddress(c.emailAddress, m.tooLong('Email address', c.emailAddress)),
     address: z
       .object({
         type: optionalText('Type', c.text),
@@ -195,7 +203,7 @@ export const billingContactInputSchema = z
     firstNames: optionalText('First name', b.firstNames),
     surname: optionalText('Last name', b.surname),
     companyName: optionalText('Company name', b.companyName),
-    emailAddress: optionalText('Email', b.emailAddress),
+    emailAddress: optionalEmailAddress(b.emailAddress, m.tooLong('Email', b.emailAddress)),
     address: z
       .object({
         address1: optionalText('Address 1', b.address1),
@@ -229,8 +237,8 @@ export const paymentRequestTransactionSchema = z
     id: z.uuid(),
     transactionType: z.string(),
     transactionReference: z.string(),
-    transactionDate: z.iso.datetime(),
-    dueDate: z.iso.datetime().nullable(),
+    transactionDate: calendarDateSchema,
+    dueDate: calendarDateSchema.nullable(),
     currency: z.string(),
     transactionAmount: z.number(),
     discountedAmount: z.number(),
@@ -265,7 +273,7 @@ export const paymentRequestSchema = z
     createdOn: z.iso.datetime(),
     validFrom: z.iso.datetime().nullable(),
     validUntil: z.iso.datetime().nullable(),
-    paymentRequiredBy: z.iso.datetime().nullable(),
+    paymentRequiredBy: calendarDateSchema.nullable(),
     description: z.string().nullable(),
     paymentTerms: z.string().nullable(),
     test: z.boolean(),
@@ -320,12 +328,12 @@ export const createTransactionRequestBody = z
     accountId: z.uuid({ message: m.accountRequired }),
     currency,
     amount: positiveAmount(),
-    transactionDate: requiredDate('Transaction date'),
-    dueDate: requiredDate('Due date'),
+    transactionDate: requiredDay('Transaction date'),
+    dueDate: requiredDay('Due date'),
     description: optionalText('Description', paymentRequestLimits.dialogDescription),
     paymentTerms: optionalText('Payment terms', paymentRequestLimits.dialogPaymentTerms),
   })
-  .refine((body) => laterOrEqual(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
+  .refine((body) => dayNotBefore(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
 
 /** The account-page variant (spec 2 §2, §5). */
 export const createAccountRequestBody = z
@@ -340,7 +348,7 @@ export const createAccountRequestBody = z
     accountId: z.uuid({ message: m.accountRequired }),
     validFrom: optionalDate,
     validUntil: optionalDate,
-    paymentRequiredBy: optionalDate,
+    paymentRequiredBy: optionalDay,
     billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
     test: z.boolean().default(false),
   })
@@ -362,7 +370,7 @@ export const updatePaymentRequestBody = z
     description: optionalText('Description', paymentRequestLimits.description).optional(),
     validFrom: optionalDate.optional(),
     validUntil: optionalDate.optional(),
-    paymentRequiredBy: optionalDate.optional(),
+    paymentRequiredBy: optionalDay.optional(),
     usageType: z.enum(usageTypes, { message: 'Usage type must be Single or Multiple' }).optional(),
     billingContact: contactEditSchema.nullable().optional(),
     deliveryContact: contactEditSchema.nullable().optional(),
@@ -390,7 +398,25 @@ export const allocationInfoInputSchema = z
     if (allocation.minimumAmount !== null && allocation.maximumAmount !== null && !(allocation.maximumAmount > allocation.minimumAmount)) {
       ctx.addIssue({ code: 'custom', message: m.maximumNotAboveMinimum, path: ['maximumAmount'] });
     }
+    // Issue 10 item 6: the amount lies within the limits it is given with.
+    const issue = allocationAmountIssue(allocation.amount, allocation);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue, path: ['amount'] });
   });
+
+/**
+ * Issue 10 item 6: an allocation's amount lies within its minimum and maximum and, when the
+ * transaction's outstanding amount is known, not above it. The message, or null when it fits.
+ */
+export function allocationAmountIssue(
+  amount: number | null,
+  limits: { minimumAmount: number | null; maximumAmount: number | null; outstanding?: number | null },
+): string | null {
+  if (amount === null) return null;
+  if (limits.minimumAmount !== null && amount < limits.minimumAmount) return m.amountBelowMinimum;
+  if (limits.maximumAmount !== null && amount > limits.maximumAmount) return m.amountAboveMaximum;
+  if (limits.outstanding !== undefined && limits.outstanding !== null && amount > limits.outstanding) return m.amountAboveOutstanding;
+  return null;
+}
 export const allocationInfoBody = z
   .array(allocationInfoInputSchema)
   .min(1, m.allocationsRequired)

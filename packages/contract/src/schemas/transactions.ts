@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { currencies } from '../reference/currencies.js';
+import { calendarDateInput, calendarDateSchema } from './calendar-date.js';
+import { emailAddressMessage, optionalEmailAddress } from './email.js';
 
 /** spec 2 §3 Accounting transaction types. */
 export const transactionTypes = [
@@ -52,7 +54,7 @@ export const transactionLimits = {
 export const transactionMessages = {
   referenceRequired: 'Transaction reference is required.',
   typeRequired: `Transaction type must be one of ${transactionTypes.join(', ')}.`,
-  dateRequired: 'Transaction date is required (ISO 8601 date and time).',
+  dateRequired: 'Transaction date is required (a date, YYYY-MM-DD).',
   currencyUnknown: 'Currency must be an ISO 4217 currency code, e.g. GBP.',
   amountRequired: 'Transaction amount is required and must be a number.',
   accountRequired: 'Give the account as accountId or accountReference (one of them).',
@@ -140,8 +142,11 @@ const contactBody = z.object({
   firstNames: contactText,
   surname: contactText,
   jobTitle: contactText,
-  emailAddress: contactText,
-  emailAddresses: z.array(z.string().trim().max(transactionLimits.contactText)).max(20).nullish(),
+  emailAddress: optionalEmailAddress(transactionLimits.contactText, `Email address must be at most ${transactionLimits.contactText} characters.`),
+  emailAddresses: z
+    .array(z.string().trim().max(transactionLimits.contactText).pipe(z.email({ message: emailAddressMessage })))
+    .max(20)
+    .nullish(),
   address: contactAddressBody.nullish(),
   addresses: z.array(contactAddressBody).max(20).nullish(),
 });
@@ -162,8 +167,8 @@ export const settlementOfferSchema = z
     transactionId: z.uuid(),
     status: z.enum(settlementOfferStatuses),
     description: z.string().nullable(),
-    validFrom: z.iso.datetime().nullable(),
-    validUntil: z.iso.datetime().nullable(),
+    validFrom: calendarDateSchema.nullable(),
+    validUntil: calendarDateSchema.nullable(),
     currency: z.string(),
     amount: z.number().nullable(),
     percentageDiscount: z.number().nullable(),
@@ -224,8 +229,8 @@ export const transactionSchema = z
     transactionSecondReference: z.string().nullable(),
     orderReference: z.string().nullable(),
     transactionType: z.enum(transactionTypes),
-    transactionDate: z.iso.datetime(),
-    dueDate: z.iso.datetime().nullable(),
+    transactionDate: calendarDateSchema,
+    dueDate: calendarDateSchema.nullable(),
     transactionAmount: z.number(),
     discountedAmount: z.number(),
     allocatedAmount: z.number(),
@@ -274,10 +279,8 @@ export const createTransactionBody = z
     transactionSecondReference: optionalText(transactionLimits.reference, 'Second reference'),
     orderReference: optionalText(transactionLimits.reference, 'Order reference'),
     transactionType: z.enum(transactionTypes, { message: transactionMessages.typeRequired }),
-    transactionDate: z.iso.datetime({ offset: true, message: transactionMessages.dateRequired }),
-    dueDate: z.iso
-      .datetime({ offset: true, message: 'Due date must be an ISO 8601 date and time.' })
-      .nullish(),
+    transactionDate: calendarDateInput(transactionMessages.dateRequired),
+    dueDate: calendarDateInput('Due date must be a date (YYYY-MM-DD).').nullish(),
     currency: z
       .string({ message: transactionMessages.currencyUnknown })
       .trim()
@@ -314,8 +317,8 @@ export const createTransactionBody = z
         transactionReference: 'INV-10042',
         orderReference: 'PO-7781',
         transactionType: 'Invoice',
-        transactionDate: '2026-11-02T00:00:00Z',
-        dueDate: '2026-12-02T00:00:00Z',
+        transactionDate: '2026-11-02',
+        dueDate: '2026-12-02',
         currency: 'GBP',
         transactionAmount: 1200,
         allocatedAmount: 0,
@@ -353,8 +356,8 @@ const settlementOfferFields = {
     .max(transactionLimits.offerDescription, transactionMessages.offerDescriptionTooLong)
     .nullish()
     .transform((value) => (value ? value : null)),
-  validFrom: z.iso.datetime({ offset: true }).nullish(),
-  validUntil: z.iso.datetime({ offset: true }).nullish(),
+  validFrom: calendarDateInput('Valid From must be a date (YYYY-MM-DD).').nullish(),
+  validUntil: calendarDateInput('Valid To must be a date (YYYY-MM-DD).').nullish(),
   amount: z
     .number({ message: transactionMessages.offerAmountRequired })
     .min(0, transactionMessages.offerAmountRange)
@@ -377,7 +380,8 @@ function checkOffer(body: OfferShape, ctx: z.RefinementCtx) {
   if (
     body.validFrom &&
     body.validUntil &&
-    Date.parse(body.validFrom) >= Date.parse(body.validUntil)
+    // Days, both inclusive: an offer may be valid for one day (YYYY-MM-DD compares as text).
+    body.validFrom > body.validUntil
   ) {
     ctx.addIssue({ code: 'custom', path: ['validUntil'], message: transactionMessages.offerDates });
   }
@@ -434,8 +438,8 @@ export const transactionQuery = defineQueryFields(
     id: { type: 'uuid', filterable: true },
     transactionReference: { type: 'string', sortable: true, filterable: true },
     transactionType: { type: 'enum', values: transactionTypes, sortable: true, filterable: true },
-    transactionDate: { type: 'date', sortable: true, filterable: true },
-    dueDate: { type: 'date', sortable: true, filterable: true },
+    transactionDate: { type: 'day', sortable: true, filterable: true },
+    dueDate: { type: 'day', sortable: true, filterable: true },
     transactionAmount: { type: 'number', sortable: true, filterable: true },
     paidStatus: { type: 'enum', values: paidStatuses, sortable: true, filterable: true },
     currency: { type: 'string', sortable: true, filterable: true },

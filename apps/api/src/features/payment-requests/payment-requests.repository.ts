@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type {
   PageQuery,
   PaymentRequest,
@@ -101,7 +101,7 @@ export function toPaymentRequest(
     createdOn: row.createdOn.toISOString(),
     validFrom: iso(row.validFrom),
     validUntil: iso(row.validUntil),
-    paymentRequiredBy: iso(row.paymentRequiredBy),
+    paymentRequiredBy: row.paymentRequiredBy,
     description: row.description,
     paymentTerms: row.paymentTerms,
     test: row.test,
@@ -213,6 +213,19 @@ export function createPaymentRequestsRepository() {
         .orderBy(a.paymentRequestId, a.transactionId);
     },
 
+    /** What each transaction still owes (spec 2 §4 amount owed), as exact numeric text. */
+    async outstandingOf(executor: Executor, scope: PaymentRequestScope, ids: string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await executor
+        .select({
+          id: transactions.id,
+          owed: sql<string>`(${transactions.transactionAmount} - ${transactions.allocatedAmount} - ${transactions.discountedAmount})::text`,
+        })
+        .from(transactions)
+        .where(and(eq(transactions.tenantId, scope.tenantId), eq(transactions.datasetId, scope.datasetId), inArray(transactions.id, ids)));
+      return new Map(rows.map((row) => [row.id, row.owed]));
+    },
+
     async transactionsById(
       executor: Executor,
       scope: PaymentRequestScope,
@@ -236,8 +249,8 @@ export function createPaymentRequestsRepository() {
             id: row.id,
             transactionType: row.transactionType,
             transactionReference: row.transactionReference,
-            transactionDate: row.transactionDate.toISOString(),
-            dueDate: iso(row.dueDate),
+            transactionDate: row.transactionDate,
+            dueDate: row.dueDate,
             currency: row.currency,
             transactionAmount: Number(row.transactionAmount),
             discountedAmount: Number(row.discountedAmount),

@@ -1,4 +1,6 @@
+import Big from 'big.js';
 import {
+  allocationAmountIssue,
   newRequestDefaults,
   paymentRequestMessages as m,
   type AllocationInfoInput,
@@ -129,7 +131,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
           amountToPay: String(input.amountToPay),
           validFrom: input.validFrom ? new Date(input.validFrom) : null,
           validUntil: input.validUntil ? new Date(input.validUntil) : null,
-          paymentRequiredBy: input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null,
+          paymentRequiredBy: input.paymentRequiredBy,
           description: input.description,
           test: input.test,
           accountId: account.id,
@@ -145,8 +147,8 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         accountId: account.id,
         transactionReference: invoiceReference(),
         transactionType: 'Invoice',
-        transactionDate: new Date(input.transactionDate),
-        dueDate: new Date(input.dueDate),
+        transactionDate: input.transactionDate,
+        dueDate: input.dueDate,
         currency: input.currency,
         transactionAmount: String(input.amount),
         description: input.description,
@@ -166,7 +168,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         currency: input.currency,
         amountToPay: String(input.amount),
         validFrom: new Date(input.transactionDate),
-        paymentRequiredBy: new Date(input.dueDate),
+        paymentRequiredBy: input.dueDate,
         description: input.description,
         paymentTerms: input.paymentTerms,
         accountId: account.id,
@@ -199,7 +201,7 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
       if (input.description !== undefined) values.description = input.description;
       if (input.validFrom !== undefined) values.validFrom = input.validFrom ? new Date(input.validFrom) : null;
       if (input.validUntil !== undefined) values.validUntil = input.validUntil ? new Date(input.validUntil) : null;
-      if (input.paymentRequiredBy !== undefined) values.paymentRequiredBy = input.paymentRequiredBy ? new Date(input.paymentRequiredBy) : null;
+      if (input.paymentRequiredBy !== undefined) values.paymentRequiredBy = input.paymentRequiredBy;
       if (input.billingContact !== undefined) values.billingContact = input.billingContact;
       if (input.deliveryContact !== undefined) values.deliveryContact = input.deliveryContact;
       if (input.usageType !== undefined && input.usageType !== row.usageType) {
@@ -225,13 +227,21 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
           throw new ValidationError({ [`${index}.transactionId`]: [m.allocationNotFound] }, m.allocationNotFound);
         }
       });
-      for (const allocation of input) {
+      // Issue 10 item 6: the amount within the entry's limits and not above what the transaction
+      // still owes (its amount owed, exact in numeric); an absent amount keeps the stored one.
+      const outstanding = await repository.outstandingOf(tx, scope, input.map((allocation) => allocation.transactionId));
+      const amounts = input.map((allocation) => {
         const previous = stored.get(allocation.transactionId)!;
-        await repository.updateAllocation(tx, scope, id, {
-          ...allocation,
-          // An absent amount keeps the one stored; the other fields are replaced.
-          amount: allocation.amount ?? (previous.amount === null ? null : Number(previous.amount)),
-        });
+        return allocation.amount ?? (previous.amount === null ? null : Number(previous.amount));
+      });
+      input.forEach((allocation, index) => {
+        const owed = outstanding.get(allocation.transactionId);
+        const aboveOwed = allocation.amount !== null && owed !== undefined && new Big(allocation.amount).gt(owed);
+        const issue = allocationAmountIssue(amounts[index]!, allocation) ?? (aboveOwed ? m.amountAboveOutstanding : null);
+        if (issue) throw new ValidationError({ [`${index}.amount`]: [issue] }, issue);
+      });
+      for (const [index, allocation] of input.entries()) {
+        await repository.updateAllocation(tx, scope, id, { ...allocation, amount: amounts[index]! });
       }
       return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
     },

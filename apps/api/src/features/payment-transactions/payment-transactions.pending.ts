@@ -7,6 +7,7 @@ import { paymentTransactions as t, providerEvents } from '../../db/schema-receiv
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
+import { allocationsFollowPayment } from './allocations-follow.js';
 
 type Action = 'capture' | 'cancel';
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -78,6 +79,7 @@ export function createPendingPayments(deps: { repository: PaymentTransactionsRep
                 : { status: 'Cancelled', statusDateTime: sql`now()` },
             )
             .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, current.id)));
+          await allocationsFollowPayment(tx, scope, current.id, input.action === 'capture' ? amount : null);
         }
         const paymentTransaction = (await repository.find(tx, scope, current.id))!;
         return { isError: errorMessage !== null, errorMessage, paymentTransaction };

@@ -50,7 +50,6 @@ export type SettlementOfferValues = Pick<
 
 const t = transactions;
 const number = (value: string | null) => (value === null ? null : Number(value));
-const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 
 const accountColumns = {
   id: accounts.id,
@@ -66,8 +65,8 @@ export function toTransaction(row: Row, account?: AccountRow | null): Transactio
     transactionSecondReference: row.transactionSecondReference,
     orderReference: row.orderReference,
     transactionType: row.transactionType as Transaction['transactionType'],
-    transactionDate: row.transactionDate.toISOString(),
-    dueDate: iso(row.dueDate),
+    transactionDate: row.transactionDate,
+    dueDate: row.dueDate,
     transactionAmount: Number(row.transactionAmount),
     discountedAmount: Number(row.discountedAmount),
     allocatedAmount: Number(row.allocatedAmount),
@@ -91,8 +90,8 @@ export function toSettlementOffer(row: OfferRow): SettlementOffer {
     transactionId: row.transactionId,
     status: row.status as SettlementOffer['status'],
     description: row.description,
-    validFrom: iso(row.validFrom),
-    validUntil: iso(row.validUntil),
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
     currency: row.currency,
     amount: number(row.amount),
     percentageDiscount: number(row.percentageDiscount),

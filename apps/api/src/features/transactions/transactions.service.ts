@@ -27,7 +27,8 @@ type TransactionRow = NonNullable<Awaited<ReturnType<TransactionsRepository['fin
 
 const decimal = (value: number | null | undefined) =>
   value === null || value === undefined ? null : String(value);
-const dateOf = (value: string | null | undefined) => (value ? new Date(value) : null);
+/** A calendar day as stored (YYYY-MM-DD, issue 10 item 2); absent or empty is none. */
+const dayOf = (value: string | null | undefined) => value || null;
 
 function valuesOf(input: CreateTransactionInput, accountId: string): TransactionValues {
   return {
@@ -36,8 +37,8 @@ function valuesOf(input: CreateTransactionInput, accountId: string): Transaction
     transactionSecondReference: input.transactionSecondReference,
     orderReference: input.orderReference,
     transactionType: input.transactionType,
-    transactionDate: new Date(input.transactionDate),
-    dueDate: dateOf(input.dueDate),
+    transactionDate: input.transactionDate,
+    dueDate: dayOf(input.dueDate),
     currency: input.currency,
     transactionAmount: String(input.transactionAmount),
     discountedAmount: decimal(input.discountedAmount) ?? '0',
@@ -90,8 +91,9 @@ export function createTransactionsService(deps: {
     }
   }
 
-  function checkDates(validFrom: Date | null, validUntil: Date | null) {
-    if (validFrom && validUntil && validFrom.getTime() >= validUntil.getTime()) {
+  function checkDates(validFrom: string | null, validUntil: string | null) {
+    // Days, both inclusive (YYYY-MM-DD compares as text): a one-day offer is allowed.
+    if (validFrom && validUntil && validFrom > validUntil) {
       throw new ValidationError(
         { validUntil: [transactionMessages.offerDates] },
         transactionMessages.offerDates,
@@ -102,13 +104,13 @@ export function createTransactionsService(deps: {
   function offerValues(
     input: CreateSettlementOfferInput,
     transaction: TransactionRow,
-    validUntil: Date | null,
+    validUntil: string | null,
   ): SettlementOfferValues {
     const percentage = input.type === 'PercentageDiscount';
     return {
       type: input.type,
       description: input.description,
-      validFrom: dateOf(input.validFrom),
+      validFrom: dayOf(input.validFrom),
       validUntil,
       // spec 2 §5: the currency is the transaction's, never the caller's.
       currency: transaction.currency,
@@ -229,8 +231,8 @@ export function createTransactionsService(deps: {
       const validUntil =
         input.validUntil === undefined || input.validUntil === null
           ? transaction.dueDate
-          : new Date(input.validUntil);
-      checkDates(dateOf(input.validFrom), validUntil);
+          : input.validUntil;
+      checkDates(dayOf(input.validFrom), validUntil);
       return repository.insertOffer(
         tx,
         scope,
@@ -249,8 +251,8 @@ export function createTransactionsService(deps: {
       const transaction = await transactionOf(tx, scope, transactionId);
       await usableOffer(tx, scope, transactionId, input.id, transactionMessages.offerUsedEdit);
       await checkAmount(tx, scope, transactionId, input);
-      const validUntil = dateOf(input.validUntil);
-      checkDates(dateOf(input.validFrom), validUntil);
+      const validUntil = dayOf(input.validUntil);
+      checkDates(dayOf(input.validFrom), validUntil);
       const offer = await repository.updateOffer(
         tx,
         scope,

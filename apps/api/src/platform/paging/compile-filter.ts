@@ -53,6 +53,8 @@ export function compileFilter(
             column,
             sql`${bind(filter.value.toISOString())}::timestamptz`,
           );
+    case 'day':
+      return compareWith(filter.operator, column, sql`${bind(filter.value)}::date`);
     case 'enum':
     case 'uuid':
     case 'boolean':

@@ -140,6 +140,20 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
 
+  // Issue 10 item 9: 'not-an-email' was accepted as the billing contact's e-mail.
+  it('refuses a billing e-mail that is not an e-mail address', async () => {
+    const calls = renderPage();
+    const dialog = await openDialog();
+    const email = await within(dialog).findByRole('textbox', { name: 'Email' });
+    await userEvent.clear(email);
+    await userEvent.type(email, 'not-an-email');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(
+      await within(dialog).findByText('Email address must be a valid email address, e.g. jo@example.com.'),
+    ).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+  });
+
   it('refuses a Valid to before Valid from', async () => {
     const calls = renderPage();
     const dialog = await openDialog();

@@ -20,7 +20,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -151,7 +151,6 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
 
   const dateProps = {
     clearable: true,
-    valueFormat: 'YYYY-MM-DD',
     popoverProps: { withinPortal: false },
   } as const;
   return (
@@ -189,9 +188,9 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
         </SimpleGrid>
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <DateInput label="Valid from" {...dateProps} {...form.getInputProps('validFrom')} />
-          <DateInput label="Valid to" {...dateProps} {...form.getInputProps('validUntil')} />
-          <DateInput
+          <CalendarDateInput label="Valid from" {...dateProps} {...form.getInputProps('validFrom')} />
+          <CalendarDateInput label="Valid to" {...dateProps} {...form.getInputProps('validUntil')} />
+          <CalendarDateInput
             label="Payment requested by"
             {...dateProps}
             {...form.getInputProps('paymentRequiredBy')}

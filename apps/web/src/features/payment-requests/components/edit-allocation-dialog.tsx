@@ -1,4 +1,4 @@
-import { allocationInfoInputSchema, paymentRequestMessages, type PaymentRequest, type TransactionAllocation } from '@ledgerline/contract';
+import { allocationAmountIssue, allocationInfoInputSchema, paymentRequestMessages, type PaymentRequest, type TransactionAllocation } from '@ledgerline/contract';
 import { Button, Checkbox, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -28,7 +28,16 @@ function toEntry(values: AllocationValues) {
   };
 }
 
-function AllocationForm({ requestId, allocation, onDone }: { requestId: string; allocation: TransactionAllocation; onDone: () => void }) {
+/** What the transaction still owes (spec 2 §4), to the currency's 4 stored decimals; null when not loaded. */
+function outstandingOf(request: PaymentRequest, transactionId: string): number | null {
+  const transaction = request.transactions?.find((candidate) => candidate.id === transactionId);
+  if (!transaction) return null;
+  return Math.round((transaction.transactionAmount - transaction.allocatedAmount - transaction.discountedAmount) * 10_000) / 10_000;
+}
+
+function AllocationForm({ request, allocation, onDone }: { request: PaymentRequest; allocation: TransactionAllocation; onDone: () => void }) {
+  const requestId = request.id;
+  const outstanding = outstandingOf(request, allocation.transactionId);
   const update = useUpdateAllocationInfo(requestId);
   const form = useForm<AllocationValues>({
     mode: 'controlled',
@@ -40,7 +49,16 @@ function AllocationForm({ requestId, allocation, onDone }: { requestId: string; 
       minimumAmount: allocation.minimumAmount ?? '',
       maximumAmount: allocation.maximumAmount ?? '',
     },
-    validate: (values) => resolver(toEntry(values) as unknown as AllocationValues),
+    validate: (values) => {
+      const errors = resolver(toEntry(values) as unknown as AllocationValues);
+      // Issue 10 item 6: the amount within its limits (the contract) and not above what the invoice owes.
+      const amount = optional(values.amount);
+      if (!errors.amount && typeof amount === 'number') {
+        const issue = allocationAmountIssue(amount, { minimumAmount: null, maximumAmount: null, outstanding });
+        if (issue) errors.amount = issue;
+      }
+      return errors;
+    },
   });
   const submit = form.onSubmit((values) => {
     update.mutate([allocationInfoInputSchema.parse(toEntry(values))], {
@@ -90,7 +108,7 @@ export function EditAllocationDialog({
 }) {
   return (
     <Modal opened={allocation !== null} onClose={onClose} title="Edit allocation info" centered>
-      {allocation && <AllocationForm requestId={request.id} allocation={allocation} onDone={onClose} />}
+      {allocation && <AllocationForm request={request} allocation={allocation} onDone={onClose} />}
     </Modal>
   );
 }

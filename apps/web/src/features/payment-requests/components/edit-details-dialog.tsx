@@ -1,6 +1,6 @@
 import { paymentRequestMessages, updatePaymentRequestBody, usageTypes, type PaymentRequest } from '@ledgerline/contract';
 import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -52,10 +52,10 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
       <Stack gap="md">
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
         <Group grow>
-          <DateInput label="Valid from" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('validFrom')} />
-          <DateInput label="Valid to" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('validUntil')} />
+          <CalendarDateInput label="Valid from" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validFrom')} />
+          <CalendarDateInput label="Valid to" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validUntil')} />
         </Group>
-        <DateInput label="Payment requested by" clearable valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('paymentRequiredBy')} />
+        <CalendarDateInput label="Payment requested by" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('paymentRequiredBy')} />
         <Select
           label="Usage type"
           data={[...usageTypes]}

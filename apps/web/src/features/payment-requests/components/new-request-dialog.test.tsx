@@ -41,8 +41,8 @@ describe('the New Request dialog', () => {
       accountId: accounts.body.items[0]!.id,
       currency: 'GBP',
       amount: 100,
-      transactionDate: new Date(today).toISOString(),
-      dueDate: new Date(due).toISOString(),
+      transactionDate: today,
+      dueDate: due,
       description: 'Goods and/or services.',
       paymentTerms: '30 days from transaction date',
     });

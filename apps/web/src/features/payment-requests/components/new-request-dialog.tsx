@@ -6,7 +6,7 @@ import {
   type CreateTransactionRequestBody,
 } from '@ledgerline/contract';
 import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { addDays, format } from 'date-fns';
@@ -99,8 +99,8 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
         />
         <NumberInput label="Amount" required decimalScale={2} fixedDecimalScale min={0} {...form.getInputProps('amount')} />
         <Group grow>
-          <DateInput label="Transaction date" required valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
-          <DateInput label="Due date" required valueFormat="YYYY-MM-DD" popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />
+          <CalendarDateInput label="Transaction date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
+          <CalendarDateInput label="Due date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />
         </Group>
         <TextInput label="Description" {...form.getInputProps('description')} />
         <TextInput label="Payment terms" {...form.getInputProps('paymentTerms')} />

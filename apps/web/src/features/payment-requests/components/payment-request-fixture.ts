@@ -15,7 +15,7 @@ export function aPaymentRequest(n: number, overrides: Partial<PaymentRequest> = 
     createdOn: '2026-11-20T09:55:00.000Z',
     validFrom: '2026-11-20T00:00:00.000Z',
     validUntil: null,
-    paymentRequiredBy: '2026-12-20T00:00:00.000Z',
+    paymentRequiredBy: '2026-12-20',
     description: 'Goods and/or services.',
     paymentTerms: '30 days from transaction date',
     test: false,

@@ -18,8 +18,8 @@ const detail = aPaymentRequest(1, {
       id: transactionId,
       transactionType: 'Invoice',
       transactionReference: 'INV00000001',
-      transactionDate: '2020-01-01T00:00:00.000Z',
-      dueDate: '2020-01-31T00:00:00.000Z',
+      transactionDate: '2020-01-01',
+      dueDate: '2020-01-31',
       currency: 'GBP',
       transactionAmount: 101,
       discountedAmount: 0,
@@ -83,11 +83,34 @@ describe('the payment request page', () => {
     expect(await within(dialog).findByText('Maximum Amount must be greater than 0 and/or Minimum Amount')).toBeInTheDocument();
     const maximum = within(dialog).getByRole('textbox', { name: 'Maximum amount' });
     await userEvent.clear(maximum);
-    await userEvent.type(maximum, '90');
+    await userEvent.type(maximum, '150');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toEqual([{ transactionId, amount: 101, required: true, canEditAmount: true, minimumAmount: 20, maximumAmount: 90 }]);
+    expect(patch.body).toEqual([{ transactionId, amount: 101, required: true, canEditAmount: true, minimumAmount: 20, maximumAmount: 150 }]);
+  });
+
+  // Issue 10 item 6: 999,999 on a £101 invoice with a maximum of 300 was accepted.
+  it('keeps the allocation amount within its limits and what the invoice owes', async () => {
+    const calls = stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
+    render();
+    await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '300');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '999999');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Amount must not be more than the Maximum Amount')).toBeInTheDocument();
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '250.5');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText('Amount must not be more than the amount outstanding on the transaction'),
+    ).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
   });
 
   it('shows the cannot-edit hint and disables editing when the request is not Open', async () => {
@@ -123,7 +146,7 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20T00:00:00.000Z' });
+    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20' });
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {

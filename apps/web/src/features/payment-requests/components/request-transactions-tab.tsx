@@ -2,6 +2,7 @@ import type { PaymentRequest, TransactionAllocation } from '@ledgerline/contract
 import { Button, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DateTime } from '@/ui/date-time';
+import { useDateFormat } from '@/ui/use-date-format';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { useRequestTransactionQuotes } from '../api/get-request-transaction-quotes';
@@ -10,6 +11,7 @@ import { EditAllocationDialog } from './edit-allocation-dialog';
 /** spec 2 §2 Transactions tab: the accounting transactions the request pays, each with its allocation info. */
 export function RequestTransactionsTab({ request, editable, now }: { request: PaymentRequest; editable: boolean; now: Date }) {
   const [editing, setEditing] = useState<TransactionAllocation | null>(null);
+  const today = useDateFormat().dayOf(now);
   const transactions = request.transactions ?? [];
   const quotes = useRequestTransactionQuotes(transactions.map((transaction) => transaction.id));
   if (transactions.length === 0) return <Text c="dimmed">This payment request has no transactions.</Text>;
@@ -34,7 +36,7 @@ export function RequestTransactionsTab({ request, editable, now }: { request: Pa
           </Table.Thead>
           <Table.Tbody>
             {transactions.map((transaction) => {
-              const overdue = transaction.dueDate !== null && transaction.paidStatus !== 'FullyPaid' && Date.parse(transaction.dueDate) < now.getTime();
+              const overdue = transaction.dueDate !== null && transaction.paidStatus !== 'FullyPaid' && transaction.dueDate < today;
               const allocation = allocationOf(transaction.id);
               return (
                 <Table.Tr key={transaction.id}>

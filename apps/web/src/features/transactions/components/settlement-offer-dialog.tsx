@@ -1,10 +1,8 @@
 import type { SettlementOffer, TransactionDetail } from '@ledgerline/contract';
 import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useUserSetting } from '@/auth/api/get-me';
-import { ianaTimeZone } from '@/ui/format';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { spaceWords } from '@/ui/words';
 import { useSaveSettlementOffer } from '../api/save-settlement-offer';
@@ -25,17 +23,16 @@ interface OfferFormProps {
 }
 
 function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
-  const timeZone = ianaTimeZone(useUserSetting().timeZoneId);
   const save = useSaveSettlementOffer(transaction.id);
   const form = useForm<SettlementOfferFormValues>({
     mode: 'controlled',
-    initialValues: initialOfferValues(transaction, offer, timeZone),
-    validate: (values) => validateOffer(values, transaction.amountOwed, timeZone),
+    initialValues: initialOfferValues(transaction, offer),
+    validate: (values) => validateOffer(values, transaction.amountOwed),
   });
   const percentage = form.values.type === 'PercentageDiscount';
 
   const submit = form.onSubmit((values) => {
-    const body = offerBodyOf(values, timeZone);
+    const body = offerBodyOf(values);
     save.mutate(offer ? ({ ...body, id: offer.id } as never) : (body as never), {
       onSuccess: () => {
         notifications.show({
@@ -60,7 +57,6 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
       value: form.values[field],
       onChange: (day: string | null) => form.setFieldValue(field, day),
       error: props.error,
-      valueFormat: 'YYYY-MM-DD',
       clearable: true,
       popoverProps: { withinPortal: false },
     };
@@ -101,8 +97,8 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
         )}
         <TextInput label="Currency" value={transaction.currency} readOnly />
         <TextInput label="Description" {...form.getInputProps('description')} />
-        <DateInput label="Valid from" {...dateProps('validFrom')} />
-        <DateInput label="Valid to" {...dateProps('validUntil')} />
+        <CalendarDateInput label="Valid from" {...dateProps('validFrom')} />
+        <CalendarDateInput label="Valid to" {...dateProps('validUntil')} />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>
             Cancel

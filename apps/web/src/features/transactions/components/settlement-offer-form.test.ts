@@ -8,7 +8,7 @@ import {
 } from './settlement-offer-form';
 
 const transaction = {
-  dueDate: '2026-12-31T00:00:00.000Z',
+  dueDate: '2026-12-31',
   settlementOffers: [],
 } as unknown as TransactionDetail;
 const base: SettlementOfferFormValues = {
@@ -22,7 +22,7 @@ const base: SettlementOfferFormValues = {
 
 describe('the settlement offer form rules (spec 2 §5)', () => {
   it('defaults a new offer to 0 % and valid until the due date', () => {
-    expect(initialOfferValues(transaction, undefined, 'Europe/London')).toMatchObject({
+    expect(initialOfferValues(transaction, undefined)).toMatchObject({
       percentageDiscount: 0,
       validUntil: '2026-12-31',
     });
@@ -54,6 +54,7 @@ describe('the settlement offer form rules (spec 2 §5)', () => {
       transactionMessages.offerPercentageRequired,
     ],
     [{ description: 'x'.repeat(101) }, 'description', transactionMessages.offerDescriptionTooLong],
+    [{ validFrom: '2026-13-45' }, 'validFrom', 'Valid From must be a date (YYYY-MM-DD).'],
     [
       { validFrom: '2026-06-02', validUntil: '2026-06-01' },
       'validUntil',
@@ -61,7 +62,7 @@ describe('the settlement offer form rules (spec 2 §5)', () => {
     ],
   ] as const)('refuses %j', (change, field, message) => {
     expect(
-      validateOffer({ ...base, ...change } as SettlementOfferFormValues, 50, 'Europe/London')[
+      validateOffer({ ...base, ...change } as SettlementOfferFormValues, 50)[
         field
       ],
     ).toBe(message);
@@ -78,7 +79,6 @@ describe('the settlement offer form rules (spec 2 §5)', () => {
           validUntil: '2026-06-01',
         },
         50,
-        'Europe/London',
       ),
     ).toEqual({});
   });

@@ -6,11 +6,10 @@ import {
   type SettlementOffer,
   type TransactionDetail,
 } from '@ledgerline/contract';
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 
 export type OfferType = (typeof offerableSettlementOfferTypes)[number];
 
-/** What the dialog edits: days as yyyy-MM-dd in the user's time zone, numbers or '' when empty. */
+/** What the dialog edits: days as yyyy-MM-dd (calendar days, no time zone), numbers or '' when empty. */
 export interface SettlementOfferFormValues {
   type: OfferType;
   description: string;
@@ -20,8 +19,6 @@ export interface SettlementOfferFormValues {
   percentageDiscount: number | string;
 }
 
-const dayOf = (iso: string | null, timeZone: string) =>
-  iso ? formatInTimeZone(iso, timeZone, 'yyyy-MM-dd') : null;
 
 /**
  * spec 2 §2: once a transaction has offers only their types may be added; otherwise any. An
@@ -37,14 +34,13 @@ export function offerTypeChoices(transaction: TransactionDetail, editing: boolea
 export function initialOfferValues(
   transaction: TransactionDetail,
   offer: SettlementOffer | undefined,
-  timeZone: string,
 ): SettlementOfferFormValues {
   if (offer) {
     return {
       type: offer.type === 'None' ? 'PercentageDiscount' : offer.type,
       description: offer.description ?? '',
-      validFrom: dayOf(offer.validFrom, timeZone),
-      validUntil: dayOf(offer.validUntil, timeZone),
+      validFrom: offer.validFrom,
+      validUntil: offer.validUntil,
       amount: offer.amount ?? '',
       percentageDiscount: offer.percentageDiscount ?? '',
     };
@@ -53,7 +49,7 @@ export function initialOfferValues(
     type: offerTypeChoices(transaction, false)[0]!,
     description: '',
     validFrom: null,
-    validUntil: dayOf(transaction.dueDate, timeZone),
+    validUntil: transaction.dueDate,
     amount: '',
     percentageDiscount: 0,
   };
@@ -62,24 +58,14 @@ export function initialOfferValues(
 const numberOrText = (value: number | string) =>
   typeof value === 'number' ? value : value.trim() === '' ? undefined : value;
 
-/**
- * spec 2 §5 "Dates are converted before sending": valid-from is the start of its day and
- * valid-until the end of its day, in the user's time zone.
- */
-export function offerBodyOf(
-  values: SettlementOfferFormValues,
-  timeZone: string,
-): Record<string, unknown> {
+/** spec 2 §5 "Dates are converted before sending": the days go as YYYY-MM-DD (issue 10 item 2). */
+export function offerBodyOf(values: SettlementOfferFormValues): Record<string, unknown> {
   const percentage = values.type === 'PercentageDiscount';
   return {
     type: values.type,
     description: values.description,
-    validFrom: values.validFrom
-      ? fromZonedTime(`${values.validFrom}T00:00:00.000`, timeZone).toISOString()
-      : null,
-    validUntil: values.validUntil
-      ? fromZonedTime(`${values.validUntil}T23:59:59.999`, timeZone).toISOString()
-      : null,
+    validFrom: values.validFrom || null,
+    validUntil: values.validUntil || null,
     amount: percentage ? null : numberOrText(values.amount),
     percentageDiscount: percentage ? numberOrText(values.percentageDiscount) : null,
   };
@@ -89,9 +75,8 @@ export function offerBodyOf(
 export function validateOffer(
   values: SettlementOfferFormValues,
   amountOwed: number,
-  timeZone: string,
 ): Record<string, string> {
-  const parsed = createSettlementOfferBody.safeParse(offerBodyOf(values, timeZone));
+  const parsed = createSettlementOfferBody.safeParse(offerBodyOf(values));
   const errors: Record<string, string> = {};
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

@@ -6,6 +6,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DateTime } from '@/ui/date-time';
 import { failureMessage } from '@/ui/form-errors';
 import { Money } from '@/ui/money';
+import { useDateFormat } from '@/ui/use-date-format';
 import { useNow } from '@/ui/use-now';
 import { usePermission } from '@/ui/use-permission';
 import { spaceWords } from '@/ui/words';
@@ -23,6 +24,7 @@ export function SettlementOffersTab({ transaction }: { transaction: TransactionD
   const canDelete = usePermission('DeleteSettlementConfigurations');
   const remove = useDeleteSettlementOffer(transaction.id);
   const now = useNow(60_000);
+  const today = useDateFormat().dayOf(now);
   // spec 2 §4: a FullyPaid transaction cannot get a new offer.
   const fullyPaid = transaction.paidStatus === 'FullyPaid';
 
@@ -76,7 +78,7 @@ export function SettlementOffersTab({ transaction }: { transaction: TransactionD
             <Table.Tbody>
               {transaction.settlementOffers.map((offer) => {
                 const expired =
-                  offer.validUntil !== null && Date.parse(offer.validUntil) < now.getTime();
+                  offer.validUntil !== null && offer.validUntil < today;
                 const used = offer.status === 'Used';
                 return (
                   <Table.Tr key={offer.id}>

@@ -15,7 +15,7 @@ const offer = {
   status: 'Open',
   description: 'Early bird',
   validFrom: null,
-  validUntil: '2020-01-31T00:00:00.000Z',
+  validUntil: '2020-01-31',
   currency: 'GBP',
   amount: 5,
   percentageDiscount: null,
@@ -27,7 +27,7 @@ const usedOffer = {
   id: '0199f0aa-0000-7000-8000-0000000000f2',
   status: 'Used',
   description: 'Used one',
-  validUntil: '2999-01-01T00:00:00.000Z',
+  validUntil: '2999-01-01',
 };
 const detail = {
   id,
@@ -35,8 +35,8 @@ const detail = {
   transactionSecondReference: 'SR-1',
   orderReference: 'PO-77',
   transactionType: 'Invoice',
-  transactionDate: '2026-11-01T10:00:00.000Z',
-  dueDate: '2026-12-01T00:00:00.000Z',
+  transactionDate: '2026-11-01',
+  dueDate: '2026-12-01',
   transactionAmount: 1234.5,
   discountedAmount: 0,
   allocatedAmount: 200,
@@ -78,11 +78,20 @@ const detail = {
 };
 
 function renderPage(
-  options: { showAdvancedInfo?: boolean; permissions?: string[]; policy?: boolean } = {},
+  options: {
+    showAdvancedInfo?: boolean;
+    permissions?: string[];
+    policy?: boolean;
+    timeZoneId?: string;
+  } = {},
 ) {
   return renderWithProviders(<p>Elsewhere</p>, {
     user: aUser({
-      userSetting: { ...defaultUserSetting, showAdvancedInfo: options.showAdvancedInfo ?? false },
+      userSetting: {
+        ...defaultUserSetting,
+        showAdvancedInfo: options.showAdvancedInfo ?? false,
+        timeZoneId: options.timeZoneId ?? defaultUserSetting.timeZoneId,
+      },
       permissions: (options.permissions ?? []) as never,
     }),
     flags: options.policy ? { PermissionPolicy: true } : {},
@@ -107,6 +116,29 @@ describe('the transaction page', () => {
     expect(screen.queryByText('HOST-9')).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: /Settlement offers/ })).toHaveTextContent('2');
     expect(screen.getByRole('tab', { name: /Documents/ })).toHaveTextContent('1');
+  });
+
+  // Issue 10 item 2: a transaction dated 23 Nov showed as 22/11 in Pacific time; a calendar day is
+  // the same day in every zone, while an instant (a document's upload time) is the user's.
+  it.each([
+    ['Pacific Standard Time', '2026/11/23 02:30:00'],
+    ['Tokyo Standard Time', '2026/11/23 19:30:00'],
+  ])('shows the transaction and due dates as the same days in %s', async (timeZoneId, uploaded) => {
+    stubFetch({
+      [`GET /transactions/${id}`]: {
+        body: {
+          ...detail,
+          transactionDate: '2026-11-23',
+          dueDate: '2026-12-23',
+          documents: [{ ...detail.documents[0], createdOn: '2026-11-23T10:30:00.000Z' }],
+        },
+      },
+    });
+    renderPage({ timeZoneId });
+    expect(await screen.findByText('2026/11/23')).toBeInTheDocument();
+    expect(screen.getByText('2026/12/23')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: /Documents/ }));
+    expect(await screen.findByText(uploaded)).toBeInTheDocument();
   });
 
   it('shows the custom host id with the showAdvancedInfo setting', async () => {
@@ -154,7 +186,28 @@ describe('the transaction page', () => {
       amount: 12.5,
       percentageDiscount: null,
     });
-    expect((post.body as { validUntil: string }).validUntil).toMatch(/^2026-12-01T/);
+    // A calendar day, sent as it is (issue 10 item 2).
+    expect((post.body as { validUntil: string }).validUntil).toBe('2026-12-01');
+  }, 20_000);
+
+  // Issue 10 item 7: a typed date that is not a real day is an inline error, never rolled over.
+  it('refuses a typed valid-from of 2026-13-45 inline and sends nothing', async () => {
+    const calls = stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
+    renderPage();
+    await userEvent.click(await screen.findByRole('tab', { name: /Settlement offers/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'New Settlement Offer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New Settlement Offer' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Amount' }), '5');
+    const validFrom = within(dialog).getByRole('textbox', { name: 'Valid from' });
+    await userEvent.type(validFrom, '2026-13-45');
+    await userEvent.tab();
+    expect(await within(dialog).findByText('Enter a valid date')).toBeInTheDocument();
+    expect(validFrom).toHaveValue('2026-13-45');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText('Valid From must be a date (YYYY-MM-DD).'),
+    ).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
   }, 20_000);
 
   it('disables the controls the user has no permission for', async () => {

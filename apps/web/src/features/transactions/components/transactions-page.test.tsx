@@ -15,7 +15,7 @@ function aTransaction(n: number, dueDate: string | null) {
     transactionSecondReference: null,
     orderReference: null,
     transactionType: n % 2 ? 'Invoice' : 'CreditNote',
-    transactionDate: '2026-11-20T10:00:00.000Z',
+    transactionDate: '2026-11-20',
     dueDate,
     transactionAmount: 100 + n,
     discountedAmount: 0,
@@ -43,7 +43,7 @@ describe('the transactions list', () => {
     const calls = stubFetch({
       'GET /transactions/quotes': {
         body: {
-          items: [aTransaction(1, '2026-12-20T00:00:00.000Z'), aTransaction(2, null)],
+          items: [aTransaction(1, '2026-12-20'), aTransaction(2, null)],
           totalItems: 2,
           totalItemsEstimated: false,
         },
