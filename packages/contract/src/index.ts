@@ -19,3 +19,4 @@ export * from './schemas/payment-requests.js';
 export * from './schemas/accounts.js';
 export * from './schemas/payers.js';
 export * from './schemas/custom-host-id.js';
+export * from './schemas/payment-providers.js';
