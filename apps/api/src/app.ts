@@ -56,6 +56,15 @@ import { createSandboxAdapter } from './providers/sandbox/sandbox.adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
 import { createCustomHostIdRepository } from './features/transactions/custom-host-id.repository.js';
+import { paymentProvidersRoutes } from './features/payment-providers/payment-providers.routes.js';
+import { createPaymentProvidersRepository } from './features/payment-providers/payment-providers.repository.js';
+import { createPaymentProvidersService } from './features/payment-providers/payment-providers.service.js';
+import {
+  createSecretBox,
+  describeSecretsKey,
+  loadSecretsKey,
+  type SecretBox,
+} from './platform/secrets.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -75,9 +84,20 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** The built site; defaults to apps/web/dist when it exists. */
   webRoot?: string | null;
+  /** Seals provider credentials; defaults to SECRETS_KEY, else the data folder's key file. */
+  secrets?: SecretBox;
 }
 
 const defaultWebRoot = webDistFolder;
+
+/** SECRETS_KEY or the embedded key file, announced at start (design §5). */
+function openSecretBox(config: Config, app: FastifyInstance): SecretBox {
+  const source = loadSecretsKey(config);
+  const line = describeSecretsKey(source);
+  if (source.created) app.log.warn(line);
+  else app.log.info(line);
+  return createSecretBox(source.key);
+}
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
@@ -308,6 +328,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
+  });
+  await app.register(paymentProvidersRoutes, {
+    providers: createPaymentProvidersService({
+      repository: createPaymentProvidersRepository(),
+      secrets: options.secrets ?? openSecretBox(config, app),
+    }),
   });
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({

@@ -46,8 +46,14 @@ export const paymentProviders = pgTable(
     uniqueIndex('payment_providers_id_key').on(t.id),
     // spec 3 §5: a provider name is unique in its company (case-insensitively, as `name eq` finds it).
     uniqueIndex('payment_providers_name_key').on(t.tenantId, t.datasetId, sql`lower(${t.name})`),
-    uniqueIndex('payment_providers_default_key').on(t.tenantId, t.datasetId).where(sql`${t.isDefault}`),
+    uniqueIndex('payment_providers_default_key')
+      .on(t.tenantId, t.datasetId)
+      .where(sql`${t.isDefault}`),
     index('payment_providers_name_idx').on(t.tenantId, t.datasetId, t.name, t.id),
-    foreignKey({ name: 'payment_providers_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasets.tenantId, datasets.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_providers_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasets.tenantId, datasets.id],
+    }).onDelete('cascade'),
   ],
 );

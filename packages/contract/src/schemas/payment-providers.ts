@@ -39,7 +39,6 @@ export const paymentMethodGroupLabels: Record<PaymentMethodGroup, string> = {
   BuyNowPayLater: 'Buy Now, Pay Later',
 };
 
-
 /** spec 3 §3 Provider type info, with what the add dialog needs (spec 3 §2, §6). */
 export interface PaymentProviderTypeInfo {
   providerName: PaymentProviderName;
@@ -75,7 +74,8 @@ export const paymentProviderTypes: readonly PaymentProviderTypeInfo[] = [
   {
     providerName: 'Opayo',
     displayName: 'Opayo',
-    description: 'UK card provider (Elavon): a hosted card page (Server) or an integrated form (Pi).',
+    description:
+      'UK card provider (Elavon): a hosted card page (Server) or an integrated form (Pi).',
     supportedPaymentMethodGroups: ['Card'],
     paymentMethodTypesInfo: [{ paymentMethodType: 'Card', supportedCurrencies: majorCurrencies }],
     isBeta: false,
@@ -97,7 +97,8 @@ export const paymentProviderTypes: readonly PaymentProviderTypeInfo[] = [
   {
     providerName: 'Oppwa',
     displayName: 'Total Processing',
-    description: 'Card processor (ACI Open Payment Platform): card payments through its payment widget.',
+    description:
+      'Card processor (ACI Open Payment Platform): card payments through its payment widget.',
     supportedPaymentMethodGroups: ['Card', 'Wallets'],
     paymentMethodTypesInfo: [{ paymentMethodType: 'Card', supportedCurrencies: cardCurrencies }],
     isBeta: false,
@@ -155,7 +156,10 @@ export function paymentProviderType(name: string): PaymentProviderTypeInfo | und
 export const secretSentinel = '__stored_secret__';
 
 /** spec 3 §9: TranSafe's public test-site credentials, set by the test switch. */
-export const tranSafeTestCredentials = { userName: 'test_retail|public', password: 'publ1ct3st' } as const;
+export const tranSafeTestCredentials = {
+  userName: 'test_retail|public',
+  password: 'publ1ct3st',
+} as const;
 
 /** spec 3 §5, §9 limits. */
 export const paymentProviderLimits = {
@@ -306,10 +310,15 @@ const trueLayer: ProviderKindSchema = {
     beneficiaryBankAccount: z.object(
       {
         accountName: optionalText('Account name', paymentProviderLimits.accountName.max),
-        accountNumber: digits(paymentProviderLimits.accountNumberDigits, paymentProviderMessages.accountNumber),
+        accountNumber: digits(
+          paymentProviderLimits.accountNumberDigits,
+          paymentProviderMessages.accountNumber,
+        ),
         sortCode: digits(paymentProviderLimits.sortCodeDigits, paymentProviderMessages.sortCode),
         iban: z.null().default(null),
-        currency: z.literal('GBP', { message: paymentProviderMessages.bankCurrency }).default('GBP'),
+        currency: z
+          .literal('GBP', { message: paymentProviderMessages.bankCurrency })
+          .default('GBP'),
       },
       { message: 'Bank details are required.' },
     ),
@@ -334,7 +343,11 @@ const oppwa: ProviderKindSchema = {
         .default([...primaryCardBrands]),
     })
     // spec 3 §2: the save-card default only applies while cards are stored.
-    .transform((s) => ({ ...s, saveCardOptionDefault: s.storePayerPaymentMethod && s.saveCardOptionDefault, brands: [...new Set(s.brands)] })),
+    .transform((s) => ({
+      ...s,
+      saveCardOptionDefault: s.storePayerPaymentMethod && s.saveCardOptionDefault,
+      brands: [...new Set(s.brands)],
+    })),
   credentials: z.object({
     entityId: text('Entity ID'),
     accessToken: text('Access token'),
@@ -354,7 +367,11 @@ const stripe: ProviderKindSchema = {
     // spec 3 §2: store-card is forced off without use-customer, save-card without store-card.
     .transform((s) => {
       const storePayerPaymentMethod = s.useStripeCustomer && s.storePayerPaymentMethod;
-      return { ...s, storePayerPaymentMethod, saveCardOptionDefault: storePayerPaymentMethod && s.saveCardOptionDefault };
+      return {
+        ...s,
+        storePayerPaymentMethod,
+        saveCardOptionDefault: storePayerPaymentMethod && s.saveCardOptionDefault,
+      };
     }),
   credentials: z.object({
     stripeAccountId: optionalText('Stripe account id'),
@@ -409,7 +426,11 @@ export const paymentAmountFilterSchema = z
   .superRefine((filter, ctx) => {
     const { minimumPaymentValue: min, maximumPaymentValue: max } = filter;
     if (min !== null && max !== null && !(max > min)) {
-      ctx.addIssue({ code: 'custom', path: ['maximumPaymentValue'], message: paymentProviderMessages.maximumNotAboveMinimum });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maximumPaymentValue'],
+        message: paymentProviderMessages.maximumNotAboveMinimum,
+      });
     }
   });
 
@@ -446,7 +467,12 @@ export function filterCountOf(configurations: readonly PaymentMethodConfiguratio
   for (const configuration of configurations) {
     for (const filter of configuration.filterGroup?.filterConfigurations ?? []) {
       if (!filter.isEnabled) continue;
-      if (filter.filterType === 'Currencies' ? filter.currencies.length > 0 : filter.minimumPaymentValue !== null || filter.maximumPaymentValue !== null) count += 1;
+      if (
+        filter.filterType === 'Currencies'
+          ? filter.currencies.length > 0
+          : filter.minimumPaymentValue !== null || filter.maximumPaymentValue !== null
+      )
+        count += 1;
     }
   }
   return count;
@@ -474,12 +500,17 @@ export const paymentProviderCommonFields = {
 };
 
 const bodyFields = {
-  providerName: z.enum(paymentProviderNames, { message: paymentProviderMessages.providerNameUnknown }),
+  providerName: z.enum(paymentProviderNames, {
+    message: paymentProviderMessages.providerNameUnknown,
+  }),
   ...paymentProviderCommonFields,
   isTest: z.boolean().default(false),
   settings: z.record(z.string(), z.unknown()).default({}),
   credentials: z.record(z.string(), z.unknown()).default({}),
-  paymentMethodConfigurations: z.array(paymentMethodConfigurationSchema).max(paymentMethodTypes.length).default([]),
+  paymentMethodConfigurations: z
+    .array(paymentMethodConfigurationSchema)
+    .max(paymentMethodTypes.length)
+    .default([]),
 };
 
 /**
@@ -487,16 +518,28 @@ const bodyFields = {
  * `credentials.x`) and the method configurations against the kind's types; the output carries
  * the parsed values.
  */
-function checkKind<T extends { providerName: PaymentProviderName; settings: Record<string, unknown>; credentials: Record<string, unknown>; paymentMethodConfigurations: PaymentMethodConfiguration[] }>(
-  body: T,
-  ctx: z.RefinementCtx,
-): T {
+function checkKind<
+  T extends {
+    providerName: PaymentProviderName;
+    settings: Record<string, unknown>;
+    credentials: Record<string, unknown>;
+    paymentMethodConfigurations: PaymentMethodConfiguration[];
+  },
+>(body: T, ctx: z.RefinementCtx): T {
   const kind = providerKindSchemas[body.providerName];
   const settings = kind.settings.safeParse(body.settings);
   const credentials = kind.credentials.safeParse(body.credentials);
-  for (const [part, result] of [['settings', settings], ['credentials', credentials]] as const) {
+  for (const [part, result] of [
+    ['settings', settings],
+    ['credentials', credentials],
+  ] as const) {
     if (!result.success) {
-      for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', path: [part, ...issue.path.map(String)], message: issue.message });
+      for (const issue of result.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          path: [part, ...issue.path.map(String)],
+          message: issue.message,
+        });
     }
   }
   if (settings.success && credentials.success) {
@@ -504,13 +547,33 @@ function checkKind<T extends { providerName: PaymentProviderName; settings: Reco
     const c = credentials.data as Record<string, unknown>;
     // spec 3 §5 card gateway: user name and password only outside test mode.
     if (body.providerName === 'TranSafe' && !s.useTestSite) {
-      if (!c.userName) ctx.addIssue({ code: 'custom', path: ['credentials', 'userName'], message: required('User name') });
-      if (!c.password) ctx.addIssue({ code: 'custom', path: ['credentials', 'password'], message: required('Password') });
+      if (!c.userName)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['credentials', 'userName'],
+          message: required('User name'),
+        });
+      if (!c.password)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['credentials', 'password'],
+          message: required('Password'),
+        });
     }
     // spec 3 §5 UK card provider: integration key and password only for Pi.
     if (body.providerName === 'Opayo' && s.integrationType === 'Pi') {
-      if (!c.integrationKey) ctx.addIssue({ code: 'custom', path: ['credentials', 'integrationKey'], message: required('Integration key') });
-      if (!c.integrationPassword) ctx.addIssue({ code: 'custom', path: ['credentials', 'integrationPassword'], message: required('Integration password') });
+      if (!c.integrationKey)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['credentials', 'integrationKey'],
+          message: required('Integration key'),
+        });
+      if (!c.integrationPassword)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['credentials', 'integrationPassword'],
+          message: required('Integration password'),
+        });
     }
   }
   const type = paymentProviderType(body.providerName)!;
@@ -518,15 +581,27 @@ function checkKind<T extends { providerName: PaymentProviderName; settings: Reco
   const seen = new Set<string>();
   body.paymentMethodConfigurations.forEach((configuration, index) => {
     if (!supported.has(configuration.paymentMethodType)) {
-      ctx.addIssue({ code: 'custom', path: ['paymentMethodConfigurations', index, 'paymentMethodType'], message: paymentProviderMessages.methodTypeUnsupported });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymentMethodConfigurations', index, 'paymentMethodType'],
+        message: paymentProviderMessages.methodTypeUnsupported,
+      });
     }
     if (seen.has(configuration.paymentMethodType)) {
-      ctx.addIssue({ code: 'custom', path: ['paymentMethodConfigurations', index, 'paymentMethodType'], message: paymentProviderMessages.methodTypeTwice });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['paymentMethodConfigurations', index, 'paymentMethodType'],
+        message: paymentProviderMessages.methodTypeTwice,
+      });
     }
     seen.add(configuration.paymentMethodType);
   });
   if (!settings.success || !credentials.success) return body;
-  return { ...body, settings: settings.data as Record<string, unknown>, credentials: credentials.data as Record<string, unknown> };
+  return {
+    ...body,
+    settings: settings.data as Record<string, unknown>,
+    credentials: credentials.data as Record<string, unknown>,
+  };
 }
 
 const example = {
@@ -551,15 +626,27 @@ export type CreatePaymentProviderInput = z.output<typeof createPaymentProviderBo
 
 /** PUT providers: the same plus the id; a secret sent as the sentinel keeps the stored one. */
 export const updatePaymentProviderBody = z
-  .object({ id: z.uuid({ message: 'Id must be the id of a payment provider configuration.' }), ...bodyFields })
+  .object({
+    id: z.uuid({ message: 'Id must be the id of a payment provider configuration.' }),
+    ...bodyFields,
+  })
   .transform(checkKind)
   .meta({ id: 'UpdatePaymentProvider' });
 export type UpdatePaymentProviderBody = z.input<typeof updatePaymentProviderBody>;
 export type UpdatePaymentProviderInput = z.output<typeof updatePaymentProviderBody>;
 
 const filterConfigurationOut = z.union([
-  z.object({ filterType: z.literal('PaymentAmount'), isEnabled: z.boolean(), minimumPaymentValue: z.number().nullable(), maximumPaymentValue: z.number().nullable() }),
-  z.object({ filterType: z.literal('Currencies'), isEnabled: z.boolean(), currencies: z.array(z.string()) }),
+  z.object({
+    filterType: z.literal('PaymentAmount'),
+    isEnabled: z.boolean(),
+    minimumPaymentValue: z.number().nullable(),
+    maximumPaymentValue: z.number().nullable(),
+  }),
+  z.object({
+    filterType: z.literal('Currencies'),
+    isEnabled: z.boolean(),
+    currencies: z.array(z.string()),
+  }),
 ]);
 const methodConfigurationOut = z.object({
   paymentMethodType: z.enum(paymentMethodTypes),
@@ -584,7 +671,9 @@ const summaryFields = {
 };
 
 /** A row of the providers list; no credentials (anyone in the company reads the list). */
-export const paymentProviderSummarySchema = z.object(summaryFields).meta({ id: 'PaymentProviderSummary' });
+export const paymentProviderSummarySchema = z
+  .object(summaryFields)
+  .meta({ id: 'PaymentProviderSummary' });
 export type PaymentProviderSummary = z.infer<typeof paymentProviderSummarySchema>;
 
 /** One configuration with its credentials; each stored secret reads as the sentinel. */
@@ -599,7 +688,12 @@ export const paymentProviderTypeSchema = z
     displayName: z.string(),
     description: z.string(),
     supportedPaymentMethodGroups: z.array(z.enum(paymentMethodGroups)),
-    paymentMethodTypesInfo: z.array(z.object({ paymentMethodType: z.enum(paymentMethodTypes), supportedCurrencies: z.array(z.string()) })),
+    paymentMethodTypesInfo: z.array(
+      z.object({
+        paymentMethodType: z.enum(paymentMethodTypes),
+        supportedCurrencies: z.array(z.string()),
+      }),
+    ),
     isBeta: z.boolean(),
     featureFlag: z.string(),
     isTestProvider: z.boolean(),
@@ -613,7 +707,9 @@ export const defaultPaymentProviderSchema = z
   .meta({ id: 'DefaultPaymentProvider' });
 export type DefaultPaymentProvider = z.infer<typeof defaultPaymentProviderSchema>;
 export const setDefaultPaymentProviderBody = z.object({
-  paymentProviderId: z.uuid({ message: 'Payment provider id must be the id of a payment provider configuration.' }),
+  paymentProviderId: z.uuid({
+    message: 'Payment provider id must be the id of a payment provider configuration.',
+  }),
 });
 export const isDefaultPaymentProviderSchema = z.object({ isDefault: z.boolean() });
 
