@@ -95,19 +95,17 @@ beforeAll(async () => {
   merchant = await signIn(ctx, { tenantName: 'Providers Ltd' });
   rival = await signIn(ctx, { tenantName: 'Rival Providers Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Providers Ltd' });
-  await ctx.database.db
-    .insert(datasets)
-    .values({
-      tenantId: merchant.tenantId,
-      id: 2,
-      name: 'Providers Two',
-      status: 'Active',
-      hostId: '2',
-      customHostId: '2',
-      hostSystemName: 'Custom',
-      currency: 'GBP',
-      type: 'Production',
-    });
+  await ctx.database.db.insert(datasets).values({
+    tenantId: merchant.tenantId,
+    id: 2,
+    name: 'Providers Two',
+    status: 'Active',
+    hostId: '2',
+    customHostId: '2',
+    hostSystemName: 'Custom',
+    currency: 'GBP',
+    type: 'Production',
+  });
   merchantKey = await createKey(merchant);
 });
 afterAll(() => ctx.close());
