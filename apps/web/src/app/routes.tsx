@@ -10,6 +10,11 @@ import { PaymentRequestsPage } from '@/features/payment-requests/components/paym
 import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
 import { PaymentTransactionsPage } from '@/features/payment-transactions/components/payment-transactions-page';
 import { CompaniesPage } from '@/features/datasets/components/companies-page';
+import { PaymentProvidersPage } from '@/features/payment-providers/components/payment-providers-page';
+import {
+  EditProviderPage,
+  NewProviderPage,
+} from '@/features/payment-providers/components/provider-form-page';
 import { TransactionPage } from '@/features/transactions/components/transaction-page';
 import { TransactionsPage } from '@/features/transactions/components/transactions-page';
 import { UsersPage } from '@/features/users/components/users-page';
@@ -35,6 +40,25 @@ export const areaRoutes: readonly AreaRoute[] = [
     element: <UsersPage />,
   },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
+  {
+    path: '/settings/payment-providers',
+    title: ['Payment Providers'],
+    permission: { anyOf: ['ConfigurePaymentProvider', 'DeletePaymentProvider'] },
+    fullWidth: true,
+    element: <PaymentProvidersPage />,
+  },
+  {
+    path: '/settings/payment-providers/new/:type',
+    title: ['Payment Providers', 'New Provider'],
+    permission: 'ConfigurePaymentProvider',
+    element: <NewProviderPage />,
+  },
+  {
+    path: '/settings/payment-providers/:id',
+    title: ['Payment Providers', 'Payment Provider'],
+    permission: 'ConfigurePaymentProvider',
+    element: <EditProviderPage />,
+  },
   {
     path: '/settings/access-keys',
     title: ['Access Keys'],

@@ -199,6 +199,20 @@ export const paymentProviderMessages = {
   bankCurrency: 'The bank account currency must be GBP.',
   brandUnknown: 'Unknown card brand.',
   noDefault: 'No default payment provider is set.',
+  // spec 3 §2 list banners and load failure (exact), and the form's unknown type.
+  noProvidersConfigured: 'No Payment Providers Configured',
+  noDefaultSelected: 'No Default Payment Provider Selected',
+  loadFailed: 'An error occurred loading the data',
+  unknownProvider: 'unknown provider',
+  // spec 1 §8: toasts of provider add, update, delete and default update; wording not shown.
+  added: 'Payment provider successfully added',
+  updated: 'Payment provider successfully updated',
+  deleted: 'Payment provider successfully deleted',
+  defaultUpdated: 'Default payment provider successfully updated',
+  addFailed: 'An error occurred while adding the payment provider: ',
+  updateFailed: 'An error occurred while updating the payment provider: ',
+  deleteFailed: 'An error occurred while deleting the payment provider: ',
+  defaultUpdateFailed: 'An error occurred while updating the default payment provider: ',
   notFound: 'Payment provider configuration could not be found.',
 } as const;
 

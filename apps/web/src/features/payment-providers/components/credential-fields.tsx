@@ -1,0 +1,161 @@
+import {
+  secretSentinel,
+  tranSafeTestCredentials,
+  type PaymentProviderTypeInfo,
+} from '@ledgerline/contract';
+import { PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import type { ProviderFormValues } from './provider-form-values';
+
+type Form = UseFormReturnType<ProviderFormValues>;
+
+/** A secret: a stored one shows masked as the sentinel, which the server keeps when sent back. */
+function SecretInput({
+  form,
+  path,
+  label,
+  disabled,
+}: {
+  form: Form;
+  path: string;
+  label: string;
+  disabled?: boolean;
+}) {
+  const stored = form.getValues().credentials[path.split('.')[1]!] === secretSentinel;
+  return (
+    <PasswordInput
+      label={label}
+      required
+      disabled={disabled}
+      description={stored ? 'Stored. Type a new value to replace it.' : undefined}
+      onFocus={(event) => {
+        if (event.currentTarget.value === secretSentinel) event.currentTarget.select();
+      }}
+      {...form.getInputProps(path)}
+    />
+  );
+}
+
+function ServerChoice({
+  form,
+  path,
+  inverted = false,
+}: {
+  form: Form;
+  path: string;
+  inverted?: boolean;
+}) {
+  const [part, key] = path.split('.') as ['settings' | 'credentials', string];
+  const test = form.getValues()[part][key] === true;
+  return (
+    <div>
+      <Text size="sm" fw={500} mb={4}>
+        Server
+      </Text>
+      <SegmentedControl
+        data={[
+          { value: 'live', label: 'Live' },
+          { value: 'test', label: 'Test' },
+        ]}
+        value={test !== inverted ? 'test' : 'live'}
+        onChange={(value) => form.setFieldValue(path, value === 'test')}
+        aria-label="Server"
+      />
+    </div>
+  );
+}
+
+/** spec 3 §2 the kind's connection fields on the General tab. */
+export function CredentialFields({
+  form,
+  type,
+}: {
+  form: Form;
+  type: PaymentProviderTypeInfo;
+  editing: boolean;
+}) {
+  const values = form.getValues();
+  switch (type.providerName) {
+    case 'TranSafe': {
+      const test = values.settings.useTestSite === true;
+      return (
+        <Stack gap="md">
+          <Switch
+            label="Use test site"
+            checked={test}
+            onChange={(event) => {
+              const on = event.currentTarget.checked;
+              form.setFieldValue('settings.useTestSite', on);
+              // spec 3 §4: the test switch sets the fixed placeholder credentials.
+              form.setFieldValue(
+                'credentials.userName',
+                on ? tranSafeTestCredentials.userName : '',
+              );
+              form.setFieldValue(
+                'credentials.password',
+                on ? tranSafeTestCredentials.password : '',
+              );
+            }}
+          />
+          <TextInput
+            label="User name"
+            required={!test}
+            disabled={test}
+            {...form.getInputProps('credentials.userName')}
+          />
+          <SecretInput form={form} path="credentials.password" label="Password" disabled={test} />
+        </Stack>
+      );
+    }
+    case 'Opayo': {
+      const pi = values.settings.integrationType === 'Pi';
+      return (
+        <Stack gap="md">
+          <ServerChoice form={form} path="settings.useTestServer" />
+          <TextInput
+            label="Vendor name"
+            required
+            {...form.getInputProps('credentials.vendorName')}
+          />
+          <TextInput label="Admin user" required {...form.getInputProps('credentials.adminUser')} />
+          <SecretInput form={form} path="credentials.adminPassword" label="Admin password" />
+          {pi && (
+            <>
+              <TextInput
+                label="Integration key"
+                required
+                {...form.getInputProps('credentials.integrationKey')}
+              />
+              <SecretInput
+                form={form}
+                path="credentials.integrationPassword"
+                label="Integration password"
+              />
+            </>
+          )}
+        </Stack>
+      );
+    }
+    case 'TrueLayer':
+      return (
+        <Stack gap="md">
+          <ServerChoice form={form} path="credentials.useSandbox" />
+          <TextInput label="Client ID" required {...form.getInputProps('credentials.clientId')} />
+          <SecretInput form={form} path="credentials.clientSecret" label="Client Secret" />
+        </Stack>
+      );
+    case 'Oppwa':
+      return (
+        <Stack gap="md">
+          <Switch
+            label="Test mode"
+            {...form.getInputProps('credentials.useSandbox', { type: 'checkbox' })}
+          />
+          <TextInput label="Entity ID" required {...form.getInputProps('credentials.entityId')} />
+          <SecretInput form={form} path="credentials.accessToken" label="Access token" />
+        </Stack>
+      );
+    default:
+      return null;
+  }
+}
