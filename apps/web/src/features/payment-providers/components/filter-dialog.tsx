@@ -81,14 +81,19 @@ export function FilterDialog({
       },
     },
   });
+  const submit = form.onSubmit((values) => {
+    onApply(filterGroupOf(values));
+    onClose();
+  });
   return (
     <Modal opened={opened} onClose={onClose} title="Item filters" centered>
       <form
         noValidate
-        onSubmit={form.onSubmit((values) => {
-          onApply(filterGroupOf(values));
-          onClose();
-        })}
+        onSubmit={(event) => {
+          // The dialog renders in a portal, but React bubbles its submit to the provider form.
+          event.stopPropagation();
+          submit(event);
+        }}
       >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
