@@ -59,6 +59,9 @@ import { createCustomHostIdRepository } from './features/transactions/custom-hos
 import { paymentProvidersRoutes } from './features/payment-providers/payment-providers.routes.js';
 import { createPaymentProvidersRepository } from './features/payment-providers/payment-providers.repository.js';
 import { createPaymentProvidersService } from './features/payment-providers/payment-providers.service.js';
+import { providerConnectionsRoutes } from './features/payment-providers/provider-connections.routes.js';
+import { createProviderConnections } from './features/payment-providers/provider-connections.service.js';
+import { createProviderClients } from './providers/clients.js';
 import {
   createSecretBox,
   describeSecretsKey,
@@ -329,10 +332,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
   });
-  await app.register(paymentProvidersRoutes, {
-    providers: createPaymentProvidersService({
-      repository: createPaymentProvidersRepository(),
-      secrets: options.secrets ?? openSecretBox(config, app),
+  const paymentProvidersRepository = createPaymentProvidersRepository();
+  const paymentProviders = createPaymentProvidersService({
+    repository: paymentProvidersRepository,
+    secrets: options.secrets ?? openSecretBox(config, app),
+  });
+  await app.register(paymentProvidersRoutes, { providers: paymentProviders });
+  await app.register(providerConnectionsRoutes, {
+    connections: createProviderConnections({
+      providers: paymentProviders,
+      repository: paymentProvidersRepository,
+      ...createProviderClients(config),
+      publicUrl: config.publicUrl,
+      opayoServerIp: config.OPAYO_SERVER_IP,
     }),
   });
   await app.register(accessKeysRoutes, {

@@ -20,3 +20,4 @@ export * from './schemas/accounts.js';
 export * from './schemas/payers.js';
 export * from './schemas/custom-host-id.js';
 export * from './schemas/payment-providers.js';
+export * from './schemas/provider-connections.js';
