@@ -12,10 +12,13 @@ import {
 } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { AppError, ConflictError } from '../../platform/errors.js';
-import type { GoCardlessConnect } from '../../providers/gocardless/gocardless.connect.js';
+import {
+  GoCardlessError,
+  type GoCardlessConnect,
+} from '../../providers/gocardless/gocardless.connect.js';
 import { ProviderUnreachableError } from '../../providers/http.js';
 import type { OpayoAdmin } from '../../providers/opayo/opayo.admin.js';
-import type { StripeConnect } from '../../providers/stripe/stripe.connect.js';
+import { StripeError, type StripeConnect } from '../../providers/stripe/stripe.connect.js';
 import type { TranSafeAdmin } from '../../providers/transafe/transafe.admin.js';
 import type { ProviderScope } from './payment-providers.repository.js';
 import type { Credentials, PaymentProvidersService } from './payment-providers.service.js';
@@ -57,12 +60,20 @@ function uniqueName(base: string, taken: readonly string[]): string {
   }
 }
 
-/** A provider that did not answer is a 502-free failure the screen can show. */
+/**
+ * A provider that did not answer, or refused the call, is a failure the screen can show (never a
+ * 5xx, which the site would turn into an error page).
+ */
 async function reach<T>(call: () => Promise<T>, failed: (message: string) => T): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ProviderUnreachableError) return failed(error.message);
+    if (
+      error instanceof ProviderUnreachableError ||
+      error instanceof StripeError ||
+      error instanceof GoCardlessError
+    )
+      return failed(error.message);
     throw error;
   }
 }
