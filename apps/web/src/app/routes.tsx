@@ -15,6 +15,10 @@ import {
   EditProviderPage,
   NewProviderPage,
 } from '@/features/payment-providers/components/provider-form-page';
+import {
+  GoCardlessReturnPage,
+  StripeConnectReturnPage,
+} from '@/features/payment-providers/components/provider-return-pages';
 import { TransactionPage } from '@/features/transactions/components/transaction-page';
 import { TransactionsPage } from '@/features/transactions/components/transactions-page';
 import { UsersPage } from '@/features/users/components/users-page';
@@ -52,6 +56,17 @@ export const areaRoutes: readonly AreaRoute[] = [
     title: ['Payment Providers', 'New Provider'],
     permission: 'ConfigurePaymentProvider',
     element: <NewProviderPage />,
+  },
+  // spec 3 §2: the provider return routes need no permission (the calls they make do).
+  {
+    path: '/stripe-connect/connect/oauth',
+    title: ['Payment Providers', 'Stripe'],
+    element: <StripeConnectReturnPage />,
+  },
+  {
+    path: '/gocardless/connect/oauth',
+    title: ['Payment Providers', 'GoCardless'],
+    element: <GoCardlessReturnPage />,
   },
   {
     path: '/settings/payment-providers/:id',

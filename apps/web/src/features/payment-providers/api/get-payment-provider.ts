@@ -15,6 +15,8 @@ export const paymentProviderQueryOptions = (id: string) =>
   queryOptions({
     queryKey: paymentProviderKeys().detail(id),
     queryFn: ({ signal }) => getPaymentProvider(id, signal),
+    // spec 3 §2: the page shows a failed load itself.
+    meta: { inlineErrors: true },
   });
 
 export function usePaymentProvider(id: string) {

@@ -28,6 +28,8 @@ export const paymentProvidersQueryOptions = (query: GridQuery) =>
     queryKey: paymentProviderKeys().list({ ...query }),
     queryFn: ({ signal }) => getPaymentProviders(query, signal),
     placeholderData: keepPreviousData,
+    // spec 3 §2: the page shows a failed load itself.
+    meta: { inlineErrors: true },
   });
 
 export function usePaymentProviders(query: GridQuery) {

@@ -9,18 +9,14 @@ import { usePaymentProviderTypes } from '../api/get-payment-provider-types';
 /**
  * spec 3 §2, §6: which cards the dialog offers. Beta kinds only with ShowBetaPaymentProviders;
  * a kind's own flag turned off hides it (a flag the server does not send leaves it on:
- * docs/decisions.md, "Payment provider configurations"). Kinds added through an authorisation
- * are offered once their connection flow exists.
+ * docs/decisions.md, "Payment provider configurations").
  */
 export function offeredTypes(
   types: readonly PaymentProviderTypeInfo[],
   showBeta: boolean,
   flags: Record<string, boolean | undefined>,
 ): PaymentProviderTypeInfo[] {
-  return types.filter(
-    (type) =>
-      (showBeta || !type.isBeta) && flags[type.featureFlag] !== false && !type.addedByAuthorisation,
-  );
+  return types.filter((type) => (showBeta || !type.isBeta) && flags[type.featureFlag] !== false);
 }
 
 export function AddProviderDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -1,10 +1,29 @@
 import {
+  opayoErrorText,
+  providerConnectionMessages,
   secretSentinel,
   tranSafeTestCredentials,
   type PaymentProviderTypeInfo,
 } from '@ledgerline/contract';
-import { PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { errorMessage } from '@/lib/status-routing';
+import {
+  useTestOpayoConnection,
+  useTestTranSafeConnection,
+  type OpayoCredentials,
+} from '../api/connection-tests';
 import type { ProviderFormValues } from './provider-form-values';
 
 type Form = UseFormReturnType<ProviderFormValues>;
@@ -65,14 +84,109 @@ function ServerChoice({
   );
 }
 
+/** The Opayo admin credentials of the form, as the test and IP registration calls take them. */
+export function opayoCredentialsOf(
+  values: ProviderFormValues,
+  configurationId: string | null,
+): OpayoCredentials {
+  return {
+    vendor: String(values.credentials.vendorName ?? ''),
+    user: String(values.credentials.adminUser ?? ''),
+    password: String(values.credentials.adminPassword ?? ''),
+    useTestServer: values.settings.useTestServer === true,
+    paymentProviderId: configurationId,
+  };
+}
+
+/** spec 3 §8: a failure toasts with the vendor and the detail; success toasts a success message. */
+function OpayoTestButton({
+  form,
+  configurationId,
+}: {
+  form: Form;
+  configurationId: string | null;
+}) {
+  const test = useTestOpayoConnection();
+  return (
+    <Group>
+      <Button
+        variant="default"
+        leftSection={<IconPlugConnected size={16} />}
+        loading={test.isPending}
+        onClick={() => {
+          const credentials = opayoCredentialsOf(form.getValues(), configurationId);
+          test.mutate(credentials, {
+            onSuccess: (result) =>
+              notifications.show(
+                result.success
+                  ? { color: 'green', message: providerConnectionMessages.connectionTested }
+                  : {
+                      color: 'red',
+                      title: `Opayo vendor ${credentials.vendor}`,
+                      message: opayoErrorText(result.errorCode, result.detail),
+                    },
+              ),
+            onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
+          });
+        }}
+      >
+        Test Connection
+      </Button>
+    </Group>
+  );
+}
+
+function TranSafeTestButton({
+  form,
+  configurationId,
+}: {
+  form: Form;
+  configurationId: string | null;
+}) {
+  const test = useTestTranSafeConnection();
+  return (
+    <Group>
+      <Button
+        variant="default"
+        leftSection={<IconPlugConnected size={16} />}
+        loading={test.isPending}
+        onClick={() => {
+          const values = form.getValues();
+          test.mutate(
+            {
+              userName: String(values.credentials.userName ?? ''),
+              password: String(values.credentials.password ?? ''),
+              useTestServer: values.settings.useTestSite === true,
+              paymentProviderId: configurationId,
+            },
+            {
+              onSuccess: (result) =>
+                notifications.show({
+                  color: result.success ? 'green' : 'red',
+                  message: result.message,
+                }),
+              // spec 3 §8: an HTTP failure is reported as a general error.
+              onError: (error) =>
+                notifications.show({ color: 'red', message: errorMessage(error) }),
+            },
+          );
+        }}
+      >
+        Test Connection
+      </Button>
+    </Group>
+  );
+}
+
 /** spec 3 §2 the kind's connection fields on the General tab. */
 export function CredentialFields({
   form,
   type,
+  configurationId,
 }: {
   form: Form;
   type: PaymentProviderTypeInfo;
-  editing: boolean;
+  configurationId: string | null;
 }) {
   const values = form.getValues();
   switch (type.providerName) {
@@ -104,6 +218,7 @@ export function CredentialFields({
             {...form.getInputProps('credentials.userName')}
           />
           <SecretInput form={form} path="credentials.password" label="Password" disabled={test} />
+          <TranSafeTestButton form={form} configurationId={configurationId} />
         </Stack>
       );
     }
@@ -133,6 +248,7 @@ export function CredentialFields({
               />
             </>
           )}
+          <OpayoTestButton form={form} configurationId={configurationId} />
         </Stack>
       );
     }

@@ -19,6 +19,8 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconFilter } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CredentialFields } from './credential-fields';
+import { GoCardlessCreditorCard } from './gocardless-creditor-card';
+import { StripeAccountCard, StripeConnectButton } from './stripe-account-card';
 import { FilterDialog } from './filter-dialog';
 import type { ProviderFormValues } from './provider-form-values';
 
@@ -26,11 +28,12 @@ import type { ProviderFormValues } from './provider-form-values';
 export function GeneralTab({
   form,
   type,
-  editing,
+  configurationId,
 }: {
   form: UseFormReturnType<ProviderFormValues>;
   type: PaymentProviderTypeInfo;
-  editing: boolean;
+  /** The saved configuration's id; none while adding. */
+  configurationId: string | null;
 }) {
   const [filtering, setFiltering] = useState(false);
   const configurations = form.getValues().paymentMethodConfigurations;
@@ -62,7 +65,27 @@ export function GeneralTab({
         allowDecimal={false}
         {...form.getInputProps('displayPriority')}
       />
-      <CredentialFields form={form} type={type} editing={editing} />
+      <CredentialFields form={form} type={type} configurationId={configurationId} />
+      {type.providerName === 'Stripe' &&
+        (configurationId ? (
+          <StripeAccountCard
+            configurationId={configurationId}
+            stripeAccountId={(form.getValues().credentials.stripeAccountId as string) || null}
+          />
+        ) : (
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              Connecting with Stripe adds a configuration named after your Stripe account; saving
+              this form adds one to connect later.
+            </Text>
+            <Group>
+              <StripeConnectButton configurationId={null} />
+            </Group>
+          </Stack>
+        ))}
+      {type.providerName === 'GoCardless' && configurationId && (
+        <GoCardlessCreditorCard configurationId={configurationId} />
+      )}
       <Group gap="sm">
         <Button
           variant="default"

@@ -127,12 +127,21 @@ describe('which cards the add dialog offers', () => {
     offeredTypes(paymentProviderTypes, showBeta, flags).map((type) => type.providerName);
 
   it('hides beta kinds unless ShowBetaPaymentProviders, and a kind whose flag is off', () => {
-    expect(names(false)).toEqual(['TranSafe', 'Opayo', 'Oppwa', 'Stripe', 'Sandbox']);
-    expect(names(true)).toEqual(['TranSafe', 'Opayo', 'TrueLayer', 'Oppwa', 'Stripe', 'Sandbox']);
+    expect(names(false)).toEqual(['TranSafe', 'Opayo', 'Oppwa', 'Stripe', 'GoCardless', 'Sandbox']);
+    expect(names(true)).toEqual([
+      'TranSafe',
+      'Opayo',
+      'TrueLayer',
+      'Oppwa',
+      'Stripe',
+      'GoCardless',
+      'Sandbox',
+    ]);
     expect(names(false, { StripeProvider: false })).toEqual([
       'TranSafe',
       'Opayo',
       'Oppwa',
+      'GoCardless',
       'Sandbox',
     ]);
   });

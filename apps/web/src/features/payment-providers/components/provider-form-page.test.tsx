@@ -179,6 +179,7 @@ describe('provider forms', () => {
     const calls = stubFetch({
       [`GET /providers/${opayo.id}`]: { body: opayo },
       'PUT /providers': (call) => ({ body: { ...opayo, ...(call.body as object) } }),
+      'POST /opayo/admin/register-ip': { body: { success: true, errorCode: null, detail: null } },
     });
     renderWithProviders(<p>other</p>, {
       user: aUser(),
@@ -189,10 +190,59 @@ describe('provider forms', () => {
     await waitFor(() => expect(document.title).toContain('Opayo cards'));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The providers list')).toBeInTheDocument();
-    const put = calls.find((call) => call.method === 'PUT');
+    // spec 3 §4: a Server-type save registers the IP address first.
+    const [register, put] = calls.filter((call) => call.method !== 'GET');
+    expect(register?.url).toBe('/api/v0/opayo/admin/register-ip');
+    expect(register?.body).toEqual({
+      vendor: 'vendor',
+      user: 'admin',
+      password: secretSentinel,
+      useTestServer: true,
+      paymentProviderId: opayo.id,
+    });
     expect(put?.body).toMatchObject({
       id: opayo.id,
       credentials: { adminPassword: secretSentinel, vendorName: 'vendor' },
     });
+  });
+
+  it('a Server-type Opayo save stops when the IP registration fails', async () => {
+    const calls = stubFetch({
+      [`GET /providers/${opayo.id}`]: { body: opayo },
+      'POST /opayo/admin/register-ip': {
+        body: { success: false, errorCode: '0010', detail: 'The signature is invalid.' },
+      },
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The admin password is wrong.')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('Test Connection shows the 0010 message with the vendor, then success', async () => {
+    let answer = {
+      success: false,
+      errorCode: '0010',
+      detail: 'The signature is invalid.',
+    } as object;
+    stubFetch({
+      [`GET /providers/${opayo.id}`]: { body: opayo },
+      'POST /opayo/admin/test-connection': () => ({ body: answer }),
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Test Connection' }));
+    expect(await screen.findByText('The admin password is wrong.')).toBeInTheDocument();
+    expect(screen.getByText('Opayo vendor vendor')).toBeInTheDocument();
+    answer = { success: true, errorCode: null, detail: null };
+    await userEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
+    expect(await screen.findByText('Connection successful.')).toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import { errorMessage } from '@/lib/status-routing';
 import { LoadingState } from '@/ui/loading-state';
 import { usePageTitle } from '@/ui/page-title';
 import { usePaymentProvider } from '../api/get-payment-provider';
+import { GoCardlessRedirect } from './gocardless-redirect';
 import { ProviderForm, providersPath } from './provider-form';
 
 function UnknownProvider() {
@@ -25,7 +26,8 @@ function UnknownProvider() {
 export function NewProviderPage() {
   const { type: providerName = '' } = useParams();
   const type = paymentProviderType(providerName);
-  if (!type || type.addedByAuthorisation) return <UnknownProvider />;
+  if (!type) return <UnknownProvider />;
+  if (type.addedByAuthorisation) return <GoCardlessRedirect />;
   return <ProviderForm key={providerName} type={type} />;
 }
 

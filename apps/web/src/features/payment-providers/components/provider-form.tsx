@@ -1,5 +1,6 @@
 import {
   createPaymentProviderBody,
+  opayoErrorText,
   paymentProviderMessages as messages,
   type PaymentProvider,
   type PaymentProviderTypeInfo,
@@ -13,7 +14,9 @@ import { useNavigate } from 'react-router';
 import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
 import { isApiError } from '@/lib/http';
 import { failureMessage } from '@/ui/form-errors';
+import { registerOpayoIp } from '../api/connection-tests';
 import { useCreatePaymentProvider } from '../api/create-payment-provider';
+import { opayoCredentialsOf } from './credential-fields';
 import { useUpdatePaymentProvider } from '../api/update-payment-provider';
 import { BankDetailsTab } from './bank-details-tab';
 import { GeneralTab } from './general-tab';
@@ -81,17 +84,35 @@ export function ProviderForm({
     void navigate(providersPath);
   };
 
+  const save = (values: ProviderFormValues) => {
+    const body = bodyOf(providerName, values);
+    if (provider) {
+      update.mutate(
+        { ...body, id: provider.id },
+        { onSuccess: done(messages.updated), onError: fail(messages.updateFailed) },
+      );
+    } else {
+      create.mutate(body, { onSuccess: done(messages.added), onError: fail(messages.addFailed) });
+    }
+  };
+
+  const [registering, setRegistering] = useState(false);
   const submit = form.onSubmit(
     (values) => {
-      const body = bodyOf(providerName, values);
-      if (provider) {
-        update.mutate(
-          { ...body, id: provider.id },
-          { onSuccess: done(messages.updated), onError: fail(messages.updateFailed) },
-        );
-      } else {
-        create.mutate(body, { onSuccess: done(messages.added), onError: fail(messages.addFailed) });
-      }
+      if (providerName !== 'Opayo' || values.settings.integrationType !== 'Server')
+        return save(values);
+      // spec 3 §4: a Server-type save registers this server's IP address first, and stops if that fails.
+      setRegistering(true);
+      registerOpayoIp(opayoCredentialsOf(values, provider?.id ?? null))
+        .then((result) => {
+          if (result.success) return save(values);
+          notifications.show({
+            color: 'red',
+            title: 'IP address not registered',
+            message: opayoErrorText(result.errorCode, result.detail),
+          });
+        }, fail(messages.addFailed))
+        .finally(() => setRegistering(false));
     },
     (errors) => showTabOf(errors),
   );
@@ -115,7 +136,7 @@ export function ProviderForm({
             ))}
           </Tabs.List>
           <Tabs.Panel value="general" pt="md">
-            <GeneralTab form={form} type={type} editing={provider !== undefined} />
+            <GeneralTab form={form} type={type} configurationId={provider?.id ?? null} />
           </Tabs.Panel>
           {tabs.includes('options') && (
             <Tabs.Panel value="options" pt="md">
@@ -133,7 +154,7 @@ export function ProviderForm({
             <Button variant="default" onClick={() => void navigate(providersPath)}>
               Cancel
             </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
+            <Button type="submit" loading={registering || create.isPending || update.isPending}>
               Save
             </Button>
           </Group>
