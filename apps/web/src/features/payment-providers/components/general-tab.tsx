@@ -29,11 +29,14 @@ export function GeneralTab({
   form,
   type,
   configurationId,
+  stored,
 }: {
   form: UseFormReturnType<ProviderFormValues>;
   type: PaymentProviderTypeInfo;
   /** The saved configuration's id; none while adding. */
   configurationId: string | null;
+  /** The saved credentials as last read: a connection flow changes them outside the form. */
+  stored: Record<string, unknown> | null;
 }) {
   const [filtering, setFiltering] = useState(false);
   const configurations = form.getValues().paymentMethodConfigurations;
@@ -70,7 +73,7 @@ export function GeneralTab({
         (configurationId ? (
           <StripeAccountCard
             configurationId={configurationId}
-            stripeAccountId={(form.getValues().credentials.stripeAccountId as string) || null}
+            stripeAccountId={(stored?.stripeAccountId as string | null | undefined) ?? null}
           />
         ) : (
           <Stack gap="xs">

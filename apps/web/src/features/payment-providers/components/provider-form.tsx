@@ -136,7 +136,12 @@ export function ProviderForm({
             ))}
           </Tabs.List>
           <Tabs.Panel value="general" pt="md">
-            <GeneralTab form={form} type={type} configurationId={provider?.id ?? null} />
+            <GeneralTab
+              form={form}
+              type={type}
+              configurationId={provider?.id ?? null}
+              stored={provider?.credentials ?? null}
+            />
           </Tabs.Panel>
           {tabs.includes('options') && (
             <Tabs.Panel value="options" pt="md">
