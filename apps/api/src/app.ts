@@ -52,7 +52,6 @@ import { createPaymentTransactionsRepository } from './features/payment-transact
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
 import { createProviderRegistry } from './providers/adapter.js';
-import { createSandboxAdapter } from './providers/sandbox/sandbox.adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
 import { createCustomHostIdRepository } from './features/transactions/custom-host-id.repository.js';
@@ -61,7 +60,7 @@ import { createPaymentProvidersRepository } from './features/payment-providers/p
 import { createPaymentProvidersService } from './features/payment-providers/payment-providers.service.js';
 import { providerConnectionsRoutes } from './features/payment-providers/provider-connections.routes.js';
 import { createProviderConnections } from './features/payment-providers/provider-connections.service.js';
-import { createProviderClients } from './providers/clients.js';
+import { createPaymentAdapters, createProviderClients } from './providers/clients.js';
 import {
   createSecretBox,
   describeSecretsKey,
@@ -314,12 +313,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
+  const paymentProvidersRepository = createPaymentProvidersRepository();
+  const paymentProviders = createPaymentProvidersService({
+    repository: paymentProvidersRepository,
+    secrets: options.secrets ?? openSecretBox(config, app),
+  });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,
-      providers: createProviderRegistry([createSandboxAdapter()]),
+      providers: createProviderRegistry(createPaymentAdapters(config)),
+      configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
     }),
     copyOut: database.copyOutAsTenant,
   });
@@ -331,11 +336,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
-  });
-  const paymentProvidersRepository = createPaymentProvidersRepository();
-  const paymentProviders = createPaymentProvidersService({
-    repository: paymentProvidersRepository,
-    secrets: options.secrets ?? openSecretBox(config, app),
   });
   await app.register(paymentProvidersRoutes, { providers: paymentProviders });
   await app.register(providerConnectionsRoutes, {

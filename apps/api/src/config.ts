@@ -72,6 +72,8 @@ export const configSchema = z.object({
   OPAYO_SERVER_IP: z.ipv4().optional(),
   TRANSAFE_TEST_URL: z.url().default('https://test.transafe.com'),
   TRANSAFE_LIVE_URL: z.url().default('https://post.live.transafe.com'),
+  OPPWA_TEST_URL: z.url().default('https://eu-test.oppwa.com'),
+  OPPWA_LIVE_URL: z.url().default('https://eu-prod.oppwa.com'),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

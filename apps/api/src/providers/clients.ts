@@ -3,6 +3,11 @@ import { createGoCardlessConnect } from './gocardless/gocardless.connect.js';
 import { createOpayoAdmin } from './opayo/opayo.admin.js';
 import { createStripeConnect } from './stripe/stripe.connect.js';
 import { createTranSafeAdmin } from './transafe/transafe.admin.js';
+import type { PaymentProviderAdapter } from './adapter.js';
+import { createOppwaAdapter } from './oppwa/oppwa.adapter.js';
+import { createSandboxAdapter } from './sandbox/sandbox.adapter.js';
+import { createStripeAdapter } from './stripe/stripe.adapter.js';
+import { createTranSafeAdapter } from './transafe/transafe.adapter.js';
 
 /** The providers' HTTP clients, their base URLs and timeouts from configuration. */
 export function createProviderClients(config: Config) {
@@ -35,4 +40,30 @@ export function createProviderClients(config: Config) {
       timeoutMs,
     }),
   };
+}
+
+/**
+ * The adapters that capture and cancel pending payments (reserve-then-capture), by the payment's
+ * provider name. GoCardless, TrueLayer and Opayo payments are not held for capture here yet.
+ */
+export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] {
+  const timeoutMs = config.PROVIDER_TIMEOUT_MS;
+  return [
+    createSandboxAdapter(),
+    createStripeAdapter({
+      apiUrl: config.STRIPE_API_URL,
+      secretKey: config.STRIPE_SECRET_KEY,
+      timeoutMs,
+    }),
+    createOppwaAdapter({
+      testUrl: config.OPPWA_TEST_URL,
+      liveUrl: config.OPPWA_LIVE_URL,
+      timeoutMs,
+    }),
+    createTranSafeAdapter({
+      testUrl: config.TRANSAFE_TEST_URL,
+      liveUrl: config.TRANSAFE_LIVE_URL,
+      timeoutMs,
+    }),
+  ];
 }

@@ -17,7 +17,18 @@ export interface FakeStripeAccount {
   legacy?: boolean;
 }
 
+export interface FakePaymentIntent {
+  id: string;
+  account: string;
+  amount: number;
+  currency: string;
+  status: 'requires_capture' | 'succeeded' | 'canceled';
+  amountReceived: number;
+}
+
 export interface FakeStripe extends FakeServer {
+  /** PaymentIntents made with capture_method=manual, by id. */
+  paymentIntents: Map<string, FakePaymentIntent>;
   secretKey: string;
   clientId: string;
   accounts: Map<string, FakeStripeAccount>;
@@ -39,6 +50,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const codes = new Map<string, string>();
   const deauthorized = new Set<string>();
   let next: FakeStripeAccount = { id: 'acct_1Fake00000000001', displayName: 'Fake Stripe Ltd' };
+  const paymentIntents = new Map<string, FakePaymentIntent>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const intentBody = (intent: FakePaymentIntent) => ({
+    id: intent.id,
+    object: 'payment_intent',
+    amount: intent.amount,
+    amount_capturable: intent.status === 'requires_capture' ? intent.amount : 0,
+    amount_received: intent.amountReceived,
+    capture_method: 'manual',
+    currency: intent.currency,
+    status: intent.status,
+  });
 
   const invalidKey = () => ({
     error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' },
@@ -109,6 +132,54 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       deauthorized.add(accountId);
       return sendJson(response, 200, { stripe_user_id: accountId });
     }
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/.exec(request.path);
+    if (request.method === 'POST' && intentPath) {
+      if (!authorised) return sendJson(response, 401, invalidKey());
+      const key = request.headers['idempotency-key'];
+      const replay = typeof key === 'string' ? idempotent.get(key) : undefined;
+      if (replay) return sendJson(response, replay.status, replay.body);
+      const answer = (status: number, body: unknown) => {
+        if (typeof key === 'string') idempotent.set(key, { status, body });
+        return sendJson(response, status, body);
+      };
+      const intent = paymentIntents.get(decodeURIComponent(intentPath[1]!));
+      if (!intent || intent.account !== request.headers['stripe-account']) {
+        return answer(404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such payment_intent: '${intentPath[1]}'`,
+          },
+        });
+      }
+      if (intent.status !== 'requires_capture') {
+        const verb = intentPath[2] === 'capture' ? 'captured' : 'canceled';
+        return answer(400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_unexpected_state',
+            message: `This PaymentIntent could not be ${verb} because it has a status of ${intent.status}.`,
+          },
+        });
+      }
+      if (intentPath[2] === 'capture') {
+        const amount = Number(request.form.get('amount_to_capture') ?? intent.amount);
+        if (amount > intent.amount) {
+          return answer(400, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'amount_too_large',
+              message: 'Amount to capture must be less than or equal to the capturable amount.',
+            },
+          });
+        }
+        intent.status = 'succeeded';
+        intent.amountReceived = amount;
+      } else {
+        intent.status = 'canceled';
+      }
+      return answer(200, intentBody(intent));
+    }
     const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(request.path);
     if (request.method === 'GET' && accountPath) {
       if (!authorised) return sendJson(response, 401, invalidKey());
@@ -145,6 +216,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     clientId,
     accounts,
     deauthorized,
+    paymentIntents,
     connectNext: (account) => {
       next = account;
     },

@@ -191,6 +191,12 @@ export function createPaymentProvidersService(deps: {
     get: async (tx: Tx, scope: ProviderScope, id: string): Promise<PaymentProvider> =>
       detailOf(await find(tx, scope, id)),
 
+    /** A payment's configuration for its adapter; null when it no longer exists. */
+    async configurationFor(tx: Tx, scope: ProviderScope, id: string) {
+      const row = await repository.find(tx, scope, id);
+      return row ? { isTest: row.isTest, credentials: open(row) } : null;
+    },
+
     /** The row and its credentials in clear, for a provider call (never for an answer). */
     async credentialsFor(tx: Tx, scope: ProviderScope, id: string) {
       const row = await find(tx, scope, id);
