@@ -4,6 +4,7 @@ import { createOpayoAdmin } from './opayo/opayo.admin.js';
 import { createStripeConnect } from './stripe/stripe.connect.js';
 import { createTranSafeAdmin } from './transafe/transafe.admin.js';
 import type { PaymentProviderAdapter } from './adapter.js';
+import { createOpayoAdapter } from './opayo/opayo.adapter.js';
 import { createOppwaAdapter } from './oppwa/oppwa.adapter.js';
 import { createSandboxAdapter } from './sandbox/sandbox.adapter.js';
 import { createStripeAdapter } from './stripe/stripe.adapter.js';
@@ -44,7 +45,8 @@ export function createProviderClients(config: Config) {
 
 /**
  * The adapters that capture and cancel pending payments (reserve-then-capture), by the payment's
- * provider name. GoCardless, TrueLayer and Opayo payments are not held for capture here yet.
+ * provider name. GoCardless and TrueLayer payments are never held for capture; Opayo's are
+ * through Pi.
  */
 export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] {
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
@@ -63,6 +65,11 @@ export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] 
     createTranSafeAdapter({
       testUrl: config.TRANSAFE_TEST_URL,
       liveUrl: config.TRANSAFE_LIVE_URL,
+      timeoutMs,
+    }),
+    createOpayoAdapter({
+      testUrl: config.OPAYO_TEST_URL,
+      liveUrl: config.OPAYO_LIVE_URL,
       timeoutMs,
     }),
   ];

@@ -5,6 +5,7 @@ import { paymentProviders } from '../../src/db/schema-providers.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { createSecretBox, parseSecretsKey } from '../../src/platform/secrets.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.js';
 import { startFakeTranSafe, type FakeTranSafe } from '../fakes/fake-transafe.js';
@@ -14,10 +15,12 @@ let merchant: SignedIn;
 let stripe: FakeStripe;
 let oppwa: FakeOppwa;
 let tranSafe: FakeTranSafe;
-const configurations: Record<'Stripe' | 'Oppwa' | 'TranSafe', string> = {
+let opayo: FakeOpayo;
+const configurations: Record<'Stripe' | 'Oppwa' | 'TranSafe' | 'Opayo', string> = {
   Stripe: '',
   Oppwa: '',
   TranSafe: '',
+  Opayo: '',
 };
 let pending: (typeof paymentTransactions.$inferSelect)[] = [];
 
@@ -87,10 +90,11 @@ async function events(id: string) {
 }
 
 beforeAll(async () => {
-  [stripe, oppwa, tranSafe] = await Promise.all([
+  [stripe, oppwa, tranSafe, opayo] = await Promise.all([
     startFakeStripe(),
     startFakeOppwa(),
     startFakeTranSafe(),
+    startFakeOpayo(),
   ]);
   ctx = await buildTestApp({
     STRIPE_SECRET_KEY: stripe.secretKey,
@@ -99,6 +103,8 @@ beforeAll(async () => {
     OPPWA_LIVE_URL: oppwa.url,
     TRANSAFE_TEST_URL: tranSafe.url,
     TRANSAFE_LIVE_URL: tranSafe.url,
+    OPAYO_TEST_URL: opayo.url,
+    OPAYO_LIVE_URL: opayo.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Capture Ltd' });
   await ctx.database.withTenant(merchant.tenantId, (tx) =>
@@ -137,6 +143,21 @@ beforeAll(async () => {
     settings: { useTestSite: false },
     credentials: { userName: 'merchant:api', password: 'TranSafe-Password-1' },
   });
+  opayo.integrations.set('pi-integration-key', 'Pi-Password-1');
+  configurations.Opayo = await create({
+    providerName: 'Opayo',
+    name: 'Opayo Pi',
+    enabled: true,
+    displayPriority: 0,
+    settings: { useTestServer: true, integrationType: 'Pi' },
+    credentials: {
+      vendorName: 'ledgerline',
+      adminUser: 'admin',
+      adminPassword: 'x',
+      integrationKey: 'pi-integration-key',
+      integrationPassword: 'Pi-Password-1',
+    },
+  });
   configurations.Stripe = await create({
     providerName: 'Stripe',
     name: 'Stripe cards',
@@ -156,7 +177,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await ctx.close();
-  await Promise.all([stripe.close(), oppwa.close(), tranSafe.close()]);
+  await Promise.all([stripe.close(), oppwa.close(), tranSafe.close(), opayo.close()]);
 });
 
 describe('capture and cancel through the providers that reserve then capture', () => {
@@ -281,5 +302,42 @@ describe('capture and cancel through the providers that reserve then capture', (
       { providerName: 'TranSafe', eventType: 'transaction.complete', status: 'AUTH' },
     ]);
     expect(recorded.payloads[0]).not.toContain('TranSafe-Password-1');
+  });
+
+  it('Opayo Pi: releases a deferred transaction with the amount in pence, aborts another', async () => {
+    opayo.deferred.set('T6569400-1516-0A3F-E3FA-7F222CC79522', {
+      amount: 12000,
+      status: 'Deferred',
+    });
+    opayo.deferred.set('T6569400-1516-0A3F-E3FA-7F222CC79523', {
+      amount: 12000,
+      status: 'Deferred',
+    });
+    const released = await through('Opayo', 'T6569400-1516-0A3F-E3FA-7F222CC79522');
+    const releasedAnswer = (await act(released, 'capture', { amountToCapture: 99.5 })).json();
+    expect(releasedAnswer.errorMessage).toBeNull();
+    expect(releasedAnswer).toMatchObject({
+      isError: false,
+      paymentTransaction: { status: 'Paid' },
+    });
+    expect(opayo.deferred.get('T6569400-1516-0A3F-E3FA-7F222CC79522')).toEqual({
+      amount: 9950,
+      status: 'Released',
+    });
+    const aborted = await through('Opayo', 'T6569400-1516-0A3F-E3FA-7F222CC79523');
+    expect((await act(aborted, 'cancel')).json()).toMatchObject({
+      isError: false,
+      paymentTransaction: { status: 'Cancelled' },
+    });
+    const again = await through('Opayo', 'T6569400-1516-0A3F-E3FA-7F222CC79523');
+    expect((await act(again, 'cancel')).json()).toMatchObject({
+      isError: true,
+      errorMessage: 'Instruction is invalid for the current transaction state',
+    });
+    const recorded = await events(released);
+    expect(recorded.items).toMatchObject([
+      { providerName: 'Opayo', eventType: 'instruction.release', status: 'release' },
+    ]);
+    expect(recorded.payloads[0]).not.toContain('Pi-Password-1');
   });
 });

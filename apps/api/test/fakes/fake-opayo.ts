@@ -10,6 +10,9 @@ export interface FakeOpayo extends FakeServer {
   /** vendor → user → credentials. */
   vendors: Map<string, Map<string, FakeOpayoUser>>;
   registeredIps: { vendor: string; address: string; mask: string }[];
+  /** Pi: integration key → password, and deferred transactions by id. */
+  integrations: Map<string, string>;
+  deferred: Map<string, { amount: number; status: 'Deferred' | 'Released' | 'Aborted' }>;
 }
 
 const tag = (xml: string, name: string) =>
@@ -27,7 +30,49 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
   const timestamp = () => new Date().toISOString().replace('T', ' ').slice(0, 19);
   const answer = (code: string, error: string | null, extra = '') =>
     `<vspaccess><errorcode>${code}</errorcode>${error ? `<error>${error}</error>` : ''}<timestamp>${timestamp()}</timestamp>${extra}</vspaccess>`;
+  const integrations = new Map<string, string>();
+  const deferred: FakeOpayo['deferred'] = new Map();
   const server = await startFakeServer((request, response) => {
+    const instruction = /^\/api\/v1\/transactions\/([^/]+)\/instructions$/.exec(request.path);
+    if (request.method === 'POST' && instruction) {
+      const [key, ...rest] = Buffer.from(
+        (request.headers.authorization ?? '').replace(/^Basic /, ''),
+        'base64',
+      )
+        .toString('utf8')
+        .split(':');
+      if (!key || integrations.get(key) !== rest.join(':'))
+        return sendJson(response, 401, { code: 1002, description: 'Authentication failed' });
+      const transaction = deferred.get(decodeURIComponent(instruction[1]!));
+      if (!transaction)
+        return sendJson(response, 404, { code: 1012, description: 'Transaction not found' });
+      const body = JSON.parse(request.body || '{}') as {
+        instructionType?: string;
+        amount?: number;
+      };
+      if (transaction.status !== 'Deferred')
+        return sendJson(response, 422, {
+          code: 1017,
+          description: 'Instruction is invalid for the current transaction state',
+        });
+      if (body.instructionType === 'release') {
+        if (typeof body.amount !== 'number' || body.amount > transaction.amount)
+          return sendJson(response, 422, {
+            code: 1018,
+            description: 'Release amount exceeds the original amount',
+          });
+        transaction.status = 'Released';
+        transaction.amount = body.amount;
+      } else if (body.instructionType === 'abort') {
+        transaction.status = 'Aborted';
+      } else {
+        return sendJson(response, 422, { code: 1003, description: 'Invalid instruction type' });
+      }
+      return sendJson(response, 201, {
+        instructionType: body.instructionType,
+        date: new Date().toISOString(),
+      });
+    }
     if (request.method !== 'POST' || request.path !== '/access/access.htm')
       return sendJson(response, 404, {});
     response.writeHead(200, { 'content-type': 'text/xml' });
@@ -64,5 +109,5 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     }
     return response.end(answer('0005', `Unknown command: ${command}`));
   });
-  return Object.assign(server, { vendors, registeredIps });
+  return Object.assign(server, { vendors, registeredIps, integrations, deferred });
 }
