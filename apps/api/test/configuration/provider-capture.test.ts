@@ -5,6 +5,7 @@ import { paymentProviders } from '../../src/db/schema-providers.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { createSecretBox, parseSecretsKey } from '../../src/platform/secrets.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { opayoServerUnsupported } from '../../src/providers/opayo/opayo.adapter.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.js';
@@ -339,5 +340,25 @@ describe('capture and cancel through the providers that reserve then capture', (
       { providerName: 'Opayo', eventType: 'instruction.release', status: 'release' },
     ]);
     expect(recorded.payloads[0]).not.toContain('Pi-Password-1');
+  });
+
+  it('Opayo Server: not sent, and said so', async () => {
+    const server = await create({
+      providerName: 'Opayo',
+      name: 'Opayo Server',
+      enabled: true,
+      displayPriority: 0,
+      settings: { useTestServer: true, integrationType: 'Server' },
+      credentials: { vendorName: 'ledgerline', adminUser: 'admin', adminPassword: 'x' },
+    });
+    configurations.Opayo = server;
+    const id = await through('Opayo', '{9A2C1F3B-0000-0000-0000-000000000001}');
+    const before = opayo.requests.length;
+    expect((await act(id, 'cancel')).json()).toMatchObject({
+      isError: true,
+      errorMessage: opayoServerUnsupported,
+      paymentTransaction: { status: 'Pending' },
+    });
+    expect(opayo.requests.length).toBe(before);
   });
 });

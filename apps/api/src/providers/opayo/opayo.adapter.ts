@@ -17,6 +17,9 @@ interface InstructionAnswer {
  * success. Server-integration payments (release.vsp / abort.vsp) need the transaction's security
  * key from the notification, which Ledgerline does not receive yet: they answer not supported.
  */
+export const opayoServerUnsupported =
+  "Ledgerline cannot release or abort Opayo Server payments yet; use Opayo's own portal.";
+
 export function createOpayoAdapter(options: {
   testUrl: string;
   liveUrl: string;
@@ -28,6 +31,21 @@ export function createOpayoAdapter(options: {
   ): Promise<ProviderOutcome> {
     const eventType = kind === 'capture' ? 'instruction.release' : 'instruction.abort';
     const { integrationKey, integrationPassword } = call.configuration?.credentials ?? {};
+    if (call.configuration && !integrationKey) {
+      const errorMessage = opayoServerUnsupported;
+      return {
+        ok: false,
+        errorMessage,
+        exchange: exchangeOf({
+          eventType,
+          recordType: 'instruction',
+          recordId: call.providerReference,
+          status: 'not_sent',
+          request: { method: 'none', url: '' },
+          response: { error: errorMessage },
+        }),
+      };
+    }
     if (
       typeof integrationKey !== 'string' ||
       typeof integrationPassword !== 'string' ||
