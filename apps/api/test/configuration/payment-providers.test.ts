@@ -663,4 +663,16 @@ describe('tenancy and permissions', () => {
     expect((await call(merchantKey, 'POST', 'providers', sandbox('By key'))).statusCode).toBe(403);
     expect((await call(merchantKey, 'GET', `providers/${mine.id}`)).statusCode).toBe(403);
   });
+
+  it("row-level security hides another tenant's configurations even without a tenant filter", async () => {
+    const seen = await ctx.database.withTenant(rival.tenantId, (tx) =>
+      tx.select({ tenantId: paymentProviders.tenantId }).from(paymentProviders),
+    );
+    expect(seen.every((row) => row.tenantId === rival.tenantId)).toBe(true);
+    const mineSeen = await ctx.database.withTenant(merchant.tenantId, (tx) =>
+      tx.select({ id: paymentProviders.id }).from(paymentProviders),
+    );
+    expect(mineSeen.map((row) => row.id)).toContain(mine.id);
+    // FORCE row-level security on the table: foundation/row-level-security.test.ts checks every tenant table.
+  });
 });
