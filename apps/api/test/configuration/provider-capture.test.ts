@@ -112,7 +112,7 @@ beforeAll(async () => {
     generateReceivables(
       tx,
       { tenantId: merchant.tenantId, datasetId: 1 },
-      { accounts: 4, transactions: 6, paymentRequests: 2, paymentTransactions: 150, banks: 0 },
+      { accounts: 4, transactions: 6, paymentRequests: 2, paymentTransactions: 300, banks: 0 },
     ),
   );
   pending = await ctx.database.withTenant(merchant.tenantId, (tx) =>
@@ -126,7 +126,7 @@ beforeAll(async () => {
         ),
       ),
   );
-  expect(pending.length).toBeGreaterThanOrEqual(8);
+  expect(pending.length).toBeGreaterThanOrEqual(14);
 
   configurations.Oppwa = await create({
     providerName: 'Oppwa',
@@ -214,6 +214,33 @@ describe('capture and cancel through the providers that reserve then capture', (
     ]);
     expect(recorded.payloads[0]).toContain('"status": 200');
     expect(recorded.payloads[0]).not.toContain(stripe.secretKey);
+  });
+
+  it('Stripe: a lost answer is retried once with the same Idempotency-Key and captured once', async () => {
+    stripe.paymentIntents.set('pi_lost', {
+      id: 'pi_lost',
+      account: 'acct_1Capture000001',
+      amount: 12000,
+      currency: 'gbp',
+      status: 'requires_capture',
+      amountReceived: 0,
+    });
+    const id = await through('Stripe', 'pi_lost');
+    stripe.loseNextAnswer();
+    const response = await act(id, 'capture', { amountToCapture: 120 });
+    expect(response.json()).toMatchObject({
+      isError: false,
+      paymentTransaction: { status: 'Paid' },
+    });
+    const sent = stripe.requests.filter((r) => r.path === '/v1/payment_intents/pi_lost/capture');
+    expect(sent).toHaveLength(2);
+    expect(new Set(sent.map((r) => r.headers['idempotency-key']))).toEqual(
+      new Set([`${id}-capture-12000`]),
+    );
+    expect(stripe.paymentIntents.get('pi_lost')).toMatchObject({
+      status: 'succeeded',
+      amountReceived: 12000,
+    });
   });
 
   it("Stripe: the provider's refusal is the answer and the payment stays pending", async () => {

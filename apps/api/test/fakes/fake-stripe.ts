@@ -27,6 +27,8 @@ export interface FakePaymentIntent {
 }
 
 export interface FakeStripe extends FakeServer {
+  /** Drop the next PaymentIntent call's connection after acting on it (a lost answer). */
+  loseNextAnswer(): void;
   /** PaymentIntents made with capture_method=manual, by id. */
   paymentIntents: Map<string, FakePaymentIntent>;
   secretKey: string;
@@ -51,6 +53,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const deauthorized = new Set<string>();
   let next: FakeStripeAccount = { id: 'acct_1Fake00000000001', displayName: 'Fake Stripe Ltd' };
   const paymentIntents = new Map<string, FakePaymentIntent>();
+  let loseAnswer = false;
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const intentBody = (intent: FakePaymentIntent) => ({
     id: intent.id,
@@ -140,6 +143,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (replay) return sendJson(response, replay.status, replay.body);
       const answer = (status: number, body: unknown) => {
         if (typeof key === 'string') idempotent.set(key, { status, body });
+        if (loseAnswer) {
+          loseAnswer = false;
+          response.socket?.destroy();
+          return;
+        }
         return sendJson(response, status, body);
       };
       const intent = paymentIntents.get(decodeURIComponent(intentPath[1]!));
@@ -217,6 +225,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     accounts,
     deauthorized,
     paymentIntents,
+    loseNextAnswer: () => {
+      loseAnswer = true;
+    },
     connectNext: (account) => {
       next = account;
     },

@@ -1,6 +1,6 @@
 import type { PaymentProviderAdapter, PendingPaymentCall, ProviderOutcome } from '../adapter.js';
 import { exchangeOf, missingConfiguration, outcomeOf } from '../exchange.js';
-import { formBody, providerFetch } from '../http.js';
+import { formBody, providerFetch, ProviderUnreachableError } from '../http.js';
 import { minorUnits } from '../money.js';
 
 interface PaymentIntentAnswer {
@@ -37,16 +37,23 @@ export function createStripeAdapter(options: {
     const request = { method: 'POST', url, body: { ...fields, stripeAccount: account } };
     return outcomeOf(
       async () => {
-        const answer = await providerFetch('Stripe', url, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${options.secretKey}`,
-            'stripe-account': account,
-            'idempotency-key': `${call.paymentTransactionId}-${kind}-${fields.amount_to_capture ?? 'all'}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          body: formBody(fields),
-          timeoutMs: options.timeoutMs,
+        const send = () =>
+          providerFetch('Stripe', url, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${options.secretKey}`,
+              'stripe-account': account,
+              'idempotency-key': `${call.paymentTransactionId}-${kind}-${fields.amount_to_capture ?? 'all'}`,
+              'content-type': 'application/x-www-form-urlencoded',
+            },
+            body: formBody(fields),
+            timeoutMs: options.timeoutMs,
+          });
+        // One retry of a call that got no answer: the same Idempotency-Key makes Stripe replay
+        // the first outcome instead of capturing twice.
+        const answer = await send().catch((error: unknown) => {
+          if (error instanceof ProviderUnreachableError) return send();
+          throw error;
         });
         const body = answer.json<PaymentIntentAnswer>();
         const expected = kind === 'capture' ? 'succeeded' : 'canceled';
