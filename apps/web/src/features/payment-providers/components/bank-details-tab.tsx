@@ -37,14 +37,14 @@ export function BankDetailsTab({ form }: { form: UseFormReturnType<ProviderFormV
         label="Payees Reference"
         required
         maxLength={limits.reference.max}
-        description="The reference on your statement; {accountReference} is replaced by the customer's account reference."
+        description="The reference on your statement; {accountReference} stands for the customer's account reference."
         {...form.getInputProps('settings.beneficiaryReference')}
       />
       <TextInput
         label="Payees Reference"
         required
         maxLength={limits.reference.max}
-        description="The reference on your customer's statement; {companyName} is replaced by your company name."
+        description="The reference on your customer's statement; {companyName} stands for your company name."
         {...form.getInputProps('settings.remitterReference')}
       />
       <Text size="sm" c="dimmed">
