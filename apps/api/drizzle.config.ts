@@ -6,6 +6,7 @@ export default defineConfig({
     './src/db/schema.ts',
     './src/db/schema-receivables.ts',
     './src/db/schema-money-rules.ts',
+    './src/db/schema-providers.ts',
   ],
   out: './drizzle',
 });

@@ -10,6 +10,15 @@ import { createTenant } from './features/tenants/tenants.service.js';
 import { setBankRate } from './features/money-rules/set-bank-rate.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { createIdentityProvider } from './idp/index.js';
+import { renameSync, writeFileSync } from 'node:fs';
+import { rotateProviderSecrets } from './features/payment-providers/payment-providers.key-rotation.js';
+import {
+  createSecretBox,
+  generateSecretsKey,
+  keyIdOf,
+  loadSecretsKey,
+  parseSecretsKey,
+} from './platform/secrets.js';
 
 const usage = `Ledgerline operator commands: npm run admin -- <command> [options]
 
@@ -18,6 +27,9 @@ const usage = `Ledgerline operator commands: npm run admin -- <command> [options
   set-flag --name <flag> --value true|false
   set-tenant-setting --tenant <tenant id> --name <setting> --value true|false
   set-bank-rate --from <YYYY-MM-DD> --rate <percent>   a Bank of England Bank Rate change
+  rotate-secrets-key [--new-key <base64 32 bytes>] [--old-key <base64 32 bytes>]
+      re-encrypts every provider's credentials with a new key (generated when not given); the old
+      key is SECRETS_KEY or the data folder's key file unless --old-key names it
 
 With the embedded database, stop the server first (the data folder is locked while it runs).`;
 
@@ -34,6 +46,8 @@ async function main() {
       'admin-password': { type: 'string' },
       from: { type: 'string' },
       rate: { type: 'string' },
+      'new-key': { type: 'string' },
+      'old-key': { type: 'string' },
     },
   });
   if (!command || command === 'help' || command === '--help') {
@@ -107,6 +121,32 @@ async function main() {
           required(values.rate, '--rate'),
         );
         console.log(`Bank Rate ${change.rate}% from ${change.from}.`);
+      case 'rotate-secrets-key': {
+        const source = loadSecretsKey(config);
+        const oldKey = values['old-key'] ? parseSecretsKey(values['old-key']) : source.key;
+        const newKeyText = values['new-key'] ?? generateSecretsKey();
+        const newKey = parseSecretsKey(newKeyText);
+        // The key file is replaced only after the commit; until then the next key waits beside it.
+        const pending = source.file ? `${source.file}.next` : null;
+        if (pending) writeFileSync(pending, `${newKeyText}\n`, { mode: 0o600 });
+        const { resealed, alreadyNew } = await rotateProviderSecrets(
+          database,
+          createSecretBox(oldKey),
+          createSecretBox(newKey),
+        );
+        console.log(
+          `Re-encrypted ${resealed} payment provider configuration(s) with key ${keyIdOf(newKey)}${alreadyNew ? ` (${alreadyNew} already were)` : ''}.`,
+        );
+        if (pending && source.file) {
+          renameSync(pending, source.file);
+          console.log(`The key file ${source.file} now holds the new key.`);
+        } else {
+          console.log(
+            values['new-key']
+              ? 'Set SECRETS_KEY to the new key before starting the server.'
+              : `Set SECRETS_KEY to the new key before starting the server:\n${newKeyText}`,
+          );
+        }
         break;
       }
       default:

@@ -58,10 +58,21 @@ import { createPaymentTransactionsRepository } from './features/payment-transact
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
 import { createProviderRegistry } from './providers/adapter.js';
-import { createSandboxAdapter } from './providers/sandbox/sandbox.adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
 import { createCustomHostIdRepository } from './features/transactions/custom-host-id.repository.js';
+import { paymentProvidersRoutes } from './features/payment-providers/payment-providers.routes.js';
+import { createPaymentProvidersRepository } from './features/payment-providers/payment-providers.repository.js';
+import { createPaymentProvidersService } from './features/payment-providers/payment-providers.service.js';
+import { providerConnectionsRoutes } from './features/payment-providers/provider-connections.routes.js';
+import { createProviderConnections } from './features/payment-providers/provider-connections.service.js';
+import { createPaymentAdapters, createProviderClients } from './providers/clients.js';
+import {
+  createSecretBox,
+  describeSecretsKey,
+  loadSecretsKey,
+  type SecretBox,
+} from './platform/secrets.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -81,9 +92,20 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** The built site; defaults to apps/web/dist when it exists. */
   webRoot?: string | null;
+  /** Seals provider credentials; defaults to SECRETS_KEY, else the data folder's key file. */
+  secrets?: SecretBox;
 }
 
 const defaultWebRoot = webDistFolder;
+
+/** SECRETS_KEY or the embedded key file, announced at start (design §5). */
+function openSecretBox(config: Config, app: FastifyInstance): SecretBox {
+  const source = loadSecretsKey(config);
+  const line = describeSecretsKey(source);
+  if (source.created) app.log.warn(line);
+  else app.log.info(line);
+  return createSecretBox(source.key);
+}
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
@@ -300,12 +322,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
+  const paymentProvidersRepository = createPaymentProvidersRepository();
+  const paymentProviders = createPaymentProvidersService({
+    repository: paymentProvidersRepository,
+    secrets: options.secrets ?? openSecretBox(config, app),
+  });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,
-      providers: createProviderRegistry([createSandboxAdapter()]),
+      providers: createProviderRegistry(createPaymentAdapters(config)),
+      configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
     }),
     copyOut: database.copyOutAsTenant,
   });
@@ -323,6 +351,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/late-payments/late-payments.routes.js'));
   await app.register(import('./features/company-settings/company-preferences.routes.js'));
   await app.register(import('./features/money-rules/money-rules.routes.js'));
+  await app.register(paymentProvidersRoutes, { providers: paymentProviders });
+  await app.register(providerConnectionsRoutes, {
+    connections: createProviderConnections({
+      providers: paymentProviders,
+      repository: paymentProvidersRepository,
+      ...createProviderClients(config),
+      publicUrl: config.publicUrl,
+      opayoServerIp: config.OPAYO_SERVER_IP,
+    }),
+  });
   await app.register(accessKeysRoutes, {
     keys: createAccessKeysService({
       repository: createAccessKeysRepository(),

@@ -50,6 +50,30 @@ export const configSchema = z.object({
   /** Default of each feature flag until an operator sets it (comma list of name=true|false). */
   FEATURE_FLAGS: z.string().default('PermissionPolicy=true,NewAccessKeyPage=true'),
   ACCESS_KEY_MAXIMUM: z.coerce.number().int().min(1).max(1000).default(10),
+  // Payment providers (reference/providers.md). Every base URL is configuration, so tests and
+  // journeys point them at local fakes.
+  /** Milliseconds a provider call may take before it is given up. */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Stripe Connect platform: its secret key (sk_test_… in test mode) and Connect client id (ca_…). */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_CONNECT_CLIENT_ID: z.string().optional(),
+  STRIPE_CONNECT_URL: z.url().default('https://connect.stripe.com'),
+  STRIPE_API_URL: z.url().default('https://api.stripe.com'),
+  /** GoCardless OAuth partner app; sandbox unless GOCARDLESS_LIVE. */
+  GOCARDLESS_CLIENT_ID: z.string().optional(),
+  GOCARDLESS_CLIENT_SECRET: z.string().optional(),
+  GOCARDLESS_LIVE: bool.default(false),
+  GOCARDLESS_CONNECT_URL: z.url().optional(),
+  GOCARDLESS_API_URL: z.url().optional(),
+  GOCARDLESS_VERIFY_URL: z.url().optional(),
+  OPAYO_TEST_URL: z.url().default('https://sandbox.opayo.eu.elavon.com'),
+  OPAYO_LIVE_URL: z.url().default('https://live.opayo.eu.elavon.com'),
+  /** The address Opayo sees this server's calls come from, registered by a Server-type save. */
+  OPAYO_SERVER_IP: z.ipv4().optional(),
+  TRANSAFE_TEST_URL: z.url().default('https://test.transafe.com'),
+  TRANSAFE_LIVE_URL: z.url().default('https://post.live.transafe.com'),
+  OPPWA_TEST_URL: z.url().default('https://eu-test.oppwa.com'),
+  OPPWA_LIVE_URL: z.url().default('https://eu-prod.oppwa.com'),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
@@ -29,6 +29,8 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     OIDC_ISSUER: oidc.issuer,
     OIDC_AUDIENCE: oidc.audience,
+    // A fresh key per test app, so no test writes a key file into the data folder.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
   const app = await buildApp({ config, database, webRoot: null });

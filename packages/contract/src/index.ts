@@ -25,3 +25,5 @@ export * from './schemas/settlements.js';
 export * from './schemas/late-payments.js';
 export * from './schemas/company-preferences.js';
 export * from './schemas/money-rules.js';
+export * from './schemas/payment-providers.js';
+export * from './schemas/provider-connections.js';

@@ -9,6 +9,12 @@ export interface PendingPaymentCall {
   /** Decimal string, as stored. */
   amount: string;
   note: string | null;
+  /**
+   * The payment's provider configuration, read in the transaction before the call: its mode and
+   * its credentials in clear (for the call only; never logged or recorded). Null when the payment
+   * names no configuration.
+   */
+  configuration: { isTest: boolean; credentials: Record<string, unknown> } | null;
 }
 
 /** What the provider said, kept as a provider event for the provider data dialog (spec 2 §2). */

@@ -14,6 +14,15 @@ import { PaymentRequestsPage } from '@/features/payment-requests/components/paym
 import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
 import { PaymentTransactionsPage } from '@/features/payment-transactions/components/payment-transactions-page';
 import { CompaniesPage } from '@/features/datasets/components/companies-page';
+import { PaymentProvidersPage } from '@/features/payment-providers/components/payment-providers-page';
+import {
+  EditProviderPage,
+  NewProviderPage,
+} from '@/features/payment-providers/components/provider-form-page';
+import {
+  GoCardlessReturnPage,
+  StripeConnectReturnPage,
+} from '@/features/payment-providers/components/provider-return-pages';
 import { TransactionPage } from '@/features/transactions/components/transaction-page';
 import { TransactionsPage } from '@/features/transactions/components/transactions-page';
 import { UsersPage } from '@/features/users/components/users-page';
@@ -39,6 +48,36 @@ export const areaRoutes: readonly AreaRoute[] = [
     element: <UsersPage />,
   },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
+  {
+    path: '/settings/payment-providers',
+    title: ['Payment Providers'],
+    permission: { anyOf: ['ConfigurePaymentProvider', 'DeletePaymentProvider'] },
+    fullWidth: true,
+    element: <PaymentProvidersPage />,
+  },
+  {
+    path: '/settings/payment-providers/new/:type',
+    title: ['Payment Providers', 'New Provider'],
+    permission: 'ConfigurePaymentProvider',
+    element: <NewProviderPage />,
+  },
+  // spec 3 §2: the provider return routes need no permission (the calls they make do).
+  {
+    path: '/stripe-connect/connect/oauth',
+    title: ['Payment Providers', 'Stripe'],
+    element: <StripeConnectReturnPage />,
+  },
+  {
+    path: '/gocardless/connect/oauth',
+    title: ['Payment Providers', 'GoCardless'],
+    element: <GoCardlessReturnPage />,
+  },
+  {
+    path: '/settings/payment-providers/:id',
+    title: ['Payment Providers', 'Payment Provider'],
+    permission: 'ConfigurePaymentProvider',
+    element: <EditProviderPage />,
+  },
   {
     path: '/settings/access-keys',
     title: ['Access Keys'],

@@ -5,7 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { paymentTransactions as t, providerEvents } from '../../db/schema-receivables.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
+import type { PendingPaymentCall, ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import { allocationsFollowPayment } from './allocations-follow.js';
 
@@ -25,7 +25,12 @@ interface PendingActionInput {
  * between two transactions, never inside one (style.md §7): the first checks the payment, the
  * second records what the provider said (a provider event) and, when it agreed, the new status.
  */
-export function createPendingPayments(deps: { repository: PaymentTransactionsRepository; providers: ProviderRegistry }) {
+export function createPendingPayments(deps: {
+  repository: PaymentTransactionsRepository;
+  providers: ProviderRegistry;
+  /** The payment's provider configuration (payment-providers area), for the adapter's credentials. */
+  configurations?: (tx: Tx, scope: Scope, paymentProviderId: string) => Promise<PendingPaymentCall['configuration']>;
+}) {
   const { repository, providers } = deps;
 
   async function load(tx: Tx, scope: Scope, id: string, forUpdate = false) {
@@ -41,7 +46,11 @@ export function createPendingPayments(deps: { repository: PaymentTransactionsRep
 
   return {
     async run(read: Run, write: Run, scope: Scope, input: PendingActionInput): Promise<PendingActionResult> {
-      const payment = await read((tx) => load(tx, scope, input.id));
+      const [payment, configuration] = await read(async (tx) => {
+        const row = await load(tx, scope, input.id);
+        const found = row.paymentProviderId && deps.configurations ? await deps.configurations(tx, scope, row.paymentProviderId) : null;
+        return [row, found] as const;
+      });
       if (payment.status !== 'Pending') throw new ConflictError(pendingMessages.notPending, 'notPending');
       const amount = input.action === 'capture' ? new Big(input.amount!) : new Big(payment.totalAmount);
       if (amount.gt(payment.totalAmount)) throw new ValidationError({ amountToCapture: [pendingMessages.amountTooLarge] });
@@ -49,7 +58,7 @@ export function createPendingPayments(deps: { repository: PaymentTransactionsRep
       const adapter = providers.forProvider(payment.paymentProviderName);
       let outcome: ProviderOutcome | null = null;
       if (adapter) {
-        const call = { paymentTransactionId: payment.id, providerReference: payment.paymentProviderReference, currency: payment.currency, amount: amount.toFixed(4), note: input.note };
+        const call = { paymentTransactionId: payment.id, providerReference: payment.paymentProviderReference, currency: payment.currency, amount: amount.toFixed(4), note: input.note, configuration };
         outcome = input.action === 'capture' ? await adapter.capture(call) : await adapter.cancel(call);
       }
 

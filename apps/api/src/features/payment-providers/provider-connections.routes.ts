@@ -1,0 +1,224 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  goCardlessAuthoriseStart,
+  goCardlessCompleteQuery,
+  goCardlessCompleteResult,
+  goCardlessCreditorSchema,
+  goCardlessStartQuery,
+  opayoTestBody,
+  opayoTestResult,
+  stripeAccountSchema,
+  stripeConnectQuery,
+  stripeConnectResult,
+  stripeKeysSchema,
+  tranSafeTestBody,
+  tranSafeTestResult,
+  uuidParam,
+} from '@ledgerline/contract';
+import { requirePrincipal } from '../../platform/context.js';
+import type { ProviderScope } from './payment-providers.repository.js';
+import type { ProviderConnections, Transactions } from './provider-connections.service.js';
+
+function scopeOf(request: FastifyRequest): ProviderScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null)
+    throw new Error('Provider connection routes need access: dataset.');
+  return { tenantId, datasetId: request.datasetId };
+}
+
+const transactionsOf = (request: FastifyRequest): Transactions => ({
+  read: (fn) => request.tenantRead(fn),
+  write: (fn, status) => request.unitOfWork(fn, status),
+});
+
+const permission = 'ConfigurePaymentProvider' as const;
+const access = 'dataset' as const;
+const secretNote = 'A password sent as the sentinel uses the stored one of `paymentProviderId`.';
+
+/**
+ * spec 3 §4, §7, §8 the providers' connection flows and tests. Every provider call happens between
+ * the request's transactions, never inside one (style.md §7). All need ConfigurePaymentProvider.
+ */
+export async function providerConnectionsRoutes(
+  app: FastifyInstance,
+  options: { connections: ProviderConnections },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { connections } = options;
+
+  r.get(
+    '/api/v0/stripe/keys',
+    {
+      config: { access, permission },
+      schema: {
+        tags: ['stripe'],
+        summary: "The platform's Stripe mode and Connect client id",
+        response: { 200: stripeKeysSchema },
+      },
+    },
+    async () => connections.stripeKeys(),
+  );
+
+  r.post(
+    '/api/v0/stripe/account/connect',
+    {
+      config: { access, permission, operation: 'ConnectStripeAccount' },
+      schema: {
+        tags: ['stripe'],
+        summary: 'Complete a Stripe Connect authorisation (the return route posts code and state)',
+        description:
+          "state: the configuration id (empty when adding), the mode (0 add, 1 edit), test or live, separated by '|'. " +
+          "400: 'State should contain 2 items', 'Test mode does not match', 'Invalid payment provider type', 'Unable to add Stripe configuration', or Stripe's own message.",
+        querystring: stripeConnectQuery,
+        response: { 200: stripeConnectResult },
+      },
+    },
+    async (request) => {
+      const result = await connections.stripeConnect(
+        transactionsOf(request),
+        scopeOf(request),
+        request.query,
+      );
+      request.auditResource = { type: 'PaymentProvider', id: result.paymentProviderId };
+      return result;
+    },
+  );
+
+  r.get(
+    '/api/v0/stripe/payment-provider/:id/account',
+    {
+      config: { access, permission },
+      schema: {
+        tags: ['stripe'],
+        summary: 'The connected Stripe account (valid false when Stripe will not show it)',
+        description: '409 StripeNotConnected without an account.',
+        params: uuidParam,
+        response: { 200: stripeAccountSchema },
+      },
+    },
+    async (request) =>
+      connections.stripeAccount(transactionsOf(request), scopeOf(request), request.params.id),
+  );
+
+  r.post(
+    '/api/v0/stripe/payment-provider/:id/account/disconnect',
+    {
+      config: { access, permission, operation: 'DisconnectStripeAccount' },
+      schema: {
+        tags: ['stripe'],
+        summary: 'Deauthorise the platform at Stripe, then clear the account id',
+        params: uuidParam,
+      },
+    },
+    async (request, reply) => {
+      request.auditResource = { type: 'PaymentProvider', id: request.params.id };
+      await connections.stripeDisconnect(
+        transactionsOf(request),
+        scopeOf(request),
+        request.params.id,
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    '/api/v0/gocardless/authorise/start',
+    {
+      config: { access, permission },
+      schema: {
+        tags: ['gocardless'],
+        summary: "GoCardless's authorisation address for this server, carrying the browser's state",
+        querystring: goCardlessStartQuery,
+        response: { 200: goCardlessAuthoriseStart },
+      },
+    },
+    async (request) => connections.goCardlessStart(request.query.state),
+  );
+
+  r.post(
+    '/api/v0/gocardless/authorise/complete',
+    {
+      config: { access, permission, operation: 'AuthoriseGoCardless' },
+      schema: {
+        tags: ['gocardless'],
+        summary: 'Exchange the authorisation code and add the GoCardless configuration',
+        querystring: goCardlessCompleteQuery,
+        response: { 200: goCardlessCompleteResult },
+      },
+    },
+    async (request) => {
+      const result = await connections.goCardlessComplete(
+        transactionsOf(request),
+        scopeOf(request),
+        request.query.code,
+      );
+      if (result.paymentProviderId)
+        request.auditResource = { type: 'PaymentProvider', id: result.paymentProviderId };
+      return result;
+    },
+  );
+
+  r.get(
+    '/api/v0/gocardless/payment-provider/:id/creditor',
+    {
+      config: { access, permission },
+      schema: {
+        tags: ['gocardless'],
+        summary: "The creditor's verification status and where to continue onboarding",
+        params: uuidParam,
+        response: { 200: goCardlessCreditorSchema },
+      },
+    },
+    async (request) =>
+      connections.goCardlessCreditor(transactionsOf(request), scopeOf(request), request.params.id),
+  );
+
+  r.post(
+    '/api/v0/transafe/admin/test-connection',
+    {
+      config: { access, permission, operation: 'TestTranSafeConnection' },
+      schema: {
+        tags: ['transafe'],
+        summary: 'Test TranSafe credentials (a read-only call)',
+        description: secretNote,
+        body: tranSafeTestBody,
+        response: { 200: tranSafeTestResult },
+      },
+    },
+    async (request) =>
+      connections.tranSafeTest(transactionsOf(request), scopeOf(request), request.body),
+  );
+
+  r.post(
+    '/api/v0/opayo/admin/test-connection',
+    {
+      config: { access, permission, operation: 'TestOpayoConnection' },
+      schema: {
+        tags: ['opayo'],
+        summary: 'Test Opayo admin credentials (signed `version` command)',
+        description: `errorCode: 0008, 0010, 0011, 3002 (spec 3 §8). ${secretNote}`,
+        body: opayoTestBody,
+        response: { 200: opayoTestResult },
+      },
+    },
+    async (request) =>
+      connections.opayoTest(transactionsOf(request), scopeOf(request), request.body),
+  );
+
+  r.post(
+    '/api/v0/opayo/admin/register-ip',
+    {
+      config: { access, permission, operation: 'RegisterOpayoIp' },
+      schema: {
+        tags: ['opayo'],
+        summary: "Register this server's IP address (OPAYO_SERVER_IP) with Opayo",
+        description: secretNote,
+        body: opayoTestBody,
+        response: { 200: opayoTestResult },
+      },
+    },
+    async (request) =>
+      connections.opayoRegisterIp(transactionsOf(request), scopeOf(request), request.body),
+  );
+}

@@ -1,0 +1,18 @@
+import Big from 'big.js';
+import { currencies } from '@ledgerline/contract';
+
+const decimalsOf = (currency: string) =>
+  currencies.find((c) => c.code === currency)?.decimalPlaces ?? 2;
+
+/** An amount in the currency's minor units (pence), as Stripe and GoCardless take it. */
+export function minorUnits(amount: string, currency: string): string {
+  return new Big(amount)
+    .times(new Big(10).pow(decimalsOf(currency)))
+    .round(0, Big.roundHalfUp)
+    .toFixed(0);
+}
+
+/** An amount with the currency's decimals ("92.00"), as OPPWA and TranSafe take it. */
+export function majorUnits(amount: string, currency: string): string {
+  return new Big(amount).toFixed(decimalsOf(currency));
+}

@@ -1,0 +1,248 @@
+import {
+  paymentProviderMessages as messages,
+  secretSentinel,
+  tranSafeTestCredentials,
+  type PaymentProvider,
+} from '@ledgerline/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { EditProviderPage, NewProviderPage } from './provider-form-page';
+
+const routes = (element: React.ReactElement) => [
+  { path: '/settings/payment-providers/new/:type', element },
+  { path: '/settings/payment-providers/:id', element },
+  { path: '/settings/payment-providers', element: <p>The providers list</p> },
+];
+
+function renderNew(type: string, flags = {}) {
+  const calls = stubFetch({
+    'POST /providers': (call) => ({
+      status: 201,
+      body: { ...created, ...(call.body as object), credentials: {} },
+    }),
+  });
+  renderWithProviders(<p>other</p>, {
+    user: aUser(),
+    flags,
+    path: `/settings/payment-providers/new/${type}`,
+    routes: routes(<NewProviderPage />),
+  });
+  return calls;
+}
+
+const created = {
+  id: '0199f0aa-0000-7000-8000-0000000000aa',
+  isDefault: true,
+  isTest: false,
+  filterCount: 0,
+  description: null,
+  createdOn: '2026-01-05T09:00:00.000Z',
+  updatedOn: '2026-01-05T09:00:00.000Z',
+};
+
+const opayo: PaymentProvider = {
+  id: '0199f0aa-0000-7000-8000-000000000001',
+  providerName: 'Opayo',
+  name: 'Opayo cards',
+  description: null,
+  enabled: true,
+  displayPriority: 10,
+  isTest: true,
+  isDefault: true,
+  filterCount: 0,
+  settings: { useTestServer: true, integrationType: 'Server', vendorTxCodeType: 'PaymentRequest' },
+  credentials: {
+    vendorName: 'vendor',
+    adminUser: 'admin',
+    adminPassword: secretSentinel,
+    integrationKey: null,
+    integrationPassword: null,
+  },
+  paymentMethodConfigurations: [{ paymentMethodType: 'Card', enabled: true, filterGroup: null }],
+  createdOn: '2026-01-05T09:00:00.000Z',
+  updatedOn: '2026-01-05T09:00:00.000Z',
+};
+
+describe('provider forms', () => {
+  it("an unknown type shows 'unknown provider'", async () => {
+    renderNew('PayPal');
+    expect(await screen.findByText(messages.unknownProvider)).toBeInTheDocument();
+  });
+
+  it('Opayo: Server by default, Pi offered only with its flag (then the default)', async () => {
+    renderNew('Opayo');
+    expect(await screen.findByRole('heading', { name: 'Add Opayo Provider' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('tab', { name: 'Options' }));
+    expect(screen.getByRole('radio', { name: 'Server (a hosted card page)' })).toBeChecked();
+    expect(
+      screen.queryByRole('radio', { name: 'Pi (an integrated form)' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('Opayo with the OpayoPi flag defaults to Pi and asks for the integration key', async () => {
+    renderNew('Opayo', { OpayoPi: true });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Options' }));
+    expect(screen.getByRole('radio', { name: 'Pi (an integrated form)' })).toBeChecked();
+    await userEvent.click(screen.getByRole('tab', { name: 'General' }));
+    expect(screen.getByLabelText(/Integration key/)).toBeInTheDocument();
+  });
+
+  it(
+    'a failed validation opens the tab of the first invalid field (bank details)',
+    { timeout: 20_000 },
+    async () => {
+      const calls = renderNew('TrueLayer');
+      await userEvent.type(await screen.findByLabelText(/^Name/), 'Bank transfer');
+      await userEvent.type(screen.getByLabelText(/Client ID/), 'client');
+      await userEvent.type(screen.getByLabelText(/Client Secret/), 'secret');
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText(messages.accountNumber)).toBeInTheDocument();
+      expect(screen.getByRole('tab', { name: 'Bank details' })).toHaveAttribute(
+        'aria-selected',
+        'true',
+      );
+      expect(screen.getByLabelText(/Payees Name/)).toBeInTheDocument();
+      expect((screen.getAllByLabelText(/Payees Reference/)[0] as HTMLInputElement).value).toBe(
+        '{accountReference}',
+      );
+      expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+    },
+  );
+
+  it('the common rules show on the General tab: name and priority', async () => {
+    renderNew('Sandbox');
+    const priority = await screen.findByLabelText(/Display priority/);
+    await userEvent.clear(priority);
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(messages.nameRequired)).toBeInTheDocument();
+    expect(screen.getByText(messages.priorityRequired)).toBeInTheDocument();
+  });
+
+  it('TranSafe test switch fills the fixed test credentials and disables them; save posts and returns to the list', async () => {
+    const calls = renderNew('TranSafe');
+    await userEvent.type(await screen.findByLabelText(/^Name/), 'TranSafe test');
+    await userEvent.click(screen.getByRole('switch', { name: 'Use test site' }));
+    const userName = screen.getByLabelText(/User name/) as HTMLInputElement;
+    expect(userName.value).toBe(tranSafeTestCredentials.userName);
+    expect(userName).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The providers list')).toBeInTheDocument();
+    const post = calls.find((call) => call.method === 'POST');
+    expect(post?.body).toMatchObject({
+      providerName: 'TranSafe',
+      name: 'TranSafe test',
+      settings: { useTestSite: true },
+      paymentMethodConfigurations: [
+        { paymentMethodType: 'Card', enabled: true, filterGroup: null },
+      ],
+    });
+    expect(screen.getByText(messages.added)).toBeInTheDocument();
+  });
+
+  it(
+    'the item-filter dialog refuses a maximum not above the minimum and stores the filters',
+    { timeout: 20_000 },
+    async () => {
+      const calls = renderNew('Sandbox');
+      await userEvent.type(await screen.findByLabelText(/^Name/), 'Filtered');
+      await userEvent.click(screen.getByRole('button', { name: 'Item filters' }));
+      const minimum = screen.getByLabelText('Minimum payment amount');
+      const maximum = screen.getByLabelText('Maximum payment amount');
+      await userEvent.type(minimum, '10');
+      await userEvent.type(maximum, '5');
+      await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+      expect(await screen.findByText(messages.maximumNotAboveMinimum)).toBeInTheDocument();
+      await userEvent.type(maximum, '00');
+      await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+      expect(await screen.findByRole('button', { name: 'Item filters (1)' })).toBeInTheDocument();
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+      expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({
+        paymentMethodConfigurations: [
+          {
+            filterGroup: {
+              filterConfigurations: [
+                { filterType: 'PaymentAmount', minimumPaymentValue: 10, maximumPaymentValue: 500 },
+              ],
+            },
+          },
+        ],
+      });
+    },
+  );
+
+  it('edit: the title is the configuration name, the stored password goes back as the sentinel', async () => {
+    const calls = stubFetch({
+      [`GET /providers/${opayo.id}`]: { body: opayo },
+      'PUT /providers': (call) => ({ body: { ...opayo, ...(call.body as object) } }),
+      'POST /opayo/admin/register-ip': { body: { success: true, errorCode: null, detail: null } },
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    expect(await screen.findByRole('heading', { name: 'Edit Opayo Provider' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toContain('Opayo cards'));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The providers list')).toBeInTheDocument();
+    // spec 3 §4: a Server-type save registers the IP address first.
+    const [register, put] = calls.filter((call) => call.method !== 'GET');
+    expect(register?.url).toBe('/api/v0/opayo/admin/register-ip');
+    expect(register?.body).toEqual({
+      vendor: 'vendor',
+      user: 'admin',
+      password: secretSentinel,
+      useTestServer: true,
+      paymentProviderId: opayo.id,
+    });
+    expect(put?.body).toMatchObject({
+      id: opayo.id,
+      credentials: { adminPassword: secretSentinel, vendorName: 'vendor' },
+    });
+  });
+
+  it('a Server-type Opayo save stops when the IP registration fails', async () => {
+    const calls = stubFetch({
+      [`GET /providers/${opayo.id}`]: { body: opayo },
+      'POST /opayo/admin/register-ip': {
+        body: { success: false, errorCode: '0010', detail: 'The signature is invalid.' },
+      },
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The admin password is wrong.')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('Test Connection shows the 0010 message with the vendor, then success', async () => {
+    let answer = {
+      success: false,
+      errorCode: '0010',
+      detail: 'The signature is invalid.',
+    } as object;
+    stubFetch({
+      [`GET /providers/${opayo.id}`]: { body: opayo },
+      'POST /opayo/admin/test-connection': () => ({ body: answer }),
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Test Connection' }));
+    expect(await screen.findByText('The admin password is wrong.')).toBeInTheDocument();
+    expect(screen.getByText('Opayo vendor vendor')).toBeInTheDocument();
+    answer = { success: true, errorCode: null, detail: null };
+    await userEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
+    expect(await screen.findByText('Connection successful.')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,170 @@
+import {
+  createPaymentProviderBody,
+  opayoErrorText,
+  paymentProviderMessages as messages,
+  type PaymentProvider,
+  type PaymentProviderTypeInfo,
+} from '@ledgerline/contract';
+import { Button, Group, Paper, Stack, Tabs, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
+import { isApiError } from '@/lib/http';
+import { failureMessage } from '@/ui/form-errors';
+import { registerOpayoIp } from '../api/connection-tests';
+import { useCreatePaymentProvider } from '../api/create-payment-provider';
+import { opayoCredentialsOf } from './credential-fields';
+import { useUpdatePaymentProvider } from '../api/update-payment-provider';
+import { BankDetailsTab } from './bank-details-tab';
+import { GeneralTab } from './general-tab';
+import { OptionsTab } from './options-tab';
+import {
+  bodyOf,
+  editProviderValues,
+  newProviderValues,
+  providerTabs,
+  tabLabels,
+  tabOfField,
+  type ProviderFormValues,
+  type ProviderTab,
+} from './provider-form-values';
+
+export const providersPath = '/settings/payment-providers';
+const resolver = zod4Resolver(createPaymentProviderBody);
+
+/** The first field of a set of errors, in the order the server or the schema gave them. */
+const firstField = (errors: Record<string, unknown>) => Object.keys(errors)[0];
+
+/** spec 3 §2 provider forms: header, the kind's tabs, a save bar; back to the list after a save. */
+export function ProviderForm({
+  type,
+  provider,
+}: {
+  type: PaymentProviderTypeInfo;
+  provider?: PaymentProvider;
+}) {
+  const flags = useFeatureFlags();
+  const opayoPi = isFlagOn(flags, 'OpayoPi');
+  const navigate = useNavigate();
+  const providerName = type.providerName;
+  const tabs = providerTabs[providerName];
+  const [tab, setTab] = useState<ProviderTab>('general');
+  const form = useForm<ProviderFormValues>({
+    mode: 'controlled',
+    initialValues: provider
+      ? editProviderValues(provider)
+      : newProviderValues(providerName, { opayoPi }),
+    validate: (values) => resolver(bodyOf(providerName, values)),
+  });
+  const create = useCreatePaymentProvider();
+  const update = useUpdatePaymentProvider();
+
+  const showTabOf = (errors: Record<string, unknown>) => {
+    const field = firstField(errors);
+    if (field) setTab(tabOfField(providerName, field));
+  };
+
+  const fail = (prefix: string) => (error: Error) => {
+    if (isApiError(error)) {
+      const fieldErrors: Record<string, string> = {};
+      for (const [path, list] of Object.entries(error.fieldErrors)) {
+        if (list[0]) fieldErrors[path] = list[0];
+      }
+      form.setErrors(fieldErrors);
+      showTabOf(fieldErrors);
+    }
+    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
+  };
+
+  const done = (message: string) => () => {
+    notifications.show({ color: 'green', message });
+    void navigate(providersPath);
+  };
+
+  const save = (values: ProviderFormValues) => {
+    const body = bodyOf(providerName, values);
+    if (provider) {
+      update.mutate(
+        { ...body, id: provider.id },
+        { onSuccess: done(messages.updated), onError: fail(messages.updateFailed) },
+      );
+    } else {
+      create.mutate(body, { onSuccess: done(messages.added), onError: fail(messages.addFailed) });
+    }
+  };
+
+  const [registering, setRegistering] = useState(false);
+  const submit = form.onSubmit(
+    (values) => {
+      if (providerName !== 'Opayo' || values.settings.integrationType !== 'Server')
+        return save(values);
+      // spec 3 §4: a Server-type save registers this server's IP address first, and stops if that fails.
+      setRegistering(true);
+      registerOpayoIp(opayoCredentialsOf(values, provider?.id ?? null))
+        .then((result) => {
+          if (result.success) return save(values);
+          notifications.show({
+            color: 'red',
+            title: 'IP address not registered',
+            message: opayoErrorText(result.errorCode, result.detail),
+          });
+        }, fail(messages.addFailed))
+        .finally(() => setRegistering(false));
+    },
+    (errors) => showTabOf(errors),
+  );
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="lg">
+        <Title order={2}>
+          {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}
+        </Title>
+        <Tabs
+          value={tab}
+          onChange={(value) => setTab((value as ProviderTab) ?? 'general')}
+          keepMounted={false}
+        >
+          <Tabs.List>
+            {tabs.map((name) => (
+              <Tabs.Tab key={name} value={name}>
+                {tabLabels[name]}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="general" pt="md">
+            <GeneralTab
+              form={form}
+              type={type}
+              configurationId={provider?.id ?? null}
+              stored={provider?.credentials ?? null}
+            />
+          </Tabs.Panel>
+          {tabs.includes('options') && (
+            <Tabs.Panel value="options" pt="md">
+              <OptionsTab form={form} providerName={providerName} opayoPi={opayoPi} />
+            </Tabs.Panel>
+          )}
+          {tabs.includes('bank') && (
+            <Tabs.Panel value="bank" pt="md">
+              <BankDetailsTab form={form} />
+            </Tabs.Panel>
+          )}
+        </Tabs>
+        <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => void navigate(providersPath)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={registering || create.isPending || update.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Paper>
+      </Stack>
+    </form>
+  );
+}

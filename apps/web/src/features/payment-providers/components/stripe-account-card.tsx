@@ -1,0 +1,129 @@
+import { providerConnectionMessages as messages } from '@ledgerline/contract';
+import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconBrandStripe } from '@tabler/icons-react';
+import { errorMessage } from '@/lib/status-routing';
+import { confirmDestructive } from '@/ui/confirm-dialog';
+import { useDisconnectStripeAccount } from '../api/disconnect-stripe-account';
+import { useStripeAccount } from '../api/get-stripe-account';
+import { useStripeKeys } from '../api/get-stripe-keys';
+import { stripeAuthoriseUrl } from './oauth-state';
+
+/** Starts Stripe Connect for a new configuration (mode 0) or an existing one (mode 1). */
+export function StripeConnectButton({ configurationId }: { configurationId: string | null }) {
+  const keys = useStripeKeys();
+  const ready = keys.data?.connectClientId;
+  return (
+    <Button
+      leftSection={<IconBrandStripe size={18} />}
+      loading={keys.isPending}
+      disabled={!ready}
+      onClick={() => {
+        if (!keys.data?.connectClientId) return;
+        window.location.assign(
+          stripeAuthoriseUrl({
+            authoriseUrl: keys.data.authoriseUrl,
+            clientId: keys.data.connectClientId,
+            isTestMode: keys.data.isTestMode,
+            configurationId,
+          }),
+        );
+      }}
+    >
+      Connect with Stripe
+    </Button>
+  );
+}
+
+/** spec 3 §2 card account link (edit only): the account information card. */
+export function StripeAccountCard({
+  configurationId,
+  stripeAccountId,
+}: {
+  configurationId: string;
+  stripeAccountId: string | null;
+}) {
+  const account = useStripeAccount(configurationId, stripeAccountId !== null);
+  const disconnect = useDisconnectStripeAccount();
+
+  if (!stripeAccountId) {
+    return (
+      <Card withBorder padding="md">
+        <Stack gap="sm">
+          <Text fw={600}>Stripe account</Text>
+          <Text size="sm" c="dimmed">
+            This configuration is not connected to a Stripe account and does not take payments until
+            it is. Connecting opens Stripe, where you sign in and choose the account.
+          </Text>
+          <Group>
+            <StripeConnectButton configurationId={configurationId} />
+          </Group>
+        </Stack>
+      </Card>
+    );
+  }
+  if (account.isPending) return <Loader size="sm" aria-label="Loading the Stripe account" />;
+  if (account.isError || !account.data.valid) {
+    return (
+      <Alert color="red" title="Stripe account" icon={<IconAlertTriangle size={18} />}>
+        {account.isError ? errorMessage(account.error) : messages.accountNotValid}
+      </Alert>
+    );
+  }
+  const info = account.data;
+  return (
+    <Card withBorder padding="md">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Text fw={600}>Stripe account</Text>
+          <Group gap={4}>
+            {info.defaultCurrency && <Badge variant="light">{info.defaultCurrency}</Badge>}
+            {info.isTestMode && (
+              <Badge variant="light" color="orange">
+                Test mode
+              </Badge>
+            )}
+            {info.isLegacyAccount && (
+              <Badge variant="light" color="gray">
+                Legacy account
+              </Badge>
+            )}
+          </Group>
+        </Group>
+        {info.isLegacyAccount && (
+          <Alert color="yellow" icon={<IconAlertTriangle size={18} />}>
+            This is a legacy Stripe account. Contact support to move it to a current account.
+          </Alert>
+        )}
+        {info.capabilities.cardPayments !== 'active' && (
+          <Alert color="yellow" icon={<IconAlertTriangle size={18} />}>
+            {messages.cardPaymentsUnsupported}
+          </Alert>
+        )}
+        <TextInput label="Account name" value={info.displayName ?? info.id} readOnly />
+        <input type="hidden" name="stripeAccountId" value={info.id} />
+        <Group>
+          <Button
+            color="red"
+            variant="light"
+            loading={disconnect.isPending}
+            onClick={() =>
+              confirmDestructive({
+                title: 'Disconnect',
+                message: messages.disconnectConfirm,
+                confirmLabel: 'Disconnect',
+                onConfirm: () =>
+                  disconnect.mutate(configurationId, {
+                    onError: (error) =>
+                      notifications.show({ color: 'red', message: errorMessage(error) }),
+                  }),
+              })
+            }
+          >
+            Disconnect
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
