@@ -121,6 +121,8 @@ async function main() {
           required(values.rate, '--rate'),
         );
         console.log(`Bank Rate ${change.rate}% from ${change.from}.`);
+        break;
+      }
       case 'rotate-secrets-key': {
         const source = loadSecretsKey(config);
         const oldKey = values['old-key'] ? parseSecretsKey(values['old-key']) : source.key;

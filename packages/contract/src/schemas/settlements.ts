@@ -89,7 +89,7 @@ export const settlementFilterSchema = z.discriminatedUnion('filterType', [
 ]);
 export type SettlementFilter = z.output<typeof settlementFilterSchema>;
 
-export const filterGroupSchema = z
+export const settlementFilterGroupSchema = z
   .object({ filterConfigurations: z.array(settlementFilterSchema).max(10).default([]) })
   .meta({ id: 'SettlementFilterGroup' });
 
@@ -120,7 +120,7 @@ export const settlementConfigurationBody = z
     percentageDiscount: z.number({ message: settlementMessages.percentageRequired }).nullish(),
     amount: z.number({ message: settlementMessages.amountRequired }).nullish(),
     currency: currencyCode.nullish(),
-    filterGroup: filterGroupSchema.default({ filterConfigurations: [] }),
+    filterGroup: settlementFilterGroupSchema.default({ filterConfigurations: [] }),
   })
   .superRefine((body, ctx) => {
     if (body.type === 'PercentageDiscount') {
