@@ -126,7 +126,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         connectSrc: ["'self'", issuerOrigin],
         formAction: ["'self'", issuerOrigin, ...extraOrigins],
         frameAncestors: ["'self'"],
-        frameSrc: ["'self'"],
+        // The document viewer frames a PDF the site fetched as a blob: URL (issue 10 item 3).
+        frameSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
       },

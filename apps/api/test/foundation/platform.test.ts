@@ -98,6 +98,8 @@ describe('operations', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
+    // The document viewer's blob: frame, and nothing else (issue 10 item 3).
+    expect(csp).toContain("frame-src 'self' blob:;");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
