@@ -37,6 +37,18 @@ export const areaRoutes: readonly AreaRoute[] = [
       import('@/features/datasets/components/companies-page').then((m) => m.CompaniesPage),
   },
   {
+    path: '/settings/companies/:id',
+    title: ['Companies', 'Company'],
+    permission: 'EditCompanies',
+    page: () =>
+      import('@/features/datasets/components/company-detail-page').then((m) => m.CompanyDetailPage),
+  },
+  {
+    path: '/payment-plans',
+    title: ['Payment Plans'],
+    page: () => import('./routes/payment-plans').then((m) => m.PaymentPlansRoute),
+  },
+  {
     path: '/settings/access-keys',
     title: ['Access Keys'],
     permission: accessKeysPermission,
@@ -120,6 +132,11 @@ export const areaRoutes: readonly AreaRoute[] = [
     path: '/accounts/:id',
     title: ['Accounts', 'Account'],
     page: () => import('@/features/accounts/components/account-page').then((m) => m.AccountPage),
+  },
+  {
+    path: '/payers',
+    title: ['Payers'],
+    page: () => import('@/features/accounts/components/payers-page').then((m) => m.PayersPage),
   },
   {
     path: '/accounts/:accountId/payers/:id',

@@ -1,7 +1,22 @@
-import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Card,
+  Grid,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { DateTime } from '@/ui/date-time';
 import { formatMoney } from '@/ui/format';
 import { Money } from '@/ui/money';
@@ -44,7 +59,16 @@ function text(value: string | null | undefined) {
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
-  const address = [details?.address1, details?.address2, details?.address3, details?.address4, details?.city, details?.state, details?.postCode, details?.country]
+  const address = [
+    details?.address1,
+    details?.address2,
+    details?.address3,
+    details?.address4,
+    details?.city,
+    details?.state,
+    details?.postCode,
+    details?.country,
+  ]
     .filter(Boolean)
     .join(', ');
   return (
@@ -112,8 +136,11 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
 }
 
 function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
-  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
-  if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
+  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) =>
+    fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })),
+  );
+  if (lines.length === 0)
+    return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
   return (
     <Table striped aria-label="Late payment fees">
       <Table.Thead>
@@ -141,7 +168,10 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
               )}
             </Table.Td>
             <Table.Td ta="right">
-              <Money amount={detail.amount ?? null} currency={detail.currency ?? payment.currency} />
+              <Money
+                amount={detail.amount ?? null}
+                currency={detail.currency ?? payment.currency}
+              />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -153,8 +183,18 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
 /** spec 2 §2 Payment transaction detail: the details, payee and payment provider of one payment. */
 export function PaymentTransactionPage() {
   const { id = '' } = useParams();
-  const { data: payment, isPending, isError } = usePaymentTransaction(id);
+  const { data: payment, isPending, isError, error } = usePaymentTransaction(id);
 
+  if (!isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="payment transaction"
+        error={isError ? error : null}
+        backTo="/payment-transactions"
+        backLabel="Back to Payment Transactions"
+      />
+    );
+  }
   if (isPending) {
     return (
       <Stack aria-label="Loading the payment transaction">
@@ -163,13 +203,21 @@ export function PaymentTransactionPage() {
       </Stack>
     );
   }
-  if (isError) return <Text c="red">Loading Error</Text>;
 
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   const allocations = payment.paymentAllocations ?? [];
-  const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
+  const feeLines = (payment.paymentFeeTransactions ?? []).reduce(
+    (n, fee) => n + fee.feeDetails.length,
+    0,
+  );
   return (
     <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/payment-transactions">
+          Payment Transactions
+        </Anchor>
+        <Text span>{payment.ledgerlineReference}</Text>
+      </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
         <Group gap="sm" align="baseline">
           <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
@@ -180,10 +228,24 @@ export function PaymentTransactionPage() {
       <Tabs defaultValue="info" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
-          <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
+          <Tabs.Tab
+            value="allocations"
+            rightSection={
+              <Badge size="sm" variant="light">
+                {allocations.length}
+              </Badge>
+            }
+          >
             Payment allocations
           </Tabs.Tab>
-          <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
+          <Tabs.Tab
+            value="late-payments"
+            rightSection={
+              <Badge size="sm" variant="light">
+                {feeLines}
+              </Badge>
+            }
+          >
             Late payments
           </Tabs.Tab>
         </Tabs.List>
@@ -194,7 +256,10 @@ export function PaymentTransactionPage() {
                 <Title order={3} size="h5" mb="md">
                   Details
                 </Title>
-                <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
+                <AllocatedStatusSelect
+                  paymentTransactionId={payment.id}
+                  value={payment.allocatedStatus}
+                />
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
                   <Field label={amountLabel}>
                     <Money amount={payment.totalAmount} currency={payment.currency} />
@@ -208,10 +273,17 @@ export function PaymentTransactionPage() {
                     <DateTime value={payment.createdOn} />
                   </Field>
                   <Field label="Fee">
-                    <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
+                    <Money
+                      amount={payment.fee}
+                      currency={payment.feeCurrency ?? payment.currency}
+                    />
                   </Field>
-                  <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
-                  <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
+                  <Field label="Customer">
+                    {text(payment.paymentRequest?.customerName ?? payment.customerName)}
+                  </Field>
+                  <Field label="Payment method">
+                    {payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}
+                  </Field>
                 </SimpleGrid>
               </Card>
             </Grid.Col>
@@ -226,7 +298,10 @@ export function PaymentTransactionPage() {
                 <Stack gap="sm">
                   <Field label="Provider">
                     {payment.paymentProviderId ? (
-                      <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
+                      <Anchor
+                        component={Link}
+                        to={`/settings/payment-providers/${payment.paymentProviderId}`}
+                      >
                         {text(payment.paymentProviderName)}
                       </Anchor>
                     ) : (
@@ -234,7 +309,10 @@ export function PaymentTransactionPage() {
                     )}
                   </Field>
                   <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
-                  <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
+                  <ProviderDataButton
+                    paymentTransactionId={payment.id}
+                    providerName={payment.paymentProviderName}
+                  />
                 </Stack>
               </Card>
             </Grid.Col>
