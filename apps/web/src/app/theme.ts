@@ -8,6 +8,8 @@ export const theme = createTheme({
   cursorType: 'pointer',
   headings: { fontWeight: '600' },
   components: {
+    // A link takes the size of the text around it: a grid's View at 14 px like its cells (issue 10 item 14).
+    Anchor: { defaultProps: { inherit: true } },
     Paper: { defaultProps: { radius: 'md' } },
     Card: { defaultProps: { radius: 'md', withBorder: true } },
     Tooltip: { defaultProps: { withArrow: true } },

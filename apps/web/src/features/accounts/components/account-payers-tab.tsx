@@ -11,6 +11,7 @@ export function AccountPayersTab({ accountId }: { accountId: string }) {
   return (
     <DataGrid
       label="Payers"
+      rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}
       grid={grid}
       columns={columns}
       records={payers.data?.items}

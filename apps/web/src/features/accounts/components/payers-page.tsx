@@ -21,6 +21,7 @@ export function PayersPage() {
       />
       <DataGrid
         label="Payers"
+        rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}
         grid={grid}
         columns={columns}
         records={payers.data?.items}
