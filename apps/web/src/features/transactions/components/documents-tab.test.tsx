@@ -58,3 +58,23 @@ describe('the documents tab', () => {
     expect(saveBlob).toHaveBeenCalledWith(expect.anything(), 'delivery note.pdf');
   });
 });
+
+// issue 10 item 13: a file over the limit is refused before it is sent.
+describe('uploading a document', () => {
+  it('refuses a file over 10 MB without sending it', async () => {
+    const calls = stubFetch({});
+    renderWithProviders(<DocumentsTab transaction={transaction} />, {
+      user: aUser({ permissions: ['UploadTransactionDocument'] }),
+    });
+    const big = new File(['x'], 'scan.pdf', { type: 'application/pdf' });
+    Object.defineProperty(big, 'size', { value: 11_000_000 });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    await userEvent.upload(input, big);
+    expect(
+      await screen.findByText(
+        'An error occurred while uploading the document: The file is larger than 10 MB.',
+      ),
+    ).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+});

@@ -1,4 +1,9 @@
-import type { TransactionDocument, TransactionDetail } from '@ledgerline/contract';
+import {
+  documentLimits,
+  documentMessages,
+  type TransactionDetail,
+  type TransactionDocument,
+} from '@ledgerline/contract';
 import { Anchor, Button, FileButton, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -58,6 +63,14 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
 
   const onFile = (file: File | null) => {
     if (!file) return;
+    // Refused before it is sent, not after 10 MB have gone up (issue 10 item 13).
+    if (file.size > documentLimits.maxBytes) {
+      notifications.show({
+        color: 'red',
+        message: `An error occurred while uploading the document: ${documentMessages.fileTooLarge}`,
+      });
+      return;
+    }
     upload.mutate(file, {
       onSuccess: () => notifications.show({ color: 'green', message: 'Document uploaded' }),
       onError: (error) =>
