@@ -12,16 +12,7 @@ const detail = aPaymentRequest(1, {
   test: true,
   canEdit: true,
   canChangeUsage: true,
-  transactionAllocations: [
-    {
-      transactionId,
-      amount: 101,
-      required: true,
-      canEditAmount: false,
-      minimumAmount: null,
-      maximumAmount: null,
-    },
-  ],
+  transactionAllocations: [{ transactionId, amount: 101, required: true, canEditAmount: false, minimumAmount: null, maximumAmount: null }],
   transactions: [
     {
       id: transactionId,
@@ -37,44 +28,23 @@ const detail = aPaymentRequest(1, {
     },
   ],
   paymentTransactions: [
-    {
-      id: '0199f0aa-0000-7000-8000-0000000000b2',
-      createdOn: '2026-11-21T10:00:00.000Z',
-      status: 'NotAuthorised',
-      totalAmount: 101,
-      currency: 'GBP',
-    },
-    {
-      id: '0199f0aa-0000-7000-8000-0000000000b1',
-      createdOn: '2026-11-20T10:00:00.000Z',
-      status: 'Paid',
-      totalAmount: 50,
-      currency: 'GBP',
-    },
+    { id: '0199f0aa-0000-7000-8000-0000000000b2', createdOn: '2026-11-21T10:00:00.000Z', status: 'NotAuthorised', totalAmount: 101, currency: 'GBP' },
+    { id: '0199f0aa-0000-7000-8000-0000000000b1', createdOn: '2026-11-20T10:00:00.000Z', status: 'Paid', totalAmount: 50, currency: 'GBP' },
   ],
 });
 const path = `/payment-requests/${detail.id}`;
 const render = (user = aUser()) =>
-  renderWithProviders(<PaymentRequestPage />, {
-    user,
-    path,
-    routes: [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }],
-  });
+  renderWithProviders(<PaymentRequestPage />, { user, path, routes: [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }] });
 
 describe('the payment request page', () => {
   it('shows the amount as title and the details, payment URL, QR code and contacts', async () => {
     const calls = stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
     render();
     expect(await screen.findByRole('heading', { name: '£101.00' })).toBeInTheDocument();
-    expect(new URL(calls[0]!.url, 'http://localhost').searchParams.get('expand')).toBe(
-      'transactions',
-    );
+    expect(new URL(calls[0]!.url, 'http://localhost').searchParams.get('expand')).toBe('transactions');
     expect(screen.getByText('Test')).toBeInTheDocument();
     expect(screen.getByText('Open')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: detail.requestUrl })).toHaveAttribute(
-      'href',
-      detail.requestUrl,
-    );
+    expect(screen.getByRole('link', { name: detail.requestUrl })).toHaveAttribute('href', detail.requestUrl);
     expect(screen.getByRole('button', { name: 'Copy payment URL' })).toBeInTheDocument();
     expect(screen.getByText('Alice Smith')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'QR code' }));
@@ -103,48 +73,27 @@ describe('the payment request page', () => {
     });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }),
-    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Minimum amount' }), '20');
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '10');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(
-      await within(dialog).findByText(
-        'Maximum Amount must be greater than 0 and/or Minimum Amount',
-      ),
-    ).toBeInTheDocument();
+    expect(await within(dialog).findByText('Maximum Amount must be greater than 0 and/or Minimum Amount')).toBeInTheDocument();
     const maximum = within(dialog).getByRole('textbox', { name: 'Maximum amount' });
     await userEvent.clear(maximum);
     await userEvent.type(maximum, '90');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toEqual([
-      {
-        transactionId,
-        amount: 101,
-        required: true,
-        canEditAmount: true,
-        minimumAmount: 20,
-        maximumAmount: 90,
-      },
-    ]);
+    expect(patch.body).toEqual([{ transactionId, amount: 101, required: true, canEditAmount: true, minimumAmount: 20, maximumAmount: 90 }]);
   });
 
   it('shows the cannot-edit hint and disables editing when the request is not Open', async () => {
-    stubFetch({
-      [`GET /payment-requests/${detail.id}`]: {
-        body: { ...detail, requestStatus: 'Completed', canEdit: false },
-      },
-    });
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, requestStatus: 'Completed', canEdit: false } } });
     render();
-    expect(
-      await screen.findByText('Only Open payment requests can be edited.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Only Open payment requests can be edited.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit details' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Edit billing contact' })).toBeDisabled();
   });
@@ -163,16 +112,7 @@ describe('the payment request page', () => {
   it('edits the details and shows the server rule message', async () => {
     const calls = stubFetch({
       [`GET /payment-requests/${detail.id}`]: { body: detail },
-      'PATCH /payment-requests': {
-        status: 400,
-        body: {
-          type: 'about:blank',
-          title: 'Bad Request',
-          status: 400,
-          detail: 'One or more fields are invalid.',
-          errors: { validUntil: ['Valid To must be less than Valid From'] },
-        },
-      },
+      'PATCH /payment-requests': { status: 400, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'One or more fields are invalid.', errors: { validUntil: ['Valid To must be less than Valid From'] } } },
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
@@ -181,29 +121,16 @@ describe('the payment request page', () => {
     await userEvent.clear(description);
     await userEvent.type(description, '  New words ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(
-      await within(dialog).findByText('Valid To must be less than Valid From'),
-    ).toBeInTheDocument();
+    expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toMatchObject({
-      id: detail.id,
-      description: 'New words',
-      usageType: 'Single',
-      paymentRequiredBy: '2026-12-20T00:00:00.000Z',
-    });
+    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20T00:00:00.000Z' });
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {
-    stubFetch({
-      [`GET /payment-requests/${detail.id}`]: {
-        body: { ...detail, requestType: 'Account', transactions: [], paymentTransactions: [] },
-      },
-    });
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, requestType: 'Account', transactions: [], paymentTransactions: [] } } });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Payment transactions/ }));
-    expect(
-      await screen.findByText('There have been no payment attempts for this payment request.'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('There have been no payment attempts for this payment request.')).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: /^Transactions/ })).not.toBeInTheDocument();
   });
 

@@ -1,44 +1,18 @@
-import {
-  Anchor,
-  Badge,
-  Breadcrumbs,
-  Card,
-  Grid,
-  Group,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Tabs,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { DateTime } from '@/ui/date-time';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { Money } from '@/ui/money';
-import { StatusTag, type StatusTone } from '@/ui/status-tag';
+import { StatusTag } from '@/ui/status-tag';
+import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
 import { PendingActions } from './pending-actions';
 import { ProviderDataButton } from './provider-data-dialog';
-
-const statusTone: Record<PaymentTransaction['status'], StatusTone> = {
-  Paid: 'success',
-  Refunded: 'info',
-  Processing: 'info',
-  Pending: 'warning',
-  Disputed: 'warning',
-  Failed: 'danger',
-  NotAuthorised: 'danger',
-  Rejected: 'danger',
-  Cancelled: 'neutral',
-  Duplicated: 'neutral',
-};
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -59,16 +33,7 @@ function text(value: string | null | undefined) {
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
-  const address = [
-    details?.address1,
-    details?.address2,
-    details?.address3,
-    details?.address4,
-    details?.city,
-    details?.state,
-    details?.postCode,
-    details?.country,
-  ]
+  const address = [details?.address1, details?.address2, details?.address3, details?.address4, details?.city, details?.state, details?.postCode, details?.country]
     .filter(Boolean)
     .join(', ');
   return (
@@ -136,11 +101,8 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
 }
 
 function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
-  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) =>
-    fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })),
-  );
-  if (lines.length === 0)
-    return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
+  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
+  if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
   return (
     <Table striped aria-label="Late payment fees">
       <Table.Thead>
@@ -168,10 +130,7 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
               )}
             </Table.Td>
             <Table.Td ta="right">
-              <Money
-                amount={detail.amount ?? null}
-                currency={detail.currency ?? payment.currency}
-              />
+              <Money amount={detail.amount ?? null} currency={detail.currency ?? payment.currency} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -206,10 +165,7 @@ export function PaymentTransactionPage() {
 
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   const allocations = payment.paymentAllocations ?? [];
-  const feeLines = (payment.paymentFeeTransactions ?? []).reduce(
-    (n, fee) => n + fee.feeDetails.length,
-    0,
-  );
+  const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
   return (
     <Stack gap="lg">
       <Breadcrumbs>
@@ -221,31 +177,17 @@ export function PaymentTransactionPage() {
       <Group justify="space-between" align="flex-start">
         <Group gap="sm" align="baseline">
           <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
-          <StatusTag label={spaceWords(payment.status)} tone={statusTone[payment.status]} />
+          <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status]} />
         </Group>
         <PendingActions payment={payment} />
       </Group>
       <Tabs defaultValue="info" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
-          <Tabs.Tab
-            value="allocations"
-            rightSection={
-              <Badge size="sm" variant="light">
-                {allocations.length}
-              </Badge>
-            }
-          >
+          <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
             Payment allocations
           </Tabs.Tab>
-          <Tabs.Tab
-            value="late-payments"
-            rightSection={
-              <Badge size="sm" variant="light">
-                {feeLines}
-              </Badge>
-            }
-          >
+          <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
             Late payments
           </Tabs.Tab>
         </Tabs.List>
@@ -256,10 +198,7 @@ export function PaymentTransactionPage() {
                 <Title order={3} size="h5" mb="md">
                   Details
                 </Title>
-                <AllocatedStatusSelect
-                  paymentTransactionId={payment.id}
-                  value={payment.allocatedStatus}
-                />
+                <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
                   <Field label={amountLabel}>
                     <Money amount={payment.totalAmount} currency={payment.currency} />
@@ -273,17 +212,10 @@ export function PaymentTransactionPage() {
                     <DateTime value={payment.createdOn} />
                   </Field>
                   <Field label="Fee">
-                    <Money
-                      amount={payment.fee}
-                      currency={payment.feeCurrency ?? payment.currency}
-                    />
+                    <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
                   </Field>
-                  <Field label="Customer">
-                    {text(payment.paymentRequest?.customerName ?? payment.customerName)}
-                  </Field>
-                  <Field label="Payment method">
-                    {payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}
-                  </Field>
+                  <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+                  <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
                 </SimpleGrid>
               </Card>
             </Grid.Col>
@@ -298,10 +230,7 @@ export function PaymentTransactionPage() {
                 <Stack gap="sm">
                   <Field label="Provider">
                     {payment.paymentProviderId ? (
-                      <Anchor
-                        component={Link}
-                        to={`/settings/payment-providers/${payment.paymentProviderId}`}
-                      >
+                      <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
                         {text(payment.paymentProviderName)}
                       </Anchor>
                     ) : (
@@ -309,10 +238,7 @@ export function PaymentTransactionPage() {
                     )}
                   </Field>
                   <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
-                  <ProviderDataButton
-                    paymentTransactionId={payment.id}
-                    providerName={payment.paymentProviderName}
-                  />
+                  <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
                 </Stack>
               </Card>
             </Grid.Col>
