@@ -1,5 +1,5 @@
 import { Anchor } from '@mantine/core';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -221,5 +221,15 @@ describe('DataGrid', () => {
     await router.navigate('/fruits');
     await userEvent.click(await screen.findByRole('link', { name: 'View Fruit 03' }));
     expect(router.state.location.pathname).toBe('/fruits/3');
+  });
+
+  // issue 10 item 14: Escape closes a column filter.
+  it('closes a filter popover with Escape', async () => {
+    renderWithProviders(<FruitGrid />);
+    await userEvent.click(screen.getByRole('button', { name: 'Filter Name' }));
+    const input = await screen.findByRole('textbox', { name: /Name/ });
+    await waitFor(() => expect(input).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /Name/ })).toBeNull());
   });
 });

@@ -134,7 +134,15 @@ export function GridFilterControl({
       break;
   }
   return (
-    <Stack gap="xs" miw={220}>
+    <Stack
+      gap="xs"
+      miw={220}
+      // The filter's field holds the focus, where the popover's own Escape does not reach
+      // (issue 10 item 14): Escape closes the filter, what was typed stays applied.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) close();
+      }}
+    >
       {input}
       <Group justify="flex-end" gap="xs">
         <Button

@@ -50,6 +50,8 @@ export function AccountPicker({
     <Select
       label="Account"
       required
+      // The form appears once the accounts are in, after the dialog took the focus: take it.
+      autoFocus
       searchable
       allowDeselect={false}
       // The server filters; the box shows its answer as it is.

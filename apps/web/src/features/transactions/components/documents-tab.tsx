@@ -159,8 +159,8 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
                   </Anchor>
                 </Table.Td>
                 <Table.Td>{doc.fileType}</Table.Td>
-                <Table.Td>{formatFileSize(doc.fileSize)}</Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSize(doc.fileSize)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <DateTime value={doc.createdOn} />
                 </Table.Td>
                 <Table.Td>

@@ -56,6 +56,9 @@ describe('Users page', () => {
     expect(within(own).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
     expect(within(own).getByRole('button', { name: 'Edit Ada Lovelace' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete Charles Babbage' })).toBeInTheDocument();
+    // issue 10 item 14: the own row keeps the delete slot empty, so Edit stays in its column.
+    const editCell = within(own).getByRole('button', { name: 'Edit Ada Lovelace' }).parentElement!;
+    expect(editCell.lastElementChild).toHaveAttribute('data-slot', 'no-delete');
   });
 
   it("adds a user and says 'New user successfully created and invited'", async () => {
