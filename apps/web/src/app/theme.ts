@@ -12,7 +12,7 @@ export const theme = createTheme({
     Anchor: { defaultProps: { inherit: true } },
     // A dialog opens on its first field (issue 10 item 14): the close button is not a tab stop
     // (Escape and the dialog's own Cancel close it), so the focus trap starts on the form.
-    Modal: { defaultProps: { closeButtonProps: { tabIndex: -1, 'aria-label': 'Close' } } },
+    Modal: { defaultProps: { closeButtonProps: { tabIndex: -1 } } },
     // A long description scrolls inside its box instead of growing the dialog off screen.
     Textarea: { defaultProps: { maxRows: 6 } },
     Paper: { defaultProps: { radius: 'md' } },
