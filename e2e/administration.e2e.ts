@@ -204,11 +204,19 @@ describe('administration', () => {
       expect(await dialog.getByRole('textbox', { name: 'ERP host system' }).inputValue()).not.toBe(
         '',
       );
+      // issue 10 item 14: with the demo warning open, Save stays in view at 900 px high.
+      const demo = dialog.getByRole('checkbox', { name: 'Demo company' });
+      await demo.check();
+      await dialog.getByText('Demo company', { exact: true }).last().waitFor();
+      const save = dialog.getByRole('button', { name: 'Save' });
+      const saveBox = (await save.boundingBox())!;
+      expect(saveBox.y + saveBox.height).toBeLessThanOrEqual(900);
+      await demo.uncheck();
       const created = page.waitForResponse(
         (response) =>
           response.request().method() === 'POST' && response.url().endsWith('/api/v0/data-sets'),
       );
-      await dialog.getByRole('button', { name: 'Save' }).click();
+      await save.click();
       // The server registers it in a working state and provisions it in the background.
       expect(((await (await created).json()) as { status: string }).status).toBe('Initialise');
       await page.getByText('Company successfully created').first().waitFor();

@@ -676,12 +676,35 @@ describe('receivables', () => {
       .getByLabel('1 documents')
       .waitFor();
 
-    // A PDF opens in the site's viewer.
+    // A PDF opens in the site's viewer: our own CSP lets the blob: frame load (issue 10 item 3).
+    const refusals: string[] = [];
+    const onConsole = (message: { text(): string }) => {
+      if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
+    };
+    page.on('console', onConsole);
     await row.getByRole('button', { name: fileName, exact: true }).click();
     const viewer = page.getByRole('dialog', { name: fileName });
     await viewer.locator(`iframe[title="${fileName}"]`).waitFor();
+    await expect
+      .poll(() => page.frames().some((frame) => frame.url().startsWith('blob:')))
+      .toBe(true);
+    expect(page.frames().some((frame) => frame.url().startsWith('chrome-error:'))).toBe(false);
+    expect(refusals).toEqual([]);
+    page.off('console', onConsole);
+    // The viewer and the row both save the file.
+    const [fromViewer] = await Promise.all([
+      page.waitForEvent('download'),
+      viewer.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(fromViewer.suggestedFilename()).toBe(fileName);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'hidden' });
+    const [fromRow] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: `Download ${fileName}` }).click(),
+    ]);
+    expect(fromRow.suggestedFilename()).toBe(fileName);
+    expect((await readFile(await fromRow.path())).equals(pdf)).toBe(true);
 
     await row.getByRole('button', { name: `Delete ${fileName}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Document' });

@@ -112,6 +112,26 @@ describe('the shell', () => {
     await page.keyboard.press('Escape');
   });
 
+  // issue 10 item 14: on a 390 px phone the whole top bar fits, the user menu included.
+  it('keeps the user menu on screen on a 390 px phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${server.url}/`);
+      await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+      const avatar = page.getByRole('button', { name: 'User menu' });
+      await expect.poll(async () => (await avatar.boundingBox())?.width ?? 0).toBeGreaterThan(30);
+      const box = (await avatar.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      const company = (await page
+        .getByRole('button', { name: 'Company', exact: true })
+        .boundingBox())!;
+      expect(company.x + company.width).toBeLessThanOrEqual(box.x);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 860 });
+    }
+  });
+
   it('shows the not-found page for an address that is no screen', async () => {
     await page.goto(`${server.url}/no-such-page`);
     await page.getByRole('heading', { name: "We can't find the requested page." }).waitFor();

@@ -107,6 +107,15 @@ function openSecretBox(config: Config, app: FastifyInstance): SecretBox {
   return createSecretBox(source.key);
 }
 
+/**
+ * Files under /assets/ carry a content hash in their names, so a browser keeps them for a year
+ * without asking again; everything else (index.html, which names the current hashes, and the
+ * favicon) is revalidated on every use.
+ */
+export function siteCacheControl(url: string): string {
+  return url.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -145,7 +154,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         connectSrc: ["'self'", issuerOrigin],
         formAction: ["'self'", issuerOrigin, ...extraOrigins],
         frameAncestors: ["'self'"],
-        frameSrc: ["'self'"],
+        // The document viewer frames a PDF the site fetched as a blob: URL (issue 10 item 3).
+        frameSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
       },
@@ -373,14 +383,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const serveSite = webRoot !== null && existsSync(`${webRoot}/index.html`);
   if (serveSite) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      // The build writes .br and .gz beside each text file (apps/web/vite.config.ts).
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply) => reply.header('cache-control', siteCacheControl(reply.request.url)),
+    });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(api|idp|metrics)(\/|$)/.test(path);
     if (serveSite && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       // The site's own router owns every other path, including its /error/404 page.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', siteCacheControl('/index.html')).sendFile('index.html');
     }
     return sendProblem(reply, {
       ...problem(404, `No route ${request.method} ${path}.`),

@@ -160,6 +160,8 @@ export const auditActivities = pgTable(
     userName: text('user_name'),
     accessKeyId: uuid('access_key_id'),
     status: integer('status').notNull(),
+    /** A call that answered 2xx but did not do what it was asked (a provider declined): why. */
+    errorMessage: text('error_message'),
     ipAddress: text('ip_address'),
     requestId: text('request_id'),
     timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),

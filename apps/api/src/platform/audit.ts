@@ -31,6 +31,7 @@ export async function writeAuditActivity(
     userName: principal?.name ?? null,
     accessKeyId: principal?.accessKeyId ?? null,
     status,
+    errorMessage: request.auditError,
     ipAddress: request.ip,
     requestId: String(request.id),
   });
@@ -42,6 +43,7 @@ export async function writeAuditActivity(
  */
 export function registerAudit(app: FastifyInstance, database: Database): void {
   app.decorateRequest('auditResource', null);
+  app.decorateRequest('auditError', null);
   app.decorateRequest('auditWritten', false);
 
   app.decorateRequest('unitOfWork', function <

@@ -33,6 +33,8 @@ declare module 'fastify' {
     datasetId: number | null;
     /** Set by handlers so the audit activity names the record it changed. */
     auditResource: { type: string; id: string } | null;
+    /** Set by a call that answers 2xx with isError (a declined capture): its activity failed. */
+    auditError: string | null;
     auditWritten: boolean;
     /**
      * Runs fn in one transaction scoped to the caller's tenant and writes the call's audit

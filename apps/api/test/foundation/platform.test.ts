@@ -98,6 +98,8 @@ describe('operations', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
+    // The document viewer's blob: frame, and nothing else (issue 10 item 3).
+    expect(csp).toContain("frame-src 'self' blob:;");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -117,7 +119,9 @@ describe('operations', () => {
       ]),
     );
     // Every $ref of the paths names a component.
-    const refs = [...JSON.stringify(doc.paths).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]!);
+    const refs = [...JSON.stringify(doc.paths).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map(
+      (match) => match[1]!,
+    );
     expect(refs.length).toBeGreaterThan(50);
     expect(refs.filter((id) => !doc.components.schemas[id])).toEqual([]);
     // Connector authors read an example of each body they send (issue 4), one the API takes.
@@ -125,10 +129,18 @@ describe('operations', () => {
       const id = `${String(body.meta()?.id)}Input`;
       const examples = doc.components.schemas[id]?.examples as unknown[] | undefined;
       expect(examples?.length, id).toBeGreaterThan(0);
-      for (const example of examples ?? []) expect(body.safeParse(example).error, id).toBeUndefined();
+      for (const example of examples ?? [])
+        expect(body.safeParse(example).error, id).toBeUndefined();
     }
     expect(connectorBodies.map((body) => body.meta()?.id)).toEqual(
-      expect.arrayContaining(['CreateAccount', 'UpsertAccount', 'CreateBank', 'UpdateBank', 'CreatePayer', 'CreateTransaction']),
+      expect.arrayContaining([
+        'CreateAccount',
+        'UpsertAccount',
+        'CreateBank',
+        'UpdateBank',
+        'CreatePayer',
+        'CreateTransaction',
+      ]),
     );
     const page = await ctx.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(page.statusCode).toBe(200);
@@ -157,6 +169,58 @@ describe('the site', () => {
     const api = await app.inject({ method: 'GET', url: '/api/v0/missing' });
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toContain('application/problem+json');
+    await app.close();
+  });
+
+  // issue 10 item 16: precompressed files, hashed assets cached for a year, index.html revalidated.
+  it("serves the build's brotli and gzip files, hashed assets immutable and index.html no-cache", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } =
+      await import('node:zlib');
+    const root = mkdtempSync(`${tmpdir()}/ledgerline-web-`);
+    const html = `<!doctype html><title>Ledgerline</title>${' '.repeat(2000)}`;
+    const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    mkdirSync(`${root}/assets`);
+    for (const [file, content] of [
+      ['index.html', html],
+      ['assets/index-Ab12Cd34.js', script],
+    ] as const) {
+      writeFileSync(`${root}/${file}`, content);
+      writeFileSync(`${root}/${file}.br`, brotliCompressSync(content));
+      writeFileSync(`${root}/${file}.gz`, gzipSync(content));
+    }
+    const app = await buildApp({ config: ctx.config, database: ctx.database, webRoot: root });
+    const get = (url: string, acceptEncoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url,
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+
+    const brotli = await get('/assets/index-Ab12Cd34.js', 'gzip, deflate, br');
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toContain('javascript');
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotli.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(script);
+
+    const gzip = await get('/assets/index-Ab12Cd34.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+
+    const plain = await get('/assets/index-Ab12Cd34.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    for (const url of ['/', '/index.html', '/payment-requests/123']) {
+      const page = await get(url, 'br');
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.headers['content-encoding'], url).toBe('br');
+      expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(html);
+    }
     await app.close();
   });
 });

@@ -1,7 +1,7 @@
-import { notifications } from '@mantine/notifications';
 import { RouterProvider } from 'react-router/dom';
 import { redirectToSignIn } from '@/auth/sign-in';
 import { errorMessage } from '@/lib/status-routing';
+import { showErrorToast } from '@/ui/error-toast';
 import { createErrorHandling } from './error-handling';
 import { FeatureFlagsGate } from './feature-flags-gate';
 import { AppProviders } from './providers';
@@ -18,7 +18,7 @@ const queryClient = createAppQueryClient(
       void redirectToSignIn(queryClient).catch((error: unknown) =>
         router.navigate('/error/unknown', { state: { detail: errorMessage(error) } }),
       ),
-    notifyError: (message) => notifications.show({ color: 'red', message }),
+    notifyError: showErrorToast,
   }),
 );
 

@@ -19,7 +19,8 @@ export function AppProviders({
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="light">
-        <Notifications position="top-right" />
+        {/* Toasts do not pile up (issue 10 item 13): three at most, the rest wait their turn. */}
+        <Notifications position="top-right" limit={3} />
         <ModalsProvider>{children}</ModalsProvider>
       </MantineProvider>
     </QueryClientProvider>

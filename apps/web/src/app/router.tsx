@@ -3,6 +3,7 @@ import type { AreaRoute, AreaRouteHandle } from '@/shell/area-route';
 import { AuthGate } from '@/shell/auth-gate';
 import { ErrorPage, RouteErrorElement } from '@/shell/error-page';
 import { RouteGuard } from '@/shell/route-guard';
+import { LoadingScreen } from '@/shell/loading-screen';
 import { ShellLayout } from '@/shell/shell-layout';
 import { HealthRoute } from './routes/health';
 
@@ -16,6 +17,8 @@ export function buildRoutes(areaRoutes: readonly AreaRoute[]): RouteObject[] {
     { path: '/health', element: <HealthRoute /> },
     {
       element: <AuthGate />,
+      // Shown while the first screen's chunk loads.
+      hydrateFallbackElement: <LoadingScreen />,
       children: [
         {
           element: <ShellLayout routes={areaRoutes} />,
@@ -24,7 +27,17 @@ export function buildRoutes(areaRoutes: readonly AreaRoute[]): RouteObject[] {
             ...areaRoutes.map((route): RouteObject => ({
               path: route.path,
               handle: { fullWidth: route.fullWidth } satisfies AreaRouteHandle,
-              element: <RouteGuard route={route}>{route.element}</RouteGuard>,
+              // The page's chunk loads when the route is first matched (React Router lazy).
+              lazy: async () => {
+                const Page = await route.page();
+                return {
+                  element: (
+                    <RouteGuard route={route}>
+                      <Page />
+                    </RouteGuard>
+                  ),
+                };
+              },
               errorElement: <RouteErrorElement />,
             })),
             { path: '/error/:code', element: <ErrorPage /> },

@@ -1,152 +1,230 @@
-import { AccessKeysPage } from '@/features/access-keys/components/access-keys-page';
-import { AccountPage } from '@/features/accounts/components/account-page';
-import { AccountsPage } from '@/features/accounts/components/accounts-page';
-import { PayerPage } from '@/features/accounts/components/payer-page';
-import { ActivitiesPage } from '@/features/activities/components/activities-page';
-import { BankDetailPage } from '@/features/banks/components/bank-detail-page';
-import { BanksPage } from '@/features/banks/components/banks-page';
-import { LatePaymentsPage } from '@/features/late-payments/components/late-payments-page';
-import { SettlementGroupCreatePage } from '@/features/settlements/components/settlement-group-create-page';
-import { SettlementGroupPage } from '@/features/settlements/components/settlement-group-page';
-import { SettlementsPage } from '@/features/settlements/components/settlements-page';
-import { PaymentRequestPage } from '@/features/payment-requests/components/payment-request-page';
-import { PaymentRequestsPage } from '@/features/payment-requests/components/payment-requests-page';
-import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
-import { PaymentTransactionsPage } from '@/features/payment-transactions/components/payment-transactions-page';
-import { CompaniesPage } from '@/features/datasets/components/companies-page';
-import { PaymentProvidersPage } from '@/features/payment-providers/components/payment-providers-page';
-import {
-  EditProviderPage,
-  NewProviderPage,
-} from '@/features/payment-providers/components/provider-form-page';
-import {
-  GoCardlessReturnPage,
-  StripeConnectReturnPage,
-} from '@/features/payment-providers/components/provider-return-pages';
-import { TransactionPage } from '@/features/transactions/components/transaction-page';
-import { TransactionsPage } from '@/features/transactions/components/transactions-page';
-import { UsersPage } from '@/features/users/components/users-page';
 import type { AreaRoute } from '@/shell/area-route';
 import { accessKeysPermission } from '@/shell/menu';
-import { DashboardRoute } from './routes/dashboard';
-import { MySettingsRoute } from './routes/my-settings';
-import { RedirectRoute } from './routes/redirect';
 
 /**
  * The registered screens. An area adds one entry per screen; its side-menu entry (shell/menu.ts)
  * appears once its path is here, e.g.
- *   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs', element: <ActivitiesRoute /> },
+ *   { path: '/activities', title: ['Activities'], permission: 'ViewAuditLogs',
+ *     page: () => import('@/features/activities/components/activities-page').then((m) => m.ActivitiesPage) },
+ * Every page is a dynamic import, so it is a chunk of its own that loads when its route opens.
  */
 export const areaRoutes: readonly AreaRoute[] = [
-  { path: '/', title: ['Dashboard'], element: <DashboardRoute /> },
-  { path: '/my-settings', title: ['My Settings'], element: <MySettingsRoute /> },
-  { path: '/rd', title: ['Redirect'], element: <RedirectRoute /> },
+  {
+    path: '/',
+    title: ['Dashboard'],
+    page: () => import('./routes/dashboard').then((m) => m.DashboardRoute),
+  },
+  {
+    path: '/my-settings',
+    title: ['My Settings'],
+    page: () => import('./routes/my-settings').then((m) => m.MySettingsRoute),
+  },
+  {
+    path: '/rd',
+    title: ['Redirect'],
+    page: () => import('./routes/redirect').then((m) => m.RedirectRoute),
+  },
   {
     path: '/settings/users',
     title: ['Users'],
     permission: 'ConfigureSystemSettings',
-    element: <UsersPage />,
+    page: () => import('@/features/users/components/users-page').then((m) => m.UsersPage),
   },
-  { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
+  {
+    path: '/settings/companies',
+    title: ['Companies'],
+    page: () =>
+      import('@/features/datasets/components/companies-page').then((m) => m.CompaniesPage),
+  },
+  {
+    path: '/settings/companies/:id',
+    title: ['Companies', 'Company'],
+    permission: 'EditCompanies',
+    page: () =>
+      import('@/features/datasets/components/company-detail-page').then((m) => m.CompanyDetailPage),
+  },
   {
     path: '/settings/payment-providers',
     title: ['Payment Providers'],
     permission: { anyOf: ['ConfigurePaymentProvider', 'DeletePaymentProvider'] },
     fullWidth: true,
-    element: <PaymentProvidersPage />,
+    page: () =>
+      import('@/features/payment-providers/components/payment-providers-page').then(
+        (m) => m.PaymentProvidersPage,
+      ),
   },
   {
     path: '/settings/payment-providers/new/:type',
     title: ['Payment Providers', 'New Provider'],
     permission: 'ConfigurePaymentProvider',
-    element: <NewProviderPage />,
+    page: () =>
+      import('@/features/payment-providers/components/provider-form-page').then(
+        (m) => m.NewProviderPage,
+      ),
   },
   // spec 3 §2: the provider return routes need no permission (the calls they make do).
   {
     path: '/stripe-connect/connect/oauth',
     title: ['Payment Providers', 'Stripe'],
-    element: <StripeConnectReturnPage />,
+    page: () =>
+      import('@/features/payment-providers/components/provider-return-pages').then(
+        (m) => m.StripeConnectReturnPage,
+      ),
   },
   {
     path: '/gocardless/connect/oauth',
     title: ['Payment Providers', 'GoCardless'],
-    element: <GoCardlessReturnPage />,
+    page: () =>
+      import('@/features/payment-providers/components/provider-return-pages').then(
+        (m) => m.GoCardlessReturnPage,
+      ),
   },
   {
     path: '/settings/payment-providers/:id',
     title: ['Payment Providers', 'Payment Provider'],
     permission: 'ConfigurePaymentProvider',
-    element: <EditProviderPage />,
+    page: () =>
+      import('@/features/payment-providers/components/provider-form-page').then(
+        (m) => m.EditProviderPage,
+      ),
+  },
+  {
+    path: '/payment-plans',
+    title: ['Payment Plans'],
+    page: () => import('./routes/payment-plans').then((m) => m.PaymentPlansRoute),
   },
   {
     path: '/settings/access-keys',
     title: ['Access Keys'],
     permission: accessKeysPermission,
-    element: <AccessKeysPage />,
+    page: () =>
+      import('@/features/access-keys/components/access-keys-page').then((m) => m.AccessKeysPage),
   },
   {
     path: '/payment-requests',
     title: ['Payment Requests'],
     fullWidth: true,
-    element: <PaymentRequestsPage />,
+    page: () =>
+      import('@/features/payment-requests/components/payment-requests-page').then(
+        (m) => m.PaymentRequestsPage,
+      ),
   },
   {
     path: '/payment-requests/:id',
     title: ['Payment Requests', 'Payment Request'],
-    element: <PaymentRequestPage />,
+    page: () =>
+      import('@/features/payment-requests/components/payment-request-page').then(
+        (m) => m.PaymentRequestPage,
+      ),
   },
   {
     path: '/payment-transactions',
     title: ['Payment Transactions'],
     fullWidth: true,
-    element: <PaymentTransactionsPage />,
+    page: () =>
+      import('@/features/payment-transactions/components/payment-transactions-page').then(
+        (m) => m.PaymentTransactionsPage,
+      ),
   },
   {
     path: '/payment-transactions/:id',
     title: ['Payment Transactions', 'Payment Transaction'],
-    element: <PaymentTransactionPage />,
+    page: () =>
+      import('@/features/payment-transactions/components/payment-transaction-page').then(
+        (m) => m.PaymentTransactionPage,
+      ),
   },
   {
     path: '/activities',
     title: ['Activities'],
     permission: 'ViewAuditLogs',
     fullWidth: true,
-    element: <ActivitiesPage />,
+    page: () =>
+      import('@/features/activities/components/activities-page').then((m) => m.ActivitiesPage),
   },
   {
     path: '/transactions',
     title: ['Transactions'],
     fullWidth: true,
-    element: <TransactionsPage />,
+    page: () =>
+      import('@/features/transactions/components/transactions-page').then(
+        (m) => m.TransactionsPage,
+      ),
   },
   {
     path: '/transactions/:id',
     title: ['Transactions', 'Transaction'],
-    element: <TransactionPage />,
+    page: () =>
+      import('@/features/transactions/components/transaction-page').then((m) => m.TransactionPage),
   },
-  { path: '/banks', title: ['Banks'], element: <BanksPage /> },
-  { path: '/banks/:id', title: ['Banks', 'Bank'], element: <BankDetailPage /> },
-  { path: '/accounts', title: ['Accounts'], element: <AccountsPage /> },
-  { path: '/accounts/:id', title: ['Accounts', 'Account'], element: <AccountPage /> },
-  { path: '/accounts/:accountId/payers/:id', title: ['Accounts', 'Payer'], element: <PayerPage /> },
+  {
+    path: '/banks',
+    title: ['Banks'],
+    page: () => import('@/features/banks/components/banks-page').then((m) => m.BanksPage),
+  },
+  {
+    path: '/banks/:id',
+    title: ['Banks', 'Bank'],
+    page: () =>
+      import('@/features/banks/components/bank-detail-page').then((m) => m.BankDetailPage),
+  },
+  {
+    path: '/accounts',
+    title: ['Accounts'],
+    page: () => import('@/features/accounts/components/accounts-page').then((m) => m.AccountsPage),
+  },
+  {
+    path: '/accounts/:id',
+    title: ['Accounts', 'Account'],
+    page: () => import('@/features/accounts/components/account-page').then((m) => m.AccountPage),
+  },
+  {
+    path: '/payers',
+    title: ['Payers'],
+    page: () => import('@/features/accounts/components/payers-page').then((m) => m.PayersPage),
+  },
+  {
+    path: '/accounts/:accountId/payers/:id',
+    title: ['Accounts', 'Payer'],
+    page: () => import('@/features/accounts/components/payer-page').then((m) => m.PayerPage),
+  },
   // spec 3 §2 settlements (spec 1's menu names the list /settlement-configurations: both show it).
-  { path: '/settlements', title: ['Settlements'], element: <SettlementsPage /> },
-  { path: '/settlement-configurations', title: ['Settlements'], element: <SettlementsPage /> },
+  {
+    path: '/settlements',
+    title: ['Settlements'],
+    page: () =>
+      import('@/features/settlements/components/settlements-page').then((m) => m.SettlementsPage),
+  },
+  {
+    path: '/settlement-configurations',
+    title: ['Settlements'],
+    page: () =>
+      import('@/features/settlements/components/settlements-page').then((m) => m.SettlementsPage),
+  },
   {
     path: '/settlements/new',
     title: ['Settlements', 'New Settlement Group'],
     permission: 'CreateSettlementConfigurations',
-    element: <SettlementGroupCreatePage />,
+    page: () =>
+      import('@/features/settlements/components/settlement-group-create-page').then(
+        (m) => m.SettlementGroupCreatePage,
+      ),
   },
   {
     path: '/settlements/:id',
     title: ['Settlements', 'Settlement Group'],
-    element: <SettlementGroupPage />,
+    page: () =>
+      import('@/features/settlements/components/settlement-group-page').then(
+        (m) => m.SettlementGroupPage,
+      ),
   },
   {
     path: '/late-payments',
     title: ['Late Payments'],
     fullWidth: true,
-    element: <LatePaymentsPage />,
+    page: () =>
+      import('@/features/late-payments/components/late-payments-page').then(
+        (m) => m.LatePaymentsPage,
+      ),
   },
 ];

@@ -1,5 +1,5 @@
 import type { FeatureFlagName } from '@ledgerline/contract';
-import type { ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import type { PermissionRule } from '@/lib/permissions';
 
 /**
@@ -11,7 +11,11 @@ export interface AreaRoute {
   path: string;
   /** Page title subtitles: 'Ledgerline | Payment Transactions | 123'. */
   title: readonly string[];
-  element: ReactNode;
+  /**
+   * Loads the screen's code (a dynamic import): each screen is its own chunk, so the first load
+   * carries only the shell and the screen it opens (issue 10 item 17, scripts/check-bundle-size.mjs).
+   */
+  page: () => Promise<ComponentType>;
   /** spec 1 §2.1 "Needs": without it the guard sends the user to /error/403. */
   permission?: PermissionRule;
   /** The screen exists only while this feature flag is on; otherwise it is not found. */

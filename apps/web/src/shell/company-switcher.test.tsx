@@ -18,7 +18,7 @@ vi.mock('@/lib/browser-location', () => ({ assignLocation, reloadPage, replaceLo
 const companiesRoute: AreaRoute = {
   path: '/settings/companies',
   title: ['Companies'],
-  element: null,
+  page: () => Promise.resolve(() => null),
 };
 
 const datasets = [

@@ -57,6 +57,8 @@ export function CompanySwitcher() {
           leftSection={<IconBuilding size={16} />}
           rightSection={<IconChevronDown size={14} />}
           maw={{ base: 160, sm: 280 }}
+          miw={0}
+          style={{ flexShrink: 1 }}
         >
           <Text span truncate="end" size="sm" fw={500}>
             {current?.name ?? (datasets.isPending ? 'Loading…' : 'Company')}

@@ -48,17 +48,29 @@ function describe(code: string): { text: string; illustration?: ReactNode; withD
   }
 }
 
+/**
+ * spec 1 §2.5: the cross-tenant and the generic page show a detail. Without one handed over (a
+ * reloaded or linked error page), they say what they know: the code (issue 10 item 11).
+ */
+export function fallbackDetail(code: string): string {
+  if (code === crossTenantCode) {
+    return 'Error 1000: the information belongs to another organisation than the one you are signed in to.';
+  }
+  return code === 'unknown' ? 'No further detail was given.' : `Error ${code}.`;
+}
+
 export function ErrorContent({ code, detail, action }: ErrorContentProps) {
   const { text, illustration, withDetail } = describe(code);
+  const shownDetail = withDetail ? detail || fallbackDetail(code) : undefined;
   return (
     <Stack align="center" gap="lg" py={64} ta="center">
       {illustration}
       <Title order={2} fw={600}>
         {text}
       </Title>
-      {withDetail && detail && (
+      {shownDetail && (
         <Code block maw={640} style={{ whiteSpace: 'pre-wrap' }}>
-          {detail}
+          {shownDetail}
         </Code>
       )}
       {action}

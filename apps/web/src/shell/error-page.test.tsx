@@ -63,4 +63,19 @@ describe('error pages (spec 1 §2.5)', () => {
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' })).toBeInTheDocument();
   });
+
+  // issue 10 item 11: opened without a detail (a link, a reload), they still show one.
+  it('1000 and any other code show a detail when none was handed over', async () => {
+    const router = renderError('1000');
+    expect(
+      await screen.findByText(
+        'Error 1000: the information belongs to another organisation than the one you are signed in to.',
+      ),
+    ).toBeInTheDocument();
+    await router.navigate('/error/500');
+    expect(await screen.findByText('Error 500.')).toBeInTheDocument();
+    expect(
+      screen.getByText('We encountered an error while processing your request.'),
+    ).toBeInTheDocument();
+  });
 });

@@ -11,7 +11,7 @@ import { SideMenu } from './side-menu';
 const screenAt = (path: string, permission?: AreaRoute['permission']): AreaRoute => ({
   path,
   title: [path],
-  element: null,
+  page: () => Promise.resolve(() => null),
   permission,
 });
 

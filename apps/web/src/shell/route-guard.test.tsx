@@ -11,15 +11,20 @@ const activities: AreaRoute = {
   path: '/activities',
   title: ['Activities'],
   permission: 'ViewAuditLogs',
-  element: <p>Audit log</p>,
+  page: () => Promise.resolve(() => <p>Audit log</p>),
 };
 
 function renderGuarded(route: AreaRoute, options: Parameters<typeof renderWithProviders>[1] = {}) {
-  return renderWithProviders(<RouteGuard route={route}>{route.element}</RouteGuard>, {
-    path: route.path,
-    routes: [{ path: '/error/:code', element: <p>error page</p> }],
-    ...options,
-  });
+  return renderWithProviders(
+    <RouteGuard route={route}>
+      <p>Audit log</p>
+    </RouteGuard>,
+    {
+      path: route.path,
+      routes: [{ path: '/error/:code', element: <p>error page</p> }],
+      ...options,
+    },
+  );
 }
 
 describe('RouteGuard', () => {
@@ -72,7 +77,12 @@ describe('RouteGuard', () => {
 
   it('treats a screen behind an off feature flag as not found', async () => {
     const { router } = renderGuarded(
-      { path: '/funding', title: ['Funding'], featureFlag: 'Capitalise', element: <p>Funding</p> },
+      {
+        path: '/funding',
+        title: ['Funding'],
+        featureFlag: 'Capitalise',
+        page: () => Promise.resolve(() => <p>Funding</p>),
+      },
       { user: aUser(), flags: { Capitalise: false } },
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/error/404'));

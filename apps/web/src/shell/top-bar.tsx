@@ -23,7 +23,8 @@ export function TopBar({ navOpened, onToggleNav }: TopBarProps) {
         />
         <Logo />
       </Group>
-      <Group gap="xs" wrap="nowrap">
+      {/* On a phone the company name gives way, never the user menu (issue 10 item 14). */}
+      <Group gap="xs" wrap="nowrap" miw={0}>
         <HelpMenu />
         <CompanySwitcher />
         <UserMenu />

@@ -16,7 +16,7 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="User menu">
+        <UnstyledButton aria-label="User menu" style={{ flexShrink: 0 }}>
           <Avatar color="indigo" radius="xl" size={36}>
             {initials(name || (user?.emailAddress ?? ''))}
           </Avatar>

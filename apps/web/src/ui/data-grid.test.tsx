@@ -1,5 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { Anchor } from '@mantine/core';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Link } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storageKeys } from '@/lib/storage';
 import { renderWithProviders } from '@/test/render';
@@ -177,5 +179,57 @@ describe('DataGrid', () => {
         'Pages reach the first 10,000 rows: filter the list or sort it the other way to see the rest.',
       ),
     ).toBeInTheDocument();
+  });
+
+  // issue 10 item 4: the whole row opens the record; View stays; the action column is pinned.
+  it('opens a row where it is clicked, keeps its View link, and pins the action column', async () => {
+    const linked: DataGridColumn<Fruit>[] = [
+      ...columns,
+      {
+        accessor: 'view',
+        title: '',
+        render: (fruit) => (
+          <Anchor component={Link} to={`/fruits/${fruit.id}`} aria-label={`View ${fruit.name}`}>
+            View
+          </Anchor>
+        ),
+      },
+    ];
+    function LinkedGrid() {
+      const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' } });
+      return (
+        <DataGrid
+          label="Fruits"
+          grid={grid}
+          columns={linked}
+          records={fruits}
+          rowHref={(fruit) => `/fruits/${fruit.id}`}
+        />
+      );
+    }
+    const { router } = renderWithProviders(<LinkedGrid />, {
+      path: '/fruits',
+      routes: [{ path: '/fruits/:id', element: <p>Fruit page</p> }],
+    });
+    const table = screen.getByRole('table', { name: 'Fruits' });
+    expect(table.closest('.mantine-datatable-pin-last-column')).not.toBeNull();
+    const view = screen.getByRole('link', { name: 'View Fruit 03' });
+    expect(view).toHaveAttribute('data-inherit', 'true');
+
+    await userEvent.click(screen.getByText('Fruit 02'));
+    expect(router.state.location.pathname).toBe('/fruits/2');
+    await router.navigate('/fruits');
+    await userEvent.click(await screen.findByRole('link', { name: 'View Fruit 03' }));
+    expect(router.state.location.pathname).toBe('/fruits/3');
+  });
+
+  // issue 10 item 14: Escape closes a column filter.
+  it('closes a filter popover with Escape', async () => {
+    renderWithProviders(<FruitGrid />);
+    await userEvent.click(screen.getByRole('button', { name: 'Filter Name' }));
+    const input = await screen.findByRole('textbox', { name: /Name/ });
+    await waitFor(() => expect(input).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: /Name/ })).toBeNull());
   });
 });

@@ -2,7 +2,8 @@ import 'mantine-datatable/styles.css';
 import { lastReachablePage, queryLimits } from '@ledgerline/contract';
 import { Text } from '@mantine/core';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
 import { applyGridState, pageSizeChoices } from './grid-state';
 import type { GridController } from './use-grid-state';
@@ -48,7 +49,19 @@ interface DataGridProps<T> {
   noRecordsText?: string;
   /** The table's accessible name. */
   label: string;
+  /**
+   * Where a row leads: a click anywhere on the row opens it (issue 10 item 4, as Stripe's lists);
+   * the row's own View link stays for keyboard users and for opening in a new tab.
+   */
+  rowHref?: (record: T) => string | undefined;
 }
+
+/** The last column holds a row's actions (View, Edit, Delete): untitled or 'Actions'. */
+const isActionColumn = <T,>(column: DataGridColumn<T> | undefined) =>
+  column !== undefined && (column.title === '' || column.title === 'Actions');
+
+/** A click on a control inside the row is that control's, not the row's. */
+const interactive = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"]';
 
 const fieldOf = <T,>(column: DataGridColumn<T>) => column.field ?? column.accessor;
 
@@ -67,7 +80,9 @@ export function DataGrid<T>({
   idAccessor = 'id',
   noRecordsText = 'No records found',
   label,
+  rowHref,
 }: DataGridProps<T>) {
+  const navigate = useNavigate();
   const { state, setPage, setPageSize, setSort, setFilter } = grid;
   const clientSide = totalRecords === undefined;
   const wrapper = useRef<HTMLDivElement>(null);
@@ -164,6 +179,22 @@ export function DataGrid<T>({
     noRecordsText,
     sortStatus,
     onSortStatusChange,
+    // Too wide for the screen: the table scrolls and the actions stay in view (issue 10 item 4).
+    pinLastColumn: isActionColumn(columns.at(-1)),
+    ...(rowHref
+      ? {
+          onRowClick: ({ record, event }: { record: T; event: MouseEvent }) => {
+            const href = rowHref(record);
+            const target = event.target as HTMLElement;
+            if (!href || target.closest(interactive)) return;
+            // Selecting text in a row is not a click on it.
+            if (window.getSelection()?.toString()) return;
+            if (event.metaKey || event.ctrlKey) window.open(href, '_blank', 'noopener');
+            else void navigate(href);
+          },
+          rowStyle: () => ({ cursor: 'pointer' }),
+        }
+      : {}),
   } as const;
 
   return (

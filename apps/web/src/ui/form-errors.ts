@@ -20,6 +20,20 @@ export function problemFieldErrors(
   return result;
 }
 
+/**
+ * A failed form submit shows its field messages beside the fields, or a toast when it has none —
+ * never both (issue 10 item 13: the Users dialog said the same thing twice).
+ */
+export function showSubmitFailure(
+  error: unknown,
+  setErrors: (errors: Record<string, string>) => void,
+  toast: () => void,
+): void {
+  const fieldErrors = problemFieldErrors(error);
+  if (Object.keys(fieldErrors).length > 0) setErrors(fieldErrors);
+  else toast();
+}
+
 /** A failure toast: the fixed beginning ('An error occurred while creating the user: ') and the detail. */
 export function failureMessage(prefix: string, error: unknown): string {
   return `${prefix}${errorMessage(error)}`;

@@ -46,6 +46,18 @@ function TextFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 's
   );
 }
 
+/** Amounts are numeric(19,4) (design §3): at most 15 digits before the point. */
+const numberFilterMessage = 'Enter a number with at most 15 digits before the decimal point.';
+
+function isFilterNumber(value: string | number): boolean {
+  if (value === '') return true;
+  return (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    String(Math.trunc(Math.abs(value))).length <= 15
+  );
+}
+
 function NumberFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 'spec' | 'close'>) {
   const [value, setValue] = useState<string | number>(
     filter?.type === 'number' ? filter.value : '',
@@ -55,14 +67,18 @@ function NumberFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 
       onChange(typeof next === 'number' ? { type: 'number', value: next } : null),
     { delay: typingDelayMs, flushOnUnmount: true },
   );
+  const invalid = !isFilterNumber(value);
   return (
     <NumberInput
       label={`${label} at least`}
       value={value}
+      decimalScale={4}
       data-autofocus
+      // Said, not dropped (issue 10 item 13): the list keeps its previous filter meanwhile.
+      error={invalid ? numberFilterMessage : undefined}
       onChange={(next) => {
         setValue(next);
-        commit(next);
+        if (isFilterNumber(next)) commit(next);
       }}
     />
   );
@@ -118,7 +134,15 @@ export function GridFilterControl({
       break;
   }
   return (
-    <Stack gap="xs" miw={220}>
+    <Stack
+      gap="xs"
+      miw={220}
+      // The filter's field holds the focus, where the popover's own Escape does not reach
+      // (issue 10 item 14): Escape closes the filter, what was typed stays applied.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) close();
+      }}
+    >
       {input}
       <Group justify="flex-end" gap="xs">
         <Button

@@ -6,6 +6,7 @@ import type { DataGridColumn } from './data-grid';
 import { DateTime } from './date-time';
 import { Money } from './money';
 import { spaceWords } from './words';
+import { paidStatusTone, StatusBadge } from './status-tones';
 
 const enumOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: spaceWords(value) }));
@@ -75,7 +76,9 @@ export function useTransactionColumns({
         title: 'Paid status',
         sortable: true,
         filter: { type: 'select', options: enumOptions(paidStatuses) },
-        render: (transaction) => spaceWords(transaction.paidStatus),
+        render: (transaction) => (
+          <StatusBadge status={transaction.paidStatus} tones={paidStatusTone} />
+        ),
       },
       {
         accessor: 'view',

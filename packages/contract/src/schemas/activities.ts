@@ -9,6 +9,8 @@ export const auditActivitySchema = z
     userName: z.string().nullable(),
     timestamp: z.iso.datetime(),
     status: z.number().int(),
+    /** Why a call that answered 2xx did not do what it was asked (a declined capture); else null. */
+    errorMessage: z.string().nullable(),
     ipAddress: z.string().nullable(),
     datasetId: z.number().int().nullable(),
     resourceType: z.string().nullable(),

@@ -174,6 +174,11 @@ export function createAccountsService(deps: {
       return payers.page(tx, scope, accountId, query);
     },
 
+    /** spec 1 §2.1 /payers: the payers of every account of the company. */
+    companyPayersPage(tx: Tx, scope: AccountScope, query: PageQuery<PayerFields>) {
+      return payers.page(tx, scope, null, query);
+    },
+
     async payersCount(tx: Tx, scope: AccountScope, accountId: string) {
       await requireAccount(tx, scope, accountId);
       return payers.count(tx, scope, accountId);

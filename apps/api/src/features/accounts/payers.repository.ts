@@ -51,16 +51,22 @@ const ofAccount = (scope: AccountScope, accountId: string) =>
     eq(payers.accountId, accountId),
   );
 
+/** Every payer of the company (the /payers list). */
+const ofCompany = (scope: AccountScope) =>
+  and(eq(payers.tenantId, scope.tenantId), eq(payers.datasetId, scope.datasetId));
+
 export function createPayersRepository() {
   return {
+    /** The payers of one account, or of the whole company when accountId is null. */
     async page(
       executor: Executor,
       scope: AccountScope,
-      accountId: string,
+      accountId: string | null,
       query: PageQuery<PayerFields>,
     ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: payers.id });
-      const where = and(ofAccount(scope, accountId), compiled.where);
+      const owner = accountId === null ? ofCompany(scope) : ofAccount(scope, accountId);
+      const where = and(owner, compiled.where);
       const rows = await executor
         .select()
         .from(payers)

@@ -47,6 +47,26 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
   );
 
   r.get(
+    '/api/v0/payers',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'The payers of every account of the company, paged',
+        description:
+          'The /payers list (spec 1 §2.1). Default sort: createdOn descending. Filters: as for the payers ' +
+          'of an account. Each payer names its account (accountId).',
+        querystring: pageQuerySchema,
+        response: { 200: estimatedPageOf(payerSchema) },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(payerQuery, request.query);
+      return request.tenantRead((tx) => accounts.companyPayersPage(tx, scopeOf(request), query));
+    },
+  );
+
+  r.get(
     '/api/v0/accounts/:id/payers/count',
     {
       config: { access: 'dataset' },

@@ -15,6 +15,7 @@ function toActivity(row: ActivityRow): AuditActivity {
     userName: row.userName,
     timestamp: row.timestamp.toISOString(),
     status: row.status,
+    errorMessage: row.errorMessage,
     ipAddress: row.ipAddress,
     datasetId: row.datasetId,
     resourceType: row.resourceType,

@@ -138,7 +138,9 @@ export async function paymentTransactionsRoutes(
     async (request) => {
       const query = parsePageQuery(paymentTransactionQuery, request.query);
       const failed = inArray(paymentTransactions.status, [...failedPaymentTransactionStatuses]);
-      return request.tenantRead((tx) => repository.page(tx, scopeOf(request), query, { name: 'failed', where: failed }));
+      return request.tenantRead((tx) =>
+        repository.page(tx, scopeOf(request), query, { name: 'failed', where: failed }),
+      );
     },
   );
 
@@ -314,7 +316,15 @@ export async function paymentTransactionsRoutes(
         const body = request.body as { amountToCapture?: number; note: string | null };
         return pending.run(
           (fn) => request.tenantRead(fn),
-          (fn) => request.unitOfWork(fn),
+          // A provider's refusal answers 200 with isError: the activity records it as failed.
+          (fn) =>
+            request.unitOfWork(async (tx) => {
+              const result = await fn(tx);
+              const answer = result as { isError?: boolean; errorMessage?: string | null };
+              if (answer.isError)
+                request.auditError = answer.errorMessage ?? 'The provider refused.';
+              return result;
+            }),
           scope,
           { action, id: request.params.id, amount: body.amountToCapture, note: body.note },
         );

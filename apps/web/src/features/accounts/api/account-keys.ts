@@ -11,5 +11,10 @@ export const payerKeys = (accountId: string) => ({
   detail: (id: string) => [...accountKeys().detail(accountId), 'payers', 'detail', id] as const,
 });
 
+/** The payers of every account of the company (the /payers list). */
+export const companyPayerKeys = () => ({
+  list: (params: Record<string, unknown>) => [...accountKeys().all(), 'payers', params] as const,
+});
+
 /** Payment transactions read from an account or payer page (spec 2 §7: filter accountId / payerId eq). */
 export const relatedPaymentTransactionKeys = () => companyQueryKeys('payment-transactions');

@@ -2,6 +2,7 @@ import { accountSchema, type Account } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { accountKeys } from './account-keys';
+import { isRecordId } from '@/ui/detail-load-error';
 
 /** spec 2 §7 GET accounts/{id}, with the counts of the page's tab badges. */
 export function getAccount(id: string, signal?: AbortSignal): Promise<Account> {
@@ -18,6 +19,8 @@ export const accountQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getAccount(id, signal),
     // spec 2 §8 accounts.accountGet: the detail page shows its own error state.
     meta: { inlineErrors: true },
+    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    enabled: isRecordId(id),
   });
 
 export function useAccount(id: string) {

@@ -2,6 +2,7 @@ import { payerSchema, type Payer } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { payerKeys } from './account-keys';
+import { isRecordId } from '@/ui/detail-load-error';
 
 /** spec 2 §7 GET accounts/{id}/payers/{payerId}. */
 export function getPayer(accountId: string, id: string, signal?: AbortSignal): Promise<Payer> {
@@ -20,6 +21,8 @@ export const payerQueryOptions = (accountId: string, id: string) =>
     queryFn: ({ signal }) => getPayer(accountId, id, signal),
     // spec 2 §8 accounts.payerGet: the payer page shows its own error state.
     meta: { inlineErrors: true },
+    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    enabled: isRecordId(accountId) && isRecordId(id),
   });
 
 export function usePayer(accountId: string, id: string) {

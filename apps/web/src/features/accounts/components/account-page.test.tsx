@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stubFetch, type StubbedCall } from '@/test/fetch-stub';
@@ -175,7 +175,7 @@ describe('the account page', () => {
     }
   });
 
-  it('shows the load failure', async () => {
+  it('says the account was not found, with the way back', async () => {
     stubFetch({
       [`GET /accounts/${accountId}`]: {
         status: 404,
@@ -192,7 +192,10 @@ describe('the account page', () => {
       path: `/accounts/${accountId}`,
       routes: [{ path: '/accounts/:id', element: <AccountPage /> }],
     });
-    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByText('Account was not found.')).toBeInTheDocument());
+    expect(await screen.findByText('The account was not found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Accounts' })).toHaveAttribute(
+      'href',
+      '/accounts',
+    );
   });
 });

@@ -9,10 +9,10 @@ import { AccountPayersTab } from './account-payers-tab';
 import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-related-tabs';
 import { AccountSettingsTab } from './account-settings-tab';
 import { CountTab } from './count-tab';
-import { LoadError } from './load-error';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
 
 const accountsPath = '/accounts';
@@ -31,11 +31,19 @@ export function AccountPage() {
   // The new request shows in the Payment requests tab (its badge counts it).
   const requestCreated = () => tabs.open('payment-requests');
 
+  if (!isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="account"
+        error={isError ? error : null}
+        backTo={accountsPath}
+        backLabel="Back to Accounts"
+      />
+    );
+  }
   if (isPending) {
     return <LoadingState label="Loading the account" />;
   }
-  if (isError)
-    return <LoadError error={error} backTo={accountsPath} backLabel="Back to Accounts" />;
 
   return (
     <Stack gap="lg">

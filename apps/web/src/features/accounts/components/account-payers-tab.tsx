@@ -7,10 +7,11 @@ import { usePayersColumns } from '../table/use-payers-columns';
 export function AccountPayersTab({ accountId }: { accountId: string }) {
   const grid = useGridState({ defaultSort: { field: 'createdOn', direction: 'desc' } });
   const payers = useAccountPayers(accountId, grid.query);
-  const columns = usePayersColumns(accountId);
+  const columns = usePayersColumns();
   return (
     <DataGrid
       label="Payers"
+      rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}
       grid={grid}
       columns={columns}
       records={payers.data?.items}

@@ -13,6 +13,7 @@ export function AccountTransactionsTab({ accountId }: { accountId: string }) {
   return (
     <DataGrid
       label="Transactions"
+      rowHref={(transaction) => `/transactions/${transaction.id}`}
       grid={grid}
       columns={columns}
       records={transactions.data?.items}
@@ -32,6 +33,7 @@ export function AccountPaymentRequestsTab({ accountId }: { accountId: string }) 
   return (
     <DataGrid
       label="Payment requests"
+      rowHref={(request) => `/payment-requests/${request.id}`}
       grid={grid}
       columns={columns}
       records={requests.data?.items}

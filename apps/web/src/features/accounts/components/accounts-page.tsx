@@ -22,6 +22,7 @@ export function AccountsPage() {
       />
       <DataGrid
         label="Accounts"
+        rowHref={(account) => `/accounts/${account.id}`}
         grid={grid}
         columns={columns}
         records={accounts.data?.items}

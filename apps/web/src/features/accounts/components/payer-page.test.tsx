@@ -51,13 +51,14 @@ describe('the payer page', () => {
     expect(params.get('sort')).toBe('-statusDateTime');
   });
 
-  it('shows the load failure', async () => {
+  it('says the payer was not found', async () => {
     stubFetch({});
     renderWithProviders(<p>Elsewhere</p>, {
       user: aUser(),
       path,
       routes: [{ path: '/accounts/:accountId/payers/:id', element: <PayerPage /> }],
     });
-    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+    expect(await screen.findByText('The payer was not found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the account' })).toBeInTheDocument();
   });
 });

@@ -12,13 +12,14 @@ import {
 import { Link, useParams } from 'react-router';
 import { CopyButton } from '@/ui/copy-button';
 import { usePageTitle } from '@/ui/page-title';
+import { useAccount } from '../api/get-account';
 import { usePayer } from '../api/get-payer';
 import { useRelatedPaymentTransactionsCount } from '../api/get-related-payment-transactions';
 import { addressLine, fullName } from '../table/use-payers-columns';
 import { CountTab } from './count-tab';
-import { LoadError } from './load-error';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -41,6 +42,8 @@ type PayerTab = 'info' | 'payment-transactions';
 export function PayerPage() {
   const { accountId = '', id = '' } = useParams();
   const { data: payer, isPending, isError, error } = usePayer(accountId, id);
+  // The breadcrumb names the account by its reference (issue 10 item 11); usually cached already.
+  const { data: account } = useAccount(accountId);
   const tabs = useVisitedTabs<PayerTab>('info');
   const name = payer ? fullName(payer.details) : '';
   const heading = payer
@@ -53,12 +56,20 @@ export function PayerPage() {
     tabs.visited('payment-transactions'),
   ).data;
 
+  const accountPath = `/accounts/${accountId}`;
+  if (!isRecordId(accountId) || !isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="payer"
+        error={isError ? error : null}
+        backTo={accountPath}
+        backLabel="Back to the account"
+      />
+    );
+  }
   if (isPending) {
     return <LoadingState label="Loading the payer" />;
   }
-  const accountPath = `/accounts/${accountId}`;
-  if (isError)
-    return <LoadError error={error} backTo={accountPath} backLabel="Back to the account" />;
 
   const details = payer.details;
   const address = [addressLine(details), details.postCode, details.country]
@@ -71,7 +82,7 @@ export function PayerPage() {
           Accounts
         </Anchor>
         <Anchor component={Link} to={accountPath}>
-          Account
+          {account?.accountReference ?? 'Account'}
         </Anchor>
         <Text span>{heading}</Text>
       </Breadcrumbs>

@@ -14,6 +14,7 @@ export function RelatedPaymentTransactions({ owner }: { owner: PaymentTransactio
   return (
     <DataGrid
       label="Payment transactions"
+      rowHref={(payment) => `/payment-transactions/${payment.id}`}
       grid={grid}
       columns={columns}
       records={payments.data?.items}

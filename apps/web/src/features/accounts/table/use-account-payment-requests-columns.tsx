@@ -7,6 +7,7 @@ import { DateTime } from '@/ui/date-time';
 import { useDateFormat } from '@/ui/use-date-format';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { requestStatusTone, StatusBadge } from '@/ui/status-tones';
 
 /** The payment requests of one account: the list's columns (spec 2 §2 Payment requests list). */
 export function useAccountPaymentRequestsColumns() {
@@ -45,7 +46,9 @@ export function useAccountPaymentRequestsColumns() {
           type: 'select',
           options: paymentRequestStatuses.map((value) => ({ value, label: spaceWords(value) })),
         },
-        render: (request) => spaceWords(request.requestStatus),
+        render: (request) => (
+          <StatusBadge status={request.requestStatus} tones={requestStatusTone} />
+        ),
       },
       {
         accessor: 'view',

@@ -22,8 +22,11 @@ export const addressLine = (details: PayerDetails) =>
     .filter((part) => part && part.trim() !== '')
     .join(', ');
 
-/** spec 2 §2 Payers tab: company name, full name, email, address, post code, created date, view. */
-export function usePayersColumns(accountId: string) {
+/**
+ * spec 2 §2 Payers tab: company name, full name, email, address, post code, created date, view.
+ * The /payers list shows the same columns for every account of the company.
+ */
+export function usePayersColumns() {
   return useMemo(
     (): DataGridColumn<Payer>[] => [
       {
@@ -74,7 +77,7 @@ export function usePayersColumns(accountId: string) {
         render: (payer) => (
           <Anchor
             component={Link}
-            to={`/accounts/${accountId}/payers/${payer.id}`}
+            to={`/accounts/${payer.accountId}/payers/${payer.id}`}
             aria-label={`View payer ${dash(fullName(payer.details) || payer.details.companyName || payer.details.emailAddress)}`}
           >
             View
@@ -82,6 +85,6 @@ export function usePayersColumns(accountId: string) {
         ),
       },
     ],
-    [accountId],
+    [],
   );
 }

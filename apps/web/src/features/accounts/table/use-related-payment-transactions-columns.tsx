@@ -6,6 +6,7 @@ import type { DataGridColumn } from '@/ui/data-grid';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { allocatedStatusTone, paymentStatusTone, StatusBadge } from '@/ui/status-tones';
 
 /** The payment transactions of an account or payer: the main list's columns that say most. */
 export function useRelatedPaymentTransactionsColumns() {
@@ -47,12 +48,14 @@ export function useRelatedPaymentTransactionsColumns() {
           type: 'select',
           options: paymentTransactionStatuses.map((value) => ({ value, label: spaceWords(value) })),
         },
-        render: (payment) => spaceWords(payment.status),
+        render: (payment) => <StatusBadge status={payment.status} tones={paymentStatusTone} />,
       },
       {
         accessor: 'allocatedStatus',
         title: 'Allocated status',
-        render: (payment) => spaceWords(payment.allocatedStatus),
+        render: (payment) => (
+          <StatusBadge status={payment.allocatedStatus} tones={allocatedStatusTone} />
+        ),
       },
       {
         accessor: 'view',

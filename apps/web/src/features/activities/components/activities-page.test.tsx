@@ -17,6 +17,7 @@ const activity = (id: number, operation: string): AuditActivity => ({
   userName: 'ada@acme.test',
   timestamp: '2024-03-01T10:00:00Z',
   status: 200,
+  errorMessage: null,
   ipAddress: '203.0.113.7',
   datasetId: 2,
   resourceType: null,

@@ -2,6 +2,7 @@ import { bankSchema, type Bank } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { bankKeys } from './bank-keys';
+import { isRecordId } from '@/ui/detail-load-error';
 
 /** spec 2 §7 GET banks/{id}. */
 export function getBank(id: string, signal?: AbortSignal): Promise<Bank> {
@@ -14,6 +15,8 @@ export const bankQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getBank(id, signal),
     // spec 2 §8: a failed bank load "returns nothing"; the detail page shows its own error state.
     meta: { inlineErrors: true },
+    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    enabled: isRecordId(id),
   });
 
 export function useBank(id: string) {

@@ -52,7 +52,7 @@ describe('Bank detail page', () => {
     await waitFor(() => expect(document.title).toBe('Ledgerline | Banks | Main current account'));
   });
 
-  it('shows Loading Error with the problem detail when the bank is not found', async () => {
+  it('says the bank was not found, with the way back', async () => {
     stubFetch({
       [`GET /banks/${id}`]: {
         status: 404,
@@ -65,8 +65,7 @@ describe('Bank detail page', () => {
       },
     });
     renderPage();
-    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
-    expect(screen.getByText(`Bank ${id} was not found.`)).toBeInTheDocument();
+    expect(await screen.findByText('The bank was not found.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Banks' })).toHaveAttribute('href', '/banks');
   });
 

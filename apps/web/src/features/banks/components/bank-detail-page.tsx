@@ -1,22 +1,10 @@
 import { formatIban } from '@ledgerline/contract';
-import {
-  Alert,
-  Anchor,
-  Breadcrumbs,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Breadcrumbs, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { errorMessage } from '@/lib/status-routing';
 import { CopyButton } from '@/ui/copy-button';
 import { usePageTitle } from '@/ui/page-title';
 import { useBank } from '../api/get-bank';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
 
 const banksPath = '/banks';
@@ -48,28 +36,19 @@ export function BankDetailPage() {
   const { data: bank, isPending, isError, error } = useBank(id);
   usePageTitle(bank ? ['Banks', bank.accountName] : undefined);
 
-  if (isPending) {
-    return <LoadingState label="Loading the bank" />;
-  }
-  if (isError) {
+  if (!isRecordId(id) || isError) {
     // spec 2 §8: the bank load is handled here, not by the error pages.
     return (
-      <Stack gap="md" maw={640}>
-        <Alert color="red" title="Loading Error" icon={<IconAlertTriangle size={18} />}>
-          {errorMessage(error)}
-        </Alert>
-        <div>
-          <Button
-            component={Link}
-            to={banksPath}
-            variant="light"
-            leftSection={<IconArrowLeft size={16} />}
-          >
-            Back to Banks
-          </Button>
-        </div>
-      </Stack>
+      <DetailLoadError
+        record="bank"
+        error={isError ? error : null}
+        backTo={banksPath}
+        backLabel="Back to Banks"
+      />
     );
+  }
+  if (isPending) {
+    return <LoadingState label="Loading the bank" />;
   }
 
   return (

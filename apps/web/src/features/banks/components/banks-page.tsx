@@ -22,6 +22,7 @@ export function BanksPage() {
       />
       <DataGrid
         label="Banks"
+        rowHref={(bank) => `/banks/${bank.id}`}
         grid={grid}
         columns={columns}
         records={banks.data?.items}

@@ -230,7 +230,17 @@ function CompanyForm({ dataset, onDone }: CompanyFormProps) {
             )}
           </>
         )}
-        <Group justify="space-between" gap="sm">
+        {/* Save stays in view at the foot of the dialog while the form scrolls (issue 10 item 14). */}
+        <Group
+          justify="space-between"
+          gap="sm"
+          pos="sticky"
+          bottom={0}
+          py="sm"
+          bg="var(--mantine-color-body)"
+          style={{ zIndex: 1 }}
+          data-sticky-footer
+        >
           <div>
             {dataset && isResettable(dataset) && (
               <ResetDemoDataButton

@@ -1,12 +1,14 @@
-import { accountSchema, newRequestDefaults } from '@ledgerline/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { accountSchema, formatFilter, newRequestDefaults } from '@ledgerline/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { companyClient } from '@/lib/http';
 import { companyQueryKeys } from '@/lib/query-keys';
 
 /** Only what the New Request dialog shows of an account; the rest of the page is ignored. */
 const dialogAccounts = z.object({
-  items: z.array(accountSchema.pick({ id: true, accountReference: true, name: true, currency: true })),
+  items: z.array(
+    accountSchema.pick({ id: true, accountReference: true, name: true, currency: true }),
+  ),
 });
 export type DialogAccount = z.infer<typeof dialogAccounts>['items'][number];
 
@@ -21,10 +23,46 @@ export function getDialogAccounts(signal?: AbortSignal) {
 
 export const dialogAccountsQueryOptions = () =>
   queryOptions({
-    queryKey: companyQueryKeys('accounts').list({ page: 1, itemsPerPage: newRequestDefaults.accountsLoaded }),
+    queryKey: companyQueryKeys('accounts').list({
+      page: 1,
+      itemsPerPage: newRequestDefaults.accountsLoaded,
+    }),
     queryFn: ({ signal }) => getDialogAccounts(signal),
   });
 
 export function useDialogAccounts(enabled: boolean) {
   return useQuery({ ...dialogAccountsQueryOptions(), enabled });
+}
+
+/**
+ * The accounts whose reference or name contains `search` (issue 10 item 8: the picker searches
+ * the server as the user types). Filters are ANDed (spec 2 §7), so the two fields are two calls;
+ * the answer is their union by reference, at most as many as the initial list.
+ */
+export async function searchDialogAccounts(search: string, signal?: AbortSignal) {
+  const byField = (field: 'accountReference' | 'name') =>
+    companyClient.get('/accounts', {
+      query: {
+        page: 1,
+        itemsPerPage: newRequestDefaults.accountsLoaded,
+        filter: formatFilter([{ field, operator: 'ct', value: search }]),
+      },
+      schema: dialogAccounts,
+      signal,
+    });
+  const [byReference, byName] = await Promise.all([byField('accountReference'), byField('name')]);
+  const found = new Map<string, DialogAccount>();
+  for (const account of [...byReference.items, ...byName.items]) found.set(account.id, account);
+  return [...found.values()]
+    .sort((a, b) => a.accountReference.localeCompare(b.accountReference))
+    .slice(0, newRequestDefaults.accountsLoaded);
+}
+
+export function useDialogAccountSearch(search: string) {
+  return useQuery({
+    queryKey: companyQueryKeys('accounts').list({ dialogSearch: search }),
+    queryFn: ({ signal }) => searchDialogAccounts(search, signal),
+    enabled: search !== '',
+    placeholderData: keepPreviousData,
+  });
 }

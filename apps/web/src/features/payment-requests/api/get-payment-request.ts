@@ -2,6 +2,7 @@ import { paymentRequestSchema } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { paymentRequestKeys } from './get-payment-requests';
+import { isRecordId } from '@/ui/detail-load-error';
 
 /** spec 2 §7 GET payment-requests/{id}, with expand=transactions for the Transactions tab. */
 export function getPaymentRequest(id: string, signal?: AbortSignal) {
@@ -18,6 +19,8 @@ export const paymentRequestQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getPaymentRequest(id, signal),
     // spec 2 §8: the detail page shows its own error state.
     meta: { inlineErrors: true },
+    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    enabled: isRecordId(id),
   });
 
 export function usePaymentRequest(id: string) {

@@ -14,6 +14,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreatePaymentRequest } from '../api/create-payment-request';
 import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
+import { AccountPicker } from './account-picker';
 
 type NewRequestValues = {
   requestType: 'Transaction';
@@ -80,15 +81,7 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <Select
-          label="Account"
-          required
-          searchable
-          allowDeselect={false}
-          data={accounts.map((account) => ({ value: account.id, label: `${account.accountReference} – ${account.name}` }))}
-          comboboxProps={{ withinPortal: false }}
-          {...form.getInputProps('accountId')}
-        />
+        <AccountPicker initial={accounts} {...form.getInputProps('accountId')} />
         <Select
           label="Currency"
           required

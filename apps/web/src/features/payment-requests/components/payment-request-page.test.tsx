@@ -157,9 +157,10 @@ describe('the payment request page', () => {
     expect(screen.queryByRole('tab', { name: /^Transactions/ })).not.toBeInTheDocument();
   });
 
-  it('shows Loading Error when the request cannot be read', async () => {
+  it('says the request was not found when the company has none with the id', async () => {
     stubFetch({});
     render();
-    expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+    expect(await screen.findByText('The payment request was not found.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Payment Requests' })).toBeInTheDocument();
   });
 });

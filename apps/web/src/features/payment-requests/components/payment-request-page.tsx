@@ -1,5 +1,16 @@
-import { Alert, Badge, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useParams } from 'react-router';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentRequest } from '../api/get-payment-request';
@@ -11,9 +22,19 @@ import { RequestTransactionsTab } from './request-transactions-tab';
 /** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
 export function PaymentRequestPage() {
   const { id = '' } = useParams();
-  const { data: request, isPending, isError } = usePaymentRequest(id);
+  const { data: request, isPending, isError, error } = usePaymentRequest(id);
   const mayEdit = usePermission('EditPaymentRequest');
 
+  if (!isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="payment request"
+        error={isError ? error : null}
+        backTo="/payment-requests"
+        backLabel="Back to Payment Requests"
+      />
+    );
+  }
   if (isPending) {
     return (
       <Stack aria-label="Loading the payment request">
@@ -22,7 +43,6 @@ export function PaymentRequestPage() {
       </Stack>
     );
   }
-  if (isError) return <Text c="red">Loading Error</Text>;
 
   // spec 2 §4, §6: editing needs the permission and an editable (Open) request.
   const editable = mayEdit && request.canEdit === true;
@@ -33,6 +53,12 @@ export function PaymentRequestPage() {
   );
   return (
     <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/payment-requests">
+          Payment Requests
+        </Anchor>
+        <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
+      </Breadcrumbs>
       <Title order={2}>{formatMoney(request.amountToPay, request.currency)}</Title>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
       <Tabs defaultValue="info" keepMounted={false}>
@@ -47,17 +73,17 @@ export function PaymentRequestPage() {
             Payment transactions
           </Tabs.Tab>
         </Tabs.List>
-          <Tabs.Panel value="info" pt="md">
-            <RequestInfoTab request={request} editable={editable} />
+        <Tabs.Panel value="info" pt="md">
+          <RequestInfoTab request={request} editable={editable} />
+        </Tabs.Panel>
+        {request.requestType === 'Transaction' && (
+          <Tabs.Panel value="transactions" pt="md">
+            <RequestTransactionsTab request={request} editable={editable} now={new Date()} />
           </Tabs.Panel>
-          {request.requestType === 'Transaction' && (
-            <Tabs.Panel value="transactions" pt="md">
-              <RequestTransactionsTab request={request} editable={editable} now={new Date()} />
-            </Tabs.Panel>
-          )}
-          <Tabs.Panel value="payments" pt="md">
-            <RequestPaymentsTab request={request} />
-          </Tabs.Panel>
+        )}
+        <Tabs.Panel value="payments" pt="md">
+          <RequestPaymentsTab request={request} />
+        </Tabs.Panel>
       </Tabs>
     </Stack>
   );

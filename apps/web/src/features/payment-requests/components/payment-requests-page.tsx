@@ -11,7 +11,10 @@ import { NewRequestDialog } from './new-request-dialog';
 
 /** spec 2 §2 Payment requests list; default sort createdOn descending (§9); New Request below the grid. */
 export function PaymentRequestsPage() {
-  const grid = useGridState({ name: 'payment request', defaultSort: { field: 'createdOn', direction: 'desc' } });
+  const grid = useGridState({
+    name: 'payment request',
+    defaultSort: { field: 'createdOn', direction: 'desc' },
+  });
   const requests = usePaymentRequests(grid.query, { placeholderData: keepPreviousData });
   const columns = usePaymentRequestColumns();
   const canCreate = usePermission('EditPaymentRequest');
@@ -19,9 +22,13 @@ export function PaymentRequestsPage() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title="Payment Requests" description="Requests for money your customers pay through a link or a QR code." />
+      <PageHeader
+        title="Payment Requests"
+        description="Requests for money your customers pay through a link or a QR code."
+      />
       <DataGrid
         label="Payment requests"
+        rowHref={(request) => `/payment-requests/${request.id}`}
         grid={grid}
         columns={columns}
         records={requests.data?.items}

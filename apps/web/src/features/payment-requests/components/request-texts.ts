@@ -1,14 +1,6 @@
 import type { PaymentRequest } from '@ledgerline/contract';
-import type { StatusTone } from '@/ui/status-tag';
 
-export const requestStatusTone: Record<PaymentRequest['requestStatus'], StatusTone> = {
-  Open: 'info',
-  Pending: 'warning',
-  PartCompleted: 'warning',
-  Completed: 'success',
-  Cancelled: 'neutral',
-  Expired: 'danger',
-};
+export { requestStatusTone } from '@/ui/status-tones';
 
 /** spec 2 §4: shown instead of the edit actions when the request cannot be edited. */
 export function cannotEditHint(request: PaymentRequest): string {

@@ -6,6 +6,7 @@ import type { DataGridColumn } from '@/ui/data-grid';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { requestStatusTone, StatusBadge } from '@/ui/status-tones';
 
 const enumOptions = (values: readonly string[]) => values.map((value) => ({ value, label: spaceWords(value) }));
 
@@ -38,7 +39,7 @@ export function usePaymentRequestColumns() {
         title: 'Request status',
         sortable: true,
         filter: { type: 'select', options: enumOptions(paymentRequestStatuses) },
-        render: (request) => spaceWords(request.requestStatus),
+        render: (request) => <StatusBadge status={request.requestStatus} tones={requestStatusTone} />,
       },
       {
         accessor: 'view',

@@ -8,6 +8,8 @@ export interface ExportRequest {
   fromDate: string | null;
   toDate: string | null;
   excludeAllocatedStatus: AllocatedStatus[];
+  /** One provider configuration's payments; null for all. */
+  paymentProviderId: string | null;
   /** The grid's filter when "include table filters" is ticked. */
   filter: string | null;
 }
@@ -19,6 +21,7 @@ export function exportPaymentTransactions(request: ExportRequest): Promise<Blob>
       exportType: request.exportType,
       fromDate: request.fromDate,
       toDate: request.toDate,
+      paymentProviderId: request.paymentProviderId,
       excludeAllocatedStatus: request.excludeAllocatedStatus.join(','),
       filter: request.filter,
     },

@@ -2,10 +2,14 @@ import { paymentTransactionSchema } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { paymentTransactionKeys } from './get-payment-transactions';
+import { isRecordId } from '@/ui/detail-load-error';
 
 /** spec 2 §7 GET payment-transactions/{id}. */
 export function getPaymentTransaction(id: string, signal?: AbortSignal) {
-  return companyClient.get(`/payment-transactions/${encodeURIComponent(id)}`, { schema: paymentTransactionSchema, signal });
+  return companyClient.get(`/payment-transactions/${encodeURIComponent(id)}`, {
+    schema: paymentTransactionSchema,
+    signal,
+  });
 }
 
 export const paymentTransactionQueryOptions = (id: string) =>
@@ -14,6 +18,8 @@ export const paymentTransactionQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getPaymentTransaction(id, signal),
     // spec 2 §8: the detail page shows its own error state.
     meta: { inlineErrors: true },
+    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    enabled: isRecordId(id),
   });
 
 export function usePaymentTransaction(id: string) {

@@ -9,6 +9,7 @@ import { saveBlob } from '@/ui/download';
 import { failureMessage } from '@/ui/form-errors';
 import { spaceWords } from '@/ui/words';
 import { useExportPaymentTransactions } from '../api/export-payment-transactions';
+import { ExportProviderSelect } from './export-provider-select';
 
 /** What the dialog remembers per company (spec 2 §9). */
 interface ExportOptions {
@@ -16,6 +17,7 @@ interface ExportOptions {
   /** yyyy-MM-dd, the day as the user picked it. */
   fromDate: string | null;
   toDate: string | null;
+  paymentProviderId: string | null;
   allocatedStatuses: AllocatedStatus[];
   includeTableFilters: boolean;
 }
@@ -25,6 +27,7 @@ const defaults: ExportOptions = {
   exportType: 'PaymentsAndAllocations',
   fromDate: null,
   toDate: null,
+  paymentProviderId: null,
   allocatedStatuses: ['WaitingToBeAllocated', 'Error'],
   includeTableFilters: false,
 };
@@ -68,6 +71,7 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocat
         exportType: options.exportType,
         fromDate: utcMidnight(options.fromDate),
         toDate: utcMidnight(options.toDate),
+        paymentProviderId: options.paymentProviderId,
         excludeAllocatedStatus: statusesFromTable ? [] : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
         filter: options.includeTableFilters && tableFilter ? tableFilter : null,
       },
@@ -103,6 +107,11 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocat
           />
           <DatePickerInput label="To date" clearable valueFormat="YYYY-MM-DD" value={options.toDate} onChange={(value) => change({ toDate: value })} />
         </SimpleGrid>
+        <ExportProviderSelect
+          opened={opened}
+          value={options.paymentProviderId}
+          onChange={(paymentProviderId) => change({ paymentProviderId })}
+        />
         <Checkbox.Group
           label="Allocated statuses"
           description={statusesFromTable ? 'The table’s allocated status filter applies.' : undefined}

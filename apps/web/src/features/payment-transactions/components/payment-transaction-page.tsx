@@ -1,29 +1,18 @@
-import { Anchor, Badge, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { Money } from '@/ui/money';
-import { StatusTag, type StatusTone } from '@/ui/status-tag';
+import { StatusTag } from '@/ui/status-tag';
+import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
 import { PendingActions } from './pending-actions';
 import { ProviderDataButton } from './provider-data-dialog';
-
-const statusTone: Record<PaymentTransaction['status'], StatusTone> = {
-  Paid: 'success',
-  Refunded: 'info',
-  Processing: 'info',
-  Pending: 'warning',
-  Disputed: 'warning',
-  Failed: 'danger',
-  NotAuthorised: 'danger',
-  Rejected: 'danger',
-  Cancelled: 'neutral',
-  Duplicated: 'neutral',
-};
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -153,8 +142,18 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
 /** spec 2 §2 Payment transaction detail: the details, payee and payment provider of one payment. */
 export function PaymentTransactionPage() {
   const { id = '' } = useParams();
-  const { data: payment, isPending, isError } = usePaymentTransaction(id);
+  const { data: payment, isPending, isError, error } = usePaymentTransaction(id);
 
+  if (!isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="payment transaction"
+        error={isError ? error : null}
+        backTo="/payment-transactions"
+        backLabel="Back to Payment Transactions"
+      />
+    );
+  }
   if (isPending) {
     return (
       <Stack aria-label="Loading the payment transaction">
@@ -163,17 +162,22 @@ export function PaymentTransactionPage() {
       </Stack>
     );
   }
-  if (isError) return <Text c="red">Loading Error</Text>;
 
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   const allocations = payment.paymentAllocations ?? [];
   const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
   return (
     <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/payment-transactions">
+          Payment Transactions
+        </Anchor>
+        <Text span>{payment.ledgerlineReference}</Text>
+      </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
         <Group gap="sm" align="baseline">
           <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
-          <StatusTag label={spaceWords(payment.status)} tone={statusTone[payment.status]} />
+          <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status]} />
         </Group>
         <PendingActions payment={payment} />
       </Group>

@@ -14,9 +14,15 @@ import { ImportDialog } from './import-dialog';
 
 /** spec 2 §2 Payment transactions list; default sort statusDateTime descending (§9). */
 export function PaymentTransactionsPage() {
-  const grid = useGridState({ name: 'payment transaction', defaultSort: { field: 'statusDateTime', direction: 'desc' } });
+  const grid = useGridState({
+    name: 'payment transaction',
+    defaultSort: { field: 'statusDateTime', direction: 'desc' },
+  });
   const payments = usePaymentTransactions(grid.query, { placeholderData: keepPreviousData });
-  const [showId, setShowId] = useLocalStorage({ key: 'ledgerline.payment-transactions.show-id', defaultValue: false });
+  const [showId, setShowId] = useLocalStorage({
+    key: 'ledgerline.payment-transactions.show-id',
+    defaultValue: false,
+  });
   const columns = usePaymentTransactionColumns({ showId });
   const canExport = usePermission('ExportPaymentTransactions');
   const canImport = usePermission('ImportAllocatedStatus');
@@ -29,20 +35,35 @@ export function PaymentTransactionsPage() {
         description="Payments and refunds that arrived through your payment providers."
         actions={
           <>
-            <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!canExport} onClick={() => setDialog('export')}>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              disabled={!canExport}
+              onClick={() => setDialog('export')}
+            >
               Export
             </Button>
-            <Button variant="default" leftSection={<IconUpload size={16} />} disabled={!canImport} onClick={() => setDialog('import')}>
+            <Button
+              variant="default"
+              leftSection={<IconUpload size={16} />}
+              disabled={!canImport}
+              onClick={() => setDialog('import')}
+            >
               Import
             </Button>
           </>
         }
       />
       <Group justify="flex-end">
-        <Switch label="Show id" checked={showId} onChange={(event) => setShowId(event.currentTarget.checked)} />
+        <Switch
+          label="Show id"
+          checked={showId}
+          onChange={(event) => setShowId(event.currentTarget.checked)}
+        />
       </Group>
       <DataGrid
         label="Payment transactions"
+        rowHref={(payment) => `/payment-transactions/${payment.id}`}
         grid={grid}
         columns={columns}
         records={payments.data?.items}

@@ -11,6 +11,7 @@ import type { DataGridColumn } from '@/ui/data-grid';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { allocatedStatusTone, paymentStatusTone, StatusBadge } from '@/ui/status-tones';
 
 const enumOptions = (values: readonly string[]) => values.map((value) => ({ value, label: spaceWords(value) }));
 
@@ -44,14 +45,14 @@ export function usePaymentTransactionColumns({ showId }: { showId: boolean }) {
         title: 'Status',
         sortable: true,
         filter: { type: 'select', options: enumOptions(paymentTransactionStatuses) },
-        render: (payment) => spaceWords(payment.status),
+        render: (payment) => <StatusBadge status={payment.status} tones={paymentStatusTone} />,
       },
       {
         accessor: 'allocatedStatus',
         title: 'Allocated status',
         sortable: true,
         filter: { type: 'select', options: enumOptions(allocatedStatuses) },
-        render: (payment) => spaceWords(payment.allocatedStatus),
+        render: (payment) => <StatusBadge status={payment.allocatedStatus} tones={allocatedStatusTone} />,
       },
       {
         accessor: 'view',

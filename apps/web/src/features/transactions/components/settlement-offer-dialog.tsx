@@ -80,8 +80,8 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
           <NumberInput
             label="Percentage discount"
             required
-            min={0}
-            max={100}
+            // No min/max here: the input would clamp 101 to 100 without a word; the contract's
+            // rule refuses it with its message instead (issue 10 item 13).
             decimalScale={4}
             suffix=" %"
             {...form.getInputProps('percentageDiscount')}

@@ -1,5 +1,16 @@
-import { Badge, Group, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useParams } from 'react-router';
+import {
+  Anchor,
+  Badge,
+  Breadcrumbs,
+  Group,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { useTransaction } from '../api/get-transaction';
 import { DocumentsTab } from './documents-tab';
@@ -23,8 +34,18 @@ function CountLabel({ label, count }: { label: string; count: number }) {
 /** spec 2 §2 Accounting transaction detail: titled with its amount, five tabs. */
 export function TransactionPage() {
   const { id = '' } = useParams();
-  const { data: transaction, isPending, isError } = useTransaction(id);
+  const { data: transaction, isPending, isError, error } = useTransaction(id);
 
+  if (!isRecordId(id) || isError) {
+    return (
+      <DetailLoadError
+        record="transaction"
+        error={isError ? error : null}
+        backTo="/transactions"
+        backLabel="Back to Transactions"
+      />
+    );
+  }
   if (isPending) {
     return (
       <Stack aria-label="Loading the transaction">
@@ -33,10 +54,15 @@ export function TransactionPage() {
       </Stack>
     );
   }
-  if (isError) return <Text c="red">Loading Error</Text>;
 
   return (
     <Stack gap="lg">
+      <Breadcrumbs>
+        <Anchor component={Link} to="/transactions">
+          Transactions
+        </Anchor>
+        <Text span>{transaction.transactionReference}</Text>
+      </Breadcrumbs>
       <Group gap="sm" align="baseline">
         <Title order={2}>{formatMoney(transaction.transactionAmount, transaction.currency)}</Title>
         <PaidStatusTag status={transaction.paidStatus} />

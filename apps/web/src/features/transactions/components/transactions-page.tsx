@@ -47,6 +47,7 @@ export function TransactionsPage() {
       />
       <DataGrid
         label="Transactions"
+        rowHref={(transaction) => `/transactions/${transaction.id}`}
         grid={grid}
         columns={columns}
         records={transactions.data?.items}

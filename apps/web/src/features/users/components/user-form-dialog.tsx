@@ -10,7 +10,7 @@ import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { failureMessage, showSubmitFailure } from '@/ui/form-errors';
 import { useCreateUser } from '../api/create-user';
 import { useUpdateUser } from '../api/update-user';
 
@@ -48,10 +48,10 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const create = useCreateUser();
   const update = useUpdateUser();
 
-  const fail = (prefix: string) => (error: Error) => {
-    form.setErrors(problemFieldErrors(error));
-    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
-  };
+  const fail = (prefix: string) => (error: Error) =>
+    showSubmitFailure(error, form.setErrors, () =>
+      notifications.show({ color: 'red', message: failureMessage(prefix, error) }),
+    );
 
   const submit = form.onSubmit((values) => {
     if (!editing) {

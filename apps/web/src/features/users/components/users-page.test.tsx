@@ -56,6 +56,9 @@ describe('Users page', () => {
     expect(within(own).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
     expect(within(own).getByRole('button', { name: 'Edit Ada Lovelace' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete Charles Babbage' })).toBeInTheDocument();
+    // issue 10 item 14: the own row keeps the delete slot empty, so Edit stays in its column.
+    const editCell = within(own).getByRole('button', { name: 'Edit Ada Lovelace' }).parentElement!;
+    expect(editCell.lastElementChild).toHaveAttribute('data-slot', 'no-delete');
   });
 
   it("adds a user and says 'New user successfully created and invited'", async () => {
@@ -81,7 +84,8 @@ describe('Users page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it('shows 409 duplicates inline and the failure toast', async () => {
+  // issue 10 item 13: said once, beside the fields, not again in a toast.
+  it('shows 409 duplicates inline, and not a second time in a toast', async () => {
     renderPage({
       'POST /users': problem(409, {
         detail: 'User with the same email address already exists.',
@@ -99,14 +103,14 @@ describe('Users page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     expect(
-      await screen.findByText(
-        'An error occurred while creating the user: User with the same email address already exists.',
-      ),
-    ).toBeInTheDocument();
-    expect(
-      within(dialog).getByText('User with the same email address already exists.'),
+      await within(dialog).findByText('User with the same email address already exists.'),
     ).toBeInTheDocument();
     expect(within(dialog).getByText('User with the same name already exists.')).toBeInTheDocument();
+    expect(
+      screen.queryByText(
+        'An error occurred while creating the user: User with the same email address already exists.',
+      ),
+    ).not.toBeInTheDocument();
   });
 
   it('edits the name and the role with two calls', async () => {

@@ -1,5 +1,5 @@
 import { roles, type User } from '@ledgerline/contract';
-import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Group, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { DataGridColumn } from '@/ui/data-grid';
@@ -59,7 +59,7 @@ export function useUsersColumns({ currentUserId, onEdit, onDelete }: UsersColumn
                 <IconPencil size={16} />
               </ActionIcon>
             </Tooltip>
-            {user.id !== currentUserId && (
+            {user.id !== currentUserId ? (
               <Tooltip label="Delete">
                 <ActionIcon
                   variant="subtle"
@@ -70,6 +70,10 @@ export function useUsersColumns({ currentUserId, onEdit, onDelete }: UsersColumn
                   <IconTrash size={16} />
                 </ActionIcon>
               </Tooltip>
+            ) : (
+              // spec 1 §2.6: no delete on your own row; its place stays empty, so the Edit icons
+              // line up in one column (issue 10 item 14).
+              <Box w={28} h={28} aria-hidden data-slot="no-delete" />
             )}
           </Group>
         ),

@@ -1,0 +1,1 @@
+ALTER TABLE "audit_activities" ADD COLUMN "error_message" text;

@@ -1,0 +1,28 @@
+import { notifications } from '@mantine/notifications';
+import { QueryClient } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { showErrorToast } from '@/ui/error-toast';
+import { AppProviders } from './providers';
+
+// issue 10 item 13: error toasts do not pile up.
+describe('toasts', () => {
+  it('shows three at a time, and a repeated failure once', async () => {
+    render(
+      <AppProviders queryClient={new QueryClient()}>
+        <p>page</p>
+      </AppProviders>,
+    );
+    act(() => {
+      for (const n of [1, 2, 3, 4, 5]) showErrorToast(`Failure ${n}`);
+    });
+    expect(await screen.findByText('Failure 3')).toBeInTheDocument();
+    expect(screen.queryByText('Failure 4')).not.toBeInTheDocument();
+    act(() => notifications.clean());
+    act(() => {
+      showErrorToast('The server could not be reached.');
+      showErrorToast('The server could not be reached.');
+    });
+    expect(await screen.findAllByText('The server could not be reached.')).toHaveLength(1);
+  });
+});
