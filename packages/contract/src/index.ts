@@ -19,3 +19,7 @@ export * from './schemas/payment-requests.js';
 export * from './schemas/accounts.js';
 export * from './schemas/payers.js';
 export * from './schemas/custom-host-id.js';
+export * from './schemas/company-settings.js';
+export * from './schemas/notifications.js';
+export * from './schemas/geo-data.js';
+export * from './schemas/dashboard.js';

@@ -24,7 +24,12 @@ interface PendingActionInput {
  * between two transactions, never inside one (style.md §7): the first checks the payment, the
  * second records what the provider said (a provider event) and, when it agreed, the new status.
  */
-export function createPendingPayments(deps: { repository: PaymentTransactionsRepository; providers: ProviderRegistry }) {
+export function createPendingPayments(deps: {
+  repository: PaymentTransactionsRepository;
+  providers: ProviderRegistry;
+  /** Told after the commit that captured or cancelled a payment (the notification mails). */
+  onStatusChanged?: (scope: Scope, change: { paymentTransactionId: string; status: 'Paid' | 'Cancelled' }) => Promise<void>;
+}) {
   const { repository, providers } = deps;
 
   async function load(tx: Tx, scope: Scope, id: string, forUpdate = false) {
@@ -52,7 +57,7 @@ export function createPendingPayments(deps: { repository: PaymentTransactionsRep
         outcome = input.action === 'capture' ? await adapter.capture(call) : await adapter.cancel(call);
       }
 
-      return write(async (tx) => {
+      const result = await write(async (tx) => {
         const current = await load(tx, scope, input.id, true);
         if (outcome) {
           await tx.insert(providerEvents).values({
@@ -82,6 +87,10 @@ export function createPendingPayments(deps: { repository: PaymentTransactionsRep
         const paymentTransaction = (await repository.find(tx, scope, current.id))!;
         return { isError: errorMessage !== null, errorMessage, paymentTransaction };
       });
+      if (!result.isError && deps.onStatusChanged) {
+        await deps.onStatusChanged(scope, { paymentTransactionId: input.id, status: input.action === 'capture' ? 'Paid' : 'Cancelled' });
+      }
+      return result;
     },
 
     async events(tx: Tx, scope: Scope, paymentTransactionId: string) {
