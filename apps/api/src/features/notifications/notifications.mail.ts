@@ -173,6 +173,8 @@ export function createPaymentNotifications(deps: { database: Database; jobs: Job
 
   return {
     register: () => jobs.work<NotificationJob>(notificationJob, deliver),
+    /** The job's work: what a retry of the same job runs again. */
+    deliver,
 
     /** Call after the commit that changed the payment (style.md §7): one job per notification that is on. */
     async paymentStatusChanged(scope: CompanyScope, change: PaymentStatusChange) {
