@@ -9,6 +9,9 @@ import { PaymentRequestPage } from '@/features/payment-requests/components/payme
 import { PaymentRequestsPage } from '@/features/payment-requests/components/payment-requests-page';
 import { PaymentTransactionPage } from '@/features/payment-transactions/components/payment-transaction-page';
 import { PaymentTransactionsPage } from '@/features/payment-transactions/components/payment-transactions-page';
+import { CompanyDetailsPage } from '@/features/company-settings/components/company-details-page';
+import { CustomisationPage } from '@/features/company-settings/components/customisation-page';
+import { NotificationsPage } from '@/features/notifications/components/notifications-page';
 import { CompaniesPage } from '@/features/datasets/components/companies-page';
 import { TransactionPage } from '@/features/transactions/components/transaction-page';
 import { TransactionsPage } from '@/features/transactions/components/transactions-page';
@@ -35,6 +38,19 @@ export const areaRoutes: readonly AreaRoute[] = [
     element: <UsersPage />,
   },
   { path: '/settings/companies', title: ['Companies'], element: <CompaniesPage /> },
+  { path: '/settings/details', title: ['Company Details'], element: <CompanyDetailsPage /> },
+  {
+    path: '/settings/customisation',
+    title: ['Customisation'],
+    permission: 'ConfigureSystemSettings',
+    element: <CustomisationPage />,
+  },
+  {
+    path: '/settings/notifications',
+    title: ['Notifications'],
+    permission: 'ConfigureSystemSettings',
+    element: <NotificationsPage />,
+  },
   {
     path: '/settings/access-keys',
     title: ['Access Keys'],
