@@ -1,6 +1,5 @@
 import { companySettingsSchema, type CompanySettings } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { apiBase, companyClient } from '../http';
 import { companyQueryKeys } from '../query-keys';
 
@@ -22,29 +21,34 @@ export function useCompanySettings() {
   return useQuery(companySettingsQueryOptions());
 }
 
+/** A blob as a data: URL (the site's CSP allows data: images, not blob:). */
+function dataUrlOf(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The logo could not be read.'));
+    reader.readAsDataURL(blob);
+  });
+}
+
 /**
- * The logo as an object URL: the logo call needs the Dataset-Id header, which an <img> cannot
+ * The logo as a data: URL: the logo call needs the Dataset-Id header, which an <img> cannot
  * send, so it is fetched with the company client and shown from memory.
  */
 export function useCompanyLogo(): string | null {
   const { data: settings } = useCompanySettings();
   const logoUrl = settings?.logoUrl ?? null;
-  const { data: blob } = useQuery({
+  const { data } = useQuery({
     queryKey: [...companySettingsKeys().all(), 'logo', logoUrl],
-    queryFn: ({ signal }) =>
-      companyClient.get<Blob>(logoUrl!.slice(apiBase.length), { responseType: 'blob', signal }),
+    queryFn: async ({ signal }) =>
+      dataUrlOf(
+        await companyClient.get<Blob>(logoUrl!.slice(apiBase.length), {
+          responseType: 'blob',
+          signal,
+        }),
+      ),
     enabled: logoUrl !== null,
     staleTime: Infinity,
   });
-  const [objectUrl, setObjectUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!blob || logoUrl === null) {
-      setObjectUrl(null);
-      return;
-    }
-    const url = URL.createObjectURL(blob);
-    setObjectUrl(url);
-    return () => URL.revokeObjectURL(url);
-  }, [blob, logoUrl]);
-  return objectUrl;
+  return logoUrl === null ? null : (data ?? null);
 }

@@ -9,5 +9,7 @@ export function useTodo() {
     queryKey: companyQueryKeys('dashboard').detail('to-do'),
     queryFn: ({ signal }) =>
       companyClient.get('/dashboard/to-do', { schema: dashboardTodoSchema, signal }),
+    // Settings pages fix items without knowing this list: recompute each time the dashboard opens.
+    refetchOnMount: 'always',
   });
 }
