@@ -1,4 +1,17 @@
-import { type AnyPgColumn, boolean, customType, foreignKey, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  customType,
+  foreignKey,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { datasets as datasetsRef } from './schema.js';
 
 // spec 3: company settings of one company (dataset). Keys lead with (tenant_id, dataset_id)
@@ -7,7 +20,11 @@ import { datasets as datasetsRef } from './schema.js';
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 const company = (t: { tenantId: AnyPgColumn; datasetId: AnyPgColumn }, name: string) =>
-  foreignKey({ name, columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade');
+  foreignKey({
+    name,
+    columns: [t.tenantId, t.datasetId],
+    foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+  }).onDelete('cascade');
 
 /** spec 3 §3 Company settings › companyDetails; no row: nothing entered yet. */
 export const companyDetails = pgTable(
@@ -30,7 +47,10 @@ export const companyDetails = pgTable(
     country: text('country').notNull(),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.datasetId] }), company(t, 'company_details_dataset_fk')],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId] }),
+    company(t, 'company_details_dataset_fk'),
+  ],
 );
 
 /** The company's logo (spec 3 Customisation); the bytes live in the database like documents. */
@@ -45,7 +65,10 @@ export const companyLogos = pgTable(
     data: bytea('data').notNull(),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.datasetId] }), company(t, 'company_logos_dataset_fk')],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId] }),
+    company(t, 'company_logos_dataset_fk'),
+  ],
 );
 
 /**
@@ -80,7 +103,10 @@ export const customerNotificationSettings = pgTable(
     notificationName: text('notification_name').notNull(),
     isEnabled: boolean('is_enabled').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.datasetId, t.notificationName] }), company(t, 'customer_notification_settings_dataset_fk')],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.notificationName] }),
+    company(t, 'customer_notification_settings_dataset_fk'),
+  ],
 );
 
 /**
@@ -98,7 +124,9 @@ export const notificationDeliveries = pgTable(
     sentOn: at('sent_on').notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.datasetId, t.eventKey, t.notificationName, t.emailAddress] }),
+    primaryKey({
+      columns: [t.tenantId, t.datasetId, t.eventKey, t.notificationName, t.emailAddress],
+    }),
     company(t, 'notification_deliveries_dataset_fk'),
   ],
 );

@@ -39,19 +39,34 @@ const valid = {
 };
 
 const put = (who: SignedIn, payload: object, datasetId = '1') =>
-  ctx.app.inject({ method: 'PUT', url: '/api/v0/company-settings', headers: who.headers({ 'dataset-id': datasetId }), payload });
+  ctx.app.inject({
+    method: 'PUT',
+    url: '/api/v0/company-settings',
+    headers: who.headers({ 'dataset-id': datasetId }),
+    payload,
+  });
 const get = (who: SignedIn, url = '/api/v0/company-settings', datasetId = '1') =>
   ctx.app.inject({ method: 'GET', url, headers: who.headers({ 'dataset-id': datasetId }) });
 
 function withDetails(change: Record<string, unknown>, address: Record<string, unknown> = {}) {
-  return { companyDetails: { ...valid.companyDetails, ...change, mainAddress: { ...valid.companyDetails.mainAddress, ...address } } };
+  return {
+    companyDetails: {
+      ...valid.companyDetails,
+      ...change,
+      mainAddress: { ...valid.companyDetails.mainAddress, ...address },
+    },
+  };
 }
 
 const boundary = '----ledgerline-logo-boundary';
 function logoBody(data: Buffer, fileName: string, field = 'imageFile') {
   return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="originalFilename"\r\n\r\n${fileName}\r\n`),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="originalFilename"\r\n\r\n${fileName}\r\n`,
+    ),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -60,12 +75,18 @@ const uploadLogo = (who: SignedIn, data: Buffer, fileName: string, field?: strin
   ctx.app.inject({
     method: 'PUT',
     url: '/api/v0/company-settings/logo',
-    headers: who.headers({ 'dataset-id': '1', 'content-type': `multipart/form-data; boundary=${boundary}` }),
+    headers: who.headers({
+      'dataset-id': '1',
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    }),
     payload: logoBody(data, fileName, field),
   });
 
 // The smallest valid PNG: 1×1 transparent pixel.
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 const hostileSvg = Buffer.from(
   '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10" onload="alert(1)">' +
     '<script>alert(2)</script><rect width="10" height="10" fill="red"/><image href="https://evil.example/x.png"/>' +
@@ -76,7 +97,11 @@ describe('company details', () => {
   it('answers no details before they are saved, and the company name', async () => {
     const response = await get(admin);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ name: expect.any(String), companyDetails: null, logoUrl: null });
+    expect(response.json()).toEqual({
+      name: expect.any(String),
+      companyDetails: null,
+      logoUrl: null,
+    });
   });
 
   it('saves every field trimmed, empty optional texts as null, and writes the activity', async () => {
@@ -92,7 +117,12 @@ describe('company details', () => {
     const [activity] = await ctx.database.db
       .select()
       .from(auditActivities)
-      .where(and(eq(auditActivities.operation, 'UpdateCompanySettings'), eq(auditActivities.tenantId, admin.tenantId)));
+      .where(
+        and(
+          eq(auditActivities.operation, 'UpdateCompanySettings'),
+          eq(auditActivities.tenantId, admin.tenantId),
+        ),
+      );
     expect(activity).toMatchObject({ status: 200, userId: admin.userId });
   });
 
@@ -100,29 +130,137 @@ describe('company details', () => {
   const cases: [string, Record<string, unknown>, Record<string, unknown>, string, string][] = [
     ['company name empty', { name: ' ' }, {}, 'companyDetails.name', m.companyNameRequired],
     ['company name too long', { name: long(100) }, {}, 'companyDetails.name', m.companyNameTooLong],
-    ['website without https', { website: 'http://acme.example.com' }, {}, 'companyDetails.website', m.website],
-    ['website not a URL', { website: 'https://not a url' }, {}, 'companyDetails.website', m.website],
-    ['website too long', { website: `https://${'a'.repeat(90)}.example.com` }, {}, 'companyDetails.website', m.websiteTooLong],
+    [
+      'website without https',
+      { website: 'http://acme.example.com' },
+      {},
+      'companyDetails.website',
+      m.website,
+    ],
+    [
+      'website not a URL',
+      { website: 'https://not a url' },
+      {},
+      'companyDetails.website',
+      m.website,
+    ],
+    [
+      'website too long',
+      { website: `https://${'a'.repeat(90)}.example.com` },
+      {},
+      'companyDetails.website',
+      m.websiteTooLong,
+    ],
     ['tax code too long', { taxCode: long(50) }, {}, 'companyDetails.taxCode', m.taxCodeTooLong],
-    ['first names missing', {}, { firstNames: '' }, 'companyDetails.mainAddress.firstNames', m.firstNamesRequired],
-    ['first names too long', {}, { firstNames: long(100) }, 'companyDetails.mainAddress.firstNames', m.firstNamesTooLong],
-    ['surname missing', {}, { surname: '' }, 'companyDetails.mainAddress.surname', m.surnameRequired],
-    ['surname too long', {}, { surname: long(100) }, 'companyDetails.mainAddress.surname', m.surnameTooLong],
+    [
+      'first names missing',
+      {},
+      { firstNames: '' },
+      'companyDetails.mainAddress.firstNames',
+      m.firstNamesRequired,
+    ],
+    [
+      'first names too long',
+      {},
+      { firstNames: long(100) },
+      'companyDetails.mainAddress.firstNames',
+      m.firstNamesTooLong,
+    ],
+    [
+      'surname missing',
+      {},
+      { surname: '' },
+      'companyDetails.mainAddress.surname',
+      m.surnameRequired,
+    ],
+    [
+      'surname too long',
+      {},
+      { surname: long(100) },
+      'companyDetails.mainAddress.surname',
+      m.surnameTooLong,
+    ],
     ['email missing', {}, { email: '' }, 'companyDetails.mainAddress.email', m.emailRequired],
-    ['email invalid', {}, { email: 'ada-at-acme' }, 'companyDetails.mainAddress.email', m.emailInvalid],
-    ['email too long', {}, { email: `${'a'.repeat(490)}@example.com` }, 'companyDetails.mainAddress.email', m.emailTooLong],
-    ['telephone too long', {}, { telephone: long(100) }, 'companyDetails.mainAddress.telephone', m.telephoneTooLong],
-    ['address line 1 missing', {}, { address1: ' ' }, 'companyDetails.mainAddress.address1', m.address1Required],
-    ['address line 1 too long', {}, { address1: long(100) }, 'companyDetails.mainAddress.address1', m.address1TooLong],
-    ['address line 2 too long', {}, { address2: long(100) }, 'companyDetails.mainAddress.address2', m.address2TooLong],
+    [
+      'email invalid',
+      {},
+      { email: 'ada-at-acme' },
+      'companyDetails.mainAddress.email',
+      m.emailInvalid,
+    ],
+    [
+      'email too long',
+      {},
+      { email: `${'a'.repeat(490)}@example.com` },
+      'companyDetails.mainAddress.email',
+      m.emailTooLong,
+    ],
+    [
+      'telephone too long',
+      {},
+      { telephone: long(100) },
+      'companyDetails.mainAddress.telephone',
+      m.telephoneTooLong,
+    ],
+    [
+      'address line 1 missing',
+      {},
+      { address1: ' ' },
+      'companyDetails.mainAddress.address1',
+      m.address1Required,
+    ],
+    [
+      'address line 1 too long',
+      {},
+      { address1: long(100) },
+      'companyDetails.mainAddress.address1',
+      m.address1TooLong,
+    ],
+    [
+      'address line 2 too long',
+      {},
+      { address2: long(100) },
+      'companyDetails.mainAddress.address2',
+      m.address2TooLong,
+    ],
     ['city missing', {}, { city: '' }, 'companyDetails.mainAddress.city', m.cityRequired],
     ['city too long', {}, { city: long(100) }, 'companyDetails.mainAddress.city', m.cityTooLong],
     ['state missing', {}, { state: '' }, 'companyDetails.mainAddress.state', m.stateRequired],
-    ['state too long', {}, { state: long(100) }, 'companyDetails.mainAddress.state', m.stateTooLong],
-    ['post code missing', {}, { postCode: '' }, 'companyDetails.mainAddress.postCode', m.postCodeRequired],
-    ['post code too long', {}, { postCode: long(100) }, 'companyDetails.mainAddress.postCode', m.postCodeTooLong],
-    ['country missing', {}, { country: '' }, 'companyDetails.mainAddress.country', m.countryRequired],
-    ['country too long', {}, { country: long(100) }, 'companyDetails.mainAddress.country', m.countryTooLong],
+    [
+      'state too long',
+      {},
+      { state: long(100) },
+      'companyDetails.mainAddress.state',
+      m.stateTooLong,
+    ],
+    [
+      'post code missing',
+      {},
+      { postCode: '' },
+      'companyDetails.mainAddress.postCode',
+      m.postCodeRequired,
+    ],
+    [
+      'post code too long',
+      {},
+      { postCode: long(100) },
+      'companyDetails.mainAddress.postCode',
+      m.postCodeTooLong,
+    ],
+    [
+      'country missing',
+      {},
+      { country: '' },
+      'companyDetails.mainAddress.country',
+      m.countryRequired,
+    ],
+    [
+      'country too long',
+      {},
+      { country: long(100) },
+      'companyDetails.mainAddress.country',
+      m.countryTooLong,
+    ],
   ];
   it.each(cases)('refuses %s with its message', async (_name, change, address, field, message) => {
     const response = await put(admin, withDetails(change, address));
@@ -152,7 +290,11 @@ describe('company details', () => {
 
   it('answers the account info of the company', async () => {
     const response = await get(admin, '/api/v0/company-settings/account-info');
-    expect(response.json()).toMatchObject({ tenantId: admin.tenantId, tenantName: 'Details Ltd', datasetId: 1 });
+    expect(response.json()).toMatchObject({
+      tenantId: admin.tenantId,
+      tenantName: 'Details Ltd',
+      datasetId: 1,
+    });
     expect((await get(admin, '/api/v0/company-settings/account-info', '9')).statusCode).toBe(404);
   });
 });
@@ -161,7 +303,11 @@ describe('logo', () => {
   it('stores a PNG, answers its address and serves it with nosniff', async () => {
     const response = await uploadLogo(admin, png, 'acme.png');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ fileName: 'acme.png', fileType: 'image/png', fileSize: png.length });
+    expect(response.json()).toMatchObject({
+      fileName: 'acme.png',
+      fileType: 'image/png',
+      fileSize: png.length,
+    });
     const settings = (await get(admin)).json();
     expect(settings.logoUrl).toMatch(/^\/api\/v0\/company-settings\/logo\?v=\d+$/);
     expect(settings.companyDetails.logoUrl).toBe(settings.logoUrl);
@@ -185,17 +331,26 @@ describe('logo', () => {
   });
 
   it('refuses an HTML file named .png, and keeps the previous logo', async () => {
-    const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script><p>not a logo</p></body></html>');
+    const html = Buffer.from(
+      '<!doctype html><html><body><script>alert(document.cookie)</script><p>not a logo</p></body></html>',
+    );
     const response = await uploadLogo(admin, html, 'logo.png');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ detail: logoMessages.type, errors: { imageFile: [logoMessages.type] } });
-    expect((await get(admin, '/api/v0/company-settings/logo')).headers['content-type']).toBe('image/svg+xml');
+    expect(response.json()).toMatchObject({
+      detail: logoMessages.type,
+      errors: { imageFile: [logoMessages.type] },
+    });
+    expect((await get(admin, '/api/v0/company-settings/logo')).headers['content-type']).toBe(
+      'image/svg+xml',
+    );
   });
 
   it('refuses a GIF, a file under 50 bytes, one over 4 MB and a missing file with their messages', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(60)]);
     expect((await uploadLogo(admin, gif, 'a.gif')).json().detail).toBe(logoMessages.type);
-    expect((await uploadLogo(admin, png.subarray(0, 40), 'a.png')).json().detail).toBe(logoMessages.tooSmall);
+    expect((await uploadLogo(admin, png.subarray(0, 40), 'a.png')).json().detail).toBe(
+      logoMessages.tooSmall,
+    );
     const huge = Buffer.concat([png, Buffer.alloc(4_194_304)]);
     const tooLarge = await uploadLogo(admin, huge, 'huge.png');
     expect(tooLarge.statusCode).toBe(413);
@@ -207,7 +362,11 @@ describe('logo', () => {
 
   it('refuses uploads and clearing without ConfigureSystemSettings', async () => {
     expect((await uploadLogo(viewer, png, 'a.png')).statusCode).toBe(403);
-    const clear = await ctx.app.inject({ method: 'DELETE', url: '/api/v0/company-settings/logo', headers: viewer.headers({ 'dataset-id': '1' }) });
+    const clear = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/v0/company-settings/logo',
+      headers: viewer.headers({ 'dataset-id': '1' }),
+    });
     expect(clear.statusCode).toBe(403);
   });
 
@@ -215,18 +374,29 @@ describe('logo', () => {
     const other = await ctx.app.inject({
       method: 'PUT',
       url: '/api/v0/company-settings/logo',
-      headers: admin.headers({ 'dataset-id': '2', 'content-type': `multipart/form-data; boundary=${boundary}` }),
+      headers: admin.headers({
+        'dataset-id': '2',
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      }),
       payload: logoBody(png, 'a.png'),
     });
     expect(other.statusCode).toBe(404);
     expect((await get(rival, '/api/v0/company-settings/logo')).statusCode).toBe(404);
-    const clear = await ctx.app.inject({ method: 'DELETE', url: '/api/v0/company-settings/logo', headers: rival.headers({ 'dataset-id': '1' }) });
+    const clear = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/v0/company-settings/logo',
+      headers: rival.headers({ 'dataset-id': '1' }),
+    });
     expect(clear.statusCode).toBe(404);
     expect((await get(admin, '/api/v0/company-settings/logo')).statusCode).toBe(200);
   });
 
   it('clears the logo', async () => {
-    const clear = await ctx.app.inject({ method: 'DELETE', url: '/api/v0/company-settings/logo', headers: admin.headers({ 'dataset-id': '1' }) });
+    const clear = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/v0/company-settings/logo',
+      headers: admin.headers({ 'dataset-id': '1' }),
+    });
     expect(clear.statusCode).toBe(204);
     expect((await get(admin)).json().logoUrl).toBeNull();
     expect((await get(admin, '/api/v0/company-settings/logo')).statusCode).toBe(404);

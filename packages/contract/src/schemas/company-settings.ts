@@ -79,7 +79,10 @@ const website = z
 
 /** 'https://', a host name with a dot (or localhost) and an optional port, path, query. */
 export function isHttpsUrl(value: string): boolean {
-  return /^https:\/\/([a-z0-9-]+\.)+[a-z0-9-]+(:\d{1,5})?([/?#]\S*)?$/i.test(value) || /^https:\/\/localhost(:\d{1,5})?([/?#]\S*)?$/i.test(value);
+  return (
+    /^https:\/\/([a-z0-9-]+\.)+[a-z0-9-]+(:\d{1,5})?([/?#]\S*)?$/i.test(value) ||
+    /^https:\/\/localhost(:\d{1,5})?([/?#]\S*)?$/i.test(value)
+  );
 }
 
 export const mainAddressSchema = z.object({
@@ -161,6 +164,11 @@ export const accountInfoSchema = z
 export type AccountInfo = z.infer<typeof accountInfoSchema>;
 
 export const logoSchema = z
-  .object({ logoUrl: z.string(), fileName: z.string(), fileType: z.enum(logoTypes), fileSize: z.number().int() })
+  .object({
+    logoUrl: z.string(),
+    fileName: z.string(),
+    fileType: z.enum(logoTypes),
+    fileSize: z.number().int(),
+  })
   .meta({ id: 'CompanyLogo' });
 export type CompanyLogo = z.infer<typeof logoSchema>;

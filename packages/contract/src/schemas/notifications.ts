@@ -1,8 +1,16 @@
 import { z } from 'zod';
 
 /** spec 3 §3 known notifications; the first three go to staff, the last three to the payer. */
-export const userNotificationNames = ['TenantPaymentSuccessful', 'TenantPaymentFailed', 'TenantPaymentProcessing'] as const;
-export const customerNotificationNames = ['PaymentPending', 'PaymentPendingCancelled', 'PaymentPendingCompleted'] as const;
+export const userNotificationNames = [
+  'TenantPaymentSuccessful',
+  'TenantPaymentFailed',
+  'TenantPaymentProcessing',
+] as const;
+export const customerNotificationNames = [
+  'PaymentPending',
+  'PaymentPendingCancelled',
+  'PaymentPendingCompleted',
+] as const;
 export const notificationNames = [...userNotificationNames, ...customerNotificationNames] as const;
 export type NotificationName = (typeof notificationNames)[number];
 
@@ -47,15 +55,26 @@ export type NotificationRecipient = z.infer<typeof notificationRecipientSchema>;
 export const notificationRecipientsSchema = z.object({
   items: z.array(notificationRecipientSchema),
   /** Ledgerline users not yet added: the Ledgerline-user option is offered only when there are some. */
-  availableUsers: z.array(z.object({ id: z.uuid(), displayName: z.string(), emailAddress: z.string() })),
+  availableUsers: z.array(
+    z.object({ id: z.uuid(), displayName: z.string(), emailAddress: z.string() }),
+  ),
 });
 export type NotificationRecipients = z.infer<typeof notificationRecipientsSchema>;
 
-export const customerNotificationsSchema = z.object({ notificationSettings: z.array(notificationSettingSchema) });
+export const customerNotificationsSchema = z.object({
+  notificationSettings: z.array(notificationSettingSchema),
+});
 export type CustomerNotifications = z.infer<typeof customerNotificationsSchema>;
 
 const settingsIn = z
-  .array(z.object({ notificationName: z.enum(notificationNames, { message: notificationMessages.notificationName }), isEnabled: z.boolean() }))
+  .array(
+    z.object({
+      notificationName: z.enum(notificationNames, {
+        message: notificationMessages.notificationName,
+      }),
+      isEnabled: z.boolean(),
+    }),
+  )
   .max(notificationNames.length * 2);
 
 /** POST notifications/users (spec 3 §5 Notification user). */
@@ -68,7 +87,11 @@ export const addNotificationRecipientBody = z
   })
   .superRefine((body, context) => {
     if (body.type === 'LedgerlineUser' && !body.userId)
-      context.addIssue({ code: 'custom', path: ['userId'], message: notificationMessages.userRequired });
+      context.addIssue({
+        code: 'custom',
+        path: ['userId'],
+        message: notificationMessages.userRequired,
+      });
     if (body.type !== 'EmailAddress') return;
     const email = body.emailAddress ?? '';
     const message =

@@ -51,13 +51,21 @@ export function createCompanySettingsRepository() {
       await executor
         .insert(companyDetails)
         .values({ ...values, ...scope, updatedOn })
-        .onConflictDoUpdate({ target: [companyDetails.tenantId, companyDetails.datasetId], set: { ...values, updatedOn } });
+        .onConflictDoUpdate({
+          target: [companyDetails.tenantId, companyDetails.datasetId],
+          set: { ...values, updatedOn },
+        });
     },
 
     /** The logo without its bytes: whether there is one, and its version for caches. */
     async logoInfo(executor: Executor, scope: CompanyScope) {
       const [row] = await executor
-        .select({ fileName: companyLogos.fileName, fileType: companyLogos.fileType, fileSize: companyLogos.fileSize, updatedOn: companyLogos.updatedOn })
+        .select({
+          fileName: companyLogos.fileName,
+          fileType: companyLogos.fileType,
+          fileSize: companyLogos.fileSize,
+          updatedOn: companyLogos.updatedOn,
+        })
         .from(companyLogos)
         .where(logo(scope));
       return row ?? null;
@@ -73,12 +81,18 @@ export function createCompanySettingsRepository() {
       await executor
         .insert(companyLogos)
         .values({ ...values, ...scope, updatedOn })
-        .onConflictDoUpdate({ target: [companyLogos.tenantId, companyLogos.datasetId], set: { ...values, updatedOn } });
+        .onConflictDoUpdate({
+          target: [companyLogos.tenantId, companyLogos.datasetId],
+          set: { ...values, updatedOn },
+        });
       return updatedOn;
     },
 
     async removeLogo(executor: Executor, scope: CompanyScope): Promise<boolean> {
-      const rows = await executor.delete(companyLogos).where(logo(scope)).returning({ datasetId: companyLogos.datasetId });
+      const rows = await executor
+        .delete(companyLogos)
+        .where(logo(scope))
+        .returning({ datasetId: companyLogos.datasetId });
       return rows.length > 0;
     },
   };

@@ -22,21 +22,33 @@ function scopeOf(request: FastifyRequest): CompanyScope {
 }
 
 const tags = ['company-settings'];
-const settingsResource = (request: FastifyRequest) => ({ type: 'CompanySettings', id: String(request.datasetId) });
+const settingsResource = (request: FastifyRequest) => ({
+  type: 'CompanySettings',
+  id: String(request.datasetId),
+});
 
 /** The logo of the upload, in the field imageFile, with the optional field originalFilename. */
 async function readLogoUpload(request: FastifyRequest) {
   const file = await readOneFile(request, {
     maxBytes: logoLimits.maxBytes,
     maxFields: 1,
-    messages: { required: logoMessages.required, tooLarge: logoMessages.tooLarge, oneFileAtATime: logoMessages.oneFileAtATime, malformed: logoMessages.malformed },
+    messages: {
+      required: logoMessages.required,
+      tooLarge: logoMessages.tooLarge,
+      oneFileAtATime: logoMessages.oneFileAtATime,
+      malformed: logoMessages.malformed,
+    },
   });
-  if (file.fieldName !== 'imageFile') throw new ValidationError({ imageFile: [logoMessages.required] }, logoMessages.required);
+  if (file.fieldName !== 'imageFile')
+    throw new ValidationError({ imageFile: [logoMessages.required] }, logoMessages.required);
   return { data: file.data, fileName: file.fields.originalFilename?.trim() || file.fileName };
 }
 
 /** spec 3 §2, §5, §7 company details, customisation (logo) and account info. */
-export async function companySettingsRoutes(app: FastifyInstance, options: { service: CompanySettingsService }) {
+export async function companySettingsRoutes(
+  app: FastifyInstance,
+  options: { service: CompanySettingsService },
+) {
   const { service } = options;
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +57,11 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
     '/api/v0/company-settings',
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'The company details and the logo address', response: { 200: companySettingsSchema } },
+      schema: {
+        tags,
+        summary: 'The company details and the logo address',
+        response: { 200: companySettingsSchema },
+      },
     },
     async (request) => request.tenantRead((tx) => service.get(tx, scopeOf(request))),
   );
@@ -53,11 +69,16 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
   r.put(
     '/api/v0/company-settings',
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'UpdateCompanySettings' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UpdateCompanySettings',
+      },
       schema: {
         tags,
         summary: 'Save the company details (spec 3 §5)',
-        description: 'Texts are trimmed; empty optional texts are saved as null. The website must begin with https://.',
+        description:
+          'Texts are trimmed; empty optional texts are saved as null. The website must begin with https://.',
         body: updateCompanySettingsBody,
         response: { 200: companySettingsSchema },
       },
@@ -72,7 +93,11 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
     '/api/v0/company-settings/account-info',
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'The tenant and company the caller works in', response: { 200: accountInfoSchema } },
+      schema: {
+        tags,
+        summary: 'The tenant and company the caller works in',
+        response: { 200: accountInfoSchema },
+      },
     },
     async (request) => request.tenantRead((tx) => service.accountInfo(tx, scopeOf(request))),
   );
@@ -80,7 +105,11 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
   r.put(
     '/api/v0/company-settings/logo',
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'UploadCompanyLogo' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UploadCompanyLogo',
+      },
       schema: {
         tags,
         summary: 'Upload the logo (multipart/form-data: imageFile, originalFilename)',
@@ -102,7 +131,11 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
     '/api/v0/company-settings/logo',
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'The bytes of the logo', description: 'Sent with nosniff and a sandboxing CSP; 404 without a logo.' },
+      schema: {
+        tags,
+        summary: 'The bytes of the logo',
+        description: 'Sent with nosniff and a sandboxing CSP; 404 without a logo.',
+      },
     },
     async (request, reply) => {
       const logo = await request.tenantRead((tx) => service.logo(tx, scopeOf(request)));
@@ -118,7 +151,11 @@ export async function companySettingsRoutes(app: FastifyInstance, options: { ser
   r.delete(
     '/api/v0/company-settings/logo',
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'DeleteCompanyLogo' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'DeleteCompanyLogo',
+      },
       schema: { tags, summary: 'Clear the logo (answers 204; 404 without one)' },
     },
     async (request, reply) => {

@@ -1,12 +1,11 @@
-import type {
-  updateCompanySettingsBody} from '@ledgerline/contract';
+import type { updateCompanySettingsBody } from '@ledgerline/contract';
 import {
   logoLimits,
   logoMessages,
   type logoTypes,
   type AccountInfo,
   type CompanySettings,
-  type UpdateCompanySettingsBody
+  type UpdateCompanySettingsBody,
 } from '@ledgerline/contract';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
@@ -19,7 +18,8 @@ type DetailsInput = z.output<typeof updateCompanySettingsBody>;
 export type { UpdateCompanySettingsBody };
 
 /** The address the site and mail read the logo from; the version makes each upload a new URL. */
-export const logoPath = (updatedOn: Date) => `/api/v0/company-settings/logo?v=${updatedOn.getTime()}`;
+export const logoPath = (updatedOn: Date) =>
+  `/api/v0/company-settings/logo?v=${updatedOn.getTime()}`;
 
 export interface PreparedLogo {
   fileName: string;
@@ -37,7 +37,10 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
   async function get(tx: Tx, scope: CompanyScope): Promise<CompanySettings> {
     const company = await repository.company(tx, scope);
     if (!company) throw new NotFoundError('The company was not found.');
-    const [details, logo] = await Promise.all([repository.details(tx, scope), repository.logoInfo(tx, scope)]);
+    const [details, logo] = await Promise.all([
+      repository.details(tx, scope),
+      repository.logoInfo(tx, scope),
+    ]);
     const logoUrl = logo ? logoPath(logo.updatedOn) : null;
     return {
       name: company.datasetName,
@@ -81,16 +84,28 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
     /** Checks the file before any transaction: size, type from the bytes, SVG sanitised. */
     async prepareLogo(upload: { data: Buffer; fileName: string }): Promise<PreparedLogo> {
       if (upload.data.length < logoLimits.minBytes) throw invalidLogo(logoMessages.tooSmall);
-      if (upload.data.length > logoLimits.maxBytes) throw new AppError(413, 'Content Too Large', logoMessages.tooLarge);
+      if (upload.data.length > logoLimits.maxBytes)
+        throw new AppError(413, 'Content Too Large', logoMessages.tooLarge);
       const logo = await readLogo(upload.data);
       if (!logo) throw invalidLogo(logoMessages.type);
-      return { fileName: cleanFileName(upload.fileName, 255), fileType: logo.fileType, fileSize: logo.data.length, data: logo.data };
+      return {
+        fileName: cleanFileName(upload.fileName, 255),
+        fileType: logo.fileType,
+        fileSize: logo.data.length,
+        data: logo.data,
+      };
     },
 
     async saveLogo(tx: Tx, scope: CompanyScope, logo: PreparedLogo) {
-      if (!(await repository.company(tx, scope))) throw new NotFoundError('The company was not found.');
+      if (!(await repository.company(tx, scope)))
+        throw new NotFoundError('The company was not found.');
       const updatedOn = await repository.saveLogo(tx, scope, logo);
-      return { logoUrl: logoPath(updatedOn), fileName: logo.fileName, fileType: logo.fileType, fileSize: logo.fileSize };
+      return {
+        logoUrl: logoPath(updatedOn),
+        fileName: logo.fileName,
+        fileType: logo.fileType,
+        fileSize: logo.fileSize,
+      };
     },
 
     async logo(tx: Tx, scope: CompanyScope) {

@@ -10,11 +10,23 @@ const purify = createDOMPurify(new JSDOM('').window);
 purify.addHook('uponSanitizeAttribute', (_node, data) => {
   const name = data.attrName.toLowerCase();
   const value = data.attrValue.trim();
-  if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#')) data.keepAttr = false;
+  if ((name === 'href' || name === 'xlink:href' || name === 'src') && !value.startsWith('#'))
+    data.keepAttr = false;
   if (/url\s*\(\s*['"]?\s*(?!#)/i.test(value)) data.keepAttr = false;
   if (name.startsWith('on')) data.keepAttr = false;
 });
-const forbidden = ['script', 'style', 'foreignObject', 'image', 'a', 'iframe', 'object', 'embed', 'audio', 'video'];
+const forbidden = [
+  'script',
+  'style',
+  'foreignObject',
+  'image',
+  'a',
+  'iframe',
+  'object',
+  'embed',
+  'audio',
+  'video',
+];
 
 /** The leading XML declaration, comments and doctype, which may come before an SVG's root. */
 const prolog = /^(\uFEFF)?(\s|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)*/i;
@@ -37,7 +49,9 @@ export async function readLogo(data: Buffer): Promise<{ fileType: LogoType; data
   const sniffed = await fileTypeFromBuffer(data);
   // file-type calls any text starting with an XML declaration application/xml.
   if (sniffed && sniffed.mime !== 'application/xml') {
-    return sniffed.mime === 'image/jpeg' || sniffed.mime === 'image/png' ? { fileType: sniffed.mime, data } : null;
+    return sniffed.mime === 'image/jpeg' || sniffed.mime === 'image/png'
+      ? { fileType: sniffed.mime, data }
+      : null;
   }
   const text = utf8(data);
   if (text === null) return null;
@@ -49,6 +63,8 @@ export async function readLogo(data: Buffer): Promise<{ fileType: LogoType; data
     FORBID_ATTR: ['style'],
   });
   if (!/^<svg[\s>]/i.test(clean)) return null;
-  const withNamespace = /^<svg[^>]*\sxmlns=/i.test(clean) ? clean : clean.replace(/^<svg/i, '<svg xmlns="http://www.w3.org/2000/svg"');
+  const withNamespace = /^<svg[^>]*\sxmlns=/i.test(clean)
+    ? clean
+    : clean.replace(/^<svg/i, '<svg xmlns="http://www.w3.org/2000/svg"');
   return { fileType: 'image/svg+xml', data: Buffer.from(withNamespace, 'utf8') };
 }

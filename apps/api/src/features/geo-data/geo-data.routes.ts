@@ -15,13 +15,23 @@ import { NotFoundError } from '../../platform/errors.js';
 
 /** ISO 3166-1 and 3166-2 from the maintained iso-3166 package (wooorm), read once. */
 const countries: Country[] = iso31661
-  .map((c) => ({ id: Number(c.numeric), displayName: c.name, alpha2Code: c.alpha2, alpha3Code: c.alpha3 }))
+  .map((c) => ({
+    id: Number(c.numeric),
+    displayName: c.name,
+    alpha2Code: c.alpha2,
+    alpha3Code: c.alpha3,
+  }))
   .sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
 const countryById = new Map(countries.map((c) => [c.id, c]));
 const countryByAlpha2 = new Map(countries.map((c) => [c.alpha2Code, c]));
 const states: State[] = iso31662
   .filter((s) => countryByAlpha2.has(s.parent))
-  .map((s) => ({ id: s.code, displayName: s.name, alpha2Code: s.parent, countryId: countryByAlpha2.get(s.parent)!.id }))
+  .map((s) => ({
+    id: s.code,
+    displayName: s.name,
+    alpha2Code: s.parent,
+    countryId: countryByAlpha2.get(s.parent)!.id,
+  }))
   .sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
 const stateById = new Map(states.map((s) => [s.id, s]));
 
@@ -33,13 +43,32 @@ export async function geoDataRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const config = { access: 'tenant' } as const;
 
-  r.get('/api/v0/geo-data/countries', { config, schema: { tags, summary: 'Every ISO 3166-1 country, by name', response: { 200: countriesSchema } } }, async () => ({
-    items: countries,
-  }));
+  r.get(
+    '/api/v0/geo-data/countries',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Every ISO 3166-1 country, by name',
+        response: { 200: countriesSchema },
+      },
+    },
+    async () => ({
+      items: countries,
+    }),
+  );
 
   r.get(
     '/api/v0/geo-data/countries/:id',
-    { config, schema: { tags, summary: 'A country by its ISO 3166-1 numeric code', params: countryIdParam, response: { 200: countrySchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A country by its ISO 3166-1 numeric code',
+        params: countryIdParam,
+        response: { 200: countrySchema },
+      },
+    },
     async (request) => {
       const country = countryById.get(request.params.id);
       if (!country) throw new NotFoundError(countryNotFound);
@@ -49,7 +78,15 @@ export async function geoDataRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/v0/geo-data/countries/:id/states',
-    { config, schema: { tags, summary: "A country's ISO 3166-2 subdivisions, by name", params: countryIdParam, response: { 200: statesSchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: "A country's ISO 3166-2 subdivisions, by name",
+        params: countryIdParam,
+        response: { 200: statesSchema },
+      },
+    },
     async (request) => {
       const country = countryById.get(request.params.id);
       if (!country) throw new NotFoundError(countryNotFound);
@@ -59,7 +96,15 @@ export async function geoDataRoutes(app: FastifyInstance) {
 
   r.get(
     '/api/v0/geo-data/states/:id',
-    { config, schema: { tags, summary: 'A subdivision by its ISO 3166-2 code (GB-ENG)', params: stateIdParam, response: { 200: stateSchema } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'A subdivision by its ISO 3166-2 code (GB-ENG)',
+        params: stateIdParam,
+        response: { 200: stateSchema },
+      },
+    },
     async (request) => {
       const state = stateById.get(request.params.id);
       if (!state) throw new NotFoundError('The state was not found.');

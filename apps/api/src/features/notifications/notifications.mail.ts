@@ -42,26 +42,51 @@ export function notificationsOf(change: PaymentStatusChange): NotificationName[]
   return [];
 }
 
-const staff = new Set<NotificationName>(['TenantPaymentSuccessful', 'TenantPaymentFailed', 'TenantPaymentProcessing']);
+const staff = new Set<NotificationName>([
+  'TenantPaymentSuccessful',
+  'TenantPaymentFailed',
+  'TenantPaymentProcessing',
+]);
 
 interface Wording {
   subject: string;
   lead: string;
 }
-function wordingOf(name: NotificationName, v: { amount: string; company: string; customer: string; reference: string }): Wording {
+function wordingOf(
+  name: NotificationName,
+  v: { amount: string; company: string; customer: string; reference: string },
+): Wording {
   switch (name) {
     case 'TenantPaymentSuccessful':
-      return { subject: `Payment received: ${v.amount} from ${v.customer}`, lead: `A payment of ${v.amount} from ${v.customer} was successful (reference ${v.reference}).` };
+      return {
+        subject: `Payment received: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} was successful (reference ${v.reference}).`,
+      };
     case 'TenantPaymentFailed':
-      return { subject: `Payment failed: ${v.amount} from ${v.customer}`, lead: `A payment of ${v.amount} from ${v.customer} failed (reference ${v.reference}).` };
+      return {
+        subject: `Payment failed: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} failed (reference ${v.reference}).`,
+      };
     case 'TenantPaymentProcessing':
-      return { subject: `Payment processing: ${v.amount} from ${v.customer}`, lead: `A payment of ${v.amount} from ${v.customer} is being processed (reference ${v.reference}).` };
+      return {
+        subject: `Payment processing: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} is being processed (reference ${v.reference}).`,
+      };
     case 'PaymentPending':
-      return { subject: `Your payment of ${v.amount} to ${v.company} is pending`, lead: `Your payment of ${v.amount} to ${v.company} has been received and is pending (reference ${v.reference}).` };
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} is pending`,
+        lead: `Your payment of ${v.amount} to ${v.company} has been received and is pending (reference ${v.reference}).`,
+      };
     case 'PaymentPendingCancelled':
-      return { subject: `Your payment of ${v.amount} to ${v.company} was cancelled`, lead: `Your pending payment of ${v.amount} to ${v.company} was cancelled; no money was taken (reference ${v.reference}).` };
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} was cancelled`,
+        lead: `Your pending payment of ${v.amount} to ${v.company} was cancelled; no money was taken (reference ${v.reference}).`,
+      };
     case 'PaymentPendingCompleted':
-      return { subject: `Your payment of ${v.amount} to ${v.company} is complete`, lead: `Your pending payment of ${v.amount} to ${v.company} has been completed (reference ${v.reference}).` };
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} is complete`,
+        lead: `Your pending payment of ${v.amount} to ${v.company} has been completed (reference ${v.reference}).`,
+      };
   }
 }
 
@@ -80,7 +105,13 @@ interface Prepared {
  * notification that is on; the job mails each address once per event (notification_deliveries),
  * so a retry after a failure sends only what is missing.
  */
-export function createPaymentNotifications(deps: { database: Database; jobs: Jobs; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }) {
+export function createPaymentNotifications(deps: {
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}) {
   const { database, jobs, mailer, publicUrl, log } = deps;
   const repository = createNotificationsRepository();
 
@@ -88,9 +119,20 @@ export function createPaymentNotifications(deps: { database: Database; jobs: Job
     const rows = await tx
       .select({ name: tenantSettings.name, value: tenantSettings.value })
       .from(tenantSettings)
-      .where(and(eq(tenantSettings.tenantId, tenantId), inArray(tenantSettings.name, ['AllowInternalNotifications', 'AllowCustomerNotifications'])));
+      .where(
+        and(
+          eq(tenantSettings.tenantId, tenantId),
+          inArray(tenantSettings.name, [
+            'AllowInternalNotifications',
+            'AllowCustomerNotifications',
+          ]),
+        ),
+      );
     const value = (name: string) => rows.find((row) => row.name === name)?.value === 'true';
-    return { internal: value('AllowInternalNotifications'), customer: value('AllowCustomerNotifications') };
+    return {
+      internal: value('AllowInternalNotifications'),
+      customer: value('AllowCustomerNotifications'),
+    };
   }
 
   async function payment(tx: Tx, scope: CompanyScope, id: string) {
@@ -98,15 +140,30 @@ export function createPaymentNotifications(deps: { database: Database; jobs: Job
     const [row] = await tx
       .select({ payment: t, payerEmail: payers.emailAddress })
       .from(t)
-      .leftJoin(payers, and(eq(payers.tenantId, t.tenantId), eq(payers.datasetId, t.datasetId), eq(payers.id, t.payerId)))
+      .leftJoin(
+        payers,
+        and(
+          eq(payers.tenantId, t.tenantId),
+          eq(payers.datasetId, t.datasetId),
+          eq(payers.id, t.payerId),
+        ),
+      )
       .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, id)));
     if (!row) return null;
     const details = (row.payment.customerDetails ?? {}) as { emailAddress?: string | null };
-    return { ...row.payment, payerEmail: details.emailAddress?.trim() || row.payerEmail?.trim() || null };
+    return {
+      ...row.payment,
+      payerEmail: details.emailAddress?.trim() || row.payerEmail?.trim() || null,
+    };
   }
 
   /** The addresses a notification goes to now; none when the contract or the switches say no. */
-  async function addressesOf(tx: Tx, scope: CompanyScope, name: NotificationName, payerEmail: string | null): Promise<string[]> {
+  async function addressesOf(
+    tx: Tx,
+    scope: CompanyScope,
+    name: NotificationName,
+    payerEmail: string | null,
+  ): Promise<string[]> {
     const allow = await allowed(tx, scope.tenantId);
     if (staff.has(name)) {
       if (!allow.internal) return [];
@@ -124,50 +181,136 @@ export function createPaymentNotifications(deps: { database: Database; jobs: Job
 
   async function deliver(job: NotificationJob) {
     const scope = { tenantId: job.tenantId, datasetId: job.datasetId };
-    const prepared = await database.withTenant(scope.tenantId, async (tx): Promise<Prepared | null> => {
-      const found = await payment(tx, scope, job.paymentTransactionId);
-      if (!found) return null;
-      const addresses = await addressesOf(tx, scope, job.notificationName, found.payerEmail);
-      const sent = await tx
-        .select({ emailAddress: notificationDeliveries.emailAddress })
-        .from(notificationDeliveries)
-        .where(and(eq(notificationDeliveries.tenantId, scope.tenantId), eq(notificationDeliveries.datasetId, scope.datasetId), eq(notificationDeliveries.eventKey, job.eventKey), eq(notificationDeliveries.notificationName, job.notificationName)));
-      const already = new Set(sent.map((row) => row.emailAddress));
-      const [details] = await tx.select().from(companyDetails).where(and(eq(companyDetails.tenantId, scope.tenantId), eq(companyDetails.datasetId, scope.datasetId)));
-      const [logo] = await tx.select().from(companyLogos).where(and(eq(companyLogos.tenantId, scope.tenantId), eq(companyLogos.datasetId, scope.datasetId)));
-      const [company] = await tx.select({ name: datasets.name }).from(datasets).where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
-      return { payment: found, addresses: addresses.filter((address) => !already.has(address)), details: details ?? null, logo: logo ?? null, companyName: details?.name ?? company?.name ?? 'Ledgerline' };
-    });
+    const prepared = await database.withTenant(
+      scope.tenantId,
+      async (tx): Promise<Prepared | null> => {
+        const found = await payment(tx, scope, job.paymentTransactionId);
+        if (!found) return null;
+        const addresses = await addressesOf(tx, scope, job.notificationName, found.payerEmail);
+        const sent = await tx
+          .select({ emailAddress: notificationDeliveries.emailAddress })
+          .from(notificationDeliveries)
+          .where(
+            and(
+              eq(notificationDeliveries.tenantId, scope.tenantId),
+              eq(notificationDeliveries.datasetId, scope.datasetId),
+              eq(notificationDeliveries.eventKey, job.eventKey),
+              eq(notificationDeliveries.notificationName, job.notificationName),
+            ),
+          );
+        const already = new Set(sent.map((row) => row.emailAddress));
+        const [details] = await tx
+          .select()
+          .from(companyDetails)
+          .where(
+            and(
+              eq(companyDetails.tenantId, scope.tenantId),
+              eq(companyDetails.datasetId, scope.datasetId),
+            ),
+          );
+        const [logo] = await tx
+          .select()
+          .from(companyLogos)
+          .where(
+            and(
+              eq(companyLogos.tenantId, scope.tenantId),
+              eq(companyLogos.datasetId, scope.datasetId),
+            ),
+          );
+        const [company] = await tx
+          .select({ name: datasets.name })
+          .from(datasets)
+          .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+        return {
+          payment: found,
+          addresses: addresses.filter((address) => !already.has(address)),
+          details: details ?? null,
+          logo: logo ?? null,
+          companyName: details?.name ?? company?.name ?? 'Ledgerline',
+        };
+      },
+    );
     if (!prepared) return; // the payment's company was deleted before the mail went out
     for (const to of prepared.addresses) {
       await mailer.send({ to, ...compose(job, prepared) });
       await database.withTenant(scope.tenantId, (tx) =>
-        tx.insert(notificationDeliveries).values({ ...scope, eventKey: job.eventKey, notificationName: job.notificationName, emailAddress: to }).onConflictDoNothing(),
+        tx
+          .insert(notificationDeliveries)
+          .values({
+            ...scope,
+            eventKey: job.eventKey,
+            notificationName: job.notificationName,
+            emailAddress: to,
+          })
+          .onConflictDoNothing(),
       );
-      log.info({ tenantId: scope.tenantId, datasetId: scope.datasetId, notification: job.notificationName, eventKey: job.eventKey }, 'payment notification sent');
+      log.info(
+        {
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+          notification: job.notificationName,
+          eventKey: job.eventKey,
+        },
+        'payment notification sent',
+      );
     }
   }
 
   function compose(job: NotificationJob, p: Prepared) {
     const amount = `${p.payment.currency} ${new Big(p.payment.totalAmount).toFixed(currencyDecimalPlaces(p.payment.currency))}`;
     const customer = p.payment.customerName ?? p.payment.companyName ?? 'a customer';
-    const wording = wordingOf(job.notificationName, { amount, company: p.companyName, customer, reference: p.payment.ledgerlineReference });
+    const wording = wordingOf(job.notificationName, {
+      amount,
+      company: p.companyName,
+      customer,
+      reference: p.payment.ledgerlineReference,
+    });
     const link = staff.has(job.notificationName)
-      ? { label: 'Open the payment in Ledgerline', url: `${publicUrl}/rd?et=pt&eid=${p.payment.id}&ds=${job.datasetId}` }
+      ? {
+          label: 'Open the payment in Ledgerline',
+          url: `${publicUrl}/rd?et=pt&eid=${p.payment.id}&ds=${job.datasetId}`,
+        }
       : p.payment.paymentRequestId
-        ? { label: 'View your payment request', url: `${publicUrl}/pay/${p.payment.paymentRequestId}` }
+        ? {
+            label: 'View your payment request',
+            url: `${publicUrl}/pay/${p.payment.paymentRequestId}`,
+          }
         : null;
     const d = p.details;
-    const footer = [p.companyName, d?.address1, d?.address2, d?.city, d?.state, d?.postCode, d?.country, d?.email, d?.telephone, d?.website, d?.taxCode ? `Tax code ${d.taxCode}` : null].filter(
-      (line): line is string => !!line,
-    );
-    const text = [wording.lead, '', link ? `${link.label}: ${link.url}` : null, '', '--', ...footer].filter((line) => line !== null).join('\n') + '\n';
+    const footer = [
+      p.companyName,
+      d?.address1,
+      d?.address2,
+      d?.city,
+      d?.state,
+      d?.postCode,
+      d?.country,
+      d?.email,
+      d?.telephone,
+      d?.website,
+      d?.taxCode ? `Tax code ${d.taxCode}` : null,
+    ].filter((line): line is string => !!line);
+    const text =
+      [wording.lead, '', link ? `${link.label}: ${link.url}` : null, '', '--', ...footer]
+        .filter((line) => line !== null)
+        .join('\n') + '\n';
     const html =
-      (p.logo ? `<p><img src="cid:${logoCid}" alt="${escapeHtml(p.companyName)}" style="max-height:64px"></p>` : '') +
+      (p.logo
+        ? `<p><img src="cid:${logoCid}" alt="${escapeHtml(p.companyName)}" style="max-height:64px"></p>`
+        : '') +
       `<p>${escapeHtml(wording.lead)}</p>` +
       (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
       `<hr><p>${footer.map(escapeHtml).join('<br>')}</p>`;
-    const attachments = p.logo ? [{ filename: p.logo.fileName, content: p.logo.data, contentType: p.logo.fileType, cid: logoCid }] : undefined;
+    const attachments = p.logo
+      ? [
+          {
+            filename: p.logo.fileName,
+            content: p.logo.data,
+            contentType: p.logo.fileType,
+            cid: logoCid,
+          },
+        ]
+      : undefined;
     return { subject: wording.subject, text, html, attachments };
   }
 
@@ -183,11 +326,21 @@ export function createPaymentNotifications(deps: { database: Database; jobs: Job
         const found = await payment(tx, scope, change.paymentTransactionId);
         if (!found) return [];
         const on: NotificationName[] = [];
-        for (const name of notificationsOf(change)) if ((await addressesOf(tx, scope, name, found.payerEmail)).length > 0) on.push(name);
+        for (const name of notificationsOf(change))
+          if ((await addressesOf(tx, scope, name, found.payerEmail)).length > 0) on.push(name);
         return on;
       });
       for (const notificationName of names) {
-        await jobs.send<NotificationJob>(notificationJob, { ...scope, paymentTransactionId: change.paymentTransactionId, eventKey, notificationName }, { singletonKey: `${eventKey}:${notificationName}` });
+        await jobs.send<NotificationJob>(
+          notificationJob,
+          {
+            ...scope,
+            paymentTransactionId: change.paymentTransactionId,
+            eventKey,
+            notificationName,
+          },
+          { singletonKey: `${eventKey}:${notificationName}` },
+        );
       }
     },
   };

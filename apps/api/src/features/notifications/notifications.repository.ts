@@ -1,19 +1,31 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { customerNotificationNames, userNotificationNames, type NotificationName } from '@ledgerline/contract';
+import {
+  customerNotificationNames,
+  userNotificationNames,
+  type NotificationName,
+} from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { customerNotificationSettings, notificationRecipients } from '../../db/schema-company.js';
 import type { CompanyScope } from '../company-settings/company-settings.repository.js';
 
-export type RecipientRow = typeof notificationRecipients.$inferSelect & { userDisplayName: string | null; userEmailAddress: string | null };
+export type RecipientRow = typeof notificationRecipients.$inferSelect & {
+  userDisplayName: string | null;
+  userEmailAddress: string | null;
+};
 
 /** Recipients and switches of spec 3 §3; every call takes the company's scope. */
 export function createNotificationsRepository() {
   const r = notificationRecipients;
   const c = customerNotificationSettings;
-  const company = (scope: CompanyScope) => and(eq(r.tenantId, scope.tenantId), eq(r.datasetId, scope.datasetId));
+  const company = (scope: CompanyScope) =>
+    and(eq(r.tenantId, scope.tenantId), eq(r.datasetId, scope.datasetId));
 
-  async function recipients(executor: Executor, scope: CompanyScope, id?: string): Promise<RecipientRow[]> {
+  async function recipients(
+    executor: Executor,
+    scope: CompanyScope,
+    id?: string,
+  ): Promise<RecipientRow[]> {
     return executor
       .select({
         tenantId: r.tenantId,
@@ -51,40 +63,80 @@ export function createNotificationsRepository() {
       const [row] = await executor
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.tenantId, scope.tenantId), eq(users.id, userId), isNull(users.disabledAt)));
+        .where(
+          and(eq(users.tenantId, scope.tenantId), eq(users.id, userId), isNull(users.disabledAt)),
+        );
       return row ?? null;
     },
 
-    async insert(executor: Executor, scope: CompanyScope, values: { id: string; type: string; userId: string | null; emailAddress: string | null; enabled: NotificationName[] }) {
+    async insert(
+      executor: Executor,
+      scope: CompanyScope,
+      values: {
+        id: string;
+        type: string;
+        userId: string | null;
+        emailAddress: string | null;
+        enabled: NotificationName[];
+      },
+    ) {
       await executor.insert(r).values({ ...scope, ...values });
     },
 
-    async setEnabled(executor: Executor, scope: CompanyScope, id: string, enabled: NotificationName[]) {
-      const rows = await executor.update(r).set({ enabled }).where(and(company(scope), eq(r.id, id))).returning({ id: r.id });
+    async setEnabled(
+      executor: Executor,
+      scope: CompanyScope,
+      id: string,
+      enabled: NotificationName[],
+    ) {
+      const rows = await executor
+        .update(r)
+        .set({ enabled })
+        .where(and(company(scope), eq(r.id, id)))
+        .returning({ id: r.id });
       return rows.length > 0;
     },
 
     async remove(executor: Executor, scope: CompanyScope, id: string) {
-      const rows = await executor.delete(r).where(and(company(scope), eq(r.id, id))).returning({ id: r.id });
+      const rows = await executor
+        .delete(r)
+        .where(and(company(scope), eq(r.id, id)))
+        .returning({ id: r.id });
       return rows.length > 0;
     },
 
     /** The Customer tab: every customer notification, on unless a row says off. */
     async customerSettings(executor: Executor, scope: CompanyScope) {
-      const rows = await executor.select().from(c).where(and(eq(c.tenantId, scope.tenantId), eq(c.datasetId, scope.datasetId)));
+      const rows = await executor
+        .select()
+        .from(c)
+        .where(and(eq(c.tenantId, scope.tenantId), eq(c.datasetId, scope.datasetId)));
       const off = new Set(rows.filter((row) => !row.isEnabled).map((row) => row.notificationName));
-      return customerNotificationNames.map((name) => ({ notificationName: name, isEnabled: !off.has(name) }));
+      return customerNotificationNames.map((name) => ({
+        notificationName: name,
+        isEnabled: !off.has(name),
+      }));
     },
 
-    async saveCustomerSetting(executor: Executor, scope: CompanyScope, notificationName: NotificationName, isEnabled: boolean) {
+    async saveCustomerSetting(
+      executor: Executor,
+      scope: CompanyScope,
+      notificationName: NotificationName,
+      isEnabled: boolean,
+    ) {
       await executor
         .insert(c)
         .values({ ...scope, notificationName, isEnabled })
-        .onConflictDoUpdate({ target: [c.tenantId, c.datasetId, c.notificationName], set: { isEnabled } });
+        .onConflictDoUpdate({
+          target: [c.tenantId, c.datasetId, c.notificationName],
+          set: { isEnabled },
+        });
     },
   };
 }
 export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
 
-export const isUserNotification = (name: NotificationName) => (userNotificationNames as readonly string[]).includes(name);
-export const isCustomerNotification = (name: NotificationName) => (customerNotificationNames as readonly string[]).includes(name);
+export const isUserNotification = (name: NotificationName) =>
+  (userNotificationNames as readonly string[]).includes(name);
+export const isCustomerNotification = (name: NotificationName) =>
+  (customerNotificationNames as readonly string[]).includes(name);

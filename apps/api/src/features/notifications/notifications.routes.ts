@@ -23,7 +23,10 @@ const tags = ['notifications'];
 const permission = 'ConfigureSystemSettings' as const;
 
 /** spec 3 §7 notifications/users and notifications/customer; all need ConfigureSystemSettings (spec 3 §6). */
-export async function notificationsRoutes(app: FastifyInstance, options: { service: NotificationsService }) {
+export async function notificationsRoutes(
+  app: FastifyInstance,
+  options: { service: NotificationsService },
+) {
   const { service } = options;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -31,7 +34,11 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
     '/api/v0/notifications/users',
     {
       config: { access: 'dataset', permission },
-      schema: { tags, summary: 'The User tab: recipients with their switches, and the users not yet added', response: { 200: notificationRecipientsSchema } },
+      schema: {
+        tags,
+        summary: 'The User tab: recipients with their switches, and the users not yet added',
+        response: { 200: notificationRecipientsSchema },
+      },
     },
     async (request) => request.tenantRead((tx) => service.list(tx, scopeOf(request))),
   );
@@ -42,8 +49,10 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
       config: { access: 'dataset', permission, operation: 'AddNotificationRecipient' },
       schema: {
         tags,
-        summary: 'Add a recipient: a Ledgerline user of the tenant or an e-mail address (answers 201)',
-        description: 'Every notification starts off unless notificationSettings switches it on. 409 when the recipient is already added.',
+        summary:
+          'Add a recipient: a Ledgerline user of the tenant or an e-mail address (answers 201)',
+        description:
+          'Every notification starts off unless notificationSettings switches it on. 409 when the recipient is already added.',
         body: addNotificationRecipientBody,
         response: { 201: notificationRecipientSchema },
       },
@@ -62,11 +71,18 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
     '/api/v0/notifications/users',
     {
       config: { access: 'dataset', permission, operation: 'UpdateNotificationRecipient' },
-      schema: { tags, summary: "Switch a recipient's notifications on or off", body: updateNotificationRecipientBody, response: { 200: notificationRecipientSchema } },
+      schema: {
+        tags,
+        summary: "Switch a recipient's notifications on or off",
+        body: updateNotificationRecipientBody,
+        response: { 200: notificationRecipientSchema },
+      },
     },
     async (request) => {
       request.auditResource = { type: 'NotificationRecipient', id: request.body.id };
-      return request.unitOfWork((tx) => service.update(tx, scopeOf(request), request.body.id, request.body.notificationSettings));
+      return request.unitOfWork((tx) =>
+        service.update(tx, scopeOf(request), request.body.id, request.body.notificationSettings),
+      );
     },
   );
 
@@ -74,7 +90,11 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
     '/api/v0/notifications/users',
     {
       config: { access: 'dataset', permission, operation: 'DeleteNotificationRecipient' },
-      schema: { tags, summary: 'Remove a recipient (query id; answers 204)', querystring: deleteNotificationRecipientQuery },
+      schema: {
+        tags,
+        summary: 'Remove a recipient (query id; answers 204)',
+        querystring: deleteNotificationRecipientQuery,
+      },
     },
     async (request, reply) => {
       request.auditResource = { type: 'NotificationRecipient', id: request.query.id };
@@ -87,7 +107,11 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
     '/api/v0/notifications/customer',
     {
       config: { access: 'dataset', permission },
-      schema: { tags, summary: 'The Customer tab: the payer notifications (on by default)', response: { 200: customerNotificationsSchema } },
+      schema: {
+        tags,
+        summary: 'The Customer tab: the payer notifications (on by default)',
+        response: { 200: customerNotificationsSchema },
+      },
     },
     async (request) => request.tenantRead((tx) => service.customer(tx, scopeOf(request))),
   );
@@ -96,11 +120,18 @@ export async function notificationsRoutes(app: FastifyInstance, options: { servi
     '/api/v0/notifications/customer',
     {
       config: { access: 'dataset', permission, operation: 'UpdateCustomerNotifications' },
-      schema: { tags, summary: 'Switch payer notifications on or off', body: updateCustomerNotificationsBody, response: { 200: customerNotificationsSchema } },
+      schema: {
+        tags,
+        summary: 'Switch payer notifications on or off',
+        body: updateCustomerNotificationsBody,
+        response: { 200: customerNotificationsSchema },
+      },
     },
     async (request) => {
       request.auditResource = { type: 'CustomerNotifications', id: String(request.datasetId) };
-      return request.unitOfWork((tx) => service.saveCustomer(tx, scopeOf(request), request.body.notificationSettings));
+      return request.unitOfWork((tx) =>
+        service.saveCustomer(tx, scopeOf(request), request.body.notificationSettings),
+      );
     },
   );
 }
