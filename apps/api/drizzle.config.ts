@@ -7,6 +7,7 @@ export default defineConfig({
     './src/db/schema-receivables.ts',
     './src/db/schema-money-rules.ts',
     './src/db/schema-providers.ts',
+    './src/db/schema-company.ts',
   ],
   out: './drizzle',
 });

@@ -73,6 +73,15 @@ import {
   loadSecretsKey,
   type SecretBox,
 } from './platform/secrets.js';
+import { companySettingsRoutes } from './features/company-settings/company-settings.routes.js';
+import { createCompanySettingsRepository } from './features/company-settings/company-settings.repository.js';
+import { createCompanySettingsService } from './features/company-settings/company-settings.service.js';
+import { notificationsRoutes } from './features/notifications/notifications.routes.js';
+import { createNotificationsRepository } from './features/notifications/notifications.repository.js';
+import { createNotificationsService } from './features/notifications/notifications.service.js';
+import { createPaymentNotifications } from './features/notifications/notifications.mail.js';
+import { geoDataRoutes } from './features/geo-data/geo-data.routes.js';
+import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -276,17 +285,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(usersRoutes, { users: createUsersService({ repository: usersRepository }) });
   const usersAdmin = createUsersAdminService({ repository: usersRepository, database });
   const identityProvider = options.identityProvider;
+  const mailer =
+    options.mailer ??
+    createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      dataDir: config.DATA_DIR,
+      log: app.log,
+    });
+  const paymentNotifications = createPaymentNotifications({ database, jobs, mailer, publicUrl: config.publicUrl, log: app.log });
   const invitations = createInvitations({
     jobs,
     users: usersAdmin,
-    mailer:
-      options.mailer ??
-      createMailer({
-        smtpUrl: config.SMTP_URL,
-        from: config.MAIL_FROM,
-        dataDir: config.DATA_DIR,
-        log: app.log,
-      }),
+    mailer,
     // With an external provider the invited user signs in there and is matched by e-mail.
     links: {
       link: async (input) =>
@@ -315,6 +326,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await jobs.start();
     await datasetLifecycle.register();
     await invitations.register();
+    await paymentNotifications.register();
     await datasetLifecycle.resume();
     await customHostIdRebuild.register();
     await customHostIdRebuild.resume();
@@ -344,6 +356,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       repository: paymentTransactionsRepository,
       providers: createProviderRegistry(createPaymentAdapters(config)),
       configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
+      onStatusChanged: (scope, change) => paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
     copyOut: database.copyOutAsTenant,
   });
@@ -377,6 +390,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       maximum: config.ACCESS_KEY_MAXIMUM,
     }),
   });
+
+  await app.register(companySettingsRoutes, {
+    service: createCompanySettingsService({ repository: createCompanySettingsRepository() }),
+  });
+  await app.register(notificationsRoutes, {
+    service: createNotificationsService({ repository: createNotificationsRepository() }),
+  });
+  await app.register(geoDataRoutes);
+  await app.register(dashboardRoutes, { flags });
 
   if (options.identityProvider) await options.identityProvider.register(app);
 

@@ -27,3 +27,7 @@ export * from './schemas/company-preferences.js';
 export * from './schemas/money-rules.js';
 export * from './schemas/payment-providers.js';
 export * from './schemas/provider-connections.js';
+export * from './schemas/company-settings.js';
+export * from './schemas/notifications.js';
+export * from './schemas/geo-data.js';
+export * from './schemas/dashboard.js';

@@ -13,6 +13,8 @@ export interface UploadedFile {
   fieldName: string;
   fileName: string;
   data: Buffer;
+  /** The text fields of the form, by name (at most maxFields). */
+  fields: Record<string, string>;
 }
 
 const badRequest = (message: string) => new ValidationError({ file: [message] }, message);
@@ -28,20 +30,24 @@ export async function readOneFile(
 ): Promise<UploadedFile> {
   const { messages } = options;
   if (!request.isMultipart()) throw badRequest(messages.required);
-  let file: UploadedFile | undefined;
+  let file: Omit<UploadedFile, 'fields'> | undefined;
+  const fields: Record<string, string> = {};
   try {
     const parts = request.parts({
       limits: { fileSize: options.maxBytes, files: 1, fields: options.maxFields },
     });
     for await (const part of parts) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
       file = { fieldName: part.fieldname, fileName: part.filename, data: await part.toBuffer() };
     }
   } catch (error) {
     throw uploadProblem(error, messages);
   }
   if (!file) throw badRequest(messages.required);
-  return file;
+  return { ...file, fields };
 }
 
 function uploadProblem(error: unknown, messages: UploadMessages): unknown {

@@ -71,11 +71,14 @@ async function call(who: SignedIn, method: string, url: string, payload?: object
   return response.json();
 }
 
-function multipart(fileName: string, content: Buffer) {
+const onePixelPng =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function multipart(fileName: string, content: Buffer, field = 'file') {
   const boundary = '----ledgerline-matrix-boundary';
   const payload = Buffer.concat([
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
     ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),
@@ -137,6 +140,11 @@ beforeAll(async () => {
   const paymentRequest = await first1('payment-requests?itemsPerPage=1');
   const bank = await first1('banks?itemsPerPage=1');
   const pending = await first1('payment-transactions?itemsPerPage=1&filter=status eq Pending');
+  // B's payer is not mailed about the capture: a mail job finishing later would change B's rows
+  // (notification_deliveries) after the matrix counted them.
+  await call(b, 'PUT', 'notifications/customer', {
+    notificationSettings: [{ notificationName: 'PaymentPendingCompleted', isEnabled: false }],
+  });
   await call(b, 'POST', `payment-transactions/${pending.id}/pending/capture`, {
     amountToCapture: 1,
   });
@@ -356,6 +364,9 @@ function requestFor(operation: Operation) {
       const owner = segments[index - 1]!;
       // A tenant setting's name is the same in every tenant: the answer is A's own.
       if (owner === 'tenant-settings') return 'AllowMultiplePaymentProviders';
+      // ISO 3166 reference data (geo-data) is the same for every tenant: there is no B's country.
+      if (owner === 'countries') return '826';
+      if (owner === 'states') return 'GB-ENG';
       const value = theirs[owner];
       if (value === undefined)
         throw new Error(
@@ -430,9 +441,12 @@ async function send(
     });
   }
   if (operation.upload) {
-    const file = multipart('matrix.csv', Buffer.from(uploadedCsv()));
+    // The company logo is a PUT of an image in the field imageFile (a 1×1 PNG).
+    const file = operation.path.endsWith('/logo')
+      ? multipart('matrix.png', Buffer.from(onePixelPng, 'base64'), 'imageFile')
+      : multipart('matrix.csv', Buffer.from(uploadedCsv()));
     return ctx.app.inject({
-      method: 'POST',
+      method: operation.method as 'POST',
       url: request.url,
       headers: { ...probe.headers, 'content-type': file.contentType },
       payload: file.payload,

@@ -94,6 +94,32 @@ export const areaRoutes: readonly AreaRoute[] = [
     page: () => import('./routes/payment-plans').then((m) => m.PaymentPlansRoute),
   },
   {
+    path: '/settings/details',
+    title: ['Company Details'],
+    page: () =>
+      import('@/features/company-settings/components/company-details-page').then(
+        (m) => m.CompanyDetailsPage,
+      ),
+  },
+  {
+    path: '/settings/customisation',
+    title: ['Customisation'],
+    permission: 'ConfigureSystemSettings',
+    page: () =>
+      import('@/features/company-settings/components/customisation-page').then(
+        (m) => m.CustomisationPage,
+      ),
+  },
+  {
+    path: '/settings/notifications',
+    title: ['Notifications'],
+    permission: 'ConfigureSystemSettings',
+    page: () =>
+      import('@/features/notifications/components/notifications-page').then(
+        (m) => m.NotificationsPage,
+      ),
+  },
+  {
     path: '/settings/access-keys',
     title: ['Access Keys'],
     permission: accessKeysPermission,

@@ -1,6 +1,24 @@
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Group, Image, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { useCompanyLogo } from '@/lib/api/get-company-settings';
 import { productName } from '@/ui/page-title';
+
+/** The company's own logo (Settings › Customisation), beside the product's mark. */
+export function CompanyLogo() {
+  const logo = useCompanyLogo();
+  if (!logo) return null;
+  return (
+    <Image
+      src={logo}
+      alt="Company logo"
+      h={32}
+      w="auto"
+      maw={160}
+      fit="contain"
+      data-testid="company-logo"
+    />
+  );
+}
 
 /** The product mark (the drawing of public/favicon.svg) and name, linking home. */
 export function Logo() {

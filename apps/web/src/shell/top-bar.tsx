@@ -1,7 +1,7 @@
 import { Burger, Group } from '@mantine/core';
 import { CompanySwitcher } from './company-switcher';
 import { HelpMenu } from './help-menu';
-import { Logo } from './logo';
+import { CompanyLogo, Logo } from './logo';
 import { UserMenu } from './user-menu';
 
 interface TopBarProps {
@@ -22,6 +22,7 @@ export function TopBar({ navOpened, onToggleNav }: TopBarProps) {
           aria-label={navOpened ? 'Close navigation' : 'Open navigation'}
         />
         <Logo />
+        <CompanyLogo />
       </Group>
       {/* On a phone the company name gives way, never the user menu (issue 10 item 14). */}
       <Group gap="xs" wrap="nowrap" miw={0}>

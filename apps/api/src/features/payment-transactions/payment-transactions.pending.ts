@@ -30,6 +30,8 @@ export function createPendingPayments(deps: {
   providers: ProviderRegistry;
   /** The payment's provider configuration (payment-providers area), for the adapter's credentials. */
   configurations?: (tx: Tx, scope: Scope, paymentProviderId: string) => Promise<PendingPaymentCall['configuration']>;
+  /** Told after the commit that captured or cancelled a payment (the notification mails). */
+  onStatusChanged?: (scope: Scope, change: { paymentTransactionId: string; status: 'Paid' | 'Cancelled' }) => Promise<void>;
 }) {
   const { repository, providers } = deps;
 
@@ -62,7 +64,7 @@ export function createPendingPayments(deps: {
         outcome = input.action === 'capture' ? await adapter.capture(call) : await adapter.cancel(call);
       }
 
-      return write(async (tx) => {
+      const result = await write(async (tx) => {
         const current = await load(tx, scope, input.id, true);
         if (outcome) {
           await tx.insert(providerEvents).values({
@@ -93,6 +95,10 @@ export function createPendingPayments(deps: {
         const paymentTransaction = (await repository.find(tx, scope, current.id))!;
         return { isError: errorMessage !== null, errorMessage, paymentTransaction };
       });
+      if (!result.isError && deps.onStatusChanged) {
+        await deps.onStatusChanged(scope, { paymentTransactionId: input.id, status: input.action === 'capture' ? 'Paid' : 'Cancelled' });
+      }
+      return result;
     },
 
     async events(tx: Tx, scope: Scope, paymentTransactionId: string) {

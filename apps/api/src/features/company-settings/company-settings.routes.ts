@@ -1,0 +1,167 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  accountInfoSchema,
+  companySettingsSchema,
+  logoLimits,
+  logoMessages,
+  logoSchema,
+  updateCompanySettingsBody,
+} from '@ledgerline/contract';
+import { requirePrincipal } from '../../platform/context.js';
+import { ValidationError } from '../../platform/errors.js';
+import { readOneFile } from '../../platform/uploads.js';
+import type { CompanyScope } from './company-settings.repository.js';
+import type { CompanySettingsService } from './company-settings.service.js';
+
+function scopeOf(request: FastifyRequest): CompanyScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null) throw new Error('Company settings routes need access: dataset.');
+  return { tenantId, datasetId: request.datasetId };
+}
+
+const tags = ['company-settings'];
+const settingsResource = (request: FastifyRequest) => ({
+  type: 'CompanySettings',
+  id: String(request.datasetId),
+});
+
+/** The logo of the upload, in the field imageFile, with the optional field originalFilename. */
+async function readLogoUpload(request: FastifyRequest) {
+  const file = await readOneFile(request, {
+    maxBytes: logoLimits.maxBytes,
+    maxFields: 1,
+    messages: {
+      required: logoMessages.required,
+      tooLarge: logoMessages.tooLarge,
+      oneFileAtATime: logoMessages.oneFileAtATime,
+      malformed: logoMessages.malformed,
+    },
+  });
+  if (file.fieldName !== 'imageFile')
+    throw new ValidationError({ imageFile: [logoMessages.required] }, logoMessages.required);
+  return { data: file.data, fileName: file.fields.originalFilename?.trim() || file.fileName };
+}
+
+/** spec 3 §2, §5, §7 company details, customisation (logo) and account info. */
+export async function companySettingsRoutes(
+  app: FastifyInstance,
+  options: { service: CompanySettingsService },
+) {
+  const { service } = options;
+  if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/v0/company-settings',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'The company details and the logo address',
+        response: { 200: companySettingsSchema },
+      },
+    },
+    async (request) => request.tenantRead((tx) => service.get(tx, scopeOf(request))),
+  );
+
+  r.put(
+    '/api/v0/company-settings',
+    {
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UpdateCompanySettings',
+      },
+      schema: {
+        tags,
+        summary: 'Save the company details (spec 3 §5)',
+        description:
+          'Texts are trimmed; empty optional texts are saved as null. The website must begin with https://.',
+        body: updateCompanySettingsBody,
+        response: { 200: companySettingsSchema },
+      },
+    },
+    async (request) => {
+      request.auditResource = settingsResource(request);
+      return request.unitOfWork((tx) => service.save(tx, scopeOf(request), request.body));
+    },
+  );
+
+  r.get(
+    '/api/v0/company-settings/account-info',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'The tenant and company the caller works in',
+        response: { 200: accountInfoSchema },
+      },
+    },
+    async (request) => request.tenantRead((tx) => service.accountInfo(tx, scopeOf(request))),
+  );
+
+  r.put(
+    '/api/v0/company-settings/logo',
+    {
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UploadCompanyLogo',
+      },
+      schema: {
+        tags,
+        summary: 'Upload the logo (multipart/form-data: imageFile, originalFilename)',
+        description:
+          'JPEG, PNG or SVG recognised from the bytes, 50 bytes to 4 MB (413 past it). An SVG is sanitised: no script, event ' +
+          'handler, style, foreign content or reference outside the file is kept. Replaces the previous logo.',
+        consumes: ['multipart/form-data'],
+        response: { 200: logoSchema },
+      },
+    },
+    async (request) => {
+      const logo = await service.prepareLogo(await readLogoUpload(request));
+      request.auditResource = settingsResource(request);
+      return request.unitOfWork((tx) => service.saveLogo(tx, scopeOf(request), logo));
+    },
+  );
+
+  r.get(
+    '/api/v0/company-settings/logo',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'The bytes of the logo',
+        description: 'Sent with nosniff and a sandboxing CSP; 404 without a logo.',
+      },
+    },
+    async (request, reply) => {
+      const logo = await request.tenantRead((tx) => service.logo(tx, scopeOf(request)));
+      return reply
+        .header('content-type', logo.fileType)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('cache-control', 'private, max-age=86400')
+        .send(logo.data);
+    },
+  );
+
+  r.delete(
+    '/api/v0/company-settings/logo',
+    {
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'DeleteCompanyLogo',
+      },
+      schema: { tags, summary: 'Clear the logo (answers 204; 404 without one)' },
+    },
+    async (request, reply) => {
+      request.auditResource = settingsResource(request);
+      await request.unitOfWork((tx) => service.removeLogo(tx, scopeOf(request)), 204);
+      return reply.status(204).send();
+    },
+  );
+}

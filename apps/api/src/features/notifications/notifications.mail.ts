@@ -1,0 +1,348 @@
+import Big from 'big.js';
+import { and, eq, inArray } from 'drizzle-orm';
+import { currencyDecimalPlaces, type NotificationName } from '@ledgerline/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../../db/client.js';
+import { datasets, tenantSettings } from '../../db/schema.js';
+import { companyDetails, companyLogos, notificationDeliveries } from '../../db/schema-company.js';
+import { payers, paymentTransactions } from '../../db/schema-receivables.js';
+import type { Jobs } from '../../platform/jobs.js';
+import { escapeHtml, type Mailer } from '../../platform/mail.js';
+import type { CompanyScope } from '../company-settings/company-settings.repository.js';
+import { createNotificationsRepository } from './notifications.repository.js';
+
+/** A change of a payment's status that may be told to staff and to the payer. */
+export interface PaymentStatusChange {
+  paymentTransactionId: string;
+  /** The status the payment moved to. */
+  status: 'Paid' | 'Cancelled' | 'Failed' | 'Processing' | 'Pending';
+  /** What moved it: a captured or cancelled Pending payment, or a provider's event. */
+  from: 'Pending' | 'Provider';
+}
+
+export interface NotificationJob extends CompanyScope {
+  paymentTransactionId: string;
+  eventKey: string;
+  notificationName: NotificationName;
+}
+
+export const notificationJob = 'notification.payment';
+
+/** spec 3 §3: which notifications an event is, to staff and to the payer. */
+export function notificationsOf(change: PaymentStatusChange): NotificationName[] {
+  if (change.from === 'Pending') {
+    if (change.status === 'Paid') return ['TenantPaymentSuccessful', 'PaymentPendingCompleted'];
+    if (change.status === 'Cancelled') return ['PaymentPendingCancelled'];
+    return [];
+  }
+  if (change.status === 'Paid') return ['TenantPaymentSuccessful'];
+  if (change.status === 'Failed') return ['TenantPaymentFailed'];
+  if (change.status === 'Processing') return ['TenantPaymentProcessing'];
+  if (change.status === 'Pending') return ['TenantPaymentProcessing', 'PaymentPending'];
+  return [];
+}
+
+const staff = new Set<NotificationName>([
+  'TenantPaymentSuccessful',
+  'TenantPaymentFailed',
+  'TenantPaymentProcessing',
+]);
+
+interface Wording {
+  subject: string;
+  lead: string;
+}
+function wordingOf(
+  name: NotificationName,
+  v: { amount: string; company: string; customer: string; reference: string },
+): Wording {
+  switch (name) {
+    case 'TenantPaymentSuccessful':
+      return {
+        subject: `Payment received: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} was successful (reference ${v.reference}).`,
+      };
+    case 'TenantPaymentFailed':
+      return {
+        subject: `Payment failed: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} failed (reference ${v.reference}).`,
+      };
+    case 'TenantPaymentProcessing':
+      return {
+        subject: `Payment processing: ${v.amount} from ${v.customer}`,
+        lead: `A payment of ${v.amount} from ${v.customer} is being processed (reference ${v.reference}).`,
+      };
+    case 'PaymentPending':
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} is pending`,
+        lead: `Your payment of ${v.amount} to ${v.company} has been received and is pending (reference ${v.reference}).`,
+      };
+    case 'PaymentPendingCancelled':
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} was cancelled`,
+        lead: `Your pending payment of ${v.amount} to ${v.company} was cancelled; no money was taken (reference ${v.reference}).`,
+      };
+    case 'PaymentPendingCompleted':
+      return {
+        subject: `Your payment of ${v.amount} to ${v.company} is complete`,
+        lead: `Your pending payment of ${v.amount} to ${v.company} has been completed (reference ${v.reference}).`,
+      };
+  }
+}
+
+const logoCid = 'company-logo@ledgerline';
+
+interface Prepared {
+  payment: typeof paymentTransactions.$inferSelect & { payerEmail: string | null };
+  details: typeof companyDetails.$inferSelect | null;
+  logo: typeof companyLogos.$inferSelect | null;
+  companyName: string;
+  addresses: string[];
+}
+
+/**
+ * Real mail about payments (issue 13): after the commit that changed a payment, one job per
+ * notification that is on; the job mails each address once per event (notification_deliveries),
+ * so a retry after a failure sends only what is missing.
+ */
+export function createPaymentNotifications(deps: {
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}) {
+  const { database, jobs, mailer, publicUrl, log } = deps;
+  const repository = createNotificationsRepository();
+
+  async function allowed(tx: Tx, tenantId: string) {
+    const rows = await tx
+      .select({ name: tenantSettings.name, value: tenantSettings.value })
+      .from(tenantSettings)
+      .where(
+        and(
+          eq(tenantSettings.tenantId, tenantId),
+          inArray(tenantSettings.name, [
+            'AllowInternalNotifications',
+            'AllowCustomerNotifications',
+          ]),
+        ),
+      );
+    const value = (name: string) => rows.find((row) => row.name === name)?.value === 'true';
+    return {
+      internal: value('AllowInternalNotifications'),
+      customer: value('AllowCustomerNotifications'),
+    };
+  }
+
+  async function payment(tx: Tx, scope: CompanyScope, id: string) {
+    const t = paymentTransactions;
+    const [row] = await tx
+      .select({ payment: t, payerEmail: payers.emailAddress })
+      .from(t)
+      .leftJoin(
+        payers,
+        and(
+          eq(payers.tenantId, t.tenantId),
+          eq(payers.datasetId, t.datasetId),
+          eq(payers.id, t.payerId),
+        ),
+      )
+      .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, id)));
+    if (!row) return null;
+    const details = (row.payment.customerDetails ?? {}) as { emailAddress?: string | null };
+    return {
+      ...row.payment,
+      payerEmail: details.emailAddress?.trim() || row.payerEmail?.trim() || null,
+    };
+  }
+
+  /** The addresses a notification goes to now; none when the contract or the switches say no. */
+  async function addressesOf(
+    tx: Tx,
+    scope: CompanyScope,
+    name: NotificationName,
+    payerEmail: string | null,
+  ): Promise<string[]> {
+    const allow = await allowed(tx, scope.tenantId);
+    if (staff.has(name)) {
+      if (!allow.internal) return [];
+      const recipients = await repository.recipients(tx, scope);
+      const addresses = recipients
+        .filter((row) => row.enabled.includes(name))
+        .map((row) => (row.type === 'LedgerlineUser' ? row.userEmailAddress : row.emailAddress))
+        .filter((address): address is string => !!address);
+      return [...new Set(addresses)];
+    }
+    if (!allow.customer || !payerEmail) return [];
+    const settings = await repository.customerSettings(tx, scope);
+    return settings.some((s) => s.notificationName === name && s.isEnabled) ? [payerEmail] : [];
+  }
+
+  async function deliver(job: NotificationJob) {
+    const scope = { tenantId: job.tenantId, datasetId: job.datasetId };
+    const prepared = await database.withTenant(
+      scope.tenantId,
+      async (tx): Promise<Prepared | null> => {
+        const found = await payment(tx, scope, job.paymentTransactionId);
+        if (!found) return null;
+        const addresses = await addressesOf(tx, scope, job.notificationName, found.payerEmail);
+        const sent = await tx
+          .select({ emailAddress: notificationDeliveries.emailAddress })
+          .from(notificationDeliveries)
+          .where(
+            and(
+              eq(notificationDeliveries.tenantId, scope.tenantId),
+              eq(notificationDeliveries.datasetId, scope.datasetId),
+              eq(notificationDeliveries.eventKey, job.eventKey),
+              eq(notificationDeliveries.notificationName, job.notificationName),
+            ),
+          );
+        const already = new Set(sent.map((row) => row.emailAddress));
+        const [details] = await tx
+          .select()
+          .from(companyDetails)
+          .where(
+            and(
+              eq(companyDetails.tenantId, scope.tenantId),
+              eq(companyDetails.datasetId, scope.datasetId),
+            ),
+          );
+        const [logo] = await tx
+          .select()
+          .from(companyLogos)
+          .where(
+            and(
+              eq(companyLogos.tenantId, scope.tenantId),
+              eq(companyLogos.datasetId, scope.datasetId),
+            ),
+          );
+        const [company] = await tx
+          .select({ name: datasets.name })
+          .from(datasets)
+          .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+        return {
+          payment: found,
+          addresses: addresses.filter((address) => !already.has(address)),
+          details: details ?? null,
+          logo: logo ?? null,
+          companyName: details?.name ?? company?.name ?? 'Ledgerline',
+        };
+      },
+    );
+    if (!prepared) return; // the payment's company was deleted before the mail went out
+    for (const to of prepared.addresses) {
+      await mailer.send({ to, ...compose(job, prepared) });
+      await database.withTenant(scope.tenantId, (tx) =>
+        tx
+          .insert(notificationDeliveries)
+          .values({
+            ...scope,
+            eventKey: job.eventKey,
+            notificationName: job.notificationName,
+            emailAddress: to,
+          })
+          .onConflictDoNothing(),
+      );
+      log.info(
+        {
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+          notification: job.notificationName,
+          eventKey: job.eventKey,
+        },
+        'payment notification sent',
+      );
+    }
+  }
+
+  function compose(job: NotificationJob, p: Prepared) {
+    const amount = `${p.payment.currency} ${new Big(p.payment.totalAmount).toFixed(currencyDecimalPlaces(p.payment.currency))}`;
+    const customer = p.payment.customerName ?? p.payment.companyName ?? 'a customer';
+    const wording = wordingOf(job.notificationName, {
+      amount,
+      company: p.companyName,
+      customer,
+      reference: p.payment.ledgerlineReference,
+    });
+    const link = staff.has(job.notificationName)
+      ? {
+          label: 'Open the payment in Ledgerline',
+          url: `${publicUrl}/rd?et=pt&eid=${p.payment.id}&ds=${job.datasetId}`,
+        }
+      : p.payment.paymentRequestId
+        ? {
+            label: 'View your payment request',
+            url: `${publicUrl}/pay/${p.payment.paymentRequestId}`,
+          }
+        : null;
+    const d = p.details;
+    const footer = [
+      p.companyName,
+      d?.address1,
+      d?.address2,
+      d?.city,
+      d?.state,
+      d?.postCode,
+      d?.country,
+      d?.email,
+      d?.telephone,
+      d?.website,
+      d?.taxCode ? `Tax code ${d.taxCode}` : null,
+    ].filter((line): line is string => !!line);
+    const text =
+      [wording.lead, '', link ? `${link.label}: ${link.url}` : null, '', '--', ...footer]
+        .filter((line) => line !== null)
+        .join('\n') + '\n';
+    const html =
+      (p.logo
+        ? `<p><img src="cid:${logoCid}" alt="${escapeHtml(p.companyName)}" style="max-height:64px"></p>`
+        : '') +
+      `<p>${escapeHtml(wording.lead)}</p>` +
+      (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
+      `<hr><p>${footer.map(escapeHtml).join('<br>')}</p>`;
+    const attachments = p.logo
+      ? [
+          {
+            filename: p.logo.fileName,
+            content: p.logo.data,
+            contentType: p.logo.fileType,
+            cid: logoCid,
+          },
+        ]
+      : undefined;
+    return { subject: wording.subject, text, html, attachments };
+  }
+
+  return {
+    register: () => jobs.work<NotificationJob>(notificationJob, deliver),
+    /** The job's work: what a retry of the same job runs again. */
+    deliver,
+
+    /** Call after the commit that changed the payment (style.md §7): one job per notification that is on. */
+    async paymentStatusChanged(scope: CompanyScope, change: PaymentStatusChange) {
+      const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}`;
+      const names = await database.withTenant(scope.tenantId, async (tx) => {
+        const found = await payment(tx, scope, change.paymentTransactionId);
+        if (!found) return [];
+        const on: NotificationName[] = [];
+        for (const name of notificationsOf(change))
+          if ((await addressesOf(tx, scope, name, found.payerEmail)).length > 0) on.push(name);
+        return on;
+      });
+      for (const notificationName of names) {
+        await jobs.send<NotificationJob>(
+          notificationJob,
+          {
+            ...scope,
+            paymentTransactionId: change.paymentTransactionId,
+            eventKey,
+            notificationName,
+          },
+          { singletonKey: `${eventKey}:${notificationName}` },
+        );
+      }
+    },
+  };
+}
+export type PaymentNotifications = ReturnType<typeof createPaymentNotifications>;

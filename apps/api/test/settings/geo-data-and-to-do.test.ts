@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+
+let ctx: TestContext;
+let admin: SignedIn;
+let viewer: SignedIn;
+
+beforeAll(async () => {
+  ctx = await buildTestApp();
+  admin = await signIn(ctx, { tenantName: 'Geo Ltd' });
+  viewer = await signIn(ctx, { tenantName: 'Geo Viewer Ltd' });
+  await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
+});
+afterAll(() => ctx.close());
+
+const get = (who: SignedIn, url: string, datasetId = '1') =>
+  ctx.app.inject({ method: 'GET', url, headers: who.headers({ 'dataset-id': datasetId }) });
+
+describe('geo data', () => {
+  it('lists every ISO 3166-1 country by name, GB as 826', async () => {
+    const { items } = (await get(admin, '/api/v0/geo-data/countries')).json();
+    expect(items.length).toBeGreaterThanOrEqual(249);
+    expect(items).toContainEqual({
+      id: 826,
+      displayName: 'United Kingdom of Great Britain and Northern Ireland',
+      alpha2Code: 'GB',
+      alpha3Code: 'GBR',
+    });
+    expect(items.map((c: { displayName: string }) => c.displayName)).toEqual(
+      [...items.map((c: { displayName: string }) => c.displayName)].sort((a, b) =>
+        a.localeCompare(b, 'en'),
+      ),
+    );
+    expect((await get(admin, '/api/v0/geo-data/countries/826')).json().alpha2Code).toBe('GB');
+  });
+
+  it("lists a country's subdivisions and finds one by its code", async () => {
+    const { items } = (await get(admin, '/api/v0/geo-data/countries/840/states')).json();
+    expect(items).toContainEqual({
+      id: 'US-CA',
+      displayName: 'California',
+      alpha2Code: 'US',
+      countryId: 840,
+    });
+    expect((await get(admin, '/api/v0/geo-data/states/GB-ENG')).json()).toMatchObject({
+      displayName: 'England',
+      countryId: 826,
+    });
+  });
+
+  it('answers 404 for an unknown country or state and 400 for a malformed id', async () => {
+    expect((await get(admin, '/api/v0/geo-data/countries/999')).statusCode).toBe(404);
+    expect((await get(admin, '/api/v0/geo-data/countries/999/states')).statusCode).toBe(404);
+    expect((await get(admin, '/api/v0/geo-data/states/GB-ZZZ')).statusCode).toBe(404);
+    expect((await get(admin, '/api/v0/geo-data/states/england')).statusCode).toBe(400);
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: '/api/v0/geo-data/countries' })).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('dashboard to-do list', () => {
+  it('lists what a new company has to do, each with the permission to fix it', async () => {
+    const { items } = (await get(admin, '/api/v0/dashboard/to-do')).json();
+    expect(items.map((item: { id: string }) => item.id)).toEqual([
+      'access-keys',
+      'company-details',
+      'logo',
+      'website',
+    ]);
+    expect(items[1]).toMatchObject({
+      severity: 'Warning',
+      title: 'Complete your company details',
+      fixPath: '/settings/details',
+      permission: 'ConfigureSystemSettings',
+    });
+  });
+
+  it('drops the items that are done', async () => {
+    const details = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/v0/company-settings',
+      headers: admin.headers({ 'dataset-id': '1' }),
+      payload: {
+        companyDetails: {
+          name: 'Geo Ltd',
+          mainAddress: {
+            firstNames: 'G',
+            surname: 'Eo',
+            email: 'geo@geo.example',
+            address1: '1 Map St',
+            city: 'York',
+            state: 'England',
+            postCode: 'YO1 1AA',
+            country: 'United Kingdom',
+          },
+        },
+      },
+    });
+    expect(details.statusCode).toBe(200);
+    expect(
+      (await get(admin, '/api/v0/dashboard/to-do'))
+        .json()
+        .items.map((item: { id: string }) => item.id),
+    ).toEqual(['access-keys', 'logo', 'website']);
+    const key = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v0/access-keys',
+      headers: admin.headers(),
+      payload: { name: 'ERP' },
+    });
+    expect([200, 201]).toContain(key.statusCode);
+    expect(
+      (await get(admin, '/api/v0/dashboard/to-do'))
+        .json()
+        .items.map((item: { id: string }) => item.id),
+    ).toEqual(['logo', 'website']);
+  });
+
+  it("answers 404 for another tenant's company and reads for a viewer", async () => {
+    expect((await get(admin, '/api/v0/dashboard/to-do', '2')).statusCode).toBe(404);
+    expect((await get(viewer, '/api/v0/dashboard/to-do')).statusCode).toBe(200);
+  });
+});

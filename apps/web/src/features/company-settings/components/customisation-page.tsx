@@ -1,0 +1,91 @@
+import { logoTypes } from '@ledgerline/contract';
+import { Button, Card, FileButton, Group, Image, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconTrash, IconUpload } from '@tabler/icons-react';
+import { useCompanyLogo, useCompanySettings } from '@/lib/api/get-company-settings';
+import { errorMessage } from '@/lib/status-routing';
+import { confirmDestructive } from '@/ui/confirm-dialog';
+import { PageHeader } from '@/ui/page-header';
+import { useDeleteLogo } from '../api/delete-logo';
+import { useUploadLogo } from '../api/upload-logo';
+
+/** spec 3 §2 /settings/customisation: the upload starts when a file is chosen; clearing asks first. */
+export function CustomisationPage() {
+  const { data: settings } = useCompanySettings();
+  const logo = useCompanyLogo();
+  const upload = useUploadLogo();
+  const remove = useDeleteLogo();
+
+  const choose = (file: File | null) => {
+    if (!file) return;
+    upload.mutate(file, {
+      onSuccess: () =>
+        notifications.show({ color: 'green', message: 'Logo successfully uploaded' }),
+      onError: (error) =>
+        notifications.show({
+          color: 'red',
+          message: `An error occurred while uploading the logo: ${errorMessage(error)}`,
+        }),
+    });
+  };
+  const clear = () =>
+    confirmDestructive({
+      title: 'Clear Logo',
+      message: 'Remove the company logo? It will no longer appear in the header or in e-mails.',
+      confirmLabel: 'Clear',
+      onConfirm: () =>
+        remove.mutate(undefined, {
+          onSuccess: () =>
+            notifications.show({ color: 'green', message: 'Logo successfully cleared' }),
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              message: `An error occurred while clearing the logo: ${errorMessage(error)}`,
+            }),
+        }),
+    });
+
+  return (
+    <Stack>
+      <PageHeader
+        title="Customisation"
+        description="Your logo appears in the header and in every e-mail Ledgerline sends for you."
+      />
+      <Card withBorder>
+        <Stack>
+          {logo ? (
+            <Image src={logo} alt="Current logo" h={96} w="auto" fit="contain" />
+          ) : (
+            <Text c="dimmed">No logo uploaded.</Text>
+          )}
+          <Text size="sm" c="dimmed">
+            JPEG, PNG or SVG, at most 4 MB.
+          </Text>
+          <Group>
+            <FileButton onChange={choose} accept={logoTypes.join(',')}>
+              {(props) => (
+                <Button
+                  {...props}
+                  leftSection={<IconUpload size={16} />}
+                  loading={upload.isPending}
+                >
+                  Upload logo
+                </Button>
+              )}
+            </FileButton>
+            <Button
+              variant="default"
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              disabled={!settings?.logoUrl}
+              loading={remove.isPending}
+              onClick={clear}
+            >
+              Clear logo
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,15 @@
+import { dashboardTodoSchema } from '@ledgerline/contract';
+import { useQuery } from '@tanstack/react-query';
+import { companyClient } from '@/lib/http';
+import { companyQueryKeys } from '@/lib/query-keys';
+
+/** spec 1 §2.4: the to-do list, computed by the server (`GET dashboard/to-do`, docs/api.md). */
+export function useTodo() {
+  return useQuery({
+    queryKey: companyQueryKeys('dashboard').detail('to-do'),
+    queryFn: ({ signal }) =>
+      companyClient.get('/dashboard/to-do', { schema: dashboardTodoSchema, signal }),
+    // Settings pages fix items without knowing this list: recompute each time the dashboard opens.
+    refetchOnMount: 'always',
+  });
+}
