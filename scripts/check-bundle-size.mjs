@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 
 // The goal is 170 KB; what the stack's floor allows today is recorded in docs/decisions.md
 // ("First-load JavaScript budget"). Lower this as the first load shrinks; never raise it silently.
-export const budgetKb = 245;
+export const budgetKb = 250;
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps', 'web', 'dist');
 const dashboardSource = 'src/app/routes/dashboard.tsx';
 
