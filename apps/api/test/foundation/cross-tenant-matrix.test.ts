@@ -104,7 +104,14 @@ async function rowsOf(tenantId: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ctx = await buildTestApp();
+  ctx = await buildTestApp({
+    // GoCardless configured (an unconfigured server never reaches the tenant's records), its
+    // connect service at a closed port, so the code exchange fails without leaving the machine.
+    GOCARDLESS_CLIENT_ID: 'matrix-client',
+    GOCARDLESS_CLIENT_SECRET: 'matrix-secret',
+    GOCARDLESS_CONNECT_URL: 'http://127.0.0.1:9',
+    GOCARDLESS_API_URL: 'http://127.0.0.1:9',
+  });
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
   b = await signIn(ctx, { tenantName: 'Matrix B Ltd' });
@@ -177,7 +184,39 @@ beforeAll(async () => {
     email: `colleague-${b.userId.slice(0, 8)}@example.com`,
     role: 'Standard',
   });
+  // The money rules' and payment providers' records (issues 10–12): a settlement group with one
+  // configuration, a late payment configuration and a payment provider configuration, each B's
+  // company default, so a read of A's own preferences or default would show them if it leaked.
+  const group = await call(b, 'POST', 'settlement-configuration-groups', { name: 'B group' });
+  const withConfiguration = await call(
+    b,
+    'POST',
+    `settlement-configuration-groups/${group.id}/configurations`,
+    { type: 'AbsoluteDiscount', dateType: 'DueDate', numberOfDays: 5, amount: 1, currency: 'GBP' },
+  );
+  const latePayment = await call(b, 'POST', 'late-payment-configurations', {
+    type: 'Uk',
+    name: 'B late payments',
+    gracePeriodInDays: 5,
+  });
+  await call(b, 'PUT', 'company-settings/preferences', {
+    defaultSettlementConfigurationGroupId: group.id,
+    defaultLatePaymentConfigurationId: latePayment.id,
+  });
+  const provider = await call(b, 'POST', 'providers', {
+    providerName: 'Sandbox',
+    name: 'B sandbox',
+    enabled: true,
+    displayPriority: 1,
+    isTest: true,
+  });
+  await call(b, 'PUT', 'providers/default', { paymentProviderId: provider.id });
   Object.assign(theirs, {
+    'settlement-configuration-groups': group.id,
+    configurations: withConfiguration.configurations[0].id,
+    'late-payment-configurations': latePayment.id,
+    providers: provider.id,
+    'payment-provider': provider.id, // stripe/… and gocardless/payment-provider/{id}
     'data-sets': foreignCompany,
     users: user.id,
     accounts: account.id,
@@ -251,6 +290,14 @@ function theirIdFor(name: string, resource: string): string | undefined {
     bankId: 'banks',
     userId: 'users',
     accessKeyId: 'access-keys',
+    groupId: 'settlement-configuration-groups',
+    settlementConfigurationGroupId: 'settlement-configuration-groups',
+    defaultSettlementConfigurationGroupId: 'settlement-configuration-groups',
+    configurationId: 'configurations',
+    latePaymentConfigurationId: 'late-payment-configurations',
+    latePaymentConfigurationGroupId: 'late-payment-configurations',
+    defaultLatePaymentConfigurationId: 'late-payment-configurations',
+    paymentProviderId: 'providers',
   };
   const key = byName[name] ?? (name.endsWith('Id') ? `${name.slice(0, -2)}s` : undefined);
   return key === undefined ? undefined : theirs[key];
@@ -278,6 +325,11 @@ const fieldValues: Record<string, unknown> = {
   companyName: 'Matrix',
   parseValue: '{transactionReference}',
   percentageDiscount: 1,
+  // Calendar days (YYYY-MM-DD, a refinement, not a format): transaction and due dates.
+  transactionDate: new Date().toISOString().slice(0, 10),
+  dueDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+  // A payment provider configuration of the test provider needs no credentials of its own.
+  providerName: 'Sandbox',
 };
 
 /** A minimal value the schema accepts, with B's ids wherever a field names a record. */
