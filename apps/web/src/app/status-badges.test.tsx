@@ -40,7 +40,8 @@ describe('status columns', () => {
     expect(badgeOf(requestTable, 'Expired')).not.toBeNull();
     requests.unmount();
 
-    stubFetch({ 'GET /transactions': page([aTransaction({ paidStatus: 'PartPaid' })]) });
+    // The list asks for its page with each row's quote in one request (GET transactions/quotes).
+    stubFetch({ 'GET /transactions/quotes': page([aTransaction({ paidStatus: 'PartPaid' })]) });
     renderWithProviders(<TransactionsPage />, { user: aUser() });
     const transactionTable = await screen.findByRole('table', { name: 'Transactions' });
     await within(transactionTable).findByText('Part Paid');
