@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import { secretSentinel } from '@ledgerline/contract';
 import { datasets, users } from '../../src/db/schema.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
@@ -111,6 +112,10 @@ beforeAll(async () => {
     GOCARDLESS_CLIENT_SECRET: 'matrix-secret',
     GOCARDLESS_CONNECT_URL: 'http://127.0.0.1:9',
     GOCARDLESS_API_URL: 'http://127.0.0.1:9',
+    // Opayo knows this server's address, so the IP registration reaches the stored-secret lookup.
+    OPAYO_SERVER_IP: '127.0.0.1',
+    OPAYO_TEST_URL: 'http://127.0.0.1:9',
+    OPAYO_LIVE_URL: 'http://127.0.0.1:9',
   });
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
@@ -205,6 +210,9 @@ beforeAll(async () => {
   });
   const provider = await call(b, 'POST', 'providers', {
     providerName: 'Sandbox',
+    // A connection test's password as the sentinel, so the server looks up the stored secret of
+    // the configuration the body names (B's): what A must not reach.
+    password: secretSentinel,
     name: 'B sandbox',
     enabled: true,
     displayPriority: 1,
@@ -330,6 +338,9 @@ const fieldValues: Record<string, unknown> = {
   dueDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
   // A payment provider configuration of the test provider needs no credentials of its own.
   providerName: 'Sandbox',
+  // A connection test's password as the sentinel, so the server looks up the stored secret of
+  // the configuration the body names (B's): what A must not reach.
+  password: secretSentinel,
 };
 
 /** A minimal value the schema accepts, with B's ids wherever a field names a record. */
