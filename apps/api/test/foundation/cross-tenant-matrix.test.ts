@@ -210,9 +210,6 @@ beforeAll(async () => {
   });
   const provider = await call(b, 'POST', 'providers', {
     providerName: 'Sandbox',
-    // A connection test's password as the sentinel, so the server looks up the stored secret of
-    // the configuration the body names (B's): what A must not reach.
-    password: secretSentinel,
     name: 'B sandbox',
     enabled: true,
     displayPriority: 1,
