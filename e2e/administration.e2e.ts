@@ -121,11 +121,22 @@ describe('administration', () => {
           hidden,
         ).toBe(0);
       }
-      // Not one Settings entry is left for a Viewer, so the group itself is gone.
+      // spec 1 §2.2: of the Settings group a Viewer keeps only Company Details (no permission);
+      // every other entry needs one.
       expect(
         await menu.getByRole('button', { name: 'Settings', includeHidden: true }).count(),
-      ).toBe(0);
-      expect(await menu.getByText('Settings', { exact: true }).count()).toBe(0);
+      ).toBe(1);
+      expect(
+        await menu
+          .getByRole('link', { name: 'Company Details', exact: true, includeHidden: true })
+          .count(),
+      ).toBe(1);
+      for (const hidden of ['Customisation', 'Preferences', 'Payment Providers', 'Notifications']) {
+        expect(
+          await menu.getByRole('link', { name: hidden, exact: true, includeHidden: true }).count(),
+          hidden,
+        ).toBe(0);
+      }
 
       // And the screens themselves answer with the forbidden page.
       await invited.goto(`${server.url}/settings/users`);

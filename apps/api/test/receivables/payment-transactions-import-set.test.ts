@@ -65,6 +65,8 @@ describe('the allocated-status import as one statement', () => {
     ].join('\n');
     const response = await importFile(csv);
     expect(response.statusCode).toBe(200);
+    // The answer is written by JSON.stringify, not the route's serializer: still JSON for the site.
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const result = response.json();
     expect(result).toMatchObject({
       processedCount: 5,

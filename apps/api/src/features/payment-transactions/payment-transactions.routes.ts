@@ -286,7 +286,7 @@ export async function paymentTransactionsRoutes(
       const plan = planImport(readImportFile(file.data));
       // A result per row, built by importAllocatedStatuses to the contract's type: JSON.stringify
       // writes 100,000 of them in a quarter of fast-json-stringify's time (docs/decisions.md).
-      reply.serializer(JSON.stringify);
+      reply.serializer(JSON.stringify).type('application/json; charset=utf-8');
       return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, plan));
     },
   );
