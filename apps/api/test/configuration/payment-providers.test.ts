@@ -122,6 +122,16 @@ describe('a company without providers', () => {
     });
   });
 
+  it('says GoCardless is not set up on a server without its partner credentials (422, not 500)', async () => {
+    const start = await call(merchant, 'GET', 'gocardless/authorise/start?state=nonce-1');
+    expect(start.statusCode).toBe(422);
+    expect(start.json()).toMatchObject({
+      errorCode: 'goCardlessNotConfigured',
+      detail:
+        'GoCardless is not set up on this server yet: ask the operator to set GOCARDLESS_CLIENT_ID and GOCARDLESS_CLIENT_SECRET.',
+    });
+  });
+
   it('offers the six provider kinds and the Sandbox test provider', async () => {
     const types = (await call(merchant, 'GET', 'providers/types')).json() as {
       providerName: string;

@@ -24,6 +24,9 @@ import type { ProviderScope } from './payment-providers.repository.js';
 import type { Credentials, PaymentProvidersService } from './payment-providers.service.js';
 import type { PaymentProvidersRepository } from './payment-providers.repository.js';
 
+const goCardlessNotConfigured =
+  'GoCardless is not set up on this server yet: ask the operator to set GOCARDLESS_CLIENT_ID and GOCARDLESS_CLIENT_SECRET.';
+
 /** The request's two kinds of transaction: provider calls happen between them (style.md §7). */
 export interface Transactions {
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
@@ -230,9 +233,14 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       }, 204);
     },
 
-    goCardlessStart: (state: string) => ({
-      url: goCardless.authoriseUrl({ state, redirectUri: goCardlessReturn }),
-    }),
+    goCardlessStart(state: string) {
+      // A server without the partner app's credentials cannot start the flow: a clear 422, not a 500.
+      if (!goCardless.isConfigured())
+        throw new AppError(422, 'Unprocessable Content', goCardlessNotConfigured, {
+          errorCode: 'goCardlessNotConfigured',
+        });
+      return { url: goCardless.authoriseUrl({ state, redirectUri: goCardlessReturn }) };
+    },
 
     /** spec 3 §4 direct-debit connection: exchange the code, add the configuration. */
     async goCardlessComplete(
