@@ -32,7 +32,9 @@ beforeAll(async () => {
     generateReceivables(
       tx,
       { tenantId: admin.tenantId, datasetId: 1 },
-      { accounts: 3, transactions: 4, paymentRequests: 2, paymentTransactions: 40, banks: 1 },
+      // Pending payments come only from the Reserve request (request 2 of 2), paid in instalments
+      // of which 1 in 12 is Pending: 200 payments give the three Pending ones these tests capture.
+      { accounts: 3, transactions: 4, paymentRequests: 2, paymentTransactions: 200, banks: 1 },
     ),
   );
 });
