@@ -58,6 +58,48 @@ export default tseslint.config(
   },
   ...featureBoundaries,
   {
+    // The payer page (issue 14) is its own light bundle: none of the admin's libraries or code,
+    // and only types from the contract (a value would bring zod). docs/decisions.md "The payer
+    // page's bundle".
+    files: ['apps/web/src/pay/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/pay/**/*.test.{ts,tsx}', 'apps/web/src/pay/test-support.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@ledgerline/contract',
+              message: 'The payer page imports only types from the contract.',
+              allowTypeImports: true,
+            },
+            { name: 'zod', message: 'The payer page carries no zod.' },
+            { name: 'react-router', message: 'The payer page has no router.' },
+          ],
+          patterns: [
+            {
+              group: ['@mantine/*', '@tanstack/*', '@tabler/*', 'date-fns*', 'mantine-*'],
+              message: "The payer page uses none of the admin site's libraries.",
+            },
+            {
+              group: [
+                '@/*',
+                '**/app/*',
+                '**/auth/*',
+                '**/features/*',
+                '**/lib/*',
+                '**/shell/*',
+                '**/ui/*',
+              ],
+              message: 'The payer page imports nothing of the admin site.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', 'react', 'react-*', 'fastify*'] }],

@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
+import { startFakeCapitalise } from '../apps/api/test/fakes/fake-capitalise.js';
+import type { FakeServer } from '../apps/api/test/fakes/fake-server.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
@@ -27,12 +29,20 @@ async function goHome(page: Page) {
 // Issue 13: a new administrator follows the dashboard's to-do list through the company settings.
 describe('company settings', () => {
   let server: RunningServer;
+  let capitalise: FakeServer;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer();
+    capitalise = await startFakeCapitalise();
+    server = await startServer({
+      env: {
+        FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true,Capitalise=true',
+        CAPITALISE_URL: capitalise.url,
+        CAPITALISE_INTRODUCER_KEY: 'northwind-partner',
+      },
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     context.setDefaultTimeout(15_000);
@@ -43,6 +53,7 @@ describe('company settings', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.dispose();
+    await capitalise?.close();
   });
 
   it('fills the company details from the to-do list', async () => {
@@ -111,6 +122,39 @@ describe('company settings', () => {
     expect(await headerLogo.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
   });
 
+  it('sets a default link expiry of 2 weeks and sees it in a New Request dialog', async () => {
+    await openSettingsEntry(page, 'Preferences');
+    await page.waitForURL(`${server.url}/settings/preferences`);
+    const quantity = page.getByRole('textbox', { name: 'Default link expiry quantity' });
+    expect(await quantity.isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Default link expiry unit' }).click();
+    await page.getByRole('option', { name: 'Weeks' }).click();
+    await quantity.fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Quantity must be a number').waitFor();
+    await page.getByLabel('General has errors').waitFor();
+
+    await quantity.fill('2');
+    await page.getByText('The Payment Request link will expire after 2 weeks').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Settings successfully updated').waitFor();
+    const saved = await (
+      await callApi(context, server.url, '/api/v0/company-settings/payment-request', {
+        headers: { 'dataset-id': '1' },
+      })
+    ).json();
+    expect(saved.validUntilAddition).toEqual({ unit: 'Week', quantity: 2 });
+
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Payment Requests' })
+      .click();
+    await page.getByRole('button', { name: 'New Request' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New Request' });
+    await dialog.getByText('The Payment Request link will expire after 2 weeks').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
   it('adds an e-mail recipient for TenantPaymentSuccessful', async () => {
     await openSettingsEntry(page, 'Notifications');
     await page.waitForURL(`${server.url}/settings/notifications`);
@@ -137,5 +181,17 @@ describe('company settings', () => {
       notificationName: 'TenantPaymentSuccessful',
       isEnabled: true,
     });
+  });
+
+  it("opens Funding Search and shows Capitalise's search in its frame", async () => {
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Funding Search' })
+      .click();
+    await page.waitForURL(`${server.url}/funding`);
+    // The CSP's frame-src lets exactly the configured Capitalise host in.
+    const search = page.frameLocator('iframe[title="Capitalise funding search"]');
+    await search.getByRole('heading', { name: 'Find funding for your business' }).waitFor();
+    await search.getByText('Introduced by northwind-partner').waitFor();
   });
 });

@@ -825,4 +825,50 @@ describe('receivables', () => {
       detail: 'A fully paid transaction cannot get a new settlement offer.',
     });
   });
+  // spec 2 §3 transactionAllocations: one request for existing unpaid invoices of the account.
+  it('asks for an unpaid invoice of the account from its transactions, and shows the payment link', async () => {
+    await openAccount(page);
+    await page.getByRole('tab', { name: /^Transactions/ }).click();
+    await page.getByRole('button', { name: 'Request payment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Request payment' });
+    const invoices = dialog.getByRole('table', { name: 'Unpaid invoices' });
+    await invoices.getByText(openInvoice.transactionReference, { exact: true }).waitFor();
+    // The credit note and the invoice the ERP marked fully paid are not offered.
+    expect(await invoices.getByText(creditNote.transactionReference).count()).toBe(0);
+    expect(await invoices.getByText(paidLaterInvoice.transactionReference).count()).toBe(0);
+    await dialog
+      .getByRole('checkbox', { name: `Select ${openInvoice.transactionReference}` })
+      .check();
+    await dialog
+      .getByRole('textbox', { name: `Amount for ${openInvoice.transactionReference}` })
+      .fill('700');
+    const createdResponse = page.waitForResponse(
+      (response) =>
+        response.request().method() === 'POST' &&
+        response.url().endsWith('/api/v0/payment-requests'),
+    );
+    await dialog.getByRole('button', { name: 'Request payment' }).click();
+    const created = await createdResponse;
+    expect(created.status()).toBe(201);
+    const request = (await created.json()) as {
+      id: string;
+      requestUrl: string;
+      requestType: string;
+      transactionAllocations: unknown[];
+    };
+    expect(request.requestType).toBe('Transaction');
+    expect(request.transactionAllocations).toEqual([
+      expect.objectContaining({
+        transactionId: ids[openInvoice.transactionReference],
+        amount: 700,
+        required: true,
+      }),
+    ]);
+    await dialog.getByText('New payment request created').waitFor();
+    await dialog.getByRole('link', { name: request.requestUrl }).waitFor();
+    await dialog.getByRole('button', { name: 'Copy payment link' }).waitFor();
+    await dialog.getByRole('link', { name: 'Open request' }).click();
+    await page.waitForURL(`${server.url}/payment-requests/${request.id}`);
+    await page.getByRole('heading', { name: gbp.format(700), level: 2 }).waitFor();
+  });
 });

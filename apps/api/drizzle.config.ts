@@ -8,6 +8,8 @@ export default defineConfig({
     './src/db/schema-money-rules.ts',
     './src/db/schema-providers.ts',
     './src/db/schema-company.ts',
+    './src/db/schema-web-hooks.ts',
+    './src/db/schema-pay.ts',
   ],
   out: './drizzle',
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -49,8 +50,23 @@ function precompress(): Plugin {
   };
 }
 
+/** `npm run dev`: /pay/{id} opens the payer page's entry, as the API server does in production. */
+function payPageInDev(): Plugin {
+  return {
+    name: 'ledgerline-pay-page-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        const match = /^\/pay\/[^/?]+\/?(\?.*)?$/.exec(request.url ?? '');
+        if (match) request.url = `/pay.html${match[1] ?? ''}`;
+        next();
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), payPageInDev()],
   // `@/` imports cross the top-level folders of src (app, shell, auth, lib, ui, features).
   resolve: { tsconfigPaths: true },
   build: {
@@ -59,6 +75,12 @@ export default defineConfig({
     // scripts/check-bundle-size.mjs reads it to size the first load.
     manifest: true,
     rolldownOptions: {
+      // Two pages: the admin site (index.html) and the payer page (pay.html, served at /pay/{id}),
+      // which shares none of the admin's libraries (docs/decisions.md "The payer page's bundle").
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        pay: fileURLToPath(new URL('./pay.html', import.meta.url)),
+      },
       output: {
         codeSplitting: {
           groups: [
@@ -67,7 +89,12 @@ export default defineConfig({
             // needs any part of it, which put every screen's libraries in the first load.
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+            },
+            // Apart from React, so the payer page (which has no router) does not fetch it.
+            {
+              name: 'router',
+              test: /node_modules[\\/]react-router[\\/]/,
             },
           ],
         },

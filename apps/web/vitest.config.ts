@@ -1,13 +1,18 @@
-import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { mockingTestFiles, webProject } from './vitest.shared.js';
 
+/**
+ * The site's tests that replace no module: they share their worker's process (jsdom, React and
+ * Mantine loaded once per worker, not once per file; docs/decisions.md "Test time").
+ * The setup file cleans the DOM, storage, cookies, toasts, stubbed globals and spies after every
+ * test. The files that mock a module run in 'web-isolated' (vitest.isolated.config.ts).
+ */
 export default defineProject({
-  plugins: [react()],
-  resolve: { tsconfigPaths: true },
+  ...webProject,
   test: {
+    ...webProject.test,
     name: 'web',
-    environment: 'jsdom',
-    setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', ...mockingTestFiles],
+    isolate: false,
   },
 });

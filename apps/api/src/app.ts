@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { webDistFolder } from './paths.js';
+import { payPageHosts, registerPayPage } from './platform/pay-page.js';
 import { registerAudit } from './platform/audit.js';
 import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
@@ -82,6 +83,26 @@ import { createNotificationsService } from './features/notifications/notificatio
 import { createPaymentNotifications } from './features/notifications/notifications.mail.js';
 import { geoDataRoutes } from './features/geo-data/geo-data.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
+import { createPaymentRequestsRepository } from './features/payment-requests/payment-requests.repository.js';
+import { createPaymentRequestsService } from './features/payment-requests/payment-requests.service.js';
+import { createPaymentRequestExpiry } from './features/payment-requests/payment-requests.expiry.js';
+import { createSvixClient } from './features/web-hooks/svix-client.js';
+import { createWebHookDelivery } from './features/web-hooks/web-hooks.delivery.js';
+import { withWebHooks } from './features/web-hooks/web-hooks.openapi.js';
+import { createWebHooksRepository } from './features/web-hooks/web-hooks.repository.js';
+import { webHooksRoutes } from './features/web-hooks/web-hooks.routes.js';
+import { createWebHooksService } from './features/web-hooks/web-hooks.service.js';
+import { fundingRoutes } from './features/funding/funding.routes.js';
+import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
+import { createCheckoutAdapters } from './providers/checkouts.js';
+import { createPayRepository } from './features/pay/pay.repository.js';
+import { createPayService } from './features/pay/pay.service.js';
+import { payRoutes } from './features/pay/pay.routes.js';
+import { createPayReceipts } from './features/pay/pay.receipt.js';
+import { createProviderNotifications } from './features/pay/provider-notifications.js';
+import { createSettlement } from './features/pay/settle.js';
+import { webhooksRoutes } from './features/pay/webhooks.routes.js';
+import { recordWebhookEvent } from './features/web-hooks/web-hook-events.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -103,6 +124,8 @@ export interface BuildAppOptions {
   webRoot?: string | null;
   /** Seals provider credentials; defaults to SECRETS_KEY, else the data folder's key file. */
   secrets?: SecretBox;
+  /** The payer page's checkout adapters; defaults to createCheckoutAdapters(config). */
+  checkouts?: CheckoutAdapter[];
 }
 
 const defaultWebRoot = webDistFolder;
@@ -162,15 +185,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", issuerOrigin],
         formAction: ["'self'", issuerOrigin, ...extraOrigins],
-        frameAncestors: ["'self'"],
-        // The document viewer frames a PDF the site fetched as a blob: URL (issue 10 item 3).
-        frameSrc: ["'self'", 'blob:'],
+        // spec 3 §2 embedded view: only the parent sites an operator lists (FRAME_ANCESTORS).
+        frameAncestors: ["'self'", ...config.frameAncestors],
+        // The document viewer frames a PDF the site fetched as a blob: URL (issue 10 item 3); the
+        // web hooks page frames Svix's app portal when Svix's cloud delivers (issue 15); the
+        // Funding page frames Capitalise's funding search, that host alone.
+        frameSrc: [
+          "'self'",
+          'blob:',
+          ...(config.SVIX_TOKEN && !config.SVIX_SERVER_URL ? ['https://app.svix.com'] : []),
+          ...(config.CAPITALISE_INTRODUCER_KEY ? [new URL(config.CAPITALISE_URL).origin] : []),
+        ],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
       },
     },
-    // The embedded view (spec 3) may frame the site from a parent page of the same origin.
-    frameguard: { action: 'sameorigin' },
+    // X-Frame-Options can name no other origin: with FRAME_ANCESTORS it is left out and the
+    // CSP's frame-ancestors (which browsers prefer anyway) decides alone.
+    frameguard: config.frameAncestors.length > 0 ? false : { action: 'sameorigin' },
     strictTransportSecurity: config.cookieSecure,
   });
   await app.register(cookie);
@@ -207,7 +239,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     transform: jsonSchemaTransform,
     // The components the paths' $refs name (every schema with a meta id), with the connector examples.
-    transformObject: (document) => withConnectorExamples(jsonSchemaTransformObject(document)),
+    // and the webhooks section: the events Ledgerline sends (issue 15).
+    transformObject: (document) =>
+      withWebHooks(withConnectorExamples(jsonSchemaTransformObject(document))),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   app.get(
@@ -222,7 +256,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     idleMinutes: config.SESSION_IDLE_MINUTES,
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
-  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure });
+  const framed = config.frameAncestors.length > 0;
+  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure, framed });
   registerAudit(app, database);
 
   app.addHook('preHandler', async (request) => {
@@ -275,6 +310,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions,
     database,
     cookieSecure: config.cookieSecure,
+    framed,
     sessionHours: config.SESSION_ABSOLUTE_HOURS,
     throttle: createSignInThrottle(database, {
       perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
@@ -293,7 +329,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       dataDir: config.DATA_DIR,
       log: app.log,
     });
-  const paymentNotifications = createPaymentNotifications({ database, jobs, mailer, publicUrl: config.publicUrl, log: app.log });
+  const paymentNotifications = createPaymentNotifications({
+    database,
+    jobs,
+    mailer,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const invitations = createInvitations({
     jobs,
     users: usersAdmin,
@@ -305,6 +347,37 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     publicUrl: config.publicUrl,
     log: app.log,
+  });
+  const secrets = options.secrets ?? openSecretBox(config, app);
+  // Issue 15: outgoing web hooks, through Svix when SVIX_TOKEN is set, else delivered here.
+  const svix = config.SVIX_TOKEN
+    ? createSvixClient({ token: config.SVIX_TOKEN, serverUrl: config.SVIX_SERVER_URL, timeoutMs: config.PROVIDER_TIMEOUT_MS })
+    : null;
+  const webHookDelivery = createWebHookDelivery({
+    database,
+    jobs,
+    secrets,
+    mailer,
+    svix,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    options: {
+      retrySeconds: config.WEBHOOK_RETRY_SECONDS.split(',').map(Number),
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
+    },
+  });
+  const paymentRequests = createPaymentRequestsService({
+    repository: createPaymentRequestsRepository(),
+    publicUrl: config.publicUrl,
+  });
+  const paymentRequestExpiry = createPaymentRequestExpiry({
+    database,
+    jobs,
+    service: paymentRequests,
+    log: app.log,
+    afterExpired: () => webHookDelivery.nudge(),
   });
   const datasetsRepository = createDatasetsRepository();
   const customHostIdRepository = createCustomHostIdRepository();
@@ -335,8 +408,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       app.log.info({ purged }, 'expired idempotency keys purged');
     });
     await jobs.schedule(idempotencyPurgeJob, '17 * * * *');
+    await webHookDelivery.register();
+    await paymentRequestExpiry.register();
   });
-  app.addHook('onClose', () => jobs.stop());
+  app.addHook('onClose', async () => {
+    webHookDelivery.stop();
+    await jobs.stop();
+  });
   await app.register(datasetsRoutes, {
     repository: datasetsRepository,
     service: createDatasetsService({ repository: datasetsRepository }),
@@ -347,7 +425,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const paymentProvidersRepository = createPaymentProvidersRepository();
   const paymentProviders = createPaymentProvidersService({
     repository: paymentProvidersRepository,
-    secrets: options.secrets ?? openSecretBox(config, app),
+    secrets,
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   await app.register(paymentTransactionsRoutes, {
@@ -356,7 +434,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       repository: paymentTransactionsRepository,
       providers: createProviderRegistry(createPaymentAdapters(config)),
       configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
-      onStatusChanged: (scope, change) => paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
+      onStatusChanged: (scope, change) =>
+        paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
     copyOut: database.copyOutAsTenant,
   });
@@ -368,6 +447,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
+    paymentRequests,
   });
   // Issue 11 money rules: settlement groups, late payments, their defaults and the quotes.
   await app.register(import('./features/settlements/settlements.routes.js'));
@@ -375,6 +455,65 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/company-settings/company-preferences.routes.js'));
   await app.register(import('./features/money-rules/money-rules.routes.js'));
   await app.register(paymentProvidersRoutes, { providers: paymentProviders });
+  // Issue 14, the payer page's calls and the providers' notifications (features/pay).
+  const payRepository = createPayRepository();
+  const checkouts = createCheckoutRegistry(options.checkouts ?? createCheckoutAdapters(config));
+  const payReceipts = createPayReceipts({ database, jobs, mailer, publicUrl: config.publicUrl, log: app.log });
+  const settlement = createSettlement({
+    database,
+    log: app.log,
+    notify: (scope, change) => paymentNotifications.paymentStatusChanged(scope, change),
+    receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
+    // Issue 15: the merchant's systems hear of the move once its transaction commits.
+    recordEvents: async (tx, scope, move) => {
+      if (move.eventType)
+        await recordWebhookEvent(tx, scope, {
+          type: move.eventType,
+          recordType: 'PaymentTransaction',
+          recordId: move.paymentTransactionId,
+          payload: (await paymentTransactionsRepository.findWithDetails(tx, scope, move.paymentTransactionId))!,
+        });
+      if (move.completedRequestId)
+        await recordWebhookEvent(tx, scope, {
+          type: 'payment-request.completed',
+          recordType: 'PaymentRequest',
+          recordId: move.completedRequestId,
+          payload: await paymentRequests.get(tx, scope, move.completedRequestId, false),
+        });
+    },
+  });
+  const payConfigurations = paymentProviders.credentialsFor;
+  const providerNotifications = createProviderNotifications({
+    database,
+    jobs,
+    repository: payRepository,
+    checkouts,
+    withCredentials: paymentProviders.withCredentials,
+    settlement,
+    log: app.log,
+  });
+  await app.register(payRoutes, {
+    pay: createPayService({
+      database,
+      repository: payRepository,
+      checkouts,
+      configurations: payConfigurations,
+      settlement,
+      publicUrl: config.publicUrl,
+      holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
+      log: app.log,
+    }),
+    perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+  });
+  await app.register(webhooksRoutes, {
+    notifications: providerNotifications,
+    publicUrl: config.publicUrl,
+    perMinute: config.RATE_LIMIT_PAY_PER_MINUTE * 100,
+  });
+  app.addHook('onReady', async () => {
+    await payReceipts.register();
+    await providerNotifications.register();
+  });
   await app.register(providerConnectionsRoutes, {
     connections: createProviderConnections({
       providers: paymentProviders,
@@ -397,8 +536,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(notificationsRoutes, {
     service: createNotificationsService({ repository: createNotificationsRepository() }),
   });
+  await app.register(webHooksRoutes, {
+    service: createWebHooksService({
+      repository: createWebHooksRepository(),
+      secrets,
+      svix: svix ? { client: svix, selfHosted: !!config.SVIX_SERVER_URL } : null,
+      allowLoopbackHttp: config.NODE_ENV !== 'production',
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    }),
+    nudge: () => webHookDelivery.nudge(),
+  });
   await app.register(geoDataRoutes);
   await app.register(dashboardRoutes, { flags });
+  await app.register(fundingRoutes, {
+    flags,
+    capitalise: { url: config.CAPITALISE_URL, introducerKey: config.CAPITALISE_INTRODUCER_KEY },
+  });
 
   if (options.identityProvider) await options.identityProvider.register(app);
 
@@ -414,6 +567,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       cacheControl: false,
       setHeaders: (reply) => reply.header('cache-control', siteCacheControl(reply.request.url)),
     });
+    // The payer page's own entry of the build (apps/web/pay.html), with its own headers.
+    if (existsSync(`${webRoot}/pay.html`)) registerPayPage(app, payPageHosts(config));
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

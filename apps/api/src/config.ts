@@ -47,6 +47,12 @@ export const configSchema = z.object({
   /** 32-byte key (base64) that encrypts provider credentials at rest. */
   SECRETS_KEY: z.string().optional(),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Payer page (issue 14): calls per minute per client address to the public pay calls. */
+  RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Minutes a started, unfinished payer-page payment holds its request against another payer. */
+  PAY_ATTEMPT_HOLD_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  /** Signs the Sandbox provider's notifications (one HMAC secret per configuration is derived from it). */
+  SANDBOX_NOTIFICATION_KEY: z.string().min(16).optional(),
   /** Default of each feature flag until an operator sets it (comma list of name=true|false). */
   FEATURE_FLAGS: z.string().default('PermissionPolicy=true,NewAccessKeyPage=true'),
   ACCESS_KEY_MAXIMUM: z.coerce.number().int().min(1).max(1000).default(10),
@@ -59,6 +65,8 @@ export const configSchema = z.object({
   STRIPE_CONNECT_CLIENT_ID: z.string().optional(),
   STRIPE_CONNECT_URL: z.url().default('https://connect.stripe.com'),
   STRIPE_API_URL: z.url().default('https://api.stripe.com'),
+  /** The platform's Connect webhook endpoint secret (whsec_…): verifies Stripe-Signature. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** GoCardless OAuth partner app; sandbox unless GOCARDLESS_LIVE. */
   GOCARDLESS_CLIENT_ID: z.string().optional(),
   GOCARDLESS_CLIENT_SECRET: z.string().optional(),
@@ -66,6 +74,22 @@ export const configSchema = z.object({
   GOCARDLESS_CONNECT_URL: z.url().optional(),
   GOCARDLESS_API_URL: z.url().optional(),
   GOCARDLESS_VERIFY_URL: z.url().optional(),
+  /** The partner app's webhook endpoint secret: verifies Webhook-Signature. */
+  GOCARDLESS_WEBHOOK_SECRET: z.string().optional(),
+  /** TrueLayer hosts, by a configuration's sandbox switch (reference/providers.md). */
+  TRUELAYER_AUTH_SANDBOX_URL: z.url().default('https://auth.truelayer-sandbox.com'),
+  TRUELAYER_AUTH_LIVE_URL: z.url().default('https://auth.truelayer.com'),
+  TRUELAYER_PAY_SANDBOX_URL: z.url().default('https://pay-api.truelayer-sandbox.com'),
+  TRUELAYER_PAY_LIVE_URL: z.url().default('https://pay-api.truelayer.com'),
+  /**
+   * The JWKS addresses a Tl-Signature's `jku` may name (comma list): TrueLayer's webhook keys,
+   * live and sandbox. A signature naming any other address is refused.
+   */
+  TRUELAYER_JWKS_URL: z
+    .string()
+    .default(
+      'https://webhooks.truelayer.com/.well-known/jwks,https://webhooks.truelayer-sandbox.com/.well-known/jwks',
+    ),
   OPAYO_TEST_URL: z.url().default('https://sandbox.opayo.eu.elavon.com'),
   OPAYO_LIVE_URL: z.url().default('https://live.opayo.eu.elavon.com'),
   /** The address Opayo sees this server's calls come from, registered by a Server-type save. */
@@ -74,6 +98,30 @@ export const configSchema = z.object({
   TRANSAFE_LIVE_URL: z.url().default('https://post.live.transafe.com'),
   OPPWA_TEST_URL: z.url().default('https://eu-test.oppwa.com'),
   OPPWA_LIVE_URL: z.url().default('https://eu-prod.oppwa.com'),
+  // Outgoing web hooks (issue 15): through Svix when SVIX_TOKEN is set, else delivered by Ledgerline.
+  /** A Svix API token (cloud, or a self-hosted svix-server's JWT). */
+  SVIX_TOKEN: z.string().optional(),
+  /** A self-hosted Svix server; unset: Svix's cloud (the token's region). */
+  SVIX_SERVER_URL: z.url().optional(),
+  /** Lets embedded deliveries reach private, loopback and link-local addresses (tests, intranets). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Seconds between an embedded delivery's failed attempts (comma list; one retry per entry). */
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma list of whole seconds')
+    .default('5,300,1800,7200,18000,36000,36000'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** An endpoint whose attempts have all failed for this long is disabled and the administrators told. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(120),
+  /**
+   * Origins of parent sites allowed to frame Ledgerline (spec 3 §2 embedded view), comma
+   * separated (`https://erp.example.com`). Empty: only Ledgerline's own pages may frame it.
+   */
+  FRAME_ANCESTORS: z.string().default(''),
+  /** Capitalise's funding search (reference/providers.md): the partner's introducer key. */
+  CAPITALISE_INTRODUCER_KEY: z.string().trim().min(1).max(200).optional(),
+  /** Capitalise's host; `https://demo.capitalise.com` for the demo (which has its own key). */
+  CAPITALISE_URL: z.url().default('https://capitalise.com'),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -86,6 +134,38 @@ export interface Config extends RawConfig {
   oidcAudience: string;
   embeddedIdp: boolean;
   featureFlagDefaults: Record<string, boolean>;
+  /** FRAME_ANCESTORS as origins; when any is set, cookies are SameSite=None; Partitioned. */
+  frameAncestors: string[];
+}
+
+/** FRAME_ANCESTORS: each item must be an origin (scheme, host and port only). */
+function parseFrameAncestors(value: string, cookieSecure: boolean): string[] {
+  const origins = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (
+      !parsed ||
+      !/^https?:$/.test(parsed.protocol) ||
+      parsed.origin !== origin.replace(/\/$/, '')
+    )
+      throw new Error(
+        `Invalid configuration:\n  FRAME_ANCESTORS: '${origin}' is not an origin such as https://erp.example.com`,
+      );
+  }
+  // A cross-site frame only keeps a SameSite=None cookie, and browsers accept those only when Secure.
+  if (origins.length > 0 && !cookieSecure)
+    throw new Error(
+      'Invalid configuration:\n  FRAME_ANCESTORS needs Secure cookies: serve Ledgerline over https (PUBLIC_URL https://…) or set COOKIE_SECURE=true',
+    );
+  return origins.map((origin) => new URL(origin).origin);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -102,10 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const [name, value] = item.split('=').map((s) => s.trim());
     if (name) featureFlagDefaults[name] = value === 'true';
   }
+  const cookieSecure = raw.COOKIE_SECURE ?? publicUrl.startsWith('https://');
   return {
     ...raw,
     publicUrl,
-    cookieSecure: raw.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    cookieSecure,
+    frameAncestors: parseFrameAncestors(raw.FRAME_ANCESTORS, cookieSecure),
     oidcIssuer: raw.OIDC_ISSUER ?? `${publicUrl}/idp`,
     oidcAudience: raw.OIDC_AUDIENCE ?? `${publicUrl}/api`,
     embeddedIdp,

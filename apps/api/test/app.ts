@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildAppOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { Database } from '../src/db/client.js';
 import { createTenant } from '../src/features/tenants/tenants.service.js';
@@ -19,6 +19,8 @@ export interface TestContext {
 export async function buildTestApp(
   env: Record<string, string> = {},
   databaseOptions: Parameters<typeof createTestDatabase>[0] = {},
+  /** More of buildApp's options (the payer page's checkout adapters). */
+  appOptions: Pick<BuildAppOptions, 'checkouts'> = {},
 ): Promise<TestContext> {
   const { database, dispose } = await createTestDatabase(databaseOptions);
   const oidc = await startFakeOidcProvider();
@@ -33,7 +35,7 @@ export async function buildTestApp(
     SECRETS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
-  const app = await buildApp({ config, database, webRoot: null });
+  const app = await buildApp({ config, database, webRoot: null, ...appOptions });
   await app.ready();
   return {
     app,

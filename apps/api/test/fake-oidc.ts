@@ -1,15 +1,39 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { inject } from 'vitest';
+
+/**
+ * The provider's two RS256 key pairs (its own and a foreign one), made once per test run by the
+ * api project's global setup (test/setup/database-template.ts): generating them costs ~0.3 s of
+ * CPU, which every test file paid. Made here when the run has none.
+ */
+async function keyPairs() {
+  const made = inject('fakeOidcKeys');
+  if (!made) return [await generateKeyPair('RS256'), await generateKeyPair('RS256')] as const;
+  const pair = async ({ privateJwk, publicJwk }: { privateJwk: JWK; publicJwk: JWK }) => ({
+    privateKey: await importJWK(privateJwk, 'RS256'),
+    publicKey: await importJWK(publicJwk, 'RS256'),
+  });
+  return [await pair(made.own), await pair(made.foreign)] as const;
+}
+
+/** Two fresh key pairs as JWKs, for the global setup to hand to every test file. */
+export async function makeFakeOidcKeys() {
+  const one = async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    return { privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+  };
+  return { own: await one(), foreign: await one() };
+}
 
 /**
  * An external OpenID provider as the API sees it: discovery and JWKS over real HTTP, and access
  * tokens signed with its key (RS256 JWTs, as Keycloak, Entra ID or Auth0 issue them).
  */
 export async function startFakeOidcProvider() {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const [{ privateKey, publicKey }, other] = await keyPairs();
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  const other = await generateKeyPair('RS256');
   let issuer = '';
   const server: Server = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');

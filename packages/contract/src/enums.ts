@@ -60,3 +60,7 @@ export const featureFlagNames = [
 export type FeatureFlagName = (typeof featureFlagNames)[number];
 
 export const defaultDatasetId = 1;
+
+/** spec 2 §3 payment request usage (options.usage); spec 3 §3 the company's default. */
+export const usageTypes = ['Single', 'Multiple'] as const;
+export type UsageType = (typeof usageTypes)[number];

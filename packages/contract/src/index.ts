@@ -31,3 +31,6 @@ export * from './schemas/company-settings.js';
 export * from './schemas/notifications.js';
 export * from './schemas/geo-data.js';
 export * from './schemas/dashboard.js';
+export * from './schemas/pay.js';
+export * from './schemas/web-hooks.js';
+export * from './schemas/funding.js';

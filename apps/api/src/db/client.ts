@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { to as copyTo } from 'pg-copy-streams';
 import pg from 'pg';
 import { migrationsFolder } from '../paths.js';
@@ -157,11 +157,20 @@ function createWriteListeners() {
 export interface PgliteOptions {
   /** A folder for a persistent database; undefined for an in-memory one (tests). */
   dataDir?: string;
+  /**
+   * A data folder's tarball (PGlite's dumpDataDir) to start from instead of an empty cluster:
+   * the tests' migrated template (test/setup/database-template.ts).
+   */
+  loadDataDir?: Blob;
   migrationsFolder?: string;
 }
 
 export async function openPglite(options: PgliteOptions = {}): Promise<Database> {
-  const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const writes = createWriteListeners();
   const withTenant: Database['withTenant'] = (tenantId, fn) =>
@@ -356,6 +365,42 @@ function assertTenantId(tenantId: string): void {
  * transaction takes two. The tenant id is a UUID (checked here) and the role a constant, so the
  * text carries no client input.
  */
+const writing = new WeakSet<object>();
+const together = new WeakMap<object, pg.PoolClient>();
+
+/**
+ * The client of a write transaction, whose statements issued together (a Promise.all, BEGIN and
+ * the first statement) leave in one write: the connection is corked until the microtasks that
+ * issue them have run (process.nextTick), then written at once. Only the batching changes, never
+ * the order; a statement that is awaited alone leaves as before (docs/decisions.md "The payer
+ * page is one statement": a write syscall to PostgreSQL per statement was most of the
+ * notifications' CPU).
+ */
+function writesTogether(client: pg.PoolClient): pg.PoolClient {
+  const known = together.get(client);
+  if (known) return known;
+  const stream = (client as unknown as { connection?: { stream?: Writable } }).connection?.stream;
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const wrapped = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
+      return (...args: unknown[]) => {
+        if (stream && !writing.has(stream)) {
+          writing.add(stream);
+          stream.cork();
+          process.nextTick(() => {
+            writing.delete(stream);
+            stream.uncork();
+          });
+        }
+        return query(...args);
+      };
+    },
+  });
+  together.set(client, wrapped);
+  return wrapped;
+}
+
 function beginAsTenant(tenantId: string, mode: '' | ' read only' = ''): string {
   assertTenantId(tenantId);
   return `begin${mode}; select set_config('role', '${appRole}', true), set_config('app.tenant_id', '${tenantId}', true)`;
@@ -396,8 +441,12 @@ function createPostgresTransactions(
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
-        await client.query(begin);
-        const result = await fn(transactionOver(client, tenantId));
+        // BEGIN is not waited for: it leaves with the transaction's first statement, in one
+        // write (the pool is pipelined). Should it fail, so does every statement after it.
+        const begun = writesTogether(client).query(begin);
+        begun.catch(() => undefined);
+        const result = await fn(transactionOver(writesTogether(client), tenantId));
+        await begun;
         await client.query('commit');
         return result;
       } catch (error) {

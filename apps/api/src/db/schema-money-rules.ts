@@ -129,6 +129,22 @@ export const companyPreferences = pgTable(
     datasetId: integer('dataset_id').notNull(),
     defaultSettlementConfigurationGroupId: uuid('default_settlement_configuration_group_id'),
     defaultLatePaymentConfigurationId: uuid('default_late_payment_configuration_id'),
+    // spec 3 §3 general preferences (issue 13, migration 0016); null country reads as GB.
+    defaultCountryId: integer('default_country_id'),
+    defaultEditPaymentStatus: text('default_edit_payment_status', { enum: ['Disable', 'Allow'] })
+      .notNull()
+      .default('Disable'),
+    allowTransactionCurrencyChange: text('allow_transaction_currency_change', {
+      enum: ['Disable', 'Allow'],
+    })
+      .notNull()
+      .default('Disable'),
+    // spec 3 §3 payment request settings; a null unit means links do not expire.
+    validUntilUnit: text('valid_until_unit', { enum: ['Day', 'Week', 'Month', 'Year'] }),
+    validUntilQuantity: integer('valid_until_quantity').notNull().default(0),
+    defaultUsageType: text('default_usage_type', { enum: ['Single', 'Multiple'] })
+      .notNull()
+      .default('Single'),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },
   (t) => [

@@ -153,7 +153,8 @@ let lastStatementName = 0;
  * with another text.
  */
 export function statementName(client: object, text: string): string | undefined {
-  if (!text.startsWith('select ')) return undefined;
+  // Any whitespace after the keyword: a statement written over several lines starts 'select\n'.
+  if (!/^select\s/.test(text)) return undefined;
   let known = namedOnConnection.get(client);
   if (!known) namedOnConnection.set(client, (known = new Set()));
   let name = statementNames.get(text);

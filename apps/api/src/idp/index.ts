@@ -59,6 +59,14 @@ export async function createIdentityProvider(options: {
   );
   // Behind a TLS-terminating proxy, X-Forwarded-Proto decides whether cookies are Secure.
   provider.proxy = config.TRUST_PROXY;
+  // COOKIE_SECURE=true says users reach the site over TLS: the provider's cookies are Secure
+  // as the site's are, even when the TLS ends before this process (and SameSite=None needs it).
+  if (config.cookieSecure)
+    provider.use(async (ctx, next) => {
+      // koa's ctx.secure (and so every Cookies instance oidc-provider makes) reads it.
+      Object.defineProperty(ctx.request, 'secure', { value: true });
+      await next();
+    });
 
   provider.on('server_error', (ctx, error) => {
     // The database going away is retryable, as on the API (docs/decisions.md): 503 and

@@ -33,6 +33,12 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
   const origins = siteOrigins(config);
   const siteUrl = `${config.publicUrl}/`;
   const clientId = config.OIDC_CLIENT_ID;
+  // A sign-in inside a parent site's frame (FRAME_ANCESTORS) needs the provider's cookies too:
+  // SameSite=None and Partitioned, like the site's (docs/decisions.md, "A framed site's session").
+  const sameSite =
+    config.frameAncestors.length > 0
+      ? { sameSite: 'none' as const, partitioned: true }
+      : { sameSite: 'lax' as const };
 
   return {
     adapter: (model: string) => new DatabaseModelAdapter(database, model),
@@ -42,8 +48,8 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
       // Our own names, so they cannot be mistaken for the site's cookies.
       names: { session: 'idp_session', interaction: 'idp_interaction', resume: 'idp_resume' },
       // The provider session is only ever read under the issuer's path; the API never sees it.
-      long: { httpOnly: true, sameSite: 'lax', path: new URL(config.oidcIssuer).pathname },
-      short: { httpOnly: true, sameSite: 'lax' },
+      long: { httpOnly: true, ...sameSite, path: new URL(config.oidcIssuer).pathname },
+      short: { httpOnly: true, ...sameSite },
     },
     clients: [
       {

@@ -17,6 +17,19 @@ export function sessionCookieName(secure: boolean): string {
   return secure ? '__Host-ledgerline_session' : 'ledgerline_session';
 }
 
+/**
+ * The attributes of the session and XSRF cookies (set and cleared alike: a browser only replaces
+ * a cookie of the same prefix requirements and partition). When parent sites may frame Ledgerline
+ * (FRAME_ANCESTORS), a cross-site frame keeps only SameSite=None cookies; they are Partitioned
+ * (CHIPS), so the framed session belongs to that parent site alone and is no third-party cookie
+ * elsewhere (docs/decisions.md, "A framed site's session").
+ */
+export function sessionCookieAttributes(secure: boolean, framed: boolean) {
+  return framed
+    ? { path: '/', secure: true, sameSite: 'none' as const, partitioned: true }
+    : { path: '/', secure, sameSite: 'lax' as const };
+}
+
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -101,6 +114,8 @@ export interface AuthOptions {
   database: Database;
   sessions: SessionStore;
   cookieSecure: boolean;
+  /** Parent sites may frame the site (FRAME_ANCESTORS): SameSite=None; Partitioned cookies. */
+  framed?: boolean;
 }
 
 /**
@@ -110,6 +125,7 @@ export interface AuthOptions {
 export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   const { database, sessions } = options;
   const cookieName = sessionCookieName(options.cookieSecure);
+  const cookieAttributes = sessionCookieAttributes(options.cookieSecure, options.framed ?? false);
   const principalFromAccessKey = createAccessKeyLookup(database);
 
   app.decorateRequest('principal', null);
@@ -134,7 +150,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       const cookie = request.cookies[cookieName];
       const session = cookie ? await sessions.resolve(cookie, datasetId) : null;
       if (!session || session.user.disabledAt) {
-        if (cookie) reply.clearCookie(cookieName, { path: '/' });
+        if (cookie) reply.clearCookie(cookieName, cookieAttributes);
         throw new UnauthorizedError(
           cookie ? 'Your session has expired. Please sign in again.' : 'Sign-in is required.',
         );

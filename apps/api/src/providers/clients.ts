@@ -3,6 +3,8 @@ import { createGoCardlessConnect } from './gocardless/gocardless.connect.js';
 import { createOpayoAdmin } from './opayo/opayo.admin.js';
 import { createStripeConnect } from './stripe/stripe.connect.js';
 import { createTranSafeAdmin } from './transafe/transafe.admin.js';
+import { createOppwaAdmin } from './oppwa/oppwa.admin.js';
+import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
 import type { PaymentProviderAdapter } from './adapter.js';
 import { createOpayoAdapter } from './opayo/opayo.adapter.js';
 import { createOppwaAdapter } from './oppwa/oppwa.adapter.js';
@@ -38,6 +40,20 @@ export function createProviderClients(config: Config) {
     tranSafe: createTranSafeAdmin({
       testUrl: config.TRANSAFE_TEST_URL,
       liveUrl: config.TRANSAFE_LIVE_URL,
+      timeoutMs,
+    }),
+    oppwa: createOppwaAdmin({
+      testUrl: config.OPPWA_TEST_URL,
+      liveUrl: config.OPPWA_LIVE_URL,
+      timeoutMs,
+    }),
+    // The connection test asks for a token, as a payment would.
+    trueLayer: createTrueLayerCheckout({
+      authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
+      authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
+      paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
+      payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
+      jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
       timeoutMs,
     }),
   };

@@ -1,7 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
+export interface FakeOppwaCheckout {
+  id: string;
+  /** The form as posted. */
+  form: URLSearchParams;
+  /** Set once the shopper paid: the payment's id and result. */
+  payment: { id: string; code: string; description: string } | null;
+}
+
 export interface FakeOppwa extends FakeServer {
+  checkouts: Map<string, FakeOppwaCheckout>;
+  /**
+   * The shopper submits the widget: `success` (test mode 000.100.110), `declined` (800.100.151,
+   * invalid card), `pending` (000.200.000), `threeDs` (000.400.107 3-D Secure rejected). A PA that
+   * succeeds becomes a pre-authorisation capture and reversal act on.
+   */
+  pay(checkoutId: string, outcome?: 'success' | 'declined' | 'pending' | 'threeDs'): string;
   entityId: string;
   accessToken: string;
   /** Pre-authorisations (PA) by payment id, and what became of them. */
@@ -26,7 +41,98 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     timestamp: timestamp(),
     ndc: randomBytes(16).toString('hex'),
   });
+  const checkouts = new Map<string, FakeOppwaCheckout>();
+  const outcomes = {
+    success: [
+      '000.100.110',
+      "Request successfully processed in 'Merchant in Integrator Test Mode'",
+    ],
+    declined: ['800.100.151', 'transaction declined (invalid card)'],
+    pending: ['000.200.000', 'transaction pending'],
+    threeDs: ['000.400.107', 'Communication error to Scheme Directory Server'],
+  } as const;
+  function pay(checkoutId: string, outcome: keyof typeof outcomes = 'success') {
+    const checkout = checkouts.get(checkoutId)!;
+    const [code, description] = outcomes[outcome];
+    const id = `8ac7a4a1${randomBytes(12).toString('hex')}`;
+    checkout.payment = { id, code, description };
+    if (outcome === 'success' && checkout.form.get('paymentType') === 'PA')
+      payments.set(id, {
+        amount: checkout.form.get('amount')!,
+        currency: checkout.form.get('currency')!,
+        status: 'PA',
+      });
+    return id;
+  }
+  const authorised = (request: { headers: Record<string, unknown> }, entity: string | null) =>
+    request.headers.authorization === `Bearer ${accessToken}` && entity === entityId;
   const server = await startFakeServer((request, response) => {
+    if (request.method === 'POST' && request.path === '/v1/checkouts') {
+      if (!authorised(request, request.form.get('entityId')))
+        return sendJson(response, 401, result('800.900.300', 'invalid authentication information'));
+      const amount = request.form.get('amount') ?? '';
+      const paymentType = request.form.get('paymentType');
+      if (
+        !/^\d+\.\d{2}$/.test(amount) ||
+        !/^[A-Z]{3}$/.test(request.form.get('currency') ?? '') ||
+        (paymentType !== 'DB' && paymentType !== 'PA')
+      )
+        return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
+      const id = `${randomBytes(16).toString('hex').toUpperCase()}.uat01-vm-tx04`;
+      checkouts.set(id, { id, form: request.form, payment: null });
+      return sendJson(response, 200, {
+        id,
+        ...result('000.200.100', 'successfully created checkout'),
+      });
+    }
+    const status = /^\/v1\/checkouts\/([^/]+)\/payment$/.exec(request.path);
+    if (request.method === 'GET' && status) {
+      if (!authorised(request, request.query.get('entityId')))
+        return sendJson(response, 401, result('800.900.300', 'invalid authentication information'));
+      const checkout = checkouts.get(decodeURIComponent(status[1]!));
+      if (!checkout)
+        return sendJson(
+          response,
+          200,
+          result(
+            '200.300.404',
+            'invalid or missing parameter - (opp) No payment session found for the requested id - are you mixing test/live servers or have you paid more than 30min ago?',
+          ),
+        );
+      if (!checkout.payment)
+        return sendJson(response, 200, result('000.200.000', 'transaction pending'));
+      return sendJson(response, 200, {
+        id: checkout.payment.id,
+        paymentType: checkout.form.get('paymentType'),
+        paymentBrand: 'VISA',
+        amount: checkout.form.get('amount'),
+        currency: checkout.form.get('currency'),
+        merchantTransactionId: checkout.form.get('merchantTransactionId'),
+        card: {
+          bin: '420000',
+          last4Digits: '0000',
+          holder: 'Pat Payer',
+          expiryMonth: '12',
+          expiryYear: '2030',
+        },
+        ...result(checkout.payment.code, checkout.payment.description),
+      });
+    }
+    // The widget script: a form with one button that pays and returns to shopperResultUrl with
+    // id and resourcePath, as COPYandPAY's own widget does.
+    if (request.method === 'GET' && request.path === '/v1/paymentWidgets.js') {
+      const checkoutId = request.query.get('checkoutId') ?? '';
+      response.writeHead(200, { 'content-type': 'text/javascript' });
+      return response.end(
+        `(function(){var id=${JSON.stringify(checkoutId)};function go(){var form=document.querySelector('form.paymentWidgets');if(!form)return;var b=document.createElement('button');b.type='button';b.textContent='Pay now';b.onclick=function(){fetch(${JSON.stringify(server.url)}+'/fake/pay/'+encodeURIComponent(id),{method:'POST'}).then(function(){var u=new URL(form.action);u.searchParams.set('id',id);u.searchParams.set('resourcePath','/v1/checkouts/'+id+'/payment');location.href=u.toString();});};form.appendChild(b);}if(document.readyState==='loading'){document.addEventListener('DOMContentLoaded',go);}else{go();}})();`,
+      );
+    }
+    const fakePay = /^\/fake\/pay\/([^/]+)$/.exec(request.path);
+    if (request.method === 'POST' && fakePay && checkouts.has(decodeURIComponent(fakePay[1]!))) {
+      pay(decodeURIComponent(fakePay[1]!));
+      response.writeHead(204, { 'access-control-allow-origin': '*' });
+      return response.end();
+    }
     const match = /^\/v1\/payments\/([^/]+)$/.exec(request.path);
     if (request.method !== 'POST' || !match)
       return sendJson(response, 404, result('200.300.404', 'invalid or missing parameter'));
@@ -80,5 +186,5 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
       ),
     });
   });
-  return Object.assign(server, { entityId, accessToken, payments });
+  return Object.assign(server, { entityId, accessToken, payments, checkouts, pay });
 }

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import {
   escapeHtml,
   returnUrl,
@@ -26,7 +27,44 @@ export interface FakePaymentIntent {
   amountReceived: number;
 }
 
+/** A Checkout Session made on a connected account (POST /v1/checkout/sessions). */
+export interface FakeCheckoutSession {
+  id: string;
+  account: string;
+  /** The form as posted, for tests to check what the adapter sent. */
+  form: URLSearchParams;
+  amount: number;
+  currency: string;
+  manualCapture: boolean;
+  successUrl: string;
+  cancelUrl: string;
+  metadata: Record<string, string>;
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid';
+  paymentIntent: string | null;
+}
+
+export interface FakeStripeEvent {
+  body: string;
+  headers: Record<string, string>;
+}
+
 export interface FakeStripe extends FakeServer {
+  /** The platform's Connect webhook endpoint secret (whsec_…). */
+  webhookSecret: string;
+  sessions: Map<string, FakeCheckoutSession>;
+  /**
+   * The payer finishes the session on Stripe's page: `paid` makes a payment intent that succeeded
+   * (or requires_capture with manual capture); `declined` leaves the session open with a failed
+   * intent (the payer may try again). Returns the checkout.session.completed event, signed.
+   */
+  completeSession(id: string, outcome?: 'paid' | 'declined'): FakeStripeEvent | null;
+  /** The session lapses (24 h in Stripe): status expired; returns checkout.session.expired, signed. */
+  expireSession(id: string): FakeStripeEvent;
+  /** A Stripe event of `type` about `object` on `account`, signed with the webhook secret. */
+  signedEvent(type: string, object: object, account: string, timestamp?: number): FakeStripeEvent;
+  /** Where completing on the fake's hosted page posts its events (the platform's endpoint). */
+  sendEventsTo(url: string | null): void;
   /** Drop the next PaymentIntent call's connection after acting on it (a lost answer). */
   loseNextAnswer(): void;
   /** PaymentIntents made with capture_method=manual, by id. */
@@ -38,6 +76,28 @@ export interface FakeStripe extends FakeServer {
   connectNext(account: FakeStripeAccount): void;
   /** Accounts that deauthorised the platform. */
   deauthorized: Set<string>;
+}
+
+interface FakeIntentState {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  amountReceived: number;
+}
+
+/** `prefix[key]=value` form fields as an object (Stripe's metadata encoding). */
+function metadataOf(form: URLSearchParams, prefix: string): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (
+      name.startsWith(`${prefix}[`) &&
+      name.endsWith(']') &&
+      !name.slice(prefix.length + 1, -1).includes('[')
+    )
+      metadata[name.slice(prefix.length + 1, -1)] = value;
+  }
+  return metadata;
 }
 
 /**
@@ -53,9 +113,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const deauthorized = new Set<string>();
   let next: FakeStripeAccount = { id: 'acct_1Fake00000000001', displayName: 'Fake Stripe Ltd' };
   const paymentIntents = new Map<string, FakePaymentIntent>();
+  const sessions = new Map<string, FakeCheckoutSession>();
+  const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+  const intentMetadata = new Map<string, Record<string, string>>();
+  const intentErrors = new Map<string, string>();
+  let eventsUrl: string | null = null;
   let loseAnswer = false;
   const idempotent = new Map<string, { status: number; body: unknown }>();
-  const intentBody = (intent: FakePaymentIntent) => ({
+  const intentBody = (intent: FakePaymentIntent | FakeIntentState) => ({
     id: intent.id,
     object: 'payment_intent',
     amount: intent.amount,
@@ -64,7 +129,119 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     capture_method: 'manual',
     currency: intent.currency,
     status: intent.status,
+    metadata: intentMetadata.get(intent.id) ?? {},
+    last_payment_error: intentErrors.has(intent.id)
+      ? {
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          message: intentErrors.get(intent.id),
+        }
+      : null,
   });
+  /** Intents that are not held for capture (automatic capture, or declined), by id. */
+  const otherIntents = new Map<string, FakeIntentState>();
+  const intentById = (id: string) => paymentIntents.get(id) ?? otherIntents.get(id);
+  const sessionBody = (session: FakeCheckoutSession, expand: boolean) => {
+    const intent = session.paymentIntent ? intentById(session.paymentIntent) : undefined;
+    return {
+      id: session.id,
+      object: 'checkout.session',
+      amount_total: session.amount,
+      currency: session.currency,
+      client_reference_id: session.form.get('client_reference_id'),
+      customer_email: session.form.get('customer_email'),
+      livemode: false,
+      metadata: session.metadata,
+      mode: 'payment',
+      payment_intent: expand && intent ? intentBody(intent) : session.paymentIntent,
+      payment_status: session.paymentStatus,
+      status: session.status,
+      success_url: session.successUrl,
+      cancel_url: session.cancelUrl,
+      url: session.status === 'open' ? `${server.url}/c/pay/${session.id}` : null,
+    };
+  };
+  const signedEvent = (
+    type: string,
+    object: object,
+    account: string,
+    timestamp = Math.floor(Date.now() / 1000),
+  ): FakeStripeEvent => {
+    const body = JSON.stringify({
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      account,
+      api_version: '2024-06-20',
+      created: timestamp,
+      livemode: false,
+      type,
+      data: { object },
+    });
+    const v1 = createHmac('sha256', webhookSecret).update(`${timestamp}.${body}`).digest('hex');
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': `t=${timestamp},v1=${v1}`,
+      },
+    };
+  };
+  function completeSession(id: string, outcome: 'paid' | 'declined' = 'paid') {
+    const session = sessions.get(id);
+    if (!session || session.status !== 'open') return null;
+    const intentId = session.paymentIntent ?? `pi_${randomBytes(12).toString('hex')}`;
+    session.paymentIntent = intentId;
+    intentMetadata.set(intentId, metadataOf(session.form, 'payment_intent_data[metadata]'));
+    if (outcome === 'declined') {
+      intentErrors.set(intentId, 'Your card was declined.');
+      otherIntents.set(intentId, {
+        id: intentId,
+        amount: session.amount,
+        currency: session.currency,
+        status: 'requires_payment_method',
+        amountReceived: 0,
+      });
+      return null;
+    }
+    intentErrors.delete(intentId);
+    otherIntents.delete(intentId);
+    if (session.manualCapture) {
+      paymentIntents.set(intentId, {
+        id: intentId,
+        account: session.account,
+        amount: session.amount,
+        currency: session.currency,
+        status: 'requires_capture',
+        amountReceived: 0,
+      });
+    } else {
+      otherIntents.set(intentId, {
+        id: intentId,
+        amount: session.amount,
+        currency: session.currency,
+        status: 'succeeded',
+        amountReceived: session.amount,
+      });
+    }
+    session.status = 'complete';
+    session.paymentStatus = session.manualCapture ? 'unpaid' : 'paid';
+    return signedEvent('checkout.session.completed', sessionBody(session, false), session.account);
+  }
+  function expireSession(id: string) {
+    const session = sessions.get(id)!;
+    session.status = 'expired';
+    return signedEvent('checkout.session.expired', sessionBody(session, false), session.account);
+  }
+  function deliver(event: FakeStripeEvent | null) {
+    if (!event || !eventsUrl) return;
+    void fetch(eventsUrl, { method: 'POST', headers: event.headers, body: event.body }).catch(
+      () => undefined,
+    );
+  }
+  function redirect(response: ServerResponse, location: string) {
+    response.writeHead(303, { location });
+    response.end();
+  }
 
   const invalidKey = () => ({
     error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' },
@@ -134,6 +311,116 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       deauthorized.add(accountId);
       return sendJson(response, 200, { stripe_user_id: accountId });
+    }
+    if (request.method === 'POST' && request.path === '/v1/checkout/sessions') {
+      if (!authorised) return sendJson(response, 401, invalidKey());
+      const key = request.headers['idempotency-key'];
+      const replay = typeof key === 'string' ? idempotent.get(key) : undefined;
+      if (replay) return sendJson(response, replay.status, replay.body);
+      const account = String(request.headers['stripe-account'] ?? '');
+      if (!accounts.has(account) || deauthorized.has(account))
+        return sendJson(response, 403, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'account_invalid',
+            message: `The provided key does not have access to account '${account}' (or that account does not exist). Application access may have been revoked.`,
+          },
+        });
+      const form = request.form;
+      const missing = ['mode', 'success_url', 'line_items[0][price_data][unit_amount]'].find(
+        (name) => !form.get(name),
+      );
+      if (missing)
+        return sendJson(response, 400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'parameter_missing',
+            param: missing,
+            message: `Missing required param: ${missing}.`,
+          },
+        });
+      const amount = Number(form.get('line_items[0][price_data][unit_amount]'));
+      if (!Number.isInteger(amount) || amount < 30)
+        return sendJson(response, 400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'amount_too_small',
+            param: 'line_items[0][price_data][unit_amount]',
+            message: "The Checkout Session's total amount due must add up to at least £0.30 gbp",
+          },
+        });
+      const session: FakeCheckoutSession = {
+        id: `cs_test_${randomBytes(24).toString('hex')}`,
+        account,
+        form,
+        amount,
+        currency: form.get('line_items[0][price_data][currency]') ?? '',
+        manualCapture: form.get('payment_intent_data[capture_method]') === 'manual',
+        successUrl: form.get('success_url')!,
+        cancelUrl: form.get('cancel_url') ?? form.get('success_url')!,
+        metadata: metadataOf(form, 'metadata'),
+        status: 'open',
+        paymentStatus: 'unpaid',
+        paymentIntent: null,
+      };
+      sessions.set(session.id, session);
+      const body = sessionBody(session, false);
+      if (typeof key === 'string') idempotent.set(key, { status: 200, body });
+      return sendJson(response, 200, body);
+    }
+    const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(request.path);
+    if (request.method === 'GET' && sessionPath) {
+      if (!authorised) return sendJson(response, 401, invalidKey());
+      const session = sessions.get(decodeURIComponent(sessionPath[1]!));
+      if (!session || session.account !== request.headers['stripe-account'])
+        return sendJson(response, 404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such checkout.session: '${sessionPath[1]}'`,
+          },
+        });
+      const expand = request.query.getAll('expand[]').includes('payment_intent');
+      return sendJson(response, 200, sessionBody(session, expand));
+    }
+    const readIntent = /^\/v1\/payment_intents\/([^/]+)$/.exec(request.path);
+    if (request.method === 'GET' && readIntent) {
+      if (!authorised) return sendJson(response, 401, invalidKey());
+      const id = decodeURIComponent(readIntent[1]!);
+      const intent = intentById(id);
+      const owner =
+        paymentIntents.get(id)?.account ??
+        [...sessions.values()].find((s) => s.paymentIntent === id)?.account;
+      if (!intent || owner !== request.headers['stripe-account'])
+        return sendJson(response, 404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such payment_intent: '${id}'`,
+          },
+        });
+      return sendJson(response, 200, intentBody(intent));
+    }
+    // The hosted Checkout page (checkout.stripe.com in Stripe): pay, decline, or go back.
+    const hosted = /^\/c\/pay\/([^/]+)(?:\/(paid|declined|cancel))?$/.exec(request.path);
+    if (request.method === 'GET' && hosted) {
+      const session = sessions.get(decodeURIComponent(hosted[1]!));
+      if (!session || session.status !== 'open')
+        return sendHtml(response, '<h1>This checkout session is no longer available</h1>');
+      if (hosted[2] === 'paid') {
+        deliver(completeSession(session.id, 'paid'));
+        return redirect(response, session.successUrl);
+      }
+      if (hosted[2] === 'declined') {
+        completeSession(session.id, 'declined');
+        return sendHtml(response, '<h1>Your card was declined.</h1>');
+      }
+      if (hosted[2] === 'cancel') return redirect(response, session.cancelUrl);
+      const base = `/c/pay/${session.id}`;
+      return sendHtml(
+        response,
+        `<h1>Pay ${escapeHtml(session.currency.toUpperCase())} ${(session.amount / 100).toFixed(2)}</h1><a href="${base}/paid">Pay</a> <a href="${base}/declined">Decline card</a> <a href="${base}/cancel">Back</a>`,
+      );
     }
     const intentPath = /^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/.exec(request.path);
     if (request.method === 'POST' && intentPath) {
@@ -220,6 +507,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
   return {
     ...server,
+    webhookSecret,
+    sessions,
+    completeSession,
+    expireSession,
+    signedEvent,
+    sendEventsTo: (url) => {
+      eventsUrl = url;
+    },
     secretKey,
     clientId,
     accounts,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { secretSentinel } from '@ledgerline/contract';
 import { datasets, users } from '../../src/db/schema.js';
+import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.js';
+import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 
@@ -34,6 +36,17 @@ const notTenantScoped = new Set([
   'GET /api/v0/info/sign-in', // the issuer and client id the site signs in with
   'POST /api/v0/login', // exchanges an identity provider's token; no session yet
   'GET /api/v0/logout', // ends the caller's own session (walked, it would sign A out mid-matrix)
+  // The payer page (issue 14) has no tenant and no sign-in: the request's id in its link is what
+  // gives access, and any caller with the link may see and pay it. A payment id of another request
+  // is refused (test/pay/pay-page.test.ts "never shows or settles a payment through another
+  // request's id"); a notification reaches only its own configuration's payments
+  // (test/pay/provider-notifications.test.ts).
+  'GET /api/v0/pay/{id}',
+  'GET /api/v0/pay/{id}/logo',
+  'POST /api/v0/pay/{id}/payments',
+  'GET /api/v0/pay/{id}/payments/{paymentId}',
+  'POST /api/v0/pay/{id}/payments/{paymentId}/sandbox',
+  'POST /api/v0/webhooks/{provider}/{configurationId}',
 ]);
 
 /** Unsafe operations a Viewer may call: they change only the caller's own things. */
@@ -116,6 +129,8 @@ beforeAll(async () => {
     OPAYO_SERVER_IP: '127.0.0.1',
     OPAYO_TEST_URL: 'http://127.0.0.1:9',
     OPAYO_LIVE_URL: 'http://127.0.0.1:9',
+    // Web hook endpoints at a closed local port: A's own events fail at once, nothing leaves.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   });
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
@@ -248,6 +263,40 @@ beforeAll(async () => {
     trimWhiteSpace: true,
     parseValue: '{transactionReference}',
   });
+  // Web hooks (issue 15): B's endpoint, switched off so nothing is sent to it, and a delivery of
+  // one of B's events; every B event dispatched first, so B's rows stay still during the walk.
+  const endpoint = await call(b, 'POST', 'web-hooks/endpoints', {
+    url: 'https://127.0.0.1:9/b-hooks',
+    disabled: true,
+  });
+  await waitFor(async () => {
+    const [left] = await ctx.database.db
+      .select({ n: count() })
+      .from(webHookEvents)
+      .where(and(eq(webHookEvents.tenantId, b.tenantId), isNull(webHookEvents.dispatchedOn)));
+    return left!.n === 0 ? true : undefined;
+  });
+  const [bEvent] = await ctx.database.db
+    .select()
+    .from(webHookEvents)
+    .where(eq(webHookEvents.tenantId, b.tenantId))
+    .limit(1);
+  const [delivery] = await ctx.database.db
+    .insert(webHookDeliveries)
+    .values({
+      tenantId: b.tenantId,
+      datasetId: 1,
+      eventId: bEvent!.id,
+      eventSeq: bEvent!.seq,
+      endpointId: endpoint.id,
+      recordId: bEvent!.recordId,
+      status: 'Succeeded',
+      attempts: 1,
+      statusCode: 200,
+      nextAttemptOn: null,
+    })
+    .returning();
+  Object.assign(theirs, { endpoints: endpoint.id, deliveries: delivery!.id });
 }, 60_000);
 afterAll(() => ctx.close());
 
@@ -338,6 +387,11 @@ const fieldValues: Record<string, unknown> = {
   // A connection test's password as the sentinel, so the server looks up the stored secret of
   // the configuration the body names (B's): what A must not reach.
   password: secretSentinel,
+  // The same for TrueLayer's and Total Processing's connection tests.
+  clientSecret: secretSentinel,
+  accessToken: secretSentinel,
+  // A web hook endpoint's address (a pattern the generator cannot meet).
+  url: 'https://127.0.0.1:9/matrix-hooks',
 };
 
 /** A minimal value the schema accepts, with B's ids wherever a field names a record. */

@@ -162,6 +162,10 @@ describe('company preferences', () => {
     expect((await call(fresh, 'GET', 'company-settings/preferences')).json()).toEqual({
       defaultSettlementConfigurationGroupId: null,
       defaultLatePaymentConfigurationId: null,
+      // The general preferences' defaults (issue 13).
+      defaultCountryId: 826,
+      defaultEditPaymentStatus: 'Disable',
+      allowTransactionCurrencyChange: 'Disable',
     });
     const configuration = await create(fresh);
     await call(fresh, 'PUT', 'company-settings/preferences', {

@@ -3,8 +3,15 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionQuote } from '@ledgerline/contract';
 import { tenantSettings } from '../../src/db/schema.js';
-import { paymentFeeTransactions, paymentTransactions } from '../../src/db/schema-receivables.js';
-import { recordLatePaymentFees } from '../../src/features/money-rules/money-rules.service.js';
+import {
+  paymentFeeTransactions,
+  paymentTransactions,
+  transactions,
+} from '../../src/db/schema-receivables.js';
+import {
+  quoteTransactions,
+  recordLatePaymentFees,
+} from '../../src/features/money-rules/money-rules.service.js';
 import { setBankRate } from '../../src/features/money-rules/set-bank-rate.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller, insertAccount, insertInvoice } from './fixtures.js';
@@ -146,6 +153,67 @@ describe('settlement offers in the quote', () => {
       expect(item.quote.amountToPay).toBe(single.amountToPay);
       expect(item.quote.fees).toBe(single.fees.reduce((sum, fee) => sum + fee.amount, 0));
     }
+  });
+});
+
+describe('a quoted page', () => {
+  it('gives each row its own manual offers, held to their days, and its own account’s choice', async () => {
+    const none = await insertAccount(ctx, merchant, { disableAutoApplySettlements: true });
+    const invoice = (account: string) =>
+      insertInvoice(ctx, merchant, account, {
+        amount: '1000',
+        transactionDate: '2026-05-02',
+        dueDate: '2026-06-01',
+      });
+    const onNone = await invoice(none);
+    const withOffer = await invoice(onDefault);
+    const plain = await invoice(onDefault);
+    const offer = await call(merchant, 'POST', `transactions/${withOffer}/settlement-offers`, {
+      type: 'AbsoluteDiscount',
+      amount: 50,
+      validFrom: '2026-05-04',
+      validUntil: '2026-05-06',
+    });
+    expect(offer.statusCode, offer.body).toBe(201);
+    const quotes = async (paidOn: string) => {
+      const response = await call(
+        merchant,
+        'GET',
+        `transactions/quotes?paidOn=${paidOn}&itemsPerPage=1000`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      const items = (
+        response.json() as {
+          items: { id: string; quote: { discount: number; bestOfferSource: string | null } }[];
+        }
+      ).items;
+      const of = (id: string) => items.find((item) => item.id === id)!.quote;
+      return [of(onNone), of(withOffer), of(plain)].map(
+        (row) => `${row.discount} ${row.bestOfferSource}`,
+      );
+    };
+    expect(await quotes('2026-05-03')).toEqual(['0 null', '20 Generated', '20 Generated']);
+    expect(await quotes('2026-05-04')).toEqual(['0 null', '50 Manual', '20 Generated']);
+    expect(await quotes('2026-05-06')).toEqual(['0 null', '50 Manual', '20 Generated']);
+    expect(await quotes('2026-05-07')).toEqual(['0 null', '20 Generated', '20 Generated']);
+    // The same invoice twice (a caller's list with a repeat) still has its one manual offer.
+    const [row] = await ctx.database.withTenant(merchant.tenantId, (tx) =>
+      tx.select().from(transactions).where(eq(transactions.id, withOffer)),
+    );
+    const twice = await ctx.database.withTenant(merchant.tenantId, (tx) =>
+      quoteTransactions(
+        tx,
+        { tenantId: merchant.tenantId, datasetId: 1 },
+        [row!, row!],
+        '2026-05-05',
+      ),
+    );
+    expect(twice.map((q) => q.offers.filter((o) => o.source === 'Manual').length)).toEqual([1, 1]);
+    const single = await quote(merchant, withOffer, '2026-05-05');
+    expect(single.offers.find((o) => o.source === 'Manual')).toMatchObject({
+      validUntil: '2026-05-06',
+      discount: 50,
+    });
   });
 });
 

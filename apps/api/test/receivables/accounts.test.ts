@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { auditActivities, users } from '../../src/db/schema.js';
@@ -251,14 +252,33 @@ const validSettings = {
 };
 const groupId = '0199f0aa-0000-7000-8000-0000000000aa';
 
+/** A settlement configuration group and a late payment configuration of `who`'s company 1. */
+async function configurationsOf(who: SignedIn) {
+  const group = await call(who, 'POST', 'settlement-configuration-groups', {
+    name: `Group ${randomUUID().slice(0, 8)}`,
+  });
+  expect(group.statusCode, group.body).toBe(201);
+  const latePayment = await call(who, 'POST', 'late-payment-configurations', {
+    type: 'Uk',
+    name: `UK ${randomUUID().slice(0, 8)}`,
+    description: 'The Act',
+    enabled: true,
+    gracePeriodInDays: 5,
+    applyCharges: true,
+  });
+  expect(latePayment.statusCode, latePayment.body).toBe(201);
+  return { groupId: group.json().id as string, latePaymentId: latePayment.json().id as string };
+}
+
 describe('PUT accounts/{id}/settings', () => {
   it("changes the settings, keeps the connector's fields, and audits UpdateAccountSettings", async () => {
     const account = merchantAccounts[1]!;
+    const { latePaymentId } = await configurationsOf(merchant);
     const settings = {
       disableAutoApplySettlements: true,
       settlementConfigurationGroupId: null,
       disableLatePayments: false,
-      latePaymentConfigurationGroupId: groupId,
+      latePaymentConfigurationGroupId: latePaymentId,
       editPaymentStatus: 'Allow',
       editPaymentOverrideStatus: 'UsePaymentRequest',
     };
@@ -348,6 +368,86 @@ describe('PUT accounts/{id}/settings', () => {
       ).toEqual(validSettings);
     },
   );
+
+  it("chooses a settlement group and a late payment configuration of the company, and refuses unknown and another tenant's ones with 422 (issue 11)", async () => {
+    const account = merchantAccounts[2]!;
+    const ours = await configurationsOf(merchant);
+    const theirs = await configurationsOf(rival);
+    const chosen = {
+      ...validSettings,
+      settlementConfigurationGroupId: ours.groupId,
+      latePaymentConfigurationGroupId: ours.latePaymentId,
+    };
+    const accepted = await call(merchant, 'PUT', `accounts/${account.id}/settings`, chosen);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().accountSettings).toEqual(chosen);
+
+    const groupMessage = 'No settlement configuration group of this company has this id.';
+    const latePaymentMessage = 'No late payment configuration of this company has this id.';
+    const refusals: [object, Record<string, string[]>][] = [
+      [
+        { ...validSettings, settlementConfigurationGroupId: groupId },
+        { settlementConfigurationGroupId: [groupMessage] },
+      ],
+      [
+        { ...validSettings, latePaymentConfigurationGroupId: groupId },
+        { latePaymentConfigurationGroupId: [latePaymentMessage] },
+      ],
+      [
+        {
+          ...validSettings,
+          settlementConfigurationGroupId: theirs.groupId,
+          latePaymentConfigurationGroupId: theirs.latePaymentId,
+        },
+        {
+          settlementConfigurationGroupId: [groupMessage],
+          latePaymentConfigurationGroupId: [latePaymentMessage],
+        },
+      ],
+      // The ids swapped: a late payment configuration is not a settlement group, nor the reverse.
+      [
+        {
+          ...validSettings,
+          settlementConfigurationGroupId: ours.latePaymentId,
+          latePaymentConfigurationGroupId: ours.groupId,
+        },
+        {
+          settlementConfigurationGroupId: [groupMessage],
+          latePaymentConfigurationGroupId: [latePaymentMessage],
+        },
+      ],
+    ];
+    for (const [body, errors] of refusals) {
+      const response = await call(merchant, 'PUT', `accounts/${account.id}/settings`, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(422);
+      expect(response.json()).toMatchObject({
+        status: 422,
+        detail:
+          'The chosen settlement configuration group or late payment configuration does not exist in this company.',
+      });
+      expect(response.json().errors).toEqual(errors);
+      // Nothing changed.
+      expect(
+        (await call(merchant, 'GET', `accounts/${account.id}`)).json().accountSettings,
+      ).toEqual(chosen);
+    }
+    const statuses = (await activitiesOf('UpdateAccountSettings', account.id)).map((a) => a.status);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(refusals.length);
+    // The rival's own account takes its own configurations.
+    const rivalAccount = (
+      await call(rivalKey, 'POST', 'accounts', { ...validAccount, accountReference: 'RIV-SET-1' })
+    ).json();
+    const rivals = await call(rival, 'PUT', `accounts/${rivalAccount.id}/settings`, {
+      ...validSettings,
+      settlementConfigurationGroupId: theirs.groupId,
+      latePaymentConfigurationGroupId: theirs.latePaymentId,
+    });
+    expect(rivals.statusCode, rivals.body).toBe(200);
+    // Put back what the other tests of this account expect.
+    expect(
+      (await call(merchant, 'PUT', `accounts/${account.id}/settings`, validSettings)).statusCode,
+    ).toBe(200);
+  });
 
   it('answers 404 for an unknown account and audits the refusal', async () => {
     const id = '0199f0aa-0000-7000-8000-000000000998';

@@ -65,12 +65,19 @@ describe('dashboard to-do list', () => {
   it('lists what a new company has to do, each with the permission to fix it', async () => {
     const { items } = (await get(admin, '/api/v0/dashboard/to-do')).json();
     expect(items.map((item: { id: string }) => item.id)).toEqual([
+      'payment-provider',
       'access-keys',
       'company-details',
       'logo',
       'website',
     ]);
-    expect(items[1]).toMatchObject({
+    expect(items[0]).toMatchObject({
+      severity: 'Critical',
+      title: 'Configure a payment provider',
+      fixPath: '/settings/payment-providers',
+      permission: 'ConfigurePaymentProvider',
+    });
+    expect(items[2]).toMatchObject({
       severity: 'Warning',
       title: 'Complete your company details',
       fixPath: '/settings/details',
@@ -104,7 +111,7 @@ describe('dashboard to-do list', () => {
       (await get(admin, '/api/v0/dashboard/to-do'))
         .json()
         .items.map((item: { id: string }) => item.id),
-    ).toEqual(['access-keys', 'logo', 'website']);
+    ).toEqual(['payment-provider', 'access-keys', 'logo', 'website']);
     const key = await ctx.app.inject({
       method: 'POST',
       url: '/api/v0/access-keys',
@@ -116,7 +123,43 @@ describe('dashboard to-do list', () => {
       (await get(admin, '/api/v0/dashboard/to-do'))
         .json()
         .items.map((item: { id: string }) => item.id),
-    ).toEqual(['logo', 'website']);
+    ).toEqual(['payment-provider', 'logo', 'website']);
+  });
+
+  it('asks for a payment provider, then for a default one, then for neither', async () => {
+    const ids = async () =>
+      (await get(admin, '/api/v0/dashboard/to-do'))
+        .json()
+        .items.map((item: { id: string }) => item.id)
+        .filter((id: string) => id.includes('payment-provider'));
+    expect(await ids()).toEqual(['payment-provider']);
+    const call = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      ctx.app.inject({
+        method,
+        url: `/api/v0/${url}`,
+        headers: admin.headers({ 'dataset-id': '1' }),
+        ...(payload ? { payload } : {}),
+      });
+    const sandbox = (name: string) => ({
+      providerName: 'Sandbox',
+      name,
+      enabled: true,
+      displayPriority: 0,
+    });
+    // The first configuration of a company becomes its default (spec 3 §4).
+    const first = await call('POST', 'providers', sandbox('Sandbox one'));
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().isDefault).toBe(true);
+    expect(await ids()).toEqual([]);
+    const second = await call('POST', 'providers', sandbox('Sandbox two'));
+    expect(second.json().isDefault).toBe(false);
+    expect((await call('DELETE', `providers/${first.json().id}`)).statusCode).toBeLessThan(300);
+    expect(await ids()).toEqual(['default-payment-provider']);
+    const defaulted = await call('PUT', 'providers/default', {
+      paymentProviderId: second.json().id,
+    });
+    expect(defaulted.statusCode, defaulted.body).toBeLessThan(300);
+    expect(await ids()).toEqual([]);
   });
 
   it("answers 404 for another tenant's company and reads for a viewer", async () => {

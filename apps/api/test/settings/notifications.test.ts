@@ -227,6 +227,21 @@ async function pendingPayment(email: string | null) {
   });
 }
 
+/**
+ * Waits until every notification job sent so far has run: none is still created, retrying or
+ * active. The capture and cancel calls send their jobs before they answer, and a job writes its
+ * mails before it completes, so after this no mail of theirs is still on its way.
+ */
+const notificationsSettled = () =>
+  waitFor(async () => {
+    const { rows } = await ctx.database.raw.query(
+      `select count(*)::int as waiting from pgboss.job
+        where name = $1 and state in ('created', 'retry', 'active')`,
+      [notificationJob],
+    );
+    return rows[0]!.waiting === 0;
+  });
+
 describe('payment mails', () => {
   const png = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
@@ -277,7 +292,7 @@ describe('payment mails', () => {
     expect(capture.json()).toMatchObject({ isError: false });
 
     const sent = await waitFor(async () => (mails().length >= 3 ? mails() : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // nothing else arrives
+    await notificationsSettled(); // nothing else arrives
     expect(mails()).toHaveLength(3);
     const to = (address: string) => sent.filter((mail) => mail.includes(`To: ${address}`));
     expect(to('finance@notify.example')).toHaveLength(1);
@@ -358,7 +373,7 @@ describe('payment mails', () => {
         await call(admin, 'POST', `/api/v0/payment-transactions/${cancelled.id}/pending/cancel`, {})
       ).json().isError,
     ).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await notificationsSettled();
     expect(mails()).toEqual([]);
   });
 

@@ -111,6 +111,22 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    path: '/settings/preferences',
+    title: ['Preferences'],
+    permission: 'ConfigureSystemSettings',
+    page: () =>
+      import('@/features/company-settings/components/preferences-page').then(
+        (m) => m.PreferencesPage,
+      ),
+  },
+  {
+    path: '/funding',
+    title: ['Funding Search'],
+    featureFlag: 'Capitalise',
+    fullWidth: true,
+    page: () => import('@/features/funding/components/funding-page').then((m) => m.FundingPage),
+  },
+  {
     path: '/settings/notifications',
     title: ['Notifications'],
     permission: 'ConfigureSystemSettings',
@@ -118,6 +134,15 @@ export const areaRoutes: readonly AreaRoute[] = [
       import('@/features/notifications/components/notifications-page').then(
         (m) => m.NotificationsPage,
       ),
+  },
+  {
+    // spec 3 §2: no container (the Svix portal fills the page).
+    path: '/settings/web-hooks',
+    title: ['Web Hooks'],
+    permission: 'ConfigureSystemSettings',
+    fullWidth: true,
+    page: () =>
+      import('@/features/web-hooks/components/web-hooks-page').then((m) => m.WebHooksPage),
   },
   {
     path: '/settings/access-keys',

@@ -15,35 +15,80 @@ export const storageKeys = {
   codeVerifier: 'ledgerline.auth.codeVerifier',
   state: 'ledgerline.auth.state',
   returnTo: 'ledgerline.auth.returnTo',
+  /** spec 3 §2 embedded view: the limited view's settings, per tab (session storage). */
+  websiteView: 'ledgerline.websiteView',
 } as const;
 
-/** Storage can throw (private mode, disabled cookies): treat that as "nothing stored". */
-function read(storage: Storage, key: string): string | null {
-  try {
-    return storage.getItem(key);
-  } catch {
-    return null;
-  }
+/**
+ * Where Web Storage cannot be used: a third-party frame in a browser that blocks third-party
+ * storage (Chromium's Incognito and Debian's default, Safari, Firefox strict) throws on reading
+ * `window.localStorage`. There a value goes into a partitioned cookie (CHIPS), which such a
+ * browser still keeps for the frame under its parent site, so a sign-in started in the frame
+ * finds its PKCE state on return (docs/decisions.md, "A framed site's session"). Without a secure
+ * context the browser refuses it too, and the value lives in memory for the life of the page.
+ */
+function partitionedCookieStore(prefix: string, persistent: boolean) {
+  const memory = new Map<string, string>();
+  const name = (key: string) => `${prefix}${key}`;
+  return {
+    get(key: string): string | null {
+      const wanted = `${name(key)}=`;
+      const found = document.cookie
+        .split('; ')
+        .find((part) => part.startsWith(wanted))
+        ?.slice(wanted.length);
+      if (found) return decodeURIComponent(found);
+      return memory.get(key) ?? null;
+    },
+    set(key: string, value: string | null): void {
+      if (value === null) memory.delete(key);
+      else memory.set(key, value);
+      const life = value === null ? '; Max-Age=0' : persistent ? '; Max-Age=31536000' : '';
+      document.cookie = `${name(key)}=${value === null ? '' : encodeURIComponent(value)}; Path=/; Secure; SameSite=None; Partitioned${life}`;
+    },
+  };
 }
 
-function write(storage: Storage, key: string, value: string | null): void {
-  try {
-    if (value === null) storage.removeItem(key);
-    else storage.setItem(key, value);
-  } catch {
-    // Nothing to do: the value simply does not survive a reload.
-  }
+function storageArea(area: () => Storage, fallback: ReturnType<typeof partitionedCookieStore>) {
+  const storage = (): Storage | null => {
+    try {
+      return area();
+    } catch {
+      return null;
+    }
+  };
+  return {
+    get(key: string): string | null {
+      const stored = storage();
+      if (!stored) return fallback.get(key);
+      try {
+        return stored.getItem(key);
+      } catch {
+        return null;
+      }
+    },
+    set(key: string, value: string | null): void {
+      const stored = storage();
+      if (!stored) return fallback.set(key, value);
+      try {
+        if (value === null) stored.removeItem(key);
+        else stored.setItem(key, value);
+      } catch {
+        // Nothing to do: the value simply does not survive a reload.
+      }
+    },
+  };
 }
 
-export const local = {
-  get: (key: string) => read(window.localStorage, key),
-  set: (key: string, value: string | null) => write(window.localStorage, key, value),
-};
+export const local = storageArea(
+  () => window.localStorage,
+  partitionedCookieStore('ledgerline-local.', true),
+);
 
-export const session = {
-  get: (key: string) => read(window.sessionStorage, key),
-  set: (key: string, value: string | null) => write(window.sessionStorage, key, value),
-};
+export const session = storageArea(
+  () => window.sessionStorage,
+  partitionedCookieStore('ledgerline-session.', false),
+);
 
 // --- company (dataset) id -------------------------------------------------------------------
 

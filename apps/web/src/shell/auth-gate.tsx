@@ -1,13 +1,13 @@
 import type { SignInConfig } from '@ledgerline/contract';
 import { Alert, Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconLogin } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { SignInError } from '@/auth/api/exchange-code';
 import { useSignInConfig } from '@/auth/api/get-sign-in-config';
 import { readSignInCallback, withoutCallbackParams } from '@/auth/callback';
 import { clearSignInData, completeSignInOnce, redirectUri, startSignIn } from '@/auth/sign-in';
-import { isSessionActive } from '@/lib/session';
+import { isEmbedded, isSessionActive } from '@/lib/session';
 import { errorMessage } from '@/lib/status-routing';
 import { usePageTitle } from '@/ui/page-title';
 import { LoadingScreen } from './loading-screen';
@@ -67,7 +67,22 @@ export function AuthGate() {
     config.data !== undefined &&
     location.pathname === config.data.redirectPath &&
     new URLSearchParams(location.search).has('code');
-  if (state.status === 'ready' && !onCallbackAddress) return <Outlet />;
+  // An embedded view counts as signed in (spec 1 §1), but a sign-in it had to start inside the
+  // frame (after a 401) still comes back to the callback address, which must be completed.
+  // Once only: after a completed callback the router shows the callback address a moment longer.
+  const callbackWhileReady = state.status === 'ready' && onCallbackAddress && isEmbedded();
+  const embeddedCallbackSeen = useRef(false);
+  useEffect(() => {
+    if (!callbackWhileReady || embeddedCallbackSeen.current) return;
+    embeddedCallbackSeen.current = true;
+    setState({ status: 'checking' });
+  }, [callbackWhileReady]);
+  // Until the sign-in configuration says where the callback is, an embedded view on an address
+  // with a code and a state may be one: the screens (and their 401s) wait.
+  const query = new URLSearchParams(location.search);
+  const maybeCallback =
+    isEmbedded() && config.data === undefined && query.has('code') && query.has('state');
+  if (state.status === 'ready' && !onCallbackAddress && !maybeCallback) return <Outlet />;
   if (state.status === 'failed' || (config.isError && !config.isFetching)) {
     const shown = state.status === 'failed' ? state : failure(config.error);
     return (

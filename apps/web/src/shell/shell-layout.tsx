@@ -1,9 +1,12 @@
-import { AppShell, Container, ScrollArea } from '@mantine/core';
+import { Alert, AppShell, Container, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useState } from 'react';
 import { Outlet, useMatches } from 'react-router';
+import { getWebsiteView, startEmbeddedView } from '@/lib/embedded-view';
 import { isEmbedded } from '@/lib/session';
 import type { AreaRoute, AreaRouteHandle } from './area-route';
 import { AreaRoutesProvider } from './area-routes-context';
+import { EmbeddedViewChecks } from './embedded-view';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -18,25 +21,43 @@ export function ShellLayout({ routes }: { routes: readonly AreaRoute[] }) {
   const [navOpened, { toggle, close }] = useDisclosure(false);
   const matches = useMatches();
   const fluid = isEmbedded() || matches.some((match) => wantsFullWidth(match.handle));
+  // spec 3 §2: limitview and parenturl are read once, when the site starts in a frame.
+  const [embeddedView] = useState(() => startEmbeddedView(window.location.search));
+  const view = getWebsiteView();
+  const withHeader = !view?.removeHeader;
+  const withMenu = !view?.removeMenu;
 
   return (
     <AreaRoutesProvider routes={routes}>
       <AppShell
-        header={{ height: 60 }}
-        navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: !navOpened } }}
+        header={withHeader ? { height: 60 } : undefined}
+        navbar={
+          withMenu ? { width: 264, breakpoint: 'md', collapsed: { mobile: !navOpened } } : undefined
+        }
         padding="md"
       >
-        <AppShell.Header>
-          <TopBar navOpened={navOpened} onToggleNav={toggle} />
-        </AppShell.Header>
-        <AppShell.Navbar p="xs">
-          <AppShell.Section grow component={ScrollArea}>
-            <SideMenu onNavigate={close} />
-          </AppShell.Section>
-        </AppShell.Navbar>
+        {withHeader && (
+          <AppShell.Header>
+            <TopBar navOpened={navOpened} onToggleNav={toggle} />
+          </AppShell.Header>
+        )}
+        {withMenu && (
+          <AppShell.Navbar p="xs">
+            <AppShell.Section grow component={ScrollArea}>
+              <SideMenu onNavigate={close} />
+            </AppShell.Section>
+          </AppShell.Navbar>
+        )}
         <AppShell.Main>
+          <EmbeddedViewChecks />
           <Container fluid={fluid} size="xl" px={0}>
-            <Outlet />
+            {embeddedView.error ? (
+              <Alert color="red" title="The embedded view cannot start">
+                {embeddedView.error}
+              </Alert>
+            ) : (
+              <Outlet />
+            )}
           </Container>
         </AppShell.Main>
       </AppShell>

@@ -1,5 +1,6 @@
 import { Group, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { getWebsiteView } from '@/lib/embedded-view';
 
 interface PageHeaderProps {
   title: string;
@@ -13,7 +14,8 @@ export function PageHeader({ title, description, actions }: PageHeaderProps) {
   return (
     <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
       <div>
-        <Title order={2}>{title}</Title>
+        {/* spec 3 §2 embedded view: removeTitle leaves the page's title to the parent site. */}
+        {!getWebsiteView()?.removeTitle && <Title order={2}>{title}</Title>}
         {description && (
           <Text c="dimmed" size="sm" mt={4} maw={760} component="div">
             {description}

@@ -1224,7 +1224,4 @@ export function findCurrency(code: string): Currency | undefined {
   return currenciesByCode.get(code.toUpperCase());
 }
 
-/** Minor units of a currency; 2 for a code that is not in the list. */
-export function currencyDecimalPlaces(code: string): number {
-  return findCurrency(code)?.decimalPlaces ?? 2;
-}
+export { currencyDecimalPlaces } from './currency-decimals.js';

@@ -55,6 +55,10 @@ export const accountMessages = {
   latePaymentChoice:
     'Choose either late payments disabled or a late-payment configuration group, not both.',
   groupId: 'A configuration group id must be a UUID.',
+  settlementGroupUnknown: 'No settlement configuration group of this company has this id.',
+  latePaymentConfigurationUnknown: 'No late payment configuration of this company has this id.',
+  configurationUnknown:
+    'The chosen settlement configuration group or late payment configuration does not exist in this company.',
   editPaymentStatus: `Edit payment status must be one of ${editPaymentStatuses.join(', ')}.`,
   editPaymentOverrideStatus: `Edit payment override must be one of ${editPaymentOverrideStatuses.join(', ')}.`,
   booleanRequired: (label: string) => `${label} must be true or false.`,
@@ -162,7 +166,7 @@ export type Account = z.infer<typeof accountSchema>;
 /**
  * PUT accounts/{id}/settings (spec 2 §7). The site's three-way choice maps onto two fields:
  * 'none' = disable… true and no group; 'default' = false and no group; a group = false and its id.
- * Configuration groups do not exist yet, so any UUID is accepted (docs/decisions.md).
+ * A chosen group or late payment configuration must exist in the company (422 otherwise).
  */
 export const accountSettingsBody = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { processSchema } from 'zod/v4/core';
 import { defineQueryFields } from '../query/query-fields.js';
 import { findCurrency } from '../reference/currencies.js';
 import { calendarDateInput, calendarDateSchema, dayNotBefore } from './calendar-date.js';
@@ -11,8 +12,8 @@ export const paymentRequestStatuses = ['Open', 'Completed', 'PartCompleted', 'Ca
 export type PaymentRequestStatus = (typeof paymentRequestStatuses)[number];
 export const captureTypes = ['Immediate', 'Reserve'] as const;
 export type CaptureType = (typeof captureTypes)[number];
-export const usageTypes = ['Single', 'Multiple'] as const;
-export type UsageType = (typeof usageTypes)[number];
+// Usage types live in enums.ts: the company preferences name them too.
+import { usageTypes } from '../enums.js';
 
 /**
  * spec 2 §2, §9: the currencies the New Request dialog offers, as the spec names them. 'YEN' is not
@@ -79,6 +80,13 @@ export const paymentRequestMessages = {
   amountAboveOutstanding: 'Amount must not be more than the amount outstanding on the transaction',
   allocationsRequired: 'Send at least one allocation',
   allocationDuplicated: 'Each transaction can appear only once',
+  allocationsTooMany: 'Send at most 100 transaction allocations',
+  allocationTransactionId: 'Transaction id must be the id (a UUID) of a transaction of this company',
+  transactionNotFound: 'Transaction not found in this company.',
+  transactionOtherAccount: 'The transaction belongs to another account than the payment request',
+  transactionOtherCurrency: 'The transaction must be in the currency of the payment request',
+  transactionNotInvoice: 'Only an Invoice, a Balance Increasing Transaction or a Proforma Invoice can be requested for payment',
+  transactionNothingOutstanding: 'The transaction has nothing outstanding to pay',
   notOpen: 'Only Open payment requests can be edited',
   discountsApplied: 'The payment request cannot be edited: settlement discounts or late payments are applied',
   usageTypeLocked:
@@ -347,21 +355,94 @@ export const createAccountRequestBody = z
     customerReference: optionalText('Customer reference', paymentRequestLimits.customerReference),
     accountId: z.uuid({ message: m.accountRequired }),
     validFrom: optionalDate,
-    validUntil: optionalDate,
+    // Absent (undefined) takes the company's default link expiry; null or '' means none.
+    validUntil: optionalDate.optional(),
     paymentRequiredBy: optionalDay,
     billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
     test: z.boolean().default(false),
   })
-  .refine((body) => laterOrEqual(body.validFrom, body.validUntil), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] });
+  .refine((body) => laterOrEqual(body.validFrom, body.validUntil ?? null), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] });
+
+/** The accounting transaction types a payer can be asked to pay (docs/decisions.md). */
+export const payableTransactionTypes = ['Invoice', 'BalanceIncreasingTransaction', 'ProformaInvoice'] as const;
+
+/** spec 2 §3: at most this many existing transactions in one request. */
+export const maxTransactionAllocations = 100;
+
+/**
+ * spec 2 §3 transactionAllocations: a Transaction request asking for several EXISTING invoices of
+ * the account (an ERP, or staff from the account page). The amount of an entry is what is asked
+ * for that transaction; absent, its whole outstanding amount. Currency, absent, is the invoices'.
+ */
+export const createInvoicesRequestBody = z
+  .object({
+    requestType: z.literal('Transaction'),
+    accountId: z.uuid({ message: m.accountRequired }),
+    currency: currency.optional().transform((value) => value ?? null),
+    transactionAllocations: z
+      .array(
+        z.object({
+          transactionId: z.uuid({ message: m.allocationTransactionId }).transform((id) => id.toLowerCase()),
+          amount: positiveAmount()
+            .nullish()
+            .transform((value) => value ?? null),
+        }),
+        { message: m.allocationsRequired },
+      )
+      .min(1, m.allocationsRequired)
+      .max(maxTransactionAllocations, m.allocationsTooMany)
+      .refine((list) => new Set(list.map((a) => a.transactionId)).size === list.length, m.allocationDuplicated),
+    description: optionalText('Description', paymentRequestLimits.description),
+    customerReference: optionalText('Customer reference', paymentRequestLimits.customerReference),
+    captureType: z.enum(captureTypes, { message: m.captureTypeRequired }).default('Immediate'),
+    usageType: z
+      .enum(usageTypes, { message: 'Usage type must be Single or Multiple' })
+      .nullish()
+      .transform((value) => value ?? null),
+    validUntil: optionalDate,
+    paymentRequiredBy: optionalDay,
+    billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
+  })
+  .meta({ id: 'CreateInvoicesPaymentRequest' });
+export type CreateInvoicesRequestBody = z.input<typeof createInvoicesRequestBody>;
+
+/**
+ * requestType 'Transaction' has two shapes: with `transactionAllocations` (existing invoices) or
+ * the New Request dialog's amount and dates (a new invoice). The key's presence picks the shape, so
+ * each answers with its own messages (a plain union would mix both shapes' issues).
+ */
+const transactionRequestBody = z
+  .looseObject({ requestType: z.literal('Transaction') })
+  .transform((body, ctx) => {
+    const shape = 'transactionAllocations' in body ? createInvoicesRequestBody : createTransactionRequestBody;
+    const parsed = shape.safeParse(body);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      "requestType 'Transaction': either the New Request dialog's shape (amount, transactionDate, dueDate, …: a new invoice) " +
+      'or existing invoices (CreateInvoicesPaymentRequest: transactionAllocations, …).',
+  });
+
+// The OpenAPI document (and the cross-tenant matrix that reads it) shows the two shapes the key
+// chooses between, not the loose object the dispatch starts from: as zod renders a union.
+transactionRequestBody._zod.processJSONSchema = (ctx, json, params) => {
+  json.anyOf = [createTransactionRequestBody, createInvoicesRequestBody].map((option, index) =>
+    processSchema(option, ctx, { ...params, path: [...params.path, 'anyOf', index] }),
+  );
+};
 
 export const createPaymentRequestBody = z
-  .discriminatedUnion('requestType', [createTransactionRequestBody, createAccountRequestBody], {
+  .discriminatedUnion('requestType', [transactionRequestBody, createAccountRequestBody], {
     message: "requestType must be 'Transaction' (New Request dialog) or 'Account' (account page)",
   })
   .meta({ id: 'CreatePaymentRequest' });
 export type CreatePaymentRequestBody = z.input<typeof createPaymentRequestBody>;
 export type CreatePaymentRequestInput = z.output<typeof createPaymentRequestBody>;
 export type CreateTransactionRequestBody = z.input<typeof createTransactionRequestBody>;
+export type CreateInvoicesRequestInput = z.output<typeof createInvoicesRequestBody>;
 
 /** PATCH payment-requests (spec 2 §5 Payment request edit, Contact edit): absent fields stay, null clears. */
 export const updatePaymentRequestBody = z

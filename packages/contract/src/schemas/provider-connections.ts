@@ -135,6 +135,24 @@ export const tranSafeTestResult = z
   .object({ success: z.boolean(), message: z.string() })
   .meta({ id: 'TranSafeTestResult' });
 
+/** POST truelayer/admin/test-connection: a client-credentials token proves the client id and secret. */
+export const trueLayerTestBody = z.object({
+  clientId: credential('Client ID'),
+  clientSecret: credential('Client Secret'),
+  useSandbox: z.boolean().default(false),
+  paymentProviderId: z.uuid().nullish(),
+});
+/** POST oppwa/admin/test-connection: a 1.00 GBP checkout (nothing is charged) proves token and entity. */
+export const oppwaTestBody = z.object({
+  entityId: credential('Entity ID'),
+  accessToken: credential('Access token'),
+  useSandbox: z.boolean().default(false),
+  paymentProviderId: z.uuid().nullish(),
+});
+export const connectionTestResult = z
+  .object({ success: z.boolean(), message: z.string() })
+  .meta({ id: 'ConnectionTestResult' });
+
 /** spec 3 §7 POST opayo/admin/test-connection and register-ip */
 export const opayoTestBody = z.object({
   vendor: credential('Vendor name'),

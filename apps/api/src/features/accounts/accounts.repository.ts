@@ -11,6 +11,10 @@ import type {
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import {
+  latePaymentConfigurations,
+  settlementConfigurationGroups,
+} from '../../db/schema-money-rules.js';
+import {
   accounts,
   payers,
   paymentRequests,
@@ -241,6 +245,39 @@ export function createAccountsRepository() {
         .where(and(inScope(scope), eq(accounts.id, id)))
         .returning();
       return row ?? null;
+    },
+
+    /**
+     * Whether the settlement configuration group and the late payment configuration an account's
+     * settings choose exist in the company (null: nothing chosen, which always passes).
+     */
+    async configurationsExist(
+      executor: Executor,
+      scope: AccountScope,
+      chosen: { settlementGroupId: string | null; latePaymentId: string | null },
+    ): Promise<{ settlementGroup: boolean; latePayment: boolean }> {
+      const one = async (
+        table: typeof settlementConfigurationGroups | typeof latePaymentConfigurations,
+        id: string | null,
+      ) => {
+        if (id === null) return true;
+        const rows = await executor
+          .select({ id: table.id })
+          .from(table)
+          .where(
+            and(
+              eq(table.tenantId, scope.tenantId),
+              eq(table.datasetId, scope.datasetId),
+              eq(table.id, id),
+            ),
+          )
+          .limit(1);
+        return rows.length > 0;
+      };
+      return {
+        settlementGroup: await one(settlementConfigurationGroups, chosen.settlementGroupId),
+        latePayment: await one(latePaymentConfigurations, chosen.latePaymentId),
+      };
     },
   };
 }

@@ -102,7 +102,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
         description:
           'Needs EditAccountSettings. Auto-apply of settlements: disableAutoApplySettlements true = none, false with ' +
           'no group = the company default, false with a group id = that settlement configuration group; the same ' +
-          'for late payments. Group ids are UUIDs, not yet checked against configuration groups (docs/decisions.md).',
+          'for late payments (its id is a late payment configuration). A chosen group or configuration that does not exist in the company is a 422.',
         params: uuidParam,
         body: accountSettingsBody,
         response: { 200: accountSchema },

@@ -13,7 +13,7 @@ import type {
 import { accountMessages } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors.js';
 import {
   toAccount,
   type AccountScope,
@@ -159,6 +159,19 @@ export function createAccountsService(deps: {
         editPaymentStatus: body.editPaymentStatus,
         editPaymentOverrideStatus: body.editPaymentOverrideStatus,
       };
+      // An unknown account is a 404 before anything about its settings.
+      if (!(await accounts.find(tx, scope, id))) throw accountNotFound(id);
+      const found = await accounts.configurationsExist(tx, scope, {
+        settlementGroupId: settings.settlementConfigurationGroupId,
+        latePaymentId: settings.latePaymentConfigurationGroupId,
+      });
+      const errors: Record<string, string[]> = {};
+      if (!found.settlementGroup)
+        errors.settlementConfigurationGroupId = [accountMessages.settlementGroupUnknown];
+      if (!found.latePayment)
+        errors.latePaymentConfigurationGroupId = [accountMessages.latePaymentConfigurationUnknown];
+      if (Object.keys(errors).length > 0)
+        throw new UnprocessableError(accountMessages.configurationUnknown, errors);
       const row = await accounts.updateSettings(tx, scope, id, settings);
       if (!row) throw accountNotFound(id);
       return toAccount(row);

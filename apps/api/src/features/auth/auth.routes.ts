@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { loginBody } from '@ledgerline/contract';
-import { sessionCookieName, xsrfCookieName } from '../../platform/auth.js';
+import {
+  sessionCookieAttributes,
+  sessionCookieName,
+  xsrfCookieName,
+} from '../../platform/auth.js';
 import { writeAuditActivity } from '../../platform/audit.js';
 import type { Database } from '../../db/client.js';
 import type { SessionStore } from '../../platform/sessions.js';
@@ -15,6 +19,8 @@ export interface AuthRoutesOptions {
   sessions: SessionStore;
   database: Database;
   cookieSecure: boolean;
+  /** Parent sites may frame the site (FRAME_ANCESTORS). */
+  framed?: boolean;
   sessionHours: number;
   /** Sign-in attempts per address and per account, counted in the database. */
   throttle: SignInThrottle;
@@ -41,7 +47,7 @@ function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number, detail:
 
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
   const cookieName = sessionCookieName(options.cookieSecure);
-  const cookieBase = { path: '/', secure: options.cookieSecure, sameSite: 'lax' as const };
+  const cookieBase = sessionCookieAttributes(options.cookieSecure, options.framed ?? false);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -123,8 +129,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         await request.unitOfWork(async () => undefined, 204);
         await options.sessions.destroy(session.idHash);
       }
-      reply.clearCookie(cookieName, { path: '/' });
-      reply.clearCookie(xsrfCookieName, { path: '/' });
+      reply.clearCookie(cookieName, cookieBase);
+      reply.clearCookie(xsrfCookieName, cookieBase);
       return reply.status(204).send();
     },
   );

@@ -5,6 +5,7 @@ import { dashboardTodoSchema, type TodoItem } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
+import { paymentProviders } from '../../db/schema-providers.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
 
@@ -42,7 +43,39 @@ async function todoItems(
       and(eq(companyLogos.tenantId, scope.tenantId), eq(companyLogos.datasetId, scope.datasetId)),
     );
 
+  // spec 3 §1: payments need a configured provider and a default one.
+  const providers = await tx
+    .select({ isDefault: paymentProviders.isDefault })
+    .from(paymentProviders)
+    .where(
+      and(
+        eq(paymentProviders.tenantId, scope.tenantId),
+        eq(paymentProviders.datasetId, scope.datasetId),
+      ),
+    );
+
   const items: TodoItem[] = [];
+  if (providers.length === 0) {
+    items.push({
+      id: 'payment-provider',
+      severity: 'Critical',
+      title: 'Configure a payment provider',
+      message:
+        'Your customers cannot pay until a card or bank payment provider is configured for this company.',
+      fixPath: '/settings/payment-providers',
+      permission: 'ConfigurePaymentProvider',
+    });
+  } else if (!providers.some((provider) => provider.isDefault)) {
+    items.push({
+      id: 'default-payment-provider',
+      severity: 'Critical',
+      title: 'Choose a default payment provider',
+      message:
+        'Payments cannot be accepted until one of your payment providers is set as the default.',
+      fixPath: '/settings/payment-providers',
+      permission: 'ConfigurePaymentProvider',
+    });
+  }
   if (!key) {
     items.push(
       newAccessKeyPage

@@ -35,6 +35,11 @@ const states: State[] = iso31662
   .sort((a, b) => a.displayName.localeCompare(b.displayName, 'en'));
 const stateById = new Map(states.map((s) => [s.id, s]));
 
+/** The ISO 3166-1 country with this numeric code (company preferences check a default country). */
+export function findCountry(id: number): Country | undefined {
+  return countryById.get(id);
+}
+
 const tags = ['geo-data'];
 const countryNotFound = 'The country was not found.';
 

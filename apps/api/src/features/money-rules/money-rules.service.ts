@@ -8,9 +8,11 @@ import { toCalendarDate, type CalendarDate } from './calendar-date.js';
 import {
   loadMoneyRules,
   readInvoiceFacts,
+  type InvoiceFacts,
   type MoneyRulesScope,
 } from './money-rules.repository.js';
 import { quoteInvoice, type MoneyRules, type Quote } from './quote.js';
+import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 
 /** An accounting transaction as the transactions repository answers it (dates ISO or YYYY-MM-DD). */
 export interface QuotableTransaction {
@@ -60,6 +62,7 @@ export function today(): CalendarDate {
   return toCalendarDate(new Date());
 }
 
+
 /**
  * Quotes many transactions on one day: the rules, account choices and manual offers are read
  * once (three statements plus the rules' five), then every invoice is priced in memory.
@@ -71,7 +74,7 @@ export async function quoteTransactions(
   paidOn: CalendarDate,
   rules?: MoneyRules,
 ): Promise<Quote[]> {
-  const [loaded, { choices, offers }] = await Promise.all([
+  const [loaded, facts] = await Promise.all([
     rules ?? loadMoneyRules(executor, scope),
     readInvoiceFacts(
       executor,
@@ -80,25 +83,38 @@ export async function quoteTransactions(
       items.map((item) => item.id),
     ),
   ]);
+  return priceTransactions(items, facts, paidOn, loaded);
+}
+
+/** The in-memory half of `quoteTransactions`: every invoice priced with the facts read. */
+export function priceTransactions(
+  items: readonly QuotableTransaction[],
+  { choices, offers }: InvoiceFacts,
+  paidOn: CalendarDate,
+  rules: MoneyRules,
+): Quote[] {
   return items.map((item) => {
     const choice = choices.get(item.accountId);
+    const amount = new Big(item.transactionAmount);
+    // Most invoices have nothing allocated or discounted: what is outstanding is the amount.
+    const outstanding =
+      Number(item.allocatedAmount) === 0 && Number(item.discountedAmount) === 0
+        ? amount
+        : amount.minus(item.allocatedAmount).minus(item.discountedAmount);
     return quoteInvoice(
       {
         id: item.id,
         currency: item.currency,
         transactionDate: toCalendarDate(item.transactionDate),
         dueDate: item.dueDate === null ? null : toCalendarDate(item.dueDate),
-        transactionAmount: new Big(item.transactionAmount).toFixed(),
-        outstandingAmount: new Big(item.transactionAmount)
-          .minus(item.allocatedAmount)
-          .minus(item.discountedAmount)
-          .toFixed(),
+        transactionAmount: amount,
+        outstandingAmount: outstanding,
         settlementChoice: choice?.settlement ?? 'default',
         latePaymentChoice: choice?.latePayment ?? 'default',
         offers: offers.get(item.id) ?? [],
       },
       paidOn,
-      loaded,
+      rules,
     );
   });
 }
@@ -141,6 +157,23 @@ export async function recordLatePaymentFees(
     transactionId: payment.transactionId,
     paymentTransactionId: payment.paymentTransactionId,
     feeDetails,
+  });
+  // Issue 15: transaction.late-fee-applied, delivered once the payment's transaction commits.
+  await recordWebhookEvent(tx, scope, {
+    type: 'transaction.late-fee-applied',
+    recordType: 'Transaction',
+    recordId: payment.transactionId,
+    payload: {
+      id,
+      transactionId: payment.transactionId,
+      paymentTransactionId: payment.paymentTransactionId,
+      currency: quote.currency,
+      fees: quote.fees.map((fee) => ({
+        type: fee.type,
+        amount: Number(fee.amount),
+        description: fee.description,
+      })),
+    },
   });
   return { id, quote, feeDetails };
 }

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from './calendar-date.js';
+import { isPositive } from './money.js';
 import { createBankRateHistory, seededBankRates } from './bank-rates.js';
 import { quoteInvoice, type MoneyRules, type QuotedInvoiceInput } from './quote.js';
 import type { SettlementRule } from './settlement-match.js';
@@ -340,6 +341,20 @@ describe('properties of the amount to pay', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('isPositive', () => {
+  it('agrees with gt(0) for zero, negative zero, tiny and negative amounts', () => {
+    for (const text of ['0', '-0', '0.0000', '0.0001', '-0.0001', '1', '-1', '123456789.1234']) {
+      expect(isPositive(new Big(text)), text).toBe(new Big(text).gt(0));
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.nat(4), (units, places) => {
+        const value = new Big(units).div(10 ** places);
+        expect(isPositive(value)).toBe(value.gt(0));
+      }),
     );
   });
 });

@@ -1,4 +1,4 @@
-import Big from 'big.js';
+import type Big from 'big.js';
 import type { CalendarDate } from './calendar-date.js';
 import type { BankRateHistory } from './bank-rates.js';
 import {
@@ -9,7 +9,7 @@ import {
   type SettlementRule,
 } from './settlement-match.js';
 import { statutoryFees } from './uk-statutory.js';
-import { zero } from './money.js';
+import { isPositive, toBig, zero } from './money.js';
 
 /** A settlement configuration group as the engine reads it (spec 3 §3). */
 export interface SettlementGroupRules {
@@ -53,8 +53,9 @@ export interface QuotedInvoiceInput extends Omit<
   'transactionAmount' | 'outstandingAmount'
 > {
   id: string;
-  transactionAmount: string;
-  outstandingAmount: string;
+  /** Text, or a Big the caller already holds (a page's quotes skip printing and re-parsing). */
+  transactionAmount: string | Big;
+  outstandingAmount: string | Big;
   settlementChoice: AccountChoice;
   latePaymentChoice: AccountChoice;
   offers: readonly ManualOffer[];
@@ -120,12 +121,15 @@ export function quoteInvoice(
   paidOn: CalendarDate,
   rules: MoneyRules,
 ): Quote {
-  const outstanding = new Big(invoice.outstandingAmount);
+  const outstanding = toBig(invoice.outstandingAmount);
   const matched: MatchedInvoice = {
     currency: invoice.currency,
     transactionDate: invoice.transactionDate,
     dueDate: invoice.dueDate,
-    transactionAmount: new Big(invoice.transactionAmount),
+    transactionAmount:
+      invoice.transactionAmount === invoice.outstandingAmount
+        ? outstanding
+        : toBig(invoice.transactionAmount),
     outstandingAmount: outstanding,
   };
 
@@ -180,6 +184,7 @@ export function quoteInvoice(
   }, null);
 
   const fees: FeeLine[] = [];
+  let feeTotal = zero;
   let latePayment: LatePaymentQuote | null = null;
   const configuration = chosen(
     invoice.latePaymentChoice,
@@ -210,19 +215,21 @@ export function quoteInvoice(
         configurationId: configuration.id,
         interestStart: statutory.interestStart,
         daysLate: statutory.daysLate,
-        referenceRate: statutory.referenceRate?.toFixed(2) ?? null,
-        annualRate: statutory.annualRate?.toFixed(2) ?? null,
+        referenceRate: statutory.referenceRate ? percentText(statutory.referenceRate) : null,
+        annualRate: statutory.annualRate ? percentText(statutory.annualRate) : null,
         notApplied,
       };
       if (notApplied === null || notApplied === 'NoReferenceRate') {
-        if (statutory.interest.gt(0)) {
+        if (isPositive(statutory.interest)) {
+          feeTotal = feeTotal.plus(statutory.interest);
           fees.push({
             type: 'StatutoryInterest',
             amount: statutory.interest.toFixed(2),
-            description: `Statutory interest at ${statutory.annualRate!.toFixed(2)}% a year for ${statutory.daysLate} days`,
+            description: `Statutory interest at ${percentText(statutory.annualRate!)}% a year for ${statutory.daysLate} days`,
           });
         }
-        if (statutory.fixedSum.gt(0)) {
+        if (isPositive(statutory.fixedSum)) {
+          feeTotal = feeTotal.plus(statutory.fixedSum);
           fees.push({
             type: 'FixedSum',
             amount: statutory.fixedSum.toFixed(2),
@@ -233,18 +240,33 @@ export function quoteInvoice(
     }
   }
 
-  const discount = best?.discount ?? zero;
-  const feeTotal = fees.reduce((sum, fee) => sum.plus(fee.amount), zero);
+  const outstandingText = outstanding.toFixed();
+  let amountToPay = outstanding;
+  if (best !== null && isPositive(best.discount)) amountToPay = amountToPay.minus(best.discount);
+  if (fees.length > 0) amountToPay = amountToPay.plus(feeTotal);
   return {
     transactionId: invoice.id,
     paidOn,
     currency: invoice.currency,
-    outstandingAmount: outstanding.toFixed(),
+    outstandingAmount: outstandingText,
     offers: offers.map((entry) => entry.offer),
     bestOffer: best?.offer ?? null,
-    discount: discount.toFixed(),
+    discount: best?.offer.discount ?? '0',
     fees,
     latePayment,
-    amountToPay: outstanding.minus(discount).plus(feeTotal).toFixed(),
+    amountToPay: amountToPay === outstanding ? outstandingText : amountToPay.toFixed(),
   };
+}
+
+// A page's late invoices share a few reference and annual rates: each printed once.
+const percentTexts = new WeakMap<Big, string>();
+
+/** A rate as the quote shows it: two decimals ('5.25'). */
+function percentText(rate: Big): string {
+  let text = percentTexts.get(rate);
+  if (text === undefined) {
+    text = rate.toFixed(2);
+    percentTexts.set(rate, text);
+  }
+  return text;
 }

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { addDays, type CalendarDate } from './calendar-date.js';
-import { maxBig, minBig, roundToMinorUnit, zero } from './money.js';
+import { bigOf, isPositive, maxBig, minBig, roundToMinorUnit, zero } from './money.js';
 
 /** spec 3 §3 filter group: the filters a configuration applies to an invoice. */
 export type SettlementFilter =
@@ -80,8 +80,8 @@ function filtersHold(rule: SettlementRule, invoice: MatchedInvoice): boolean {
 }
 
 function within(amount: Big, minimum: number | null, maximum: number | null): boolean {
-  if (minimum !== null && amount.lt(minimum)) return false;
-  if (maximum !== null && amount.gt(maximum)) return false;
+  if (minimum !== null && amount.lt(bigOf(minimum))) return false;
+  if (maximum !== null && amount.gt(bigOf(maximum))) return false;
   return true;
 }
 
@@ -95,7 +95,7 @@ export function settlementDiscount(
   invoice: MatchedInvoice,
   paidOn: CalendarDate,
 ): { discount: Big; validUntil: CalendarDate } | null {
-  if (invoice.outstandingAmount.lte(0)) return null;
+  if (!isPositive(invoice.outstandingAmount)) return null;
   const validUntil = lastQualifyingDay(rule, invoice);
   if (validUntil === null || paidOn > validUntil) return null;
   if (!filtersHold(rule, invoice)) return null;
@@ -119,11 +119,11 @@ function discountOf(
     case 'AbsoluteDiscount':
       if (rule.amount === null) return null;
       if (rule.currency !== null && rule.currency !== invoice.currency) return null;
-      return clampDiscount(new Big(rule.amount), outstanding, invoice.currency);
+      return clampDiscount(bigOf(rule.amount), outstanding, invoice.currency);
     case 'ReplacementAmount':
       // The offer replaces the amount to pay: the discount is what it takes off.
       if (rule.amount === null) return null;
-      return clampDiscount(outstanding.minus(rule.amount), outstanding, invoice.currency);
+      return clampDiscount(outstanding.minus(bigOf(rule.amount)), outstanding, invoice.currency);
     case 'None':
       return null;
   }
@@ -167,7 +167,7 @@ export function manualOfferDiscount(
   invoice: Pick<MatchedInvoice, 'currency' | 'outstandingAmount'>,
   paidOn: CalendarDate,
 ): Big | null {
-  if (offer.status !== 'Open' || invoice.outstandingAmount.lte(0)) return null;
+  if (offer.status !== 'Open' || !isPositive(invoice.outstandingAmount)) return null;
   if (offer.validFrom !== null && paidOn < offer.validFrom) return null;
   if (offer.validUntil !== null && paidOn > offer.validUntil) return null;
   return discountOf(offer, invoice);

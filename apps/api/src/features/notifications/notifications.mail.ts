@@ -92,11 +92,90 @@ function wordingOf(
 
 const logoCid = 'company-logo@ledgerline';
 
-interface Prepared {
-  payment: typeof paymentTransactions.$inferSelect & { payerEmail: string | null };
+/** What every mail about a company carries: its name, logo and details (issue 13). */
+export interface MailCompany {
   details: typeof companyDetails.$inferSelect | null;
   logo: typeof companyLogos.$inferSelect | null;
   companyName: string;
+}
+
+/** The company's details, logo and name, read in the mail's transaction. */
+export async function readMailCompany(tx: Tx, scope: CompanyScope): Promise<MailCompany> {
+  const [details] = await tx
+    .select()
+    .from(companyDetails)
+    .where(
+      and(
+        eq(companyDetails.tenantId, scope.tenantId),
+        eq(companyDetails.datasetId, scope.datasetId),
+      ),
+    );
+  const [logo] = await tx
+    .select()
+    .from(companyLogos)
+    .where(
+      and(eq(companyLogos.tenantId, scope.tenantId), eq(companyLogos.datasetId, scope.datasetId)),
+    );
+  const [company] = await tx
+    .select({ name: datasets.name })
+    .from(datasets)
+    .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+  return {
+    details: details ?? null,
+    logo: logo ?? null,
+    companyName: details?.name ?? company?.name ?? 'Ledgerline',
+  };
+}
+
+/**
+ * A mail's text and HTML parts in the company's layout: the logo (inline), the body's lines, a
+ * link, and the company's name and details as the footer.
+ */
+export function companyMail(
+  company: MailCompany,
+  body: readonly string[],
+  link: { label: string; url: string } | null,
+) {
+  const d = company.details;
+  const footer = [
+    company.companyName,
+    d?.address1,
+    d?.address2,
+    d?.city,
+    d?.state,
+    d?.postCode,
+    d?.country,
+    d?.email,
+    d?.telephone,
+    d?.website,
+    d?.taxCode ? `Tax code ${d.taxCode}` : null,
+  ].filter((line): line is string => !!line);
+  const text =
+    [...body, '', link ? `${link.label}: ${link.url}` : null, '', '--', ...footer]
+      .filter((line) => line !== null)
+      .join('\n') + '\n';
+  const html =
+    (company.logo
+      ? `<p><img src="cid:${logoCid}" alt="${escapeHtml(company.companyName)}" style="max-height:64px"></p>`
+      : '') +
+    body.map((line) => (line === '' ? '' : `<p>${escapeHtml(line)}</p>`)).join('') +
+    (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
+    `<hr><p>${footer.map(escapeHtml).join('<br>')}</p>`;
+  const attachments = company.logo
+    ? [
+        {
+          filename: company.logo.fileName,
+          content: company.logo.data,
+          contentType: company.logo.fileType,
+          cid: logoCid,
+        },
+      ]
+    : undefined;
+  return { text, html, attachments };
+}
+
+interface Prepared extends MailCompany {
+  payment: typeof paymentTransactions.$inferSelect & { payerEmail: string | null };
   addresses: string[];
 }
 
@@ -199,34 +278,10 @@ export function createPaymentNotifications(deps: {
             ),
           );
         const already = new Set(sent.map((row) => row.emailAddress));
-        const [details] = await tx
-          .select()
-          .from(companyDetails)
-          .where(
-            and(
-              eq(companyDetails.tenantId, scope.tenantId),
-              eq(companyDetails.datasetId, scope.datasetId),
-            ),
-          );
-        const [logo] = await tx
-          .select()
-          .from(companyLogos)
-          .where(
-            and(
-              eq(companyLogos.tenantId, scope.tenantId),
-              eq(companyLogos.datasetId, scope.datasetId),
-            ),
-          );
-        const [company] = await tx
-          .select({ name: datasets.name })
-          .from(datasets)
-          .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
         return {
           payment: found,
           addresses: addresses.filter((address) => !already.has(address)),
-          details: details ?? null,
-          logo: logo ?? null,
-          companyName: details?.name ?? company?.name ?? 'Ledgerline',
+          ...(await readMailCompany(tx, scope)),
         };
       },
     );
@@ -276,42 +331,7 @@ export function createPaymentNotifications(deps: {
             url: `${publicUrl}/pay/${p.payment.paymentRequestId}`,
           }
         : null;
-    const d = p.details;
-    const footer = [
-      p.companyName,
-      d?.address1,
-      d?.address2,
-      d?.city,
-      d?.state,
-      d?.postCode,
-      d?.country,
-      d?.email,
-      d?.telephone,
-      d?.website,
-      d?.taxCode ? `Tax code ${d.taxCode}` : null,
-    ].filter((line): line is string => !!line);
-    const text =
-      [wording.lead, '', link ? `${link.label}: ${link.url}` : null, '', '--', ...footer]
-        .filter((line) => line !== null)
-        .join('\n') + '\n';
-    const html =
-      (p.logo
-        ? `<p><img src="cid:${logoCid}" alt="${escapeHtml(p.companyName)}" style="max-height:64px"></p>`
-        : '') +
-      `<p>${escapeHtml(wording.lead)}</p>` +
-      (link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '') +
-      `<hr><p>${footer.map(escapeHtml).join('<br>')}</p>`;
-    const attachments = p.logo
-      ? [
-          {
-            filename: p.logo.fileName,
-            content: p.logo.data,
-            contentType: p.logo.fileType,
-            cid: logoCid,
-          },
-        ]
-      : undefined;
-    return { subject: wording.subject, text, html, attachments };
+    return { subject: wording.subject, ...companyMail(p, [wording.lead], link) };
   }
 
   return {

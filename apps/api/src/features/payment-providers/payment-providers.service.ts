@@ -197,6 +197,12 @@ export function createPaymentProvidersService(deps: {
       return row ? { isTest: row.isTest, credentials: open(row) } : null;
     },
 
+    /**
+     * A row read before its tenant was known (a provider's notification names only the
+     * configuration), with its credentials in clear, for the adapter's signature check.
+     */
+    withCredentials: (row: PaymentProviderRow) => ({ row, credentials: open(row) }),
+
     /** The row and its credentials in clear, for a provider call (never for an answer). */
     async credentialsFor(tx: Tx, scope: ProviderScope, id: string) {
       const row = await find(tx, scope, id);

@@ -13,6 +13,9 @@ import {
   stripeConnectResult,
   stripeKeysSchema,
   tranSafeTestBody,
+  connectionTestResult,
+  oppwaTestBody,
+  trueLayerTestBody,
   tranSafeTestResult,
   uuidParam,
 } from '@ledgerline/contract';
@@ -188,6 +191,41 @@ export async function providerConnectionsRoutes(
     },
     async (request) =>
       connections.tranSafeTest(transactionsOf(request), scopeOf(request), request.body),
+  );
+
+  r.post(
+    '/api/v0/truelayer/admin/test-connection',
+    {
+      config: { access, permission, operation: 'TestTrueLayerConnection' },
+      schema: {
+        tags: ['truelayer'],
+        summary: 'Test TrueLayer client credentials (a client-credentials token, scope payments)',
+        description:
+          'A client secret sent as the sentinel uses the stored one of `paymentProviderId`.',
+        body: trueLayerTestBody,
+        response: { 200: connectionTestResult },
+      },
+    },
+    async (request) =>
+      connections.trueLayerTest(transactionsOf(request), scopeOf(request), request.body),
+  );
+
+  r.post(
+    '/api/v0/oppwa/admin/test-connection',
+    {
+      config: { access, permission, operation: 'TestOppwaConnection' },
+      schema: {
+        tags: ['oppwa'],
+        summary:
+          'Test Total Processing (OPPWA) credentials (a 1.00 GBP checkout; nothing is charged)',
+        description:
+          'An access token sent as the sentinel uses the stored one of `paymentProviderId`.',
+        body: oppwaTestBody,
+        response: { 200: connectionTestResult },
+      },
+    },
+    async (request) =>
+      connections.oppwaTest(transactionsOf(request), scopeOf(request), request.body),
   );
 
   r.post(

@@ -20,6 +20,8 @@ import { ProviderUnreachableError } from '../../providers/http.js';
 import type { OpayoAdmin } from '../../providers/opayo/opayo.admin.js';
 import { StripeError, type StripeConnect } from '../../providers/stripe/stripe.connect.js';
 import type { TranSafeAdmin } from '../../providers/transafe/transafe.admin.js';
+import type { OppwaAdmin } from '../../providers/oppwa/oppwa.admin.js';
+import { TrueLayerTokenError } from '../../providers/truelayer/truelayer.checkout.js';
 import type { ProviderScope } from './payment-providers.repository.js';
 import type { Credentials, PaymentProvidersService } from './payment-providers.service.js';
 import type { PaymentProvidersRepository } from './payment-providers.repository.js';
@@ -49,6 +51,8 @@ export interface ProviderConnectionsDeps {
   goCardless: GoCardlessConnect;
   opayo: OpayoAdmin;
   tranSafe: TranSafeAdmin;
+  oppwa: OppwaAdmin;
+  trueLayer: { token(configuration: { credentials: Record<string, unknown> }): Promise<string> };
   publicUrl: string;
   opayoServerIp: string | undefined;
 }
@@ -82,7 +86,7 @@ async function reach<T>(call: () => Promise<T>, failed: (message: string) => T):
 }
 
 export function createProviderConnections(deps: ProviderConnectionsDeps) {
-  const { providers, repository, stripe, goCardless, opayo, tranSafe } = deps;
+  const { providers, repository, stripe, goCardless, opayo, tranSafe, oppwa, trueLayer } = deps;
   const stripeReturn = `${deps.publicUrl}/stripe-connect/connect/oauth`;
   const goCardlessReturn = `${deps.publicUrl}/gocardless/connect/oauth`;
 
@@ -333,6 +337,72 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
             useTestServer: input.useTestServer,
             userName: input.userName,
             password,
+          }),
+        (message) => ({ success: false, message }),
+      );
+    },
+
+    /** A client-credentials token for the client proves its id and secret. */
+    async trueLayerTest(
+      db: Transactions,
+      scope: ProviderScope,
+      input: {
+        clientId: string;
+        clientSecret: string;
+        useSandbox: boolean;
+        paymentProviderId?: string | null;
+      },
+    ) {
+      const clientSecret = await secretOf(
+        db,
+        scope,
+        'TrueLayer',
+        input.clientSecret,
+        input.paymentProviderId,
+        'clientSecret',
+      );
+      return reach(
+        async () => {
+          try {
+            await trueLayer.token({
+              credentials: { clientId: input.clientId, clientSecret, useSandbox: input.useSandbox },
+            });
+            return { success: true, message: messages.connectionTested };
+          } catch (error) {
+            if (error instanceof TrueLayerTokenError)
+              return { success: false, message: error.message };
+            throw error;
+          }
+        },
+        (message) => ({ success: false, message }),
+      );
+    },
+
+    /** A 1.00 GBP checkout (nothing is charged) proves the access token and entity. */
+    async oppwaTest(
+      db: Transactions,
+      scope: ProviderScope,
+      input: {
+        entityId: string;
+        accessToken: string;
+        useSandbox: boolean;
+        paymentProviderId?: string | null;
+      },
+    ) {
+      const accessToken = await secretOf(
+        db,
+        scope,
+        'Oppwa',
+        input.accessToken,
+        input.paymentProviderId,
+        'accessToken',
+      );
+      return reach(
+        () =>
+          oppwa.testConnection({
+            useSandbox: input.useSandbox,
+            entityId: input.entityId,
+            accessToken,
           }),
         (message) => ({ success: false, message }),
       );

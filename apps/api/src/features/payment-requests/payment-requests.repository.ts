@@ -31,6 +31,16 @@ export type PaymentRequestValues = Omit<
 export type TransactionValues = Omit<typeof transactions.$inferInsert, 'tenantId' | 'datasetId'>;
 export type AllocationValues = Omit<AllocationRow, 'tenantId' | 'datasetId' | 'paymentRequestId'>;
 
+export interface PayableTransaction {
+  id: string;
+  accountId: string;
+  transactionType: string;
+  transactionReference: string;
+  currency: string;
+  paidStatus: string;
+  owed: string;
+}
+
 /** The company whose payment requests a call sees (style.md §4). */
 export interface PaymentRequestScope {
   tenantId: string;
@@ -224,6 +234,28 @@ export function createPaymentRequestsRepository() {
         .from(transactions)
         .where(and(eq(transactions.tenantId, scope.tenantId), eq(transactions.datasetId, scope.datasetId), inArray(transactions.id, ids)));
       return new Map(rows.map((row) => [row.id, row.owed]));
+    },
+
+    /**
+     * The transactions a new request asks for, locked until the request commits, with what each
+     * still owes (spec 2 §4 amount owed) as exact numeric text. Only this company's rows.
+     */
+    async payableTransactions(executor: Executor, scope: PaymentRequestScope, ids: string[]) {
+      if (ids.length === 0) return new Map<string, PayableTransaction>();
+      const rows = await executor
+        .select({
+          id: transactions.id,
+          accountId: transactions.accountId,
+          transactionType: transactions.transactionType,
+          transactionReference: transactions.transactionReference,
+          currency: transactions.currency,
+          paidStatus: transactions.paidStatus,
+          owed: sql<string>`(${transactions.transactionAmount} - ${transactions.allocatedAmount} - ${transactions.discountedAmount})::text`,
+        })
+        .from(transactions)
+        .where(and(eq(transactions.tenantId, scope.tenantId), eq(transactions.datasetId, scope.datasetId), inArray(transactions.id, ids)))
+        .for('update');
+      return new Map<string, PayableTransaction>(rows.map((row) => [row.id, row]));
     },
 
     async transactionsById(

@@ -16,6 +16,7 @@ import {
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
+import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { createPaymentRequestsRepository, type PaymentRequestScope } from './payment-requests.repository.js';
 import { createPaymentRequestsService, type PaymentRequestsService } from './payment-requests.service.js';
 
@@ -110,7 +111,17 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
-        const created = await runIdempotent(tx, request, 201, () => service.create(tx, scopeOf(request), request.body));
+        const scope = scopeOf(request);
+        const created = await runIdempotent(tx, request, 201, async () => {
+          const paymentRequest = await service.create(tx, scope, request.body);
+          await recordWebhookEvent(tx, scope, {
+            type: 'payment-request.created',
+            recordType: 'PaymentRequest',
+            recordId: paymentRequest.id,
+            payload: paymentRequest,
+          });
+          return paymentRequest;
+        });
         request.auditResource = { type: 'PaymentRequest', id: created.body.id };
         return created;
       }, 201);

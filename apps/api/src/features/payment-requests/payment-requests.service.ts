@@ -1,9 +1,12 @@
 import Big from 'big.js';
 import {
+  addExpiry,
   allocationAmountIssue,
   newRequestDefaults,
+  payableTransactionTypes,
   paymentRequestMessages as m,
   type AllocationInfoInput,
+  type CreateInvoicesRequestInput,
   type CreatePaymentRequestInput,
   type PageQuery,
   type PaymentRequest,
@@ -13,7 +16,8 @@ import {
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../platform/errors.js';
+import { readPaymentRequestSettings } from '../company-settings/company-preferences.repository.js';
 import {
   toAllocation,
   toPaymentRequest,
@@ -24,12 +28,15 @@ import {
 } from './payment-requests.repository.js';
 
 type Fields = (typeof paymentRequestQuery)['fields'];
+type Account = NonNullable<Awaited<ReturnType<PaymentRequestsRepository['findAccount']>>>;
 type Loaded = { allocations?: boolean; transactions?: boolean; payments?: boolean; editState?: boolean };
 
 /** spec 2 §9: a random invoice reference starts with INV. */
 function invoiceReference(): string {
   return `${newRequestDefaults.invoiceReferencePrefix}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 }
+
+const payable: ReadonlySet<string> = new Set(payableTransactionTypes);
 
 interface AccountContact {
   firstNames?: string;
@@ -41,8 +48,8 @@ interface AccountEmail {
 }
 
 /**
- * spec 2 §2–§5 payment requests. `publicUrl` makes each request's payment URL (the payer page is not
- * part of this product yet: docs/decisions.md).
+ * spec 2 §2–§5 payment requests. `publicUrl` makes each request's payment URL, the payer page's
+ * address (features/pay).
  */
 export function createPaymentRequestsService(deps: { repository: PaymentRequestsRepository; publicUrl: string }) {
   const { repository, publicUrl } = deps;
@@ -101,6 +108,83 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
     return account;
   }
 
+  /** The account's default billing contact: its name, first contact and default e-mail. */
+  function billingOf(account: Account): NonNullable<PaymentRequestValues['billingContact']> {
+    const contact = (account.contacts as AccountContact[])[0];
+    const emails = account.emailAddresses as AccountEmail[];
+    const email = emails.find((e) => e.isDefault) ?? emails[0];
+    return {
+      companyName: account.name,
+      firstNames: contact?.firstNames ?? null,
+      surname: contact?.surname ?? null,
+      emailAddress: email?.emailAddress ?? null,
+      address: null,
+    };
+  }
+
+  /**
+   * spec 2 §3 transactionAllocations: a Transaction request for existing invoices of the account.
+   * Each must be this company's, the account's, in the request's currency, payable and owing; an
+   * amount given lies within what it owes. The request asks for the sum (docs/decisions.md).
+   */
+  async function createForInvoices(
+    tx: Tx,
+    scope: PaymentRequestScope,
+    account: Account,
+    id: string,
+    input: CreateInvoicesRequestInput,
+    defaults: { usageType: 'Single' | 'Multiple'; validUntil: () => Date | null },
+  ) {
+    const wanted = input.transactionAllocations;
+    const found = await repository.payableTransactions(tx, scope, wanted.map((x) => x.transactionId));
+    const currency = input.currency ?? found.get(wanted[0]!.transactionId)?.currency ?? null;
+    const amounts: Big[] = [];
+    wanted.forEach((allocation, index) => {
+      const field = `transactionAllocations.${index}`;
+      const refuse = (message: string, at = 'transactionId'): never => {
+        throw new UnprocessableError(message, { [`${field}.${at}`]: [message] });
+      };
+      const transaction = found.get(allocation.transactionId);
+      if (!transaction) return refuse(m.transactionNotFound);
+      if (transaction.accountId !== account.id) return refuse(m.transactionOtherAccount);
+      if (transaction.currency !== currency) return refuse(m.transactionOtherCurrency);
+      if (!payable.has(transaction.transactionType)) return refuse(m.transactionNotInvoice);
+      const owed = new Big(transaction.owed);
+      if (transaction.paidStatus === 'FullyPaid' || owed.lte(0)) return refuse(m.transactionNothingOutstanding);
+      if (allocation.amount !== null && new Big(allocation.amount).gt(owed)) return refuse(m.amountAboveOutstanding, 'amount');
+      amounts.push(allocation.amount === null ? owed : new Big(allocation.amount));
+    });
+    const total = amounts.reduce((sum, value) => sum.plus(value), new Big(0));
+    await repository.insert(tx, scope, {
+      id,
+      requestType: 'Transaction',
+      requestStatus: 'Open',
+      captureType: input.captureType,
+      usageType: input.usageType ?? defaults.usageType,
+      customerName: account.name,
+      customerReference: input.customerReference ?? account.accountReference,
+      currency: currency!,
+      amountToPay: total.toString(),
+      // Absent: the company's default expiry; null: the caller asked for none.
+      validUntil: input.validUntil === undefined ? defaults.validUntil() : input.validUntil ? new Date(input.validUntil) : null,
+      paymentRequiredBy: input.paymentRequiredBy,
+      description: input.description,
+      accountId: account.id,
+      billingContact: input.billingContact ?? billingOf(account),
+    });
+    for (const [index, allocation] of wanted.entries()) {
+      await repository.insertAllocation(tx, scope, id, {
+        transactionId: allocation.transactionId,
+        amount: amounts[index]!.toString(),
+        required: true,
+        canEditAmount: false,
+        minimumAmount: null,
+        maximumAmount: null,
+      });
+    }
+    return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
+  }
+
   return {
     async page(tx: Tx, scope: PaymentRequestScope, query: PageQuery<Fields, 'transactions'>, includeTransactions: boolean) {
       const { rows, total } = await repository.page(tx, scope, query);
@@ -118,19 +202,31 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
     async create(tx: Tx, scope: PaymentRequestScope, input: CreatePaymentRequestInput): Promise<PaymentRequest> {
       const account = await accountOf(tx, scope, input.accountId);
       const id = uuidv7();
+      // spec 3 §2 payment request settings: the company's default usage type, and its default
+      // link expiry counted from when the link starts to work (docs/decisions.md, "Preferences").
+      const defaults = await readPaymentRequestSettings(tx, scope);
+      const expiryFrom = (validFrom: Date | null) =>
+        addExpiry(validFrom && validFrom.getTime() > Date.now() ? validFrom : new Date(), defaults.validUntilAddition);
       if (input.requestType === 'Account') {
+        const validFrom = input.validFrom ? new Date(input.validFrom) : null;
         await repository.insert(tx, scope, {
           id,
           requestType: 'Account',
           requestStatus: 'Open',
           captureType: input.captureType,
-          usageType: 'Single',
+          usageType: defaults.defaultUsageType,
           customerName: input.customerName ?? account.name,
           customerReference: input.customerReference ?? account.accountReference,
           currency: input.currency,
           amountToPay: String(input.amountToPay),
-          validFrom: input.validFrom ? new Date(input.validFrom) : null,
-          validUntil: input.validUntil ? new Date(input.validUntil) : null,
+          validFrom,
+          // Absent: the company's default expiry; null: the caller asked for none.
+          validUntil:
+            input.validUntil === undefined
+              ? expiryFrom(validFrom)
+              : input.validUntil
+                ? new Date(input.validUntil)
+                : null,
           paymentRequiredBy: input.paymentRequiredBy,
           description: input.description,
           test: input.test,
@@ -139,6 +235,11 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         });
         return load(tx, scope, id, { allocations: true, payments: true, editState: true });
       }
+      if ('transactionAllocations' in input)
+        return createForInvoices(tx, scope, account, id, input, {
+          usageType: defaults.defaultUsageType,
+          validUntil: () => expiryFrom(null),
+        });
       // The New Request dialog asks for an invoice: it becomes an accounting transaction of the
       // account and a Transaction request paying it (docs/decisions.md, "Payment requests").
       const transactionId = uuidv7();
@@ -162,12 +263,13 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
         requestType: 'Transaction',
         requestStatus: 'Open',
         captureType: 'Immediate',
-        usageType: 'Single',
+        usageType: defaults.defaultUsageType,
         customerName: account.name,
         customerReference: account.accountReference,
         currency: input.currency,
         amountToPay: String(input.amount),
         validFrom: new Date(input.transactionDate),
+        validUntil: expiryFrom(null),
         paymentRequiredBy: input.dueDate,
         description: input.description,
         paymentTerms: input.paymentTerms,

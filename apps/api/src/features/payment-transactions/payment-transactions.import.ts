@@ -10,6 +10,7 @@ import type { Tx } from '../../db/client.js';
 import { parseCsv } from '../../platform/csv.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Scope } from './payment-transactions.repository.js';
+import { insertWebhookEventsFrom } from '../web-hooks/web-hook-events.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,7 +66,8 @@ export function planImport(rows: ImportRow[]): ImportPlan {
  * Applies a plan in one statement (spec 2 §4 "in bulk by import"): the staged ids and statuses
  * (two array parameters, unnested) are joined to the company's payments once; the same statement
  * sets every status that differs and answers each found payment's status before it, from which
- * every row's result follows. All or nothing with the caller's transaction and its activity.
+ * every row's result follows. The same statement writes a payment.allocated-status-changed web hook
+ * event per changed payment (issue 15, set-based). All or nothing with the caller's transaction and its activity.
  */
 export async function importAllocatedStatuses(tx: Tx, scope: Scope, plan: ImportPlan): Promise<ImportResult> {
   const before = new Map<string, string>();
@@ -73,15 +75,25 @@ export async function importAllocatedStatuses(tx: Tx, scope: Scope, plan: Import
     const found = (await tx.execute(sql`
       with staged as (
         select s.id, s.status from unnest(${sql.param(plan.ids)}::uuid[], ${sql.param(plan.statuses)}::text[]) as s(id, status)
+      ), found as (
+        select p.id, p.allocated_status as before, staged.status
+        from staged join payment_transactions p
+          on p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = staged.id
       ), changed as (
-        update payment_transactions p set allocated_status = staged.status
-        from staged
-        where p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = staged.id
-          and p.allocated_status <> staged.status
+        update payment_transactions p set allocated_status = found.status
+        from found
+        where p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = found.id
+          and p.allocated_status <> found.status
+      ), events as (
+        ${insertWebhookEventsFrom(
+          scope,
+          { type: 'payment.allocated-status-changed', recordType: 'PaymentTransaction' },
+          sql`(select found.id::text as record_id,
+                 jsonb_build_object('id', found.id, 'allocatedStatus', found.status, 'previousAllocatedStatus', found.before) as payload
+               from found where found.before <> found.status)`,
+        )}
       )
-      select p.id, p.allocated_status as "allocatedStatus"
-      from staged join payment_transactions p
-        on p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = staged.id`)) as unknown as {
+      select found.id, found.before as "allocatedStatus" from found`)) as unknown as {
       rows: { id: string; allocatedStatus: string }[];
     };
     for (const row of found.rows) before.set(row.id, row.allocatedStatus);

@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../platform/er
 import type { PendingPaymentCall, ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import { allocationsFollowPayment } from './allocations-follow.js';
+import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 
 type Action = 'capture' | 'cancel';
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
@@ -91,6 +92,13 @@ export function createPendingPayments(deps: {
             )
             .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, current.id)));
           await allocationsFollowPayment(tx, scope, current.id, input.action === 'capture' ? amount : null);
+          // Issue 15: the merchant's systems hear of it once this transaction commits.
+          await recordWebhookEvent(tx, scope, {
+            type: input.action === 'capture' ? 'payment.captured' : 'payment.cancelled',
+            recordType: 'PaymentTransaction',
+            recordId: current.id,
+            payload: (await repository.findWithDetails(tx, scope, current.id))!,
+          });
         }
         const paymentTransaction = (await repository.find(tx, scope, current.id))!;
         return { isError: errorMessage !== null, errorMessage, paymentTransaction };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords } from '../../db/payment-records.js';
@@ -156,13 +156,21 @@ export function createPaymentTransactionsRepository() {
       });
     },
 
+    /** The status the payment had before, or null when the company has no such payment. */
     async setAllocatedStatus(executor: Executor, scope: Scope, id: string, status: string) {
-      const [row] = await executor
-        .update(t)
-        .set({ allocatedStatus: status })
-        .where(and(inScope(scope), eq(t.id, id)))
-        .returning({ id: t.id });
-      return row !== undefined;
+      const result = (await executor.execute(sql`
+        with old as (
+          select p.id, p.allocated_status from payment_transactions p
+          where p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = ${id}
+          for update
+        )
+        update payment_transactions p set allocated_status = ${status}
+        from old
+        where p.tenant_id = ${scope.tenantId} and p.dataset_id = ${scope.datasetId} and p.id = old.id
+        returning old.allocated_status as "previous"`)) as unknown as {
+        rows: { previous: string }[];
+      };
+      return result.rows[0]?.previous ?? null;
     },
 
     async find(executor: Executor, scope: Scope, id: string) {

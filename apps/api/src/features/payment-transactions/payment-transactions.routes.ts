@@ -23,6 +23,7 @@ import {
   paymentTransactionQuery,
   paymentTransactionSchema,
   uuidParam,
+  type AllocatedStatus,
 } from '@ledgerline/contract';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
@@ -39,6 +40,7 @@ import { copyTextToLines } from '../../db/copy-out.js';
 import { importAllocatedStatuses, planImport, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
 import { readOneFile } from '../../platform/uploads.js';
+import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
 
 export interface PaymentTransactionsRoutesOptions {
@@ -204,12 +206,19 @@ export async function paymentTransactionsRoutes(
       const scope = scopeOf(request);
       request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
       return request.unitOfWork(async (tx) => {
-        if (
-          !(await repository.setAllocatedStatus(tx, scope, request.params.id, request.body.status))
-        ) {
-          throw new NotFoundError('The payment transaction was not found.');
+        const { id } = request.params;
+        const { status } = request.body;
+        const previous = await repository.setAllocatedStatus(tx, scope, id, status);
+        if (previous === null) throw new NotFoundError('The payment transaction was not found.');
+        if (previous !== status) {
+          await recordWebhookEvent(tx, scope, {
+            type: 'payment.allocated-status-changed',
+            recordType: 'PaymentTransaction',
+            recordId: id,
+            payload: { id, allocatedStatus: status, previousAllocatedStatus: previous as AllocatedStatus },
+          });
         }
-        return (await repository.find(tx, scope, request.params.id))!;
+        return (await repository.find(tx, scope, id))!;
       });
     },
   );

@@ -1,6 +1,7 @@
 import type { Dataset } from '@ledgerline/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { addDays, format } from 'date-fns';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aDataset, aUser } from '@/test/fixtures';
@@ -18,6 +19,7 @@ function renderPage(
     policy?: boolean;
     companyCurrency?: Dataset['currency'] | 'SEK';
     created?: { status: number; body: unknown };
+    requestSettings?: unknown;
   } = {},
 ) {
   const calls = stubFetch({
@@ -33,6 +35,9 @@ function renderPage(
       body: { items: [aPaymentRequest()], totalItems: 1, totalItemsEstimated: false },
     },
     'POST /payment-requests': options.created ?? { status: 201, body: aPaymentRequest() },
+    ...(options.requestSettings
+      ? { 'GET /company-settings/payment-request': { body: options.requestSettings } }
+      : {}),
   });
   renderWithProviders(<p>Elsewhere</p>, {
     user: aUser({ permissions: (options.permissions ?? []) as never }),
@@ -49,6 +54,27 @@ async function openDialog() {
 }
 
 describe('the New Request dialog of an account page (spec 2 §2)', () => {
+  it("starts Valid to at the company's default link expiry (spec 3 §2 Preferences)", async () => {
+    const calls = renderPage(anAccount(), {
+      requestSettings: {
+        validUntilAddition: { unit: 'Week', quantity: 2 },
+        defaultUsageType: 'Single',
+        linkSize: 'Long',
+      },
+    });
+    const dialog = await openDialog();
+    await waitFor(() =>
+      expect(calls.some((call) => call.url.endsWith('/company-settings/payment-request'))).toBe(true),
+    );
+    await userEvent.type(await within(dialog).findByRole('textbox', { name: 'Post code' }), 'SW1A 1AA');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('New payment request created')).toBeInTheDocument();
+    const fortnight = format(addDays(new Date(), 14), 'yyyy-MM-dd');
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      validUntil: `${fortnight}T00:00:00.000Z`,
+    });
+  });
+
   it('defaults the company name to the account name and the currency to the account’s, and sends a trimmed Account request', async () => {
     const calls = renderPage(anAccount({ currency: 'USD' }));
     const dialog = await openDialog();

@@ -1,4 +1,6 @@
 import {
+  addExpiry,
+  type PaymentRequestSettings,
   captureTypes,
   createAccountRequestBody,
   currencyAliases,
@@ -20,11 +22,13 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useDatasetsAll } from '@/lib/api/get-datasets-all';
+import { usePaymentRequestDefaults } from '@/lib/api/payment-request-settings';
 import { useCompanyId } from '@/lib/company';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreateAccountPaymentRequest } from '../api/create-account-payment-request';
@@ -115,6 +119,14 @@ const toBody = (values: AccountRequestValues) => ({
   amountToPay: values.amountToPay === '' ? undefined : values.amountToPay,
 });
 
+/** The day a link made now stops working by the company's default expiry ('yyyy-MM-dd'), or null. */
+function defaultValidUntilDay(settings: PaymentRequestSettings | null, now: Date): string | null {
+  const until = addExpiry(now, settings?.validUntilAddition ?? null);
+  if (!until) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${until.getFullYear()}-${pad(until.getMonth() + 1)}-${pad(until.getDate())}`;
+}
+
 type FormProps = {
   account: Account;
   companyCurrency: string | undefined;
@@ -129,6 +141,16 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
     initialValues: accountRequestInitialValues(account, companyCurrency),
     validate: (values) => resolver(toBody(values) as unknown as AccountRequestValues),
   });
+  // spec 3 §2: Valid to starts at the company's default link expiry (Preferences); clearing it
+  // asks for a link that does not expire.
+  const defaultValidUntil = defaultValidUntilDay(usePaymentRequestDefaults(), new Date());
+  const defaultApplied = useRef(false);
+  const { isTouched, setFieldValue } = form;
+  useEffect(() => {
+    if (!defaultValidUntil || defaultApplied.current) return;
+    defaultApplied.current = true;
+    if (!isTouched('validUntil')) setFieldValue('validUntil', defaultValidUntil);
+  }, [defaultValidUntil, isTouched, setFieldValue]);
 
   const submit = form.onSubmit((values) => {
     // spec 2 §2: text values are trimmed before sending (the contract trims them, empty becomes null).

@@ -1,4 +1,4 @@
-import { opayoTestResult, tranSafeTestResult } from '@ledgerline/contract';
+import { connectionTestResult, opayoTestResult, tranSafeTestResult } from '@ledgerline/contract';
 import { useMutation } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 
@@ -28,3 +28,24 @@ export const testTranSafeConnection = (body: {
 
 export const useTestOpayoConnection = () => useMutation({ mutationFn: testOpayoConnection });
 export const useTestTranSafeConnection = () => useMutation({ mutationFn: testTranSafeConnection });
+
+/** POST truelayer/admin/test-connection: a client-credentials token proves the client. */
+export const testTrueLayerConnection = (body: {
+  clientId: string;
+  clientSecret: string;
+  useSandbox: boolean;
+  paymentProviderId?: string | null;
+}) =>
+  companyClient.post('/truelayer/admin/test-connection', body, { schema: connectionTestResult });
+
+/** POST oppwa/admin/test-connection: a 1.00 GBP checkout (nothing charged) proves token and entity. */
+export const testOppwaConnection = (body: {
+  entityId: string;
+  accessToken: string;
+  useSandbox: boolean;
+  paymentProviderId?: string | null;
+}) => companyClient.post('/oppwa/admin/test-connection', body, { schema: connectionTestResult });
+
+export const useTestTrueLayerConnection = () =>
+  useMutation({ mutationFn: testTrueLayerConnection });
+export const useTestOppwaConnection = () => useMutation({ mutationFn: testOppwaConnection });

@@ -21,7 +21,9 @@ import { IconPlugConnected } from '@tabler/icons-react';
 import { errorMessage } from '@/lib/status-routing';
 import {
   useTestOpayoConnection,
+  useTestOppwaConnection,
   useTestTranSafeConnection,
+  useTestTrueLayerConnection,
   type OpayoCredentials,
 } from '../api/connection-tests';
 import type { ProviderFormValues } from './provider-form-values';
@@ -178,6 +180,61 @@ function TranSafeTestButton({
   );
 }
 
+/** TrueLayer and Total Processing: the form's credentials tested as they stand (a stored secret as the sentinel). */
+function CredentialsTestButton({
+  form,
+  configurationId,
+  kind,
+}: {
+  form: Form;
+  configurationId: string | null;
+  kind: 'TrueLayer' | 'Oppwa';
+}) {
+  const trueLayer = useTestTrueLayerConnection();
+  const oppwa = useTestOppwaConnection();
+  const pending = kind === 'TrueLayer' ? trueLayer.isPending : oppwa.isPending;
+  const handlers = {
+    onSuccess: (result: { success: boolean; message: string }) =>
+      notifications.show({ color: result.success ? 'green' : 'red', message: result.message }),
+    onError: (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
+  };
+  return (
+    <Group>
+      <Button
+        variant="default"
+        leftSection={<IconPlugConnected size={16} />}
+        loading={pending}
+        onClick={() => {
+          const { credentials } = form.getValues();
+          const useSandbox = credentials.useSandbox === true;
+          if (kind === 'TrueLayer')
+            trueLayer.mutate(
+              {
+                clientId: String(credentials.clientId ?? ''),
+                clientSecret: String(credentials.clientSecret ?? ''),
+                useSandbox,
+                paymentProviderId: configurationId,
+              },
+              handlers,
+            );
+          else
+            oppwa.mutate(
+              {
+                entityId: String(credentials.entityId ?? ''),
+                accessToken: String(credentials.accessToken ?? ''),
+                useSandbox,
+                paymentProviderId: configurationId,
+              },
+              handlers,
+            );
+        }}
+      >
+        Test Connection
+      </Button>
+    </Group>
+  );
+}
+
 /** spec 3 §2 the kind's connection fields on the General tab. */
 export function CredentialFields({
   form,
@@ -258,6 +315,7 @@ export function CredentialFields({
           <ServerChoice form={form} path="credentials.useSandbox" />
           <TextInput label="Client ID" required {...form.getInputProps('credentials.clientId')} />
           <SecretInput form={form} path="credentials.clientSecret" label="Client Secret" />
+          <CredentialsTestButton form={form} configurationId={configurationId} kind="TrueLayer" />
         </Stack>
       );
     case 'Oppwa':
@@ -269,6 +327,7 @@ export function CredentialFields({
           />
           <TextInput label="Entity ID" required {...form.getInputProps('credentials.entityId')} />
           <SecretInput form={form} path="credentials.accessToken" label="Access token" />
+          <CredentialsTestButton form={form} configurationId={configurationId} kind="Oppwa" />
         </Stack>
       );
     default:

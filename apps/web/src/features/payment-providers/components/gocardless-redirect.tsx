@@ -1,4 +1,5 @@
 import { Alert, Anchor, Stack } from '@mantine/core';
+import { navigateAway } from '@/lib/parent-redirect';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '@/lib/status-routing';
@@ -15,7 +16,7 @@ export function GoCardlessRedirect() {
     if (started.current) return;
     started.current = true;
     startGoCardlessAuthorisation(newAuthorisationNonce()).then(
-      ({ url }) => window.location.assign(url),
+      ({ url }) => navigateAway(url),
       (error: unknown) => setFailure(errorMessage(error)),
     );
   }, []);

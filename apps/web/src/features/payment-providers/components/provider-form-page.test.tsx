@@ -245,4 +245,50 @@ describe('provider forms', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Test Connection' }));
     expect(await screen.findByText('Connection successful.')).toBeInTheDocument();
   });
+
+  it('TrueLayer Test Connection sends the stored secret as the sentinel with the configuration', async () => {
+    const trueLayer: PaymentProvider = {
+      ...opayo,
+      id: '0199f0aa-0000-7000-8000-000000000003',
+      providerName: 'TrueLayer',
+      name: 'Bank transfer',
+      settings: {
+        beneficiaryName: 'Ledgerline Ltd',
+        beneficiaryReference: '{accountReference}',
+        remitterReference: '{companyName}',
+        beneficiaryBankAccount: {
+          accountName: null,
+          accountNumber: '12345678',
+          sortCode: '123456',
+          iban: null,
+          currency: 'GBP',
+        },
+      },
+      credentials: { clientId: 'client', clientSecret: secretSentinel, useSandbox: true },
+    };
+    const calls = stubFetch({
+      [`GET /providers/${trueLayer.id}`]: { body: trueLayer },
+      'POST /truelayer/admin/test-connection': {
+        body: {
+          success: false,
+          message: 'TrueLayer refused the client credentials (invalid_client).',
+        },
+      },
+    });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${trueLayer.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Test Connection' }));
+    expect(
+      await screen.findByText('TrueLayer refused the client credentials (invalid_client).'),
+    ).toBeInTheDocument();
+    expect(calls.find((call) => call.url.includes('truelayer'))?.body).toEqual({
+      clientId: 'client',
+      clientSecret: secretSentinel,
+      useSandbox: true,
+      paymentProviderId: trueLayer.id,
+    });
+  });
 });

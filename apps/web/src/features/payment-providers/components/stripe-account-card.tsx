@@ -1,4 +1,5 @@
 import { providerConnectionMessages as messages } from '@ledgerline/contract';
+import { navigateAway } from '@/lib/parent-redirect';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBrandStripe } from '@tabler/icons-react';
@@ -20,7 +21,7 @@ export function StripeConnectButton({ configurationId }: { configurationId: stri
       disabled={!ready}
       onClick={() => {
         if (!keys.data?.connectClientId) return;
-        window.location.assign(
+        navigateAway(
           stripeAuthoriseUrl({
             authoriseUrl: keys.data.authoriseUrl,
             clientId: keys.data.connectClientId,

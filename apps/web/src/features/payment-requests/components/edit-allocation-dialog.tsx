@@ -79,7 +79,7 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
         <NumberInput label="Amount" decimalScale={2} min={0} {...form.getInputProps('amount')} />
         <Checkbox label="Required" {...form.getInputProps('required', { type: 'checkbox' })} />
         <Checkbox label="Can edit amount" {...form.getInputProps('canEditAmount', { type: 'checkbox' })} />
-        <Group grow>
+        <Group grow align="flex-start">
           <NumberInput label="Minimum amount" decimalScale={2} min={0} disabled={limitsDisabled} {...form.getInputProps('minimumAmount')} />
           <NumberInput label="Maximum amount" decimalScale={2} min={0} disabled={limitsDisabled} {...form.getInputProps('maximumAmount')} />
         </Group>

@@ -51,7 +51,7 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
-        <Group grow>
+        <Group grow align="flex-start">
           <CalendarDateInput label="Valid from" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validFrom')} />
           <CalendarDateInput label="Valid to" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validUntil')} />
         </Group>

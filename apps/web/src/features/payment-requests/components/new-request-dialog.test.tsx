@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, format } from 'date-fns';
+import { paymentRequestMessages } from '@ledgerline/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
@@ -59,6 +60,21 @@ describe('the New Request dialog', () => {
     expect(account).toHaveValue('ACC000001 – Acme Ltd');
     await userEvent.click(screen.getByRole('button', { name: 'Create' }));
     expect(screen.queryByText('Account is required')).not.toBeInTheDocument();
+  });
+
+  it('keeps the two date fields level when one of them shows an error (issue 10 item 14)', async () => {
+    stubFetch({ 'GET /accounts': accounts });
+    renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
+    const due = await screen.findByRole('textbox', { name: 'Due date' });
+    await userEvent.clear(due);
+    await userEvent.type(due, '2026-13-45');
+    await userEvent.tab();
+    expect(await screen.findByText(paymentRequestMessages.dateInvalid)).toBeInTheDocument();
+    // jsdom lays nothing out: what keeps them level is the row aligning its fields to the top,
+    // so the error under one field does not push the other down to the middle.
+    const row = due.closest<HTMLElement>('.mantine-Group-root')!;
+    expect(row).toContainElement(screen.getByRole('textbox', { name: 'Transaction date' }));
+    expect(row.style.getPropertyValue('--group-align')).toBe('flex-start');
   });
 
   it('offers the six currencies of spec 2', async () => {

@@ -12,6 +12,7 @@ import { notifications } from '@mantine/notifications';
 import { addDays, format } from 'date-fns';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { LinkExpiryHint } from '@/ui/link-expiry-hint';
 import { useCreatePaymentRequest } from '../api/create-payment-request';
 import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
 import { AccountPicker } from './account-picker';
@@ -91,12 +92,13 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
           {...form.getInputProps('currency')}
         />
         <NumberInput label="Amount" required decimalScale={2} fixedDecimalScale min={0} {...form.getInputProps('amount')} />
-        <Group grow>
+        <Group grow align="flex-start">
           <CalendarDateInput label="Transaction date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
           <CalendarDateInput label="Due date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />
         </Group>
         <TextInput label="Description" {...form.getInputProps('description')} />
         <TextInput label="Payment terms" {...form.getInputProps('paymentTerms')} />
+        <LinkExpiryHint />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>
             Cancel

@@ -1,11 +1,9 @@
 import { Anchor, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { PaymentTransaction } from '@ledgerline/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
-import { useFailedPaymentTransactions } from '../api/get-failed-payment-transactions';
-import { usePaymentTransactions } from '../api/get-payment-transactions';
+import { useLatestFailedPayments, useLatestPayments, type LatestPayment } from '../api/get-latest-payments';
 
 /** spec 1 §2.4, §9: each panel lists 8 items, newest first. */
 const panelQuery = { page: 1, itemsPerPage: 8, sort: '-StatusDateTime', expand: 'paymentrequest' } as const;
@@ -13,10 +11,10 @@ const panelQuery = { page: 1, itemsPerPage: 8, sort: '-StatusDateTime', expand: 
 interface PanelProps {
   title: string;
   empty: string;
-  result: UseQueryResult<{ items: PaymentTransaction[] }>;
+  result: UseQueryResult<{ items: LatestPayment[] }>;
 }
 
-function customerOf(payment: PaymentTransaction): string {
+function customerOf(payment: LatestPayment): string {
   return payment.paymentRequest?.customerName ?? payment.customerName ?? payment.companyName ?? 'Unknown customer';
 }
 
@@ -63,12 +61,12 @@ function PaymentsPanel({ title, empty, result }: PanelProps) {
 
 /** The latest paid payments of the company (spec 1 §7: filter 'Status eq Paid'). */
 export function SuccessfulPaymentsPanel() {
-  const result = usePaymentTransactions({ ...panelQuery, filter: 'Status eq Paid' });
+  const result = useLatestPayments({ ...panelQuery, filter: 'Status eq Paid' });
   return <PaymentsPanel title="Successful payments" empty="No successful payments" result={result} />;
 }
 
 /** The latest failed, not authorised and rejected payment attempts. */
 export function RejectedPaymentsPanel() {
-  const result = useFailedPaymentTransactions(panelQuery);
+  const result = useLatestFailedPayments(panelQuery);
   return <PaymentsPanel title="Rejected payments" empty="No failed payments" result={result} />;
 }

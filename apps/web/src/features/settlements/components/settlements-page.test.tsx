@@ -78,6 +78,9 @@ describe('settlements (spec 3 §2)', () => {
         body: {
           defaultSettlementConfigurationGroupId: groupId,
           defaultLatePaymentConfigurationId: null,
+          defaultCountryId: 826,
+          defaultEditPaymentStatus: 'Disable',
+          allowTransactionCurrencyChange: 'Disable',
         },
       },
     });

@@ -1,0 +1,92 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  fallbackCountry,
+  type CompanyPreferences,
+  type PaymentRequestSettings,
+} from '@ledgerline/contract';
+import type { Tx } from '../../db/client.js';
+import type {
+  latePaymentConfigurations,
+  settlementConfigurationGroups,
+} from '../../db/schema-money-rules.js';
+import { companyPreferences } from '../../db/schema-money-rules.js';
+import type { MoneyRulesScope } from '../money-rules/money-rules.repository.js';
+
+export type PreferencesScope = MoneyRulesScope;
+type Row = typeof companyPreferences.$inferSelect;
+type Changes = Partial<Omit<typeof companyPreferences.$inferInsert, 'tenantId' | 'datasetId'>>;
+
+async function row(tx: Tx, scope: PreferencesScope): Promise<Row | undefined> {
+  const [found] = await tx
+    .select()
+    .from(companyPreferences)
+    .where(
+      and(
+        eq(companyPreferences.tenantId, scope.tenantId),
+        eq(companyPreferences.datasetId, scope.datasetId),
+      ),
+    );
+  return found;
+}
+
+/** spec 3 §3; a company without a row reads the defaults (docs/decisions.md, "Preferences"). */
+export async function readPreferences(
+  tx: Tx,
+  scope: PreferencesScope,
+): Promise<CompanyPreferences> {
+  const found = await row(tx, scope);
+  return {
+    defaultSettlementConfigurationGroupId: found?.defaultSettlementConfigurationGroupId ?? null,
+    defaultLatePaymentConfigurationId: found?.defaultLatePaymentConfigurationId ?? null,
+    defaultCountryId: found?.defaultCountryId ?? fallbackCountry.id,
+    defaultEditPaymentStatus: found?.defaultEditPaymentStatus ?? 'Disable',
+    allowTransactionCurrencyChange: found?.allowTransactionCurrencyChange ?? 'Disable',
+  };
+}
+
+export async function readPaymentRequestSettings(
+  tx: Tx,
+  scope: PreferencesScope,
+): Promise<PaymentRequestSettings> {
+  const found = await row(tx, scope);
+  return {
+    validUntilAddition:
+      found?.validUntilUnit && found.validUntilQuantity > 0
+        ? { unit: found.validUntilUnit, quantity: found.validUntilQuantity }
+        : null,
+    defaultUsageType: found?.defaultUsageType ?? 'Single',
+    linkSize: 'Long',
+  };
+}
+
+/** One row per company, made by the first save; a save changes only the columns it names. */
+export async function savePreferences(tx: Tx, scope: PreferencesScope, changes: Changes) {
+  await tx
+    .insert(companyPreferences)
+    .values({ ...scope, ...changes })
+    .onConflictDoUpdate({
+      target: [companyPreferences.tenantId, companyPreferences.datasetId],
+      set: { ...changes, updatedOn: new Date() },
+    });
+}
+
+/** Whether the company has this settlement group or late-payment configuration (locked for the save). */
+export async function companyHas(
+  tx: Tx,
+  scope: PreferencesScope,
+  table: typeof settlementConfigurationGroups | typeof latePaymentConfigurations,
+  id: string,
+): Promise<boolean> {
+  const rows = await tx
+    .select({ id: table.id })
+    .from(table)
+    .where(
+      and(
+        eq(table.tenantId, scope.tenantId),
+        eq(table.datasetId, scope.datasetId),
+        eq(table.id, id),
+      ),
+    )
+    .for('share');
+  return rows.length > 0;
+}

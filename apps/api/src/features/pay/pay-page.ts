@@ -1,0 +1,436 @@
+import Big from 'big.js';
+import {
+  currencyDecimalPlaces,
+  payMethodGroups,
+  paymentProviderTypes,
+  type PayInvoice,
+  type PayMethod,
+  type PayMethodGroup,
+  type PayPage,
+  type PayReceipt,
+} from '@ledgerline/contract';
+import type { Executor } from '../../db/client.js';
+import type { CalendarDate } from '../money-rules/calendar-date.js';
+import { editBoundsOf, mayEditAmount, type EditBounds } from './edit-rule.js';
+import { quoteTransactions, priceTransactions, today } from '../money-rules/money-rules.service.js';
+import type { InvoiceFacts } from '../money-rules/money-rules.repository.js';
+import { loadMoneyRules } from '../money-rules/money-rules.repository.js';
+import type { MoneyRules, Quote } from '../money-rules/quote.js';
+import {
+  takenStatuses,
+  type PayRepository,
+  type PayScope,
+  type PaymentRequestRow,
+  type PaymentRow,
+  type ProviderRow,
+} from './pay.repository.js';
+
+/** What pay.repository.ts pageState reads of a request in one statement. */
+export type PageState = Awaited<ReturnType<PayRepository['pageState']>>;
+
+/** What the payer is shown, with what the payment path needs to store it. */
+export interface PayQuote {
+  page: PayPage;
+  /** Per invoice, the money rules' quote (null for Account requests). */
+  quotes: Quote[];
+  amountToPay: Big;
+  /** Started, unfinished payments young enough to hold the request. */
+  inFlight: PaymentRow[];
+  /** The invoices whose amount the payer may change, by transaction id, with their bounds. */
+  editable: Map<string, EditBounds>;
+}
+
+/** What was shown, as stored with the payment (pay_quotes.offered). */
+export interface Offered {
+  quotedOn: CalendarDate;
+  invoices: {
+    transactionId: string;
+    outstandingAmount: string;
+    discount: string;
+    offer: {
+      id: string;
+      source: 'Manual' | 'Generated';
+      groupId: string | null;
+      type: string;
+      description: string | null;
+      validUntil: string | null;
+    } | null;
+    fees: { type: string; amount: string; description: string }[];
+    amountToPay: string;
+    /**
+     * Set when the payer chose to pay less than in full: what goes to the invoice (no discount,
+     * no fee lines). Absent: paid in full, outstandingAmount − discount.
+     */
+    paidAmount?: string;
+  }[];
+  discountTotal: string;
+  feeTotal: string;
+  total: string;
+}
+
+const money = (value: Big | string, currency: string) =>
+  Number(new Big(value).toFixed(currencyDecimalPlaces(currency)));
+
+const longDate = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A plain-words line on why late fees apply (issue 14), or null when none do. */
+export function feesReasonOf(quote: Quote, dueDate: string | null): string | null {
+  if (quote.fees.length === 0 || !dueDate) return null;
+  const due = longDate.format(new Date(`${dueDate}T00:00:00Z`));
+  const interest = quote.fees.some((fee) => fee.type === 'StatutoryInterest');
+  const fixed = quote.fees.find((fee) => fee.type === 'FixedSum');
+  const symbol = quote.currency === 'GBP' ? '£' : `${quote.currency} `;
+  const parts = [
+    interest ? 'interest at 8% over the Bank of England base rate' : null,
+    fixed ? `a fixed sum of ${symbol}${new Big(fixed.amount).toFixed(0)}` : null,
+  ].filter((part): part is string => part !== null);
+  return `This invoice was due on ${due}. UK law lets the seller add ${parts.join(' and ')} for late payment.`;
+}
+
+/** spec 3 §3 filters of one method configuration: currency and payment amount. */
+function methodMatches(
+  configuration: { enabled: boolean; filterGroup: { filterConfigurations: Filter[] } | null },
+  currency: string,
+  amount: Big,
+): boolean {
+  if (!configuration.enabled) return false;
+  for (const filter of configuration.filterGroup?.filterConfigurations ?? []) {
+    if (filter.isEnabled === false) continue;
+    if (filter.filterType === 'Currencies') {
+      // An empty allowed list means all currencies (spec 3 §5).
+      if ((filter.currencies?.length ?? 0) > 0 && !filter.currencies!.includes(currency))
+        return false;
+    } else if (filter.filterType === 'PaymentAmount') {
+      if (filter.minimumPaymentValue != null && amount.lt(filter.minimumPaymentValue)) return false;
+      if (filter.maximumPaymentValue != null && amount.gt(filter.maximumPaymentValue)) return false;
+    }
+  }
+  return true;
+}
+interface Filter {
+  filterType: string;
+  isEnabled?: boolean;
+  currencies?: string[];
+  minimumPaymentValue?: number | null;
+  maximumPaymentValue?: number | null;
+}
+
+const groupOf = (methodType: string): PayMethodGroup | null =>
+  (payMethodGroups as readonly string[]).includes(methodType)
+    ? (methodType as PayMethodGroup)
+    : null;
+
+/**
+ * The methods the payer may choose: enabled configurations with a method type whose filters match
+ * the currency and amount (and that the provider supports in this currency), one per
+ * configuration, the default first, then grouped Card / Bank transfer / Direct debit.
+ */
+export function methodsOf(rows: ProviderRow[], currency: string, amount: Big): PayMethod[] {
+  const methods: (PayMethod & { order: number })[] = [];
+  for (const [order, row] of rows.entries()) {
+    const type = paymentProviderTypes.find((t) => t.providerName === row.providerName);
+    if (!type) continue;
+    const supported = (methodType: string) =>
+      type.paymentMethodTypesInfo.some(
+        (info) =>
+          info.paymentMethodType === methodType && info.supportedCurrencies.includes(currency),
+      );
+    const configurations = (row.paymentMethodConfigurations ?? []) as {
+      paymentMethodType: string;
+      enabled: boolean;
+      filterGroup: { filterConfigurations: Filter[] } | null;
+    }[];
+    const groups = configurations
+      .filter((c) => supported(c.paymentMethodType) && methodMatches(c, currency, amount))
+      .map((c) => groupOf(c.paymentMethodType))
+      .filter((group): group is PayMethodGroup => group !== null)
+      .sort((x, y) => payMethodGroups.indexOf(x) - payMethodGroups.indexOf(y));
+    if (groups.length === 0) continue;
+    methods.push({
+      configurationId: row.id,
+      providerName: row.providerName,
+      displayName: row.name,
+      group: groups[0]!,
+      isDefault: row.isDefault,
+      isTest: row.isTest,
+      order,
+    });
+  }
+  methods.sort(
+    (x, y) =>
+      Number(y.isDefault) - Number(x.isDefault) ||
+      payMethodGroups.indexOf(x.group) - payMethodGroups.indexOf(y.group) ||
+      x.order - y.order,
+  );
+  return methods.map(({ order: _order, ...method }) => method);
+}
+
+/** The page's state; null when the payer sees the expired page. */
+export function stateOf(
+  request: PaymentRequestRow,
+  on: CalendarDate,
+  now: Date,
+): PayPage['state'] | null {
+  const status = request.requestStatus;
+  if (status === 'Expired') return null;
+  if (status === 'Cancelled') return 'Cancelled';
+  // A Reserve request's authorised payment counts as paid for the payer (demo data's 'Pending').
+  if (status === 'Completed' || status === 'Pending') return 'Completed';
+  if (request.validUntil && request.validUntil.getTime() < now.getTime()) return null;
+  if (request.paymentRequiredBy && request.paymentRequiredBy < on) return null;
+  return status === 'PartCompleted' ? 'PartCompleted' : 'Open';
+}
+
+export function receiptOf(payment: PaymentRow): PayReceipt {
+  return {
+    paymentId: payment.id,
+    reference: payment.ledgerlineReference,
+    amount: money(payment.totalAmount, payment.currency),
+    currency: payment.currency,
+    paidAt: payment.statusDateTime.toISOString(),
+    paymentMethodType: payment.paymentMethodType,
+    providerName: payment.paymentProviderName,
+  };
+}
+
+function invoiceOf(
+  row: {
+    id: string;
+    transactionReference: string;
+    description: string | null;
+    transactionDate: string;
+    dueDate: string | null;
+  },
+  quote: Quote,
+  editable: EditBounds | null,
+): PayInvoice {
+  const offer = quote.bestOffer;
+  return {
+    transactionId: row.id,
+    reference: row.transactionReference,
+    description: row.description,
+    transactionDate: row.transactionDate,
+    dueDate: row.dueDate,
+    outstandingAmount: money(quote.outstandingAmount, quote.currency),
+    discount: money(quote.discount, quote.currency),
+    offer: offer && {
+      id: offer.id,
+      source: offer.source,
+      description: offer.description,
+      validUntil: offer.validUntil,
+    },
+    fees: quote.fees.map((fee) => ({ ...fee, amount: money(fee.amount, quote.currency) })),
+    feesReason: feesReasonOf(quote, row.dueDate),
+    amountToPay: money(quote.amountToPay, quote.currency),
+    editable: editable && {
+      minimumAmount: money(editable.minimumAmount, quote.currency),
+      maximumAmount: money(editable.maximumAmount, quote.currency),
+      required: editable.required,
+    },
+  };
+}
+
+/** What was shown, kept with the payment (pay_quotes.offered). */
+export function offeredOf(quote: PayQuote): Offered {
+  const invoices = quote.quotes.map((q) => ({
+    transactionId: q.transactionId,
+    outstandingAmount: q.outstandingAmount,
+    discount: q.discount,
+    offer: q.bestOffer && {
+      id: q.bestOffer.id,
+      source: q.bestOffer.source,
+      groupId: q.bestOffer.groupId,
+      type: q.bestOffer.type,
+      description: q.bestOffer.description,
+      validUntil: q.bestOffer.validUntil,
+    },
+    fees: q.fees.map((fee) => ({ ...fee })),
+    amountToPay: q.amountToPay,
+  }));
+  const sum = (pick: (q: Quote) => Big) =>
+    quote.quotes.reduce((s, q) => s.plus(pick(q)), new Big(0)).toFixed();
+  return {
+    quotedOn: quote.page.quotedOn,
+    invoices,
+    discountTotal: sum((q) => new Big(q.discount)),
+    feeTotal: sum((q) => q.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0))),
+    total: quote.amountToPay.toFixed(),
+  };
+}
+
+/** What the page needs of the company whatever the request: details, methods, money rules. */
+export interface CompanyFacts {
+  company: Awaited<ReturnType<PayRepository['company']>>;
+  configurations: ProviderRow[];
+  rules: MoneyRules;
+}
+
+export async function loadCompanyFacts(
+  tx: Executor,
+  repository: PayRepository,
+  scope: PayScope,
+): Promise<CompanyFacts> {
+  const [company, configurations, rules] = await Promise.all([
+    repository.company(tx, scope),
+    repository.enabledConfigurations(tx, scope),
+    loadMoneyRules(tx, scope),
+  ]);
+  return { company, configurations, rules };
+}
+
+/**
+ * The payer page of one request, worked out for today (issue 14). Null: the expired page.
+ * `holdMinutes`: how long a started, unfinished payment holds the request.
+ */
+export async function buildPayQuote(
+  tx: Executor,
+  repository: PayRepository,
+  scope: PayScope,
+  request: PaymentRequestRow,
+  options: {
+    holdMinutes: number;
+    canPay: (providerName: string) => boolean;
+    /** The company's facts, when the caller keeps them (the page's read); else read here. */
+    companyFacts?: (tx: Executor, scope: PayScope) => Promise<CompanyFacts>;
+    /** The request's state as pageState read it (the page's GET; a start keeps its reads). */
+    state?: PageState;
+    now?: Date;
+  },
+): Promise<PayQuote | null> {
+  const now = options.now ?? new Date();
+  const quotedOn = today();
+  const state = stateOf(request, quotedOn, now);
+  if (state === null) return null;
+  const currency = request.currency;
+  const isTransaction = request.requestType === 'Transaction';
+  const companyFacts = (
+    options.companyFacts ?? ((t: Executor, s: PayScope) => loadCompanyFacts(t, repository, s))
+  )(tx, scope);
+  let payments: PaymentRow[];
+  let rows: Awaited<ReturnType<PayRepository['invoices']>>;
+  let editSettings: Awaited<ReturnType<PayRepository['editSettings']>> | null;
+  let facts: InvoiceFacts | null = null;
+  const { state: read } = options;
+  if (read) {
+    // The page's read: the request's state in one statement (pay.repository.ts pageState).
+    const state = read;
+    payments = state.payments;
+    rows = isTransaction ? state.invoices : [];
+    editSettings = isTransaction ? state.editSettings : null;
+    facts = state.facts;
+  } else {
+    [payments, rows, editSettings] = await Promise.all([
+      repository.payments(tx, scope, request.id),
+      isTransaction ? repository.invoices(tx, scope, request.id) : Promise.resolve([]),
+      isTransaction ? repository.editSettings(tx, scope, request.accountId) : Promise.resolve(null),
+    ]);
+  }
+  const { company, configurations, rules } = await companyFacts;
+  const taken = payments.filter((p) => (takenStatuses as readonly string[]).includes(p.status));
+  const paid = taken.reduce((sum, p) => sum.plus(p.totalAmount), new Big(0));
+  const holdFrom = now.getTime() - options.holdMinutes * 60_000;
+  const inFlight = payments.filter(
+    (p) => p.status === 'Processing' && p.createdOn.getTime() >= holdFrom,
+  );
+
+  let quotes: Quote[] = [];
+  let invoices: PayInvoice[] = [];
+  let amountToPay: Big;
+  const editable = new Map<string, EditBounds>();
+  const open = state === 'Open' || state === 'PartCompleted';
+  if (isTransaction) {
+    quotes = facts
+      ? priceTransactions(rows, facts, quotedOn, rules)
+      : await quoteTransactions(tx, scope, rows, quotedOn, rules);
+    const decimals = currencyDecimalPlaces(currency);
+    // The payer may change an invoice's amount where the merchant allows it (edit-rule.ts).
+    for (const [i, row] of rows.entries()) {
+      const quote = quotes[i]!;
+      if (
+        open &&
+        editSettings &&
+        new Big(quote.amountToPay).gt(0) &&
+        mayEditAmount(editSettings.account, editSettings.companyDefault, row.allocation)
+      )
+        editable.set(row.id, editBoundsOf(row.allocation, new Big(quote.amountToPay), decimals));
+    }
+    // An invoice paid in full is shown with nothing left; it is not quoted again.
+    invoices = rows.map((row, i) => invoiceOf(row, quotes[i]!, editable.get(row.id) ?? null));
+    const owing = quotes.filter((q) => new Big(q.outstandingAmount).gt(0));
+    quotes = owing;
+    amountToPay = owing.reduce((sum, q) => sum.plus(q.amountToPay), new Big(0));
+  } else {
+    amountToPay = new Big(request.amountToPay).minus(paid);
+  }
+  if (amountToPay.lt(0)) amountToPay = new Big(0);
+  const sumOf = (pick: (invoice: PayInvoice) => Big | number) =>
+    money(
+      invoices.reduce((sum, invoice) => sum.plus(pick(invoice)), new Big(0)),
+      currency,
+    );
+  const payable = open && amountToPay.gt(0);
+  const partPayment =
+    request.requestType === 'Account' && request.usageType === 'Multiple' && payable
+      ? {
+          minimumAmount: money(new Big(1).div(10 ** currencyDecimalPlaces(currency)), currency),
+          maximumAmount: money(amountToPay, currency),
+        }
+      : null;
+  const methods = payable
+    ? methodsOf(
+        configurations.filter((row) => options.canPay(row.providerName)),
+        currency,
+        amountToPay,
+      )
+    : [];
+  const details = company.details;
+  const latest = taken[0];
+  const page: PayPage = {
+    id: request.id,
+    state,
+    requestType: request.requestType === 'Account' ? 'Account' : 'Transaction',
+    usageType: request.usageType === 'Multiple' ? 'Multiple' : 'Single',
+    reference: request.customerReference,
+    description: request.description,
+    customerName: request.customerName,
+    currency,
+    quotedOn,
+    validUntil: request.validUntil?.toISOString() ?? null,
+    paymentRequiredBy: request.paymentRequiredBy,
+    company: {
+      name: details?.name ?? company.datasetName ?? 'Ledgerline',
+      logoUrl: company.hasLogo ? `/api/v0/pay/${request.id}/logo` : null,
+      website: details?.website ?? null,
+      emailAddress: details?.email ?? null,
+      telephone: details?.telephone ?? null,
+      addressLines: details
+        ? [
+            details.address1,
+            details.address2,
+            details.city,
+            details.state,
+            details.postCode,
+            details.country,
+          ].filter((line): line is string => !!line && line.trim() !== '')
+        : [],
+    },
+    invoices,
+    discountTotal: sumOf((invoice) => invoice.discount),
+    feeTotal: sumOf((invoice) =>
+      invoice.fees.reduce((sum, fee) => sum.plus(fee.amount), new Big(0)),
+    ),
+    amountToPay: money(amountToPay, currency),
+    paidAmount: money(paid, currency),
+    partPayment,
+    methods,
+    receipt:
+      (state === 'Completed' || state === 'PartCompleted') && latest ? receiptOf(latest) : null,
+    test: request.test || (methods.length > 0 && methods.every((method) => method.isTest)),
+  };
+  return { page, quotes, amountToPay, inFlight, editable };
+}

@@ -1,0 +1,597 @@
+import { CheckoutStartError } from '../../providers/checkout-support.js';
+import Big from 'big.js';
+import {
+  currencyDecimalPlaces,
+  sandboxCards,
+  type PayPageAnswer,
+  type PayPaymentStatus,
+  type SandboxCardBody,
+  type StartPaymentBody,
+  type StartedPayment,
+} from '@ledgerline/contract';
+import { randomInt } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor, Tx } from '../../db/client.js';
+import { auditActivities } from '../../db/schema.js';
+import { payers } from '../../db/schema-receivables.js';
+import {
+  AppError,
+  ConflictError,
+  NotFoundError,
+  UnprocessableError,
+} from '../../platform/errors.js';
+import type { CheckoutConfiguration, CheckoutRegistry } from '../../providers/checkout.js';
+import { CredentialCache } from '../../platform/credential-cache.js';
+import {
+  buildPayQuote,
+  loadCompanyFacts,
+  offeredOf,
+  receiptOf,
+  type CompanyFacts,
+  type Offered,
+  type PayQuote,
+} from './pay-page.js';
+import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
+import type { SettleActor, Settlement } from './settle.js';
+
+/** The payer-facing messages of the pay calls (docs/api.md "The payer page"). */
+export const payMessages = {
+  expired: 'This payment request has expired or does not exist.',
+  cancelled: 'This payment request was cancelled.',
+  alreadyPaid: 'This payment request has already been paid.',
+  inProgress: 'Another payment for this request is in progress. Please try again in a few minutes.',
+  methodUnavailable: 'This way to pay is not available for this request. Please choose another.',
+  notPartPayable: 'This request must be paid in full.',
+  paymentNotFound: 'The payment was not found.',
+  notSandbox: 'This payment is not a Sandbox payment.',
+  providerUnreachable: 'The payment provider could not be reached. Please try again in a moment.',
+  declined: 'Your card was declined',
+  notEditable: 'The amount of this invoice cannot be changed. Pay it in full.',
+  listedTwice: 'List each invoice once.',
+  nothingChosen: 'Choose at least one invoice to pay.',
+} as const;
+
+/** The 422 messages of an invoice's chosen amount (docs/api.md "The payer page"). */
+export const editMessages = {
+  required: (reference: string, minimum: string) =>
+    `Invoice ${reference} must be paid: enter at least ${minimum}.`,
+  belowMinimum: (reference: string, minimum: string) =>
+    `Enter at least ${minimum} for invoice ${reference}.`,
+  aboveMaximum: (reference: string, maximum: string) =>
+    `Enter at most ${maximum} for invoice ${reference}.`,
+  wholeUnits: (reference: string, units: string) =>
+    `Enter the amount for invoice ${reference} in whole ${units}.`,
+  feesInFull: (reference: string, full: string, outstanding: string) =>
+    `Pay invoice ${reference} in full (${full}) or at most ${outstanding}: late fees are paid only with the whole invoice.`,
+} as const;
+
+const expiredAnswer: PayPageAnswer = { state: 'Expired' };
+/** A status poll asks the provider at most this often per payment. */
+const statusCheckSeconds = 3;
+
+const outcomeOf = (status: string): PayPaymentStatus['outcome'] =>
+  status === 'Paid' || status === 'Refunded' || status === 'PartRefunded'
+    ? 'Succeeded'
+    : status === 'Pending'
+      ? 'Reserved'
+      : status === 'Cancelled'
+        ? 'Cancelled'
+        : status === 'Failed' || status === 'NotAuthorised' || status === 'Rejected'
+          ? 'Failed'
+          : 'Waiting';
+
+/**
+ * The payer's amounts for editable invoices, checked against their bounds (edit-rule.ts): what is
+ * stored as offered, and the payment's total. An invoice paid less than in full gives up its
+ * discount and fee lines, so it is never paid more than it owes before fees; 0 leaves out an
+ * invoice that is not required. Invoices not listed are paid in full.
+ */
+export function chooseAmounts(
+  quote: PayQuote,
+  asked: NonNullable<StartPaymentBody['invoices']>,
+  currency: string,
+): { offered: Offered; total: Big } {
+  const decimals = currencyDecimalPlaces(currency);
+  const shown = (value: Big | string) => `${currency} ${new Big(value).toFixed(decimals)}`;
+  const units = decimals > 0 ? 'pence or cents' : 'units';
+  const refuse = (index: number, message: string): never => {
+    throw new UnprocessableError(message, { [`invoices.${index}.amount`]: [message] });
+  };
+  const offered = offeredOf(quote);
+  // The full amount as the page shows it (in whole minor units): paying it is paying in full.
+  const inFull = (invoice: Offered['invoices'][number]) =>
+    new Big(invoice.amountToPay).round(decimals, Big.roundDown);
+  const references = new Map(quote.page.invoices.map((i) => [i.transactionId, i.reference]));
+  const wanted = new Map<string, Big>();
+  for (const [index, item] of asked.entries()) {
+    const bounds = quote.editable.get(item.transactionId);
+    if (!bounds)
+      throw new UnprocessableError(payMessages.notEditable, {
+        [`invoices.${index}.transactionId`]: [payMessages.notEditable],
+      });
+    if (wanted.has(item.transactionId))
+      throw new UnprocessableError(payMessages.listedTwice, {
+        [`invoices.${index}.transactionId`]: [payMessages.listedTwice],
+      });
+    const reference = references.get(item.transactionId) ?? item.transactionId;
+    const amount = new Big(item.amount);
+    if (!amount.round(decimals).eq(amount))
+      refuse(index, editMessages.wholeUnits(reference, units));
+    if (amount.eq(0)) {
+      if (bounds.required)
+        refuse(index, editMessages.required(reference, shown(bounds.minimumAmount)));
+    } else {
+      if (amount.lt(bounds.minimumAmount))
+        refuse(index, editMessages.belowMinimum(reference, shown(bounds.minimumAmount)));
+      if (amount.gt(bounds.maximumAmount))
+        refuse(index, editMessages.aboveMaximum(reference, shown(bounds.maximumAmount)));
+      const invoice = offered.invoices.find((i) => i.transactionId === item.transactionId)!;
+      if (amount.lt(inFull(invoice)) && amount.gt(invoice.outstandingAmount))
+        refuse(
+          index,
+          editMessages.feesInFull(
+            reference,
+            shown(invoice.amountToPay),
+            shown(invoice.outstandingAmount),
+          ),
+        );
+    }
+    wanted.set(item.transactionId, amount);
+  }
+  const invoices: Offered['invoices'] = [];
+  for (const invoice of offered.invoices) {
+    const amount = wanted.get(invoice.transactionId);
+    if (amount === undefined || amount.gte(inFull(invoice))) invoices.push(invoice);
+    else if (amount.gt(0))
+      invoices.push({
+        ...invoice,
+        discount: '0',
+        offer: null,
+        fees: [],
+        amountToPay: amount.toFixed(),
+        paidAmount: amount.toFixed(),
+      });
+  }
+  const sum = (pick: (invoice: Offered['invoices'][number]) => Big) =>
+    invoices.reduce((total, invoice) => total.plus(pick(invoice)), new Big(0));
+  const total = sum((invoice) => new Big(invoice.amountToPay));
+  if (total.lte(0))
+    throw new UnprocessableError(payMessages.nothingChosen, {
+      invoices: [payMessages.nothingChosen],
+    });
+  return {
+    offered: {
+      ...offered,
+      invoices,
+      discountTotal: sum((invoice) => new Big(invoice.discount)).toFixed(),
+      feeTotal: sum((invoice) =>
+        invoice.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0)),
+      ).toFixed(),
+      total: total.toFixed(),
+    },
+    total,
+  };
+}
+
+function ledgerlineReference(): string {
+  return `LL${Date.now().toString().slice(-7)}${String(randomInt(0, 100_000)).padStart(5, '0')}`;
+}
+
+/**
+ * The payer page's calls (issue 14), without sign-in: the page, the payment's start, its status
+ * and the Sandbox card form. Amounts always come from the server; a provider is called between
+ * transactions, never inside one (style.md §7).
+ */
+export function createPayService(deps: {
+  database: Database;
+  repository: PayRepository;
+  checkouts: CheckoutRegistry;
+  /** The configuration's row and credentials in clear (payment-providers credentialsFor). */
+  configurations: (
+    tx: Tx,
+    scope: PayScope,
+    id: string,
+  ) => Promise<{ row: ProviderRow; credentials: Record<string, unknown> }>;
+  settlement: Settlement;
+  publicUrl: string;
+  holdMinutes: number;
+  log: FastifyBaseLogger;
+}) {
+  const { database, repository, checkouts, settlement, publicUrl, log } = deps;
+  const canPay = (providerName: string) => checkouts.forProvider(providerName) !== null;
+  const quoteOptions = { holdMinutes: deps.holdMinutes, canPay };
+  // The page keeps a company's details, methods and money rules for a few seconds (a payer's
+  // reload, many payers of one merchant); any write in this process forgets them at once, other
+  // processes' writes within 5 s (docs/decisions.md "The payer page keeps company facts briefly").
+  // A start always reads them afresh inside its transaction.
+  const facts = new CredentialCache<CompanyFacts>();
+  database.afterWrite(() => facts.forgetAll());
+  const companyFacts = async (tx: Executor, scope: PayScope) => {
+    const key = `${scope.tenantId}:${scope.datasetId}`;
+    const known = facts.get(key);
+    if (known) return known;
+    const generation = facts.begin();
+    const loaded = await loadCompanyFacts(tx, repository, scope);
+    facts.set(key, loaded, generation);
+    return loaded;
+  };
+
+  // Which company a request belongs to never changes (ids are unique across companies): the page
+  // remembers it, so a page read is one tenant-scoped statement that reads the request itself as
+  // it is now (docs/decisions.md "The payer page is one statement"). Only ids that exist are
+  // remembered; one whose request is gone is forgotten on its next read.
+  const companyOfRequest = new Map<string, PayScope>();
+
+  const configurationOf = (
+    row: ProviderRow,
+    credentials: Record<string, unknown>,
+  ): CheckoutConfiguration => ({
+    id: row.id,
+    isTest: row.isTest,
+    credentials,
+    settings: (row.settings ?? {}) as Record<string, unknown>,
+  });
+
+  async function statusOf(
+    scope: PayScope,
+    requestId: string,
+    paymentId: string,
+  ): Promise<PayPaymentStatus> {
+    return database.readAsTenant(scope.tenantId, async (tx) => {
+      const [payment, quote] = await Promise.all([
+        repository.payment(tx, scope, requestId, paymentId),
+        repository.quote(tx, scope, paymentId),
+      ]);
+      if (!payment) throw new NotFoundError(payMessages.paymentNotFound);
+      return presentStatus(payment, quote?.failureMessage ?? null);
+    });
+  }
+
+  function presentStatus(payment: PaymentRow, failureMessage: string | null): PayPaymentStatus {
+    const outcome = outcomeOf(payment.status);
+    return {
+      paymentId: payment.id,
+      status: payment.status,
+      outcome,
+      message: outcome === 'Failed' || outcome === 'Cancelled' ? (failureMessage ?? null) : null,
+      receipt: outcome === 'Succeeded' || outcome === 'Reserved' ? receiptOf(payment) : null,
+    };
+  }
+
+  async function locatePayment(requestId: string): Promise<PayScope> {
+    const located = await repository.locate(database.db, requestId);
+    if (!located) throw new NotFoundError(payMessages.paymentNotFound);
+    return { tenantId: located.tenantId, datasetId: located.datasetId };
+  }
+
+  return {
+    /** GET pay/{id}: an unknown id answers exactly like an expired request. */
+    async page(id: string): Promise<PayPageAnswer> {
+      let scope = companyOfRequest.get(id);
+      if (!scope) {
+        const located = await repository.locate(database.db, id);
+        if (!located) return expiredAnswer;
+        scope = { tenantId: located.tenantId, datasetId: located.datasetId };
+        if (companyOfRequest.size >= 10_000) companyOfRequest.clear();
+        companyOfRequest.set(id, scope);
+      }
+      const known = scope;
+      return database.readAsTenant(known.tenantId, async (tx) => {
+        // One statement: the request as it is now, its payments, invoices and offers.
+        const state = await repository.pageState(tx, known, id);
+        if (!state.request) {
+          companyOfRequest.delete(id);
+          return expiredAnswer;
+        }
+        const quote = await buildPayQuote(tx, repository, known, state.request, {
+          ...quoteOptions,
+          companyFacts,
+          state,
+        });
+        return quote?.page ?? expiredAnswer;
+      });
+    },
+
+    async logo(id: string) {
+      const located = await repository.locate(database.db, id);
+      const scope = located && { tenantId: located.tenantId, datasetId: located.datasetId };
+      const logo = scope
+        ? await database.readAsTenant(scope.tenantId, (tx) => repository.logo(tx, scope))
+        : null;
+      if (!logo) throw new NotFoundError('The company has no logo.');
+      return logo;
+    },
+
+    /** POST pay/{id}/payments: one transaction checks and records the attempt; then the provider. */
+    async start(id: string, body: StartPaymentBody, actor: SettleActor): Promise<StartedPayment> {
+      const located = await repository.locate(database.db, id);
+      if (!located) throw new ConflictError(payMessages.expired, 'payRequestExpired');
+      const scope: PayScope = { tenantId: located.tenantId, datasetId: located.datasetId };
+      const started = await database.withTenant(scope.tenantId, async (tx) => {
+        // The request's row lock makes concurrent attempts take turns: the second sees the first.
+        const request = await repository.request(tx, scope, id, true);
+        const quote = request
+          ? await buildPayQuote(tx, repository, scope, request, quoteOptions)
+          : null;
+        if (!request || !quote) throw new ConflictError(payMessages.expired, 'payRequestExpired');
+        const { page } = quote;
+        if (page.state === 'Cancelled')
+          throw new ConflictError(payMessages.cancelled, 'payRequestCancelled');
+        if (page.state === 'Completed' || quote.amountToPay.lte(0))
+          throw new ConflictError(payMessages.alreadyPaid, 'payRequestPaid');
+        if (quote.inFlight.length > 0)
+          throw new ConflictError(payMessages.inProgress, 'payRequestInProgress');
+        const method = page.methods.find((m) => m.configurationId === body.configurationId);
+        if (!method)
+          throw new UnprocessableError(payMessages.methodUnavailable, {
+            configurationId: [payMessages.methodUnavailable],
+          });
+        let amount = quote.amountToPay;
+        const decimals = currencyDecimalPlaces(request.currency);
+        if (body.amount !== undefined) {
+          if (!page.partPayment)
+            throw new UnprocessableError(payMessages.notPartPayable, {
+              amount: [payMessages.notPartPayable],
+            });
+          const { minimumAmount, maximumAmount } = page.partPayment;
+          const asked = new Big(body.amount);
+          const shown = (value: number) =>
+            `${request.currency} ${new Big(value).toFixed(decimals)}`;
+          if (asked.gt(maximumAmount)) {
+            const message = `The amount is more than is left to pay (${shown(maximumAmount)}).`;
+            throw new UnprocessableError(message, { amount: [message] });
+          }
+          if (asked.lt(minimumAmount) || !asked.round(decimals).eq(asked)) {
+            const message = `Enter an amount of at least ${shown(minimumAmount)}, in whole ${decimals > 0 ? 'pence or cents' : 'units'}.`;
+            throw new UnprocessableError(message, { amount: [message] });
+          }
+          amount = asked;
+        }
+        let offered = offeredOf(quote);
+        if (body.invoices !== undefined && body.invoices.length > 0) {
+          const chosen = chooseAmounts(quote, body.invoices, request.currency);
+          offered = chosen.offered;
+          amount = chosen.total;
+        }
+        const { row: configuration, credentials } = await deps.configurations(
+          tx,
+          scope,
+          method.configurationId,
+        );
+        const payer = body.payer ?? {};
+        const payerName = [payer.firstNames, payer.surname].filter(Boolean).join(' ') || null;
+        let payerId: string | null = null;
+        if (request.accountId && (payerName || payer.companyName || payer.emailAddress)) {
+          payerId = uuidv7();
+          await tx.insert(payers).values({
+            ...scope,
+            id: payerId,
+            accountId: request.accountId,
+            companyName: payer.companyName ?? null,
+            firstNames: payer.firstNames ?? null,
+            surname: payer.surname ?? null,
+            emailAddress: payer.emailAddress ?? null,
+          });
+        }
+        const paymentId = uuidv7();
+        const reference = ledgerlineReference();
+        await repository.insertPayment(tx, {
+          ...scope,
+          id: paymentId,
+          type: 'Payment',
+          status: 'Processing',
+          allocatedStatus: 'WaitingToBeAllocated',
+          ledgerlineReference: reference,
+          statusDateTime: new Date(),
+          totalAmount: amount.toFixed(4),
+          currency: request.currency,
+          paymentRequestId: request.id,
+          customerName: payerName ?? request.customerName,
+          companyName: payer.companyName ?? request.customerName,
+          customerDetails: { ...payer },
+          accountId: request.accountId,
+          payerId,
+          paymentProviderId: configuration.id,
+          paymentProviderName: configuration.providerName,
+          paymentMethodType: method.group,
+        });
+        // What the payer saw: the offers, fee lines and total (a part payment: only its amount;
+        // chosen invoice amounts: those, without the discount or fees of a part-paid invoice).
+        await repository.insertQuote(tx, {
+          ...scope,
+          paymentTransactionId: paymentId,
+          paymentRequestId: request.id,
+          offered: body.amount !== undefined ? { ...offered, total: amount.toFixed() } : offered,
+        });
+        await tx.insert(auditActivities).values({
+          tenantId: scope.tenantId,
+          id: uuidv7(),
+          datasetId: scope.datasetId,
+          operation: 'StartPayerPayment',
+          resourceType: 'PaymentTransaction',
+          resourceId: paymentId,
+          userName: payerName ?? 'Payer',
+          status: 201,
+          ipAddress: actor.ipAddress ?? null,
+          requestId: actor.requestId ?? null,
+        });
+        return { request, configuration, credentials, paymentId, reference, amount, payer };
+      });
+
+      const adapter = checkouts.forProvider(started.configuration.providerName)!;
+      const returnUrl = `${publicUrl}/pay/${id}?payment=${started.paymentId}`;
+      let result;
+      try {
+        result = await adapter.start({
+          paymentTransactionId: started.paymentId,
+          ledgerlineReference: started.reference,
+          amount: started.amount.toFixed(4),
+          currency: started.request.currency,
+          captureType: started.request.captureType === 'Reserve' ? 'Reserve' : 'Immediate',
+          description: started.request.description ?? `Payment ${started.reference}`,
+          payer: started.payer,
+          returnUrl,
+          cancelUrl: `${returnUrl}&cancelled=1`,
+          notificationUrl: `${publicUrl}/api/v0/webhooks/${adapter.name.toLowerCase()}/${started.configuration.id}`,
+          configuration: configurationOf(started.configuration, started.credentials),
+        });
+      } catch (error) {
+        log.error({ err: error, paymentTransactionId: started.paymentId }, 'checkout start failed');
+        // A provider that answered with a refusal says why (kept as the payment's provider event);
+        // one that did not answer at all leaves nothing to say but to try again.
+        const refused = error instanceof CheckoutStartError && !error.unreachable;
+        const message = refused ? error.message : payMessages.providerUnreachable;
+        await settlement.settle(
+          scope,
+          started.paymentId,
+          {
+            status: 'Failed',
+            errorMessage: message,
+            ...(error instanceof CheckoutStartError ? { exchange: error.exchange } : {}),
+          },
+          actor,
+        );
+        throw refused
+          ? new AppError(502, 'Bad Gateway', message)
+          : new AppError(503, 'Service Unavailable', message);
+      }
+      await database.withTenant(scope.tenantId, async (tx) => {
+        await repository.recordProviderStart(
+          tx,
+          scope,
+          started.paymentId,
+          result.providerReference,
+        );
+        await repository.recordEvent(tx, scope, started.paymentId, adapter.name, result.exchange);
+      });
+      return {
+        paymentId: started.paymentId,
+        amount: Number(started.amount.toFixed(currencyDecimalPlaces(started.request.currency))),
+        currency: started.request.currency,
+        next: result.next,
+      };
+    },
+
+    /** GET pay/{id}/payments/{paymentId}: asks the provider (at most every few seconds) while Processing. */
+    async status(
+      id: string,
+      paymentId: string,
+      returnQuery: Record<string, string>,
+      actor: SettleActor,
+    ) {
+      const scope = await locatePayment(id);
+      const current = await statusOf(scope, id, paymentId);
+      if (current.status !== 'Processing') return current;
+      const ask = await database.withTenant(scope.tenantId, async (tx) => {
+        const payment = await repository.payment(tx, scope, id, paymentId);
+        const adapter = checkouts.forProvider(payment?.paymentProviderName ?? null);
+        if (!payment?.paymentProviderId || !adapter) return null;
+        if (!(await repository.claimStatusCheck(tx, scope, paymentId, statusCheckSeconds)))
+          return null;
+        const { row, credentials } = await deps.configurations(
+          tx,
+          scope,
+          payment.paymentProviderId,
+        );
+        return { adapter, payment, configuration: configurationOf(row, credentials) };
+      });
+      if (!ask) return current;
+      try {
+        const answer = await ask.adapter.status({
+          paymentTransactionId: paymentId,
+          providerReference: ask.payment.paymentProviderReference,
+          returnQuery,
+          configuration: ask.configuration,
+        });
+        if (answer.status !== 'Processing') {
+          await settlement.settle(
+            scope,
+            paymentId,
+            {
+              status: answer.status,
+              providerReference: answer.providerReference,
+              paymentMethodType: answer.paymentMethodType,
+              errorMessage: answer.errorMessage,
+              exchange: answer.exchange,
+            },
+            actor,
+          );
+        }
+      } catch (error) {
+        // The page keeps polling; the provider's notification may still settle it.
+        log.warn({ err: error, paymentTransactionId: paymentId }, 'checkout status failed');
+      }
+      return statusOf(scope, id, paymentId);
+    },
+
+    /** POST pay/{id}/payments/{paymentId}/sandbox: the Sandbox's test card form decides at once. */
+    async sandbox(id: string, paymentId: string, card: SandboxCardBody, actor: SettleActor) {
+      const scope = await locatePayment(id);
+      const found = await database.readAsTenant(scope.tenantId, async (tx) => {
+        const payment = await repository.payment(tx, scope, id, paymentId);
+        const request = payment ? await repository.request(tx, scope, id) : null;
+        return payment && request ? { payment, request } : null;
+      });
+      if (!found) throw new NotFoundError(payMessages.paymentNotFound);
+      if (found.payment.paymentProviderName !== 'Sandbox')
+        throw new ConflictError(payMessages.notSandbox, 'notSandbox');
+      if (found.payment.status !== 'Processing') return statusOf(scope, id, paymentId);
+      const reserve = found.request.captureType === 'Reserve';
+      const declined = card.cardNumber === sandboxCards.declined;
+      const status = declined
+        ? 'NotAuthorised'
+        : card.cardNumber === sandboxCards.reserved || reserve
+          ? 'Pending'
+          : 'Paid';
+      const reference = found.payment.paymentProviderReference;
+      const providerStatus = declined
+        ? 'declined'
+        : status === 'Pending'
+          ? 'requires_capture'
+          : 'succeeded';
+      await settlement.settle(
+        scope,
+        paymentId,
+        {
+          status,
+          paymentMethodType: 'Card',
+          errorMessage: declined ? payMessages.declined : null,
+          exchange: {
+            eventType: declined
+              ? 'payment.declined'
+              : status === 'Pending'
+                ? 'payment.authorised'
+                : 'payment.captured',
+            recordType: 'payment',
+            recordId: reference,
+            status: providerStatus,
+            // Never the card number: its last four digits, as a provider shows them.
+            payload: JSON.stringify(
+              {
+                id: reference,
+                object: 'payment',
+                status: providerStatus,
+                amount: found.payment.totalAmount,
+                currency: found.payment.currency,
+                card: {
+                  last4: card.cardNumber.slice(-4),
+                  expiry: card.expiry,
+                  name: card.cardholderName,
+                },
+                ...(declined
+                  ? { error: { code: 'card_declined', message: payMessages.declined } }
+                  : {}),
+              },
+              null,
+              2,
+            ),
+          },
+        },
+        actor,
+      );
+      return statusOf(scope, id, paymentId);
+    },
+  };
+}
+export type PayService = ReturnType<typeof createPayService>;

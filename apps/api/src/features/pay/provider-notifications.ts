@@ -1,0 +1,382 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../../db/client.js';
+import { providerNotifications } from '../../db/schema-pay.js';
+import { paymentTransactions } from '../../db/schema-receivables.js';
+import type { Jobs } from '../../platform/jobs.js';
+import type {
+  CheckoutConfiguration,
+  CheckoutPaymentStatus,
+  CheckoutRegistry,
+  NotificationEvent,
+} from '../../providers/checkout.js';
+import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
+import { noPayment, type Settlement } from './settle.js';
+
+export const providerNotificationJob = 'pay.provider-notifications';
+
+interface NotificationJob extends PayScope {
+  /** Why the job was sent (the first new notification's id), for the log. */
+  notificationId: string;
+}
+
+interface Summary {
+  paymentTransactionId: string | null;
+  providerReference: string | null;
+  status: CheckoutPaymentStatus | null;
+  errorMessage: string | null;
+}
+
+export type ReceiveAnswer =
+  | { kind: 'unknown' }
+  | { kind: 'refused'; statusCode: number; body: string }
+  | { kind: 'received'; events: number; stored: number };
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Notifications of one company settled side by side (each in its own transaction). */
+const drainConcurrency = 8;
+const drainBatch = 200;
+
+/**
+ * Provider notifications (issue 14): `POST webhooks/{provider}/{configurationId}`. The signature
+ * is verified by the provider's adapter before anything is read; each event is stored once per
+ * (provider, event id) and answered at once; a job settles the new ones through the completion
+ * path, exactly once each (the settle transaction claims the row).
+ */
+export function createProviderNotifications(deps: {
+  database: Database;
+  jobs: Jobs;
+  repository: PayRepository;
+  checkouts: CheckoutRegistry;
+  /** The configuration's credentials in clear (payment-providers withCredentials). */
+  withCredentials: (row: ProviderRow) => { row: ProviderRow; credentials: Record<string, unknown> };
+  settlement: Settlement;
+  log: FastifyBaseLogger;
+}) {
+  const { database, jobs, repository, checkouts, settlement, log } = deps;
+
+  async function receive(input: {
+    provider: string;
+    configurationId: string;
+    headers: Record<string, string | string[] | undefined>;
+    rawBody: Buffer;
+    url: string;
+  }): Promise<ReceiveAnswer> {
+    if (!uuidPattern.test(input.configurationId)) return { kind: 'unknown' };
+    const adapter = checkouts.forProvider(input.provider);
+    if (!adapter?.verifyNotification) return { kind: 'unknown' };
+    const located = await repository.locateConfiguration(database.db, input.configurationId);
+    if (!located || located.providerName.toLowerCase() !== adapter.name.toLowerCase())
+      return { kind: 'unknown' };
+    const configuration = configurationOf(located);
+    const row = located;
+    // Nothing of the body is read before its signature holds.
+    const verified = await adapter.verifyNotification({
+      headers: input.headers,
+      rawBody: input.rawBody,
+      configuration,
+      url: input.url,
+    });
+    if (!verified.ok)
+      return { kind: 'refused', statusCode: verified.statusCode, body: verified.body };
+    // Each event is stored with the company and configuration it belongs to: the path's, or for a
+    // platform-wide provider the one of the payment it names (ownerOf).
+    const owners = new Map<
+      string,
+      { scope: PayScope; configurationId: string; events: NotificationEvent[] }
+    >();
+    let refusedEvents = 0;
+    for (const event of verified.events) {
+      const owner = await ownerOf(adapter, located, configuration, event);
+      if (!owner) {
+        refusedEvents++;
+        log.warn(
+          { provider: adapter.name, eventId: event.eventId, configurationId: row.id },
+          'provider notification names a payment of another account: not applied',
+        );
+        continue;
+      }
+      const key = `${owner.scope.tenantId}:${owner.scope.datasetId}:${owner.configurationId}`;
+      const entry = owners.get(key) ?? { ...owner, events: [] };
+      entry.events.push(event);
+      owners.set(key, entry);
+    }
+    let storedCount = 0;
+    for (const owner of owners.values()) {
+      const stored = await database.withTenant(owner.scope.tenantId, async (tx) => {
+        const ids: string[] = [];
+        for (const event of owner.events)
+          ids.push(...(await store(tx, owner.scope, adapter.name, owner.configurationId, event)));
+        return ids;
+      });
+      storedCount += stored.length;
+      if (stored.length > 0) {
+        // A drain of this company under way in this process looks again before it ends; otherwise a job.
+        const running = draining.get(`${owner.scope.tenantId}:${owner.scope.datasetId}`);
+        if (running) running.again = true;
+        else
+          await jobs.send<NotificationJob>(providerNotificationJob, {
+            ...owner.scope,
+            notificationId: stored[0]!,
+          });
+      }
+    }
+    return {
+      kind: 'received',
+      events: verified.events.length - refusedEvents,
+      stored: storedCount,
+    };
+  }
+
+  /**
+   * Whose an event is. A provider with an endpoint per configuration: the path's configuration.
+   * A platform-wide provider (Stripe Connect, GoCardless partner app: one endpoint and one secret
+   * for every merchant, so the path's configuration says nothing): the configuration of the
+   * payment our id in the event names, in whichever company it is — but only when the event comes
+   * from that configuration's own merchant account, so one merchant's account cannot move another
+   * company's payment by copying its id into metadata. An event without our id (or naming no
+   * payment of ours) stays with the path's configuration, where only its provider reference can
+   * match. Null: refused.
+   */
+  async function ownerOf(
+    adapter: NonNullable<ReturnType<CheckoutRegistry['forProvider']>>,
+    located: ProviderRow,
+    pathConfiguration: CheckoutConfiguration,
+    event: NotificationEvent,
+  ): Promise<{ scope: PayScope; configurationId: string } | null> {
+    const pathOwner = {
+      scope: { tenantId: located.tenantId, datasetId: located.datasetId },
+      configurationId: located.id,
+    };
+    if (!adapter.accountOf) return pathOwner;
+    const id = event.paymentTransactionId;
+    const payment =
+      id && uuidPattern.test(id)
+        ? await repository.locatePaymentConfiguration(database.db, id)
+        : null;
+    if (!payment?.paymentProviderId) {
+      // Not ours by id: only the path configuration's own account may speak about its references.
+      const pathAccount = adapter.accountOf(pathConfiguration);
+      return event.account && pathAccount && event.account !== pathAccount ? null : pathOwner;
+    }
+    const owning =
+      payment.paymentProviderId === located.id
+        ? located
+        : await repository.locateConfiguration(database.db, payment.paymentProviderId);
+    if (
+      !owning ||
+      owning.tenantId !== payment.tenantId ||
+      owning.providerName.toLowerCase() !== adapter.name.toLowerCase()
+    )
+      return null;
+    const account = adapter.accountOf(
+      owning.id === located.id ? pathConfiguration : configurationOf(owning),
+    );
+    // The provider names the account on every merchant event; an event without one is only
+    // trusted for the path's own configuration (the per-configuration endpoint's old rule).
+    if (event.account ? event.account !== account : owning.id !== located.id) return null;
+    return {
+      scope: { tenantId: payment.tenantId, datasetId: payment.datasetId },
+      configurationId: owning.id,
+    };
+  }
+
+  function configurationOf(row: ProviderRow): CheckoutConfiguration {
+    const opened = deps.withCredentials(row);
+    return {
+      id: opened.row.id,
+      isTest: opened.row.isTest,
+      credentials: opened.credentials,
+      settings: (opened.row.settings ?? {}) as Record<string, unknown>,
+    };
+  }
+
+  async function store(
+    tx: Tx,
+    scope: PayScope,
+    providerName: string,
+    configurationId: string,
+    event: NotificationEvent,
+  ) {
+    const summary: Summary = {
+      paymentTransactionId: event.paymentTransactionId,
+      providerReference: event.providerReference,
+      status: event.status,
+      errorMessage: event.errorMessage ?? null,
+    };
+    const rows = await tx
+      .insert(providerNotifications)
+      .values({
+        ...scope,
+        id: uuidv7(),
+        providerName,
+        eventId: event.eventId,
+        configurationId,
+        eventType: event.eventType,
+        summary,
+        payload: event.payload,
+      })
+      .onConflictDoNothing({
+        target: [providerNotifications.providerName, providerNotifications.eventId],
+      })
+      .returning({ id: providerNotifications.id });
+    return rows.map((r) => r.id);
+  }
+
+  /** The payment a notification is about: by our id, else by the provider's reference, of that configuration only. */
+  async function paymentOf(tx: Tx, scope: PayScope, configurationId: string, summary: Summary) {
+    const t = paymentTransactions;
+    const byId = summary.paymentTransactionId && uuidPattern.test(summary.paymentTransactionId);
+    if (!byId && !summary.providerReference) return null;
+    const [row] = await tx
+      .select({ id: t.id })
+      .from(t)
+      .where(
+        and(
+          eq(t.tenantId, scope.tenantId),
+          eq(t.datasetId, scope.datasetId),
+          eq(t.paymentProviderId, configurationId),
+          byId
+            ? eq(t.id, summary.paymentTransactionId!)
+            : eq(t.paymentProviderReference, summary.providerReference!),
+        ),
+      );
+    return row?.id ?? null;
+  }
+
+  async function process(scope: PayScope, notification: typeof providerNotifications.$inferSelect) {
+    const summary = notification.summary as Summary;
+    // Our own id, when the provider echoes it, goes straight to the completion path (which checks
+    // the configuration); the provider's reference is looked up first.
+    const byOurId =
+      summary.paymentTransactionId !== null && uuidPattern.test(summary.paymentTransactionId);
+    const paymentId = byOurId
+      ? summary.paymentTransactionId!
+      : await database.readAsTenant(scope.tenantId, (tx) =>
+          paymentOf(tx, scope, notification.configurationId, summary),
+        );
+    if (!paymentId) {
+      await database.withTenant(scope.tenantId, (tx) =>
+        tx
+          .update(providerNotifications)
+          .set({ processedAt: new Date(), outcome: noPayment })
+          .where(
+            and(
+              eq(providerNotifications.tenantId, scope.tenantId),
+              eq(providerNotifications.datasetId, scope.datasetId),
+              eq(providerNotifications.id, notification.id),
+              isNull(providerNotifications.processedAt),
+            ),
+          ),
+      );
+      return;
+    }
+    await settlement.settle(
+      scope,
+      paymentId,
+      {
+        // An event that says nothing about status is kept as a provider event and moves nothing.
+        status: summary.status ?? 'Processing',
+        providerReference: summary.providerReference,
+        errorMessage: summary.errorMessage,
+        notificationId: notification.id,
+        reportsProcessing: summary.status === 'Processing',
+        configurationId: notification.configurationId,
+        exchange: {
+          eventType: notification.eventType,
+          recordType: 'notification',
+          recordId: notification.eventId,
+          status: summary.status ?? 'unknown',
+          payload: notification.payload,
+        },
+      },
+      { name: `${notification.providerName} notification` },
+    );
+  }
+
+  /** The drains under way in this process, by company: a new notification asks them to look again. */
+  const draining = new Map<string, { again: boolean }>();
+
+  /** Settles every unprocessed notification of a company, oldest first, until none is left. */
+  async function drain(scope: PayScope) {
+    const key = `${scope.tenantId}:${scope.datasetId}`;
+    const running = draining.get(key);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: true };
+    draining.set(key, state);
+    try {
+      while (state.again) {
+        state.again = false;
+        await drainOnce(scope);
+      }
+    } finally {
+      draining.delete(key);
+    }
+  }
+
+  async function drainOnce(scope: PayScope) {
+    for (;;) {
+      const batch = await database.readAsTenant(scope.tenantId, (tx) =>
+        tx
+          .select()
+          .from(providerNotifications)
+          .where(
+            and(
+              eq(providerNotifications.tenantId, scope.tenantId),
+              eq(providerNotifications.datasetId, scope.datasetId),
+              isNull(providerNotifications.processedAt),
+            ),
+          )
+          .orderBy(asc(providerNotifications.receivedAt), asc(providerNotifications.id))
+          .limit(drainBatch),
+      );
+      if (batch.length === 0) return;
+      // Events of one payment in arrival order; different payments side by side.
+      const byPayment = new Map<string, (typeof batch)[number][]>();
+      for (const row of batch) {
+        const summary = row.summary as Summary;
+        const key = summary.paymentTransactionId ?? summary.providerReference ?? row.id;
+        byPayment.set(key, [...(byPayment.get(key) ?? []), row]);
+      }
+      const lanes = [...byPayment.values()];
+      const width = database.kind === 'pglite' ? 1 : drainConcurrency;
+      let next = 0;
+      // Every lane ends before the job does (a failed lane stops taking new payments; the others
+      // finish theirs), so nothing of a job runs on after it was given up or the process stops.
+      let failure: unknown = null;
+      await Promise.allSettled(
+        Array.from({ length: Math.min(width, lanes.length) }, async () => {
+          while (next < lanes.length && failure === null) {
+            const lane = lanes[next++]!;
+            for (const row of lane) {
+              try {
+                await process(scope, row);
+              } catch (error) {
+                log.error({ err: error, notificationId: row.id }, 'provider notification failed');
+                failure = error;
+                break;
+              }
+            }
+          }
+        }),
+      );
+      // The job fails and is retried: what was not settled is still unprocessed.
+      if (failure !== null) throw failure;
+      if (batch.length < drainBatch) return;
+    }
+  }
+
+  return {
+    receive,
+    drain,
+    register: () =>
+      jobs.work<NotificationJob>(providerNotificationJob, (job) =>
+        drain({ tenantId: job.tenantId, datasetId: job.datasetId }),
+      ),
+  };
+}
+export type ProviderNotifications = ReturnType<typeof createProviderNotifications>;

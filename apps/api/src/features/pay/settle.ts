@@ -1,0 +1,509 @@
+import Big from 'big.js';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../../db/client.js';
+import { auditActivities } from '../../db/schema.js';
+import { payQuotes, providerNotifications } from '../../db/schema-pay.js';
+import {
+  paymentAllocations,
+  paymentRequests,
+  paymentTransactions,
+  providerEvents,
+  settlementOffers,
+  transactions,
+} from '../../db/schema-receivables.js';
+import type { ProviderExchange } from '../../providers/adapter.js';
+import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
+import { recordLatePaymentFees } from '../money-rules/money-rules.service.js';
+import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import { allocationsFollowPayment } from '../payment-transactions/allocations-follow.js';
+import type { Offered } from './pay-page.js';
+import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
+
+/** What a provider (its card form, a status call or a notification) says about a payment. */
+export interface PaymentOutcome {
+  status: CheckoutPaymentStatus;
+  providerReference?: string | null;
+  paymentMethodType?: string | null;
+  /** For the payer when it failed ('Your card was declined'). */
+  errorMessage?: string | null;
+  /** Kept as a provider event on the payment. */
+  exchange?: ProviderExchange | null;
+  /** The stored notification this comes from: marked processed in the same transaction. */
+  notificationId?: string;
+  /**
+   * The provider itself says the payment is being processed (a bank transfer on its way): staff
+   * are told once (TenantPaymentProcessing), though the status does not move.
+   */
+  reportsProcessing?: boolean;
+  /** Only a payment of this provider configuration may be moved (a provider's notification). */
+  configurationId?: string;
+}
+
+/** Who moved it, for the audit activity. */
+export interface SettleActor {
+  name: string;
+  ipAddress?: string | null;
+  requestId?: string | null;
+}
+
+/** A committed-with-it move, for the web hook events written in its transaction. */
+export interface PaymentMove {
+  paymentTransactionId: string;
+  status: CheckoutPaymentStatus;
+  /** The payment's web hook event (issue 15); Processing has none. */
+  eventType:
+    'payment.succeeded' | 'payment.pending' | 'payment.failed' | 'payment.cancelled' | null;
+  /** The request this move completed (paid in full, or a Single request paid), else null. */
+  completedRequestId: string | null;
+}
+
+/** Why a notification moved nothing when no payment of its configuration matched it. */
+export const noPayment = 'No payment of this configuration matches it';
+
+const failed: ReadonlySet<string> = new Set(['Failed', 'NotAuthorised', 'Rejected', 'Cancelled']);
+
+/** Status only moves forward: Processing → anything; Pending → paid or undone; the rest is final. */
+export function movesForward(from: string, to: CheckoutPaymentStatus): boolean {
+  if (from === to) return false;
+  if (from === 'Processing') return true;
+  if (from === 'Pending') return to === 'Paid' || failed.has(to);
+  return false;
+}
+
+const eventTypeOf = (status: CheckoutPaymentStatus): PaymentMove['eventType'] =>
+  status === 'Paid'
+    ? 'payment.succeeded'
+    : status === 'Pending'
+      ? 'payment.pending'
+      : status === 'Cancelled'
+        ? 'payment.cancelled'
+        : failed.has(status)
+          ? 'payment.failed'
+          : null;
+
+/** The notifications feature's wording of a move (TenantPayment…, PaymentPending). */
+function notificationStatusOf(status: CheckoutPaymentStatus): PaymentStatusChange['status'] | null {
+  if (
+    status === 'Paid' ||
+    status === 'Pending' ||
+    status === 'Cancelled' ||
+    status === 'Processing'
+  )
+    return status;
+  if (failed.has(status)) return 'Failed';
+  return null;
+}
+
+export interface SettleResult {
+  changed: boolean;
+  payment: PaymentRow | null;
+}
+
+/**
+ * The completion path of a payer-page payment (issue 14), shared by the Sandbox card form, status
+ * polls and provider notifications. One transaction moves the payment's status (forward only: a
+ * late or replayed event never moves Paid back) and, when the money is taken or reserved,
+ * allocates it to the invoices as offered, marks the offer Used, records the late-payment fees,
+ * updates the invoices and the request, and writes an audit activity. After the commit: the
+ * notification mails, the payer's receipt and the payment-event hook.
+ */
+export function createSettlement(deps: {
+  database: Database;
+  log: FastifyBaseLogger;
+  /** notifications.mail.ts paymentStatusChanged. */
+  notify?: (scope: PayScope, change: PaymentStatusChange) => Promise<void>;
+  /** The payer's receipt mail (pay.receipt.ts). */
+  receipt?: (scope: PayScope, paymentTransactionId: string) => Promise<void>;
+  /**
+   * The outgoing web hook events of a move (issue 15), written in the move's own transaction (the
+   * outbox), so they are delivered exactly when the move commits.
+   */
+  recordEvents?: (tx: Tx, scope: PayScope, move: PaymentMove) => Promise<void>;
+}) {
+  const { database, log } = deps;
+
+  async function lockPayment(tx: Tx, scope: PayScope, id: string, configurationId?: string) {
+    const [row] = await tx
+      .select()
+      .from(paymentTransactions)
+      .where(
+        and(
+          eq(paymentTransactions.tenantId, scope.tenantId),
+          eq(paymentTransactions.datasetId, scope.datasetId),
+          eq(paymentTransactions.id, id),
+          configurationId ? eq(paymentTransactions.paymentProviderId, configurationId) : undefined,
+        ),
+      )
+      .for('update');
+    return row ?? null;
+  }
+
+  async function claimNotification(tx: Tx, scope: PayScope, id: string) {
+    const claimed = await tx
+      .update(providerNotifications)
+      .set({ processedAt: sql`now()` })
+      .where(
+        and(
+          eq(providerNotifications.tenantId, scope.tenantId),
+          eq(providerNotifications.datasetId, scope.datasetId),
+          eq(providerNotifications.id, id),
+          isNull(providerNotifications.processedAt),
+        ),
+      )
+      .returning({ id: providerNotifications.id });
+    return claimed.length > 0;
+  }
+
+  async function markNotification(
+    tx: Tx,
+    scope: PayScope,
+    id: string | undefined,
+    outcome: string | null,
+  ) {
+    if (!id) return;
+    await tx
+      .update(providerNotifications)
+      .set({ outcome })
+      .where(
+        and(
+          eq(providerNotifications.tenantId, scope.tenantId),
+          eq(providerNotifications.datasetId, scope.datasetId),
+          eq(providerNotifications.id, id),
+        ),
+      );
+  }
+
+  /** The invoices of a Transaction request, as offered; an Account request's one allocation. */
+  async function allocate(tx: Tx, scope: PayScope, payment: PaymentRow, offered: Offered | null) {
+    const where = (table: typeof transactions | typeof settlementOffers, id: string) =>
+      and(
+        eq(table.tenantId, scope.tenantId),
+        eq(table.datasetId, scope.datasetId),
+        eq(table.id, id),
+      );
+    if (!offered || offered.invoices.length === 0) {
+      await tx.insert(paymentAllocations).values({
+        ...scope,
+        id: uuidv7(),
+        paymentTransactionId: payment.id,
+        type: 'Payment',
+        status: 'Allocated',
+        entityType: 'Account',
+        accountId: payment.accountId,
+        allocatedAmount: payment.totalAmount,
+      });
+      return;
+    }
+    const ids = offered.invoices.map((invoice) => invoice.transactionId);
+    const rows = await tx
+      .select()
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.tenantId, scope.tenantId),
+          eq(transactions.datasetId, scope.datasetId),
+          inArray(transactions.id, ids),
+        ),
+      )
+      .orderBy(transactions.id)
+      .for('update');
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const invoice of offered.invoices) {
+      const row = byId.get(invoice.transactionId);
+      if (!row) continue; // deleted by the ERP since: the money stays unallocated to it
+      // The fee lines as shown, recorded by the money rules on the day they were shown for.
+      if (invoice.fees.length > 0) {
+        await recordLatePaymentFees(tx, scope, {
+          paymentTransactionId: payment.id,
+          transactionId: row.id,
+          paidOn: offered.quotedOn,
+        });
+      }
+      // Another payment may have settled part of it since the payer was quoted: never past what is owed.
+      const room = new Big(row.transactionAmount)
+        .minus(row.allocatedAmount)
+        .minus(row.discountedAmount);
+      if (room.lte(0)) continue;
+      const discount = Big(invoice.discount).gt(room) ? room : new Big(invoice.discount);
+      // A part the payer chose (no discount, no fees), else the invoice in full after its discount.
+      const wanted = new Big(
+        invoice.paidAmount ?? new Big(invoice.outstandingAmount).minus(invoice.discount),
+      );
+      const allocated = wanted.gt(room.minus(discount)) ? room.minus(discount) : wanted;
+      let offerId: string | null = null;
+      if (invoice.offer && discount.gt(0)) {
+        if (invoice.offer.source === 'Manual') {
+          offerId = invoice.offer.id;
+          await tx
+            .update(settlementOffers)
+            .set({ status: 'Used' })
+            .where(where(settlementOffers, offerId));
+        } else {
+          // A generated offer becomes a Used offer of the invoice, so the merchant sees what was given.
+          offerId = uuidv7();
+          await tx.insert(settlementOffers).values({
+            ...scope,
+            id: offerId,
+            transactionId: row.id,
+            type: invoice.offer.type,
+            status: 'Used',
+            description: invoice.offer.description,
+            validFrom: offered.quotedOn,
+            validUntil: invoice.offer.validUntil,
+            currency: row.currency,
+            amount: discount.toFixed(4),
+          });
+        }
+      }
+      await tx.insert(paymentAllocations).values({
+        ...scope,
+        id: uuidv7(),
+        paymentTransactionId: payment.id,
+        type: 'Payment',
+        status: 'Allocated',
+        entityType: 'Transaction',
+        transactionId: row.id,
+        accountId: row.accountId,
+        settlementOfferId: offerId,
+        discountedAmount: discount.toFixed(4),
+        allocatedAmount: allocated.toFixed(4),
+      });
+      const newAllocated = new Big(row.allocatedAmount).plus(allocated);
+      const newDiscounted = new Big(row.discountedAmount).plus(discount);
+      const settled = newAllocated.plus(newDiscounted);
+      await tx
+        .update(transactions)
+        .set({
+          allocatedAmount: newAllocated.toFixed(4),
+          discountedAmount: newDiscounted.toFixed(4),
+          paidStatus: settled.gte(row.transactionAmount)
+            ? 'FullyPaid'
+            : settled.gt(0)
+              ? 'PartPaid'
+              : 'Unpaid',
+          updatedOn: new Date(),
+        })
+        .where(where(transactions, row.id));
+    }
+  }
+
+  /** spec 2: Completed when paid in full or Single usage; PartCompleted otherwise. */
+  async function completeRequest(tx: Tx, scope: PayScope, request: PaymentRequestRow) {
+    const requestId = request.id;
+    let full = request.usageType !== 'Multiple';
+    if (!full) {
+      if (request.requestType === 'Transaction') {
+        const owing = await tx.execute(sql`
+          select count(*)::int as owing from payment_request_allocations x
+          join transactions t on t.tenant_id = x.tenant_id and t.dataset_id = x.dataset_id and t.id = x.transaction_id
+          where x.tenant_id = ${scope.tenantId} and x.dataset_id = ${scope.datasetId} and x.payment_request_id = ${requestId}
+            and t.paid_status <> 'FullyPaid'`);
+        full =
+          Number((owing as unknown as { rows: { owing: number }[] }).rows[0]?.owing ?? 0) === 0;
+      } else {
+        const paid = await tx.execute(sql`
+          select coalesce(sum(total_amount), 0)::text as paid from payment_transactions
+          where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and payment_request_id = ${requestId}
+            and status in ('Paid', 'Pending')`);
+        full = new Big((paid as unknown as { rows: { paid: string }[] }).rows[0]?.paid ?? '0').gte(
+          request.amountToPay,
+        );
+      }
+    }
+    await tx
+      .update(paymentRequests)
+      .set({ requestStatus: full ? 'Completed' : 'PartCompleted' })
+      .where(
+        and(
+          eq(paymentRequests.tenantId, scope.tenantId),
+          eq(paymentRequests.datasetId, scope.datasetId),
+          eq(paymentRequests.id, requestId),
+        ),
+      );
+    return full;
+  }
+
+  async function afterCommit(scope: PayScope, before: string, payment: PaymentRow) {
+    const status = payment.status as CheckoutPaymentStatus;
+    const notificationStatus = notificationStatusOf(status);
+    const tasks: Promise<void>[] = [];
+    if (deps.notify && notificationStatus)
+      tasks.push(
+        deps.notify(scope, {
+          paymentTransactionId: payment.id,
+          status: notificationStatus,
+          from: before === 'Pending' ? 'Pending' : 'Provider',
+        }),
+      );
+    const payerEmail = (payment.customerDetails as { emailAddress?: string } | null)?.emailAddress;
+    if (deps.receipt && status === 'Paid' && payerEmail)
+      tasks.push(deps.receipt(scope, payment.id));
+    // The move is committed: a mail that fails is logged, never undoes it (their jobs retry).
+    for (const result of await Promise.allSettled(tasks))
+      if (result.status === 'rejected')
+        log.error(
+          { err: result.reason, paymentTransactionId: payment.id },
+          'after-payment work failed',
+        );
+  }
+
+  async function settle(
+    scope: PayScope,
+    paymentTransactionId: string,
+    outcome: PaymentOutcome,
+    actor: SettleActor,
+  ): Promise<SettleResult> {
+    const result = await database.withTenant(scope.tenantId, async (tx) => {
+      // A stored notification is processed exactly once: whoever claims it first does the work.
+      // The payment, then its request: a start never locks a payment, so this order cannot deadlock
+      // with it, and two moves of one request's payments queue on the request.
+      const [claimed, payment] = await Promise.all([
+        outcome.notificationId ? claimNotification(tx, scope, outcome.notificationId) : true,
+        lockPayment(tx, scope, paymentTransactionId, outcome.configurationId),
+      ]);
+      if (!claimed) return { changed: false, payment: null, before: null, processing: false };
+      if (!payment) {
+        await markNotification(tx, scope, outcome.notificationId, noPayment);
+        return { changed: false, payment: null, before: null, processing: false };
+      }
+      const event = outcome.exchange;
+      const [, [quote], [request]] = await Promise.all([
+        event
+          ? tx.insert(providerEvents).values({
+              ...scope,
+              id: uuidv7(),
+              paymentTransactionId: payment.id,
+              providerName: payment.paymentProviderName ?? 'Unknown',
+              ...event,
+              payloadFileName: `${event.recordId ?? payment.id}.json`,
+            })
+          : Promise.resolve(),
+        tx
+          .select()
+          .from(payQuotes)
+          .where(
+            and(
+              eq(payQuotes.tenantId, scope.tenantId),
+              eq(payQuotes.datasetId, scope.datasetId),
+              eq(payQuotes.paymentTransactionId, payment.id),
+            ),
+          ),
+        payment.paymentRequestId
+          ? tx
+              .select()
+              .from(paymentRequests)
+              .where(
+                and(
+                  eq(paymentRequests.tenantId, scope.tenantId),
+                  eq(paymentRequests.datasetId, scope.datasetId),
+                  eq(paymentRequests.id, payment.paymentRequestId),
+                ),
+              )
+              .for('update')
+          : Promise.resolve([] as PaymentRequestRow[]),
+      ]);
+      const before = payment.status;
+      if (!movesForward(before, outcome.status)) {
+        await markNotification(
+          tx,
+          scope,
+          outcome.notificationId,
+          `Status stays ${before} (${outcome.status} does not move it forward)`,
+        );
+        return {
+          changed: false,
+          payment,
+          before,
+          processing: before === 'Processing' && outcome.reportsProcessing === true,
+        };
+      }
+      const offered = (quote?.offered ?? null) as Offered | null;
+      const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
+      const allocatedNow = before === 'Processing' && taken;
+      const [[after]] = await Promise.all([
+        tx
+          .update(paymentTransactions)
+          .set({
+            status: outcome.status,
+            statusDateTime: sql`now()`,
+            ...(outcome.providerReference
+              ? { paymentProviderReference: outcome.providerReference }
+              : {}),
+            ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
+            ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
+            ...(failed.has(outcome.status) && before === 'Processing'
+              ? { allocatedStatus: 'NotApplicable' }
+              : {}),
+          })
+          .where(
+            and(
+              eq(paymentTransactions.tenantId, scope.tenantId),
+              eq(paymentTransactions.datasetId, scope.datasetId),
+              eq(paymentTransactions.id, payment.id),
+            ),
+          )
+          .returning(),
+        tx.insert(auditActivities).values({
+          tenantId: scope.tenantId,
+          id: uuidv7(),
+          datasetId: scope.datasetId,
+          operation: 'ChangePaymentStatus',
+          resourceType: 'PaymentTransaction',
+          resourceId: payment.id,
+          userName: actor.name,
+          status: 200,
+          errorMessage: failed.has(outcome.status)
+            ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
+            : null,
+          ipAddress: actor.ipAddress ?? null,
+          requestId: actor.requestId ?? null,
+        }),
+      ]);
+      let completedRequestId: string | null = null;
+      if (allocatedNow) {
+        await allocate(tx, scope, payment, offered);
+        if (request && (await completeRequest(tx, scope, request))) completedRequestId = request.id;
+      }
+      // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
+      if (before === 'Pending' && failed.has(outcome.status))
+        await allocationsFollowPayment(tx, scope, payment.id, null);
+      if (failed.has(outcome.status) && quote) {
+        await tx
+          .update(payQuotes)
+          .set({ failureMessage: outcome.errorMessage ?? null })
+          .where(
+            and(
+              eq(payQuotes.tenantId, scope.tenantId),
+              eq(payQuotes.datasetId, scope.datasetId),
+              eq(payQuotes.paymentTransactionId, payment.id),
+            ),
+          );
+      }
+      if (deps.recordEvents)
+        await deps.recordEvents(tx, scope, {
+          paymentTransactionId: payment.id,
+          status: outcome.status,
+          eventType: eventTypeOf(outcome.status),
+          completedRequestId,
+        });
+      return { changed: true, payment: after!, before, processing: false };
+    });
+    if (result.changed && result.payment) await afterCommit(scope, result.before!, result.payment);
+    if (result.processing && result.payment && deps.notify) {
+      // Told once per payment: the mail's event key is the payment and the status.
+      await deps
+        .notify(scope, {
+          paymentTransactionId: result.payment.id,
+          status: 'Processing',
+          from: 'Provider',
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'processing notification failed'));
+    }
+    return { changed: result.changed, payment: result.payment };
+  }
+
+  return { settle };
+}
+export type Settlement = ReturnType<typeof createSettlement>;

@@ -1,0 +1,129 @@
+import type { PaymentNextStep } from '@ledgerline/contract';
+import type { ProviderExchange } from './adapter.js';
+
+/**
+ * How a payer pays through a provider (issue 14): start a checkout, learn its outcome, and read
+ * the provider's signed notifications. One adapter per provider; the payer-page service calls
+ * them between transactions, never inside one (style.md §7).
+ */
+
+/** The statuses a provider can move a payment to (spec 2 §3 payment transaction statuses). */
+export type CheckoutPaymentStatus =
+  'Processing' | 'Pending' | 'Paid' | 'Failed' | 'NotAuthorised' | 'Rejected' | 'Cancelled';
+
+export interface CheckoutConfiguration {
+  id: string;
+  isTest: boolean;
+  /** The sealed credentials in clear, for the call only; never logged or recorded. */
+  credentials: Record<string, unknown>;
+  /** The configuration's non-secret settings (display name, method types, filters...). */
+  settings: Record<string, unknown>;
+}
+
+export interface CheckoutStartInput {
+  paymentTransactionId: string;
+  /** Ledgerline's payment reference, shown to the payer by the provider where it can. */
+  ledgerlineReference: string;
+  /** Decimal string in the currency's major unit, as stored. */
+  amount: string;
+  currency: string;
+  /** Reserve: authorise only (manual capture); Immediate: take the money. */
+  captureType: 'Immediate' | 'Reserve';
+  description: string;
+  payer: { firstNames?: string; surname?: string; companyName?: string; emailAddress?: string };
+  /** Where the provider sends the payer back: `<PUBLIC_URL>/pay/{id}?payment={paymentId}`. */
+  returnUrl: string;
+  /** Where the provider sends a payer who gives up (the same page, `&cancelled=1`). */
+  cancelUrl: string;
+  /** `<PUBLIC_URL>/api/v0/webhooks/{provider}/{configurationId}`. */
+  notificationUrl: string;
+  configuration: CheckoutConfiguration;
+}
+
+export interface CheckoutStart {
+  next: PaymentNextStep;
+  /** The provider's id for this payment or session, kept as paymentProviderReference. */
+  providerReference: string | null;
+  exchange: ProviderExchange;
+}
+
+export interface CheckoutStatusInput {
+  paymentTransactionId: string;
+  providerReference: string | null;
+  /** The query the provider put on the return URL (OPPWA resourcePath, TrueLayer payment_id...). */
+  returnQuery: Record<string, string>;
+  configuration: CheckoutConfiguration;
+}
+
+export interface CheckoutStatus {
+  status: CheckoutPaymentStatus;
+  /** The provider's id, when only now known. */
+  providerReference?: string | null;
+  paymentMethodType?: 'Card' | 'BankTransfer' | 'BankDebit' | null;
+  /** For the payer when it failed ('Your card was declined'). */
+  errorMessage?: string | null;
+  exchange: ProviderExchange;
+}
+
+/** One thing a provider's notification says about one payment. */
+export interface NotificationEvent {
+  /** The provider's own event id: a notification is processed once per (provider, eventId). */
+  eventId: string;
+  /** Our payment transaction id when the provider echoes it (metadata), else null. */
+  paymentTransactionId: string | null;
+  /** The provider's payment or session id, to find the payment when the id above is null. */
+  providerReference: string | null;
+  /** The status it moves the payment to, or null when the event says nothing about status. */
+  status: CheckoutPaymentStatus | null;
+  eventType: string;
+  /** The event as received (one event of a batch), kept as the provider event's payload. */
+  payload: string;
+  errorMessage?: string | null;
+  /**
+   * The merchant's account at the provider the event comes from (Stripe's `account`, GoCardless's
+   * `links.organisation`), for platform-wide providers (see CheckoutAdapter.accountOf).
+   */
+  account?: string | null;
+}
+
+export type VerifiedNotification =
+  | { ok: true; events: NotificationEvent[] }
+  /** Signature missing or wrong: nothing is read; answer the provider's expected code. */
+  | { ok: false; statusCode: number; body: string };
+
+export interface NotificationInput {
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received: signatures are over these bytes. */
+  rawBody: Buffer;
+  configuration: CheckoutConfiguration;
+  /** The full URL the notification was posted to (some signatures cover it). */
+  url: string;
+}
+
+export interface CheckoutAdapter {
+  readonly name: string;
+  start(input: CheckoutStartInput): Promise<CheckoutStart>;
+  /** What the provider says now; called when the payer returns and while the page polls. */
+  status(input: CheckoutStatusInput): Promise<CheckoutStatus>;
+  /** Verify a notification's signature, then read it. Absent: the provider sends none. */
+  verifyNotification?(
+    input: NotificationInput,
+  ): VerifiedNotification | Promise<VerifiedNotification>;
+  /**
+   * Present for platform-wide providers (Stripe Connect, GoCardless partner apps), whose one
+   * endpoint receives every merchant's events signed with the platform's one secret: the
+   * merchant account a configuration stands for. An event is then applied to the payment it names
+   * only when it comes from that payment's configuration's account (docs/decisions.md, "Platform
+   * notifications find their payment across configurations").
+   */
+  accountOf?(configuration: CheckoutConfiguration): string | null;
+}
+
+export interface CheckoutRegistry {
+  forProvider(name: string | null): CheckoutAdapter | null;
+}
+
+export function createCheckoutRegistry(adapters: CheckoutAdapter[]): CheckoutRegistry {
+  const byName = new Map(adapters.map((adapter) => [adapter.name.toLowerCase(), adapter]));
+  return { forProvider: (name) => (name ? (byName.get(name.toLowerCase()) ?? null) : null) };
+}

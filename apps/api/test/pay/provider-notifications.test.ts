@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { providerNotifications } from '../../src/db/schema-pay.js';
+import {
+  paymentAllocations,
+  paymentRequests,
+  paymentTransactions,
+  providerEvents,
+  transactions,
+} from '../../src/db/schema-receivables.js';
+import {
+  sandboxNotificationSecret,
+  signSandboxNotification,
+} from '../../src/providers/sandbox/sandbox.checkout.js';
+import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { waitFor } from '../wait.js';
+import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
+
+const notificationKey = 'test-sandbox-notification-key-0123456789';
+let ctx: TestContext;
+let admin: SignedIn;
+let accountId: string;
+let sandboxId: string;
+let secret: string;
+
+beforeAll(async () => {
+  ctx = await buildTestApp({
+    SANDBOX_NOTIFICATION_KEY: notificationKey,
+    RATE_LIMIT_PAY_PER_MINUTE: '100000',
+  });
+  admin = await signIn(ctx, { tenantName: 'Notified Ltd' });
+  accountId = await insertAccount(ctx, admin);
+  const created = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v0/providers',
+    headers: admin.headers({ 'dataset-id': '1' }),
+    payload: {
+      providerName: 'Sandbox',
+      name: 'Sandbox',
+      enabled: true,
+      displayPriority: 1,
+      isTest: true,
+    },
+  });
+  sandboxId = created.json().id;
+  secret = sandboxNotificationSecret(notificationKey, sandboxId)!;
+}, 60_000);
+afterAll(() => ctx.close());
+
+/** A payment started on the page for a one-invoice request, still Processing. */
+async function startedPayment(amount = '50') {
+  const invoice = await insertInvoice(ctx, admin, accountId, {
+    amount,
+    transactionDate: day(-1),
+    dueDate: day(29),
+  });
+  const requestId = await insertRequest(ctx, admin, { accountId, amountToPay: amount }, [invoice]);
+  const started = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/pay/${requestId}/payments`,
+    payload: { configurationId: sandboxId },
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  return { requestId, invoice, paymentId: started.json().paymentId as string };
+}
+
+function notify(
+  body: object | string,
+  signature?: string,
+  configurationId = sandboxId,
+  provider = 'sandbox',
+) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/webhooks/${provider}/${configurationId}`,
+    headers: {
+      'content-type': 'application/json',
+      ...(signature === undefined
+        ? { 'sandbox-signature': signSandboxNotification(secret, raw) }
+        : signature
+          ? { 'sandbox-signature': signature }
+          : {}),
+    },
+    payload: raw,
+  });
+}
+
+const event = (paymentId: string, status: string, id = `evt_${randomUUID()}`) => ({
+  id,
+  type: `payment.${status.toLowerCase()}`,
+  data: { paymentId, status, ...(status === 'Failed' ? { message: 'The bank refused it' } : {}) },
+});
+
+async function payment(id: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(paymentTransactions)
+    .where(eq(paymentTransactions.id, id));
+  return row!;
+}
+const notificationsOf = (eventId: string) =>
+  ctx.database.db
+    .select()
+    .from(providerNotifications)
+    .where(eq(providerNotifications.eventId, eventId));
+const allocationsOf = (paymentId: string) =>
+  ctx.database.db
+    .select()
+    .from(paymentAllocations)
+    .where(
+      and(
+        eq(paymentAllocations.tenantId, admin.tenantId),
+        eq(paymentAllocations.paymentTransactionId, paymentId),
+      ),
+    );
+const processed = async (eventId: string) => {
+  const rows = await notificationsOf(eventId);
+  return rows.length > 0 && rows.every((row) => row.processedAt !== null) ? rows : undefined;
+};
+
+describe('provider notifications', () => {
+  it('refuses a missing or wrong signature before reading anything, and changes nothing', async () => {
+    const { paymentId } = await startedPayment();
+    const body = event(paymentId, 'Paid');
+    const raw = JSON.stringify(body);
+    const missing = await notify(raw, '');
+    expect(missing.statusCode).toBe(401);
+    const wrong = await notify(raw, signSandboxNotification('another-secret', raw));
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toBe('Invalid signature');
+    // Signed for one body, sent with another.
+    const tampered = await notify(
+      JSON.stringify(event(paymentId, 'Paid', body.id)).replace('Paid', 'Paid '),
+      signSandboxNotification(secret, raw),
+    );
+    expect(tampered.statusCode).toBe(401);
+    // Another configuration's secret.
+    const otherSecret = sandboxNotificationSecret(notificationKey, randomUUID())!;
+    expect((await notify(raw, signSandboxNotification(otherSecret, raw))).statusCode).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await notificationsOf(body.id)).toEqual([]);
+    expect((await payment(paymentId)).status).toBe('Processing');
+    const events = await ctx.database.db
+      .select()
+      .from(providerEvents)
+      .where(eq(providerEvents.paymentTransactionId, paymentId));
+    expect(events.map((e) => e.eventType)).toEqual(['payment.created']);
+  });
+
+  it('keeps the raw body whatever its content type, and reads it only once its signature holds', async () => {
+    const raw = 'status=Paid&id=evt_form';
+    for (const headers of [
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { 'content-type': 'text/plain; charset=utf-8' },
+      {},
+    ]) {
+      const response = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v0/webhooks/sandbox/${sandboxId}`,
+        headers: { ...headers, 'sandbox-signature': signSandboxNotification(secret, raw) },
+        payload: raw,
+      });
+      // Signed, so read: the Sandbox speaks JSON only.
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toBe('Body is not JSON');
+    }
+    expect(await notificationsOf('evt_form')).toEqual([]);
+  });
+
+  it('answers 404 for an unknown provider or configuration', async () => {
+    expect((await notify(event(randomUUID(), 'Paid'), undefined, randomUUID())).statusCode).toBe(
+      404,
+    );
+    expect((await notify(event(randomUUID(), 'Paid'), undefined, 'not-an-id')).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await notify(event(randomUUID(), 'Paid'), undefined, sandboxId, 'nosuchprovider'))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('settles a signed Paid event through the completion path, once, even when delivered twice', async () => {
+    const { paymentId, invoice, requestId } = await startedPayment('64');
+    const paid = event(paymentId, 'Paid');
+    const first = await notify(paid);
+    expect(first.statusCode).toBe(200);
+    const again = await notify(paid);
+    expect(again.statusCode).toBe(200);
+    await waitFor(() => processed(paid.id));
+    expect(await notificationsOf(paid.id)).toHaveLength(1);
+    const settled = await payment(paymentId);
+    expect(settled).toMatchObject({ status: 'Paid', allocatedStatus: 'AutoAllocated' });
+    expect(await allocationsOf(paymentId)).toHaveLength(1);
+    const [row] = await ctx.database.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, invoice));
+    expect(row).toMatchObject({ paidStatus: 'FullyPaid', allocatedAmount: '64.0000' });
+    const [request] = await ctx.database.db
+      .select()
+      .from(paymentRequests)
+      .where(eq(paymentRequests.id, requestId));
+    expect(request!.requestStatus).toBe('Completed');
+    const events = await ctx.database.db
+      .select()
+      .from(providerEvents)
+      .where(eq(providerEvents.paymentTransactionId, paymentId));
+    expect(
+      events.filter((e) => e.recordType === 'notification').map((e) => [e.recordId, e.eventType]),
+    ).toEqual([[paid.id, 'payment.paid']]);
+    // A replay after it was processed changes nothing either.
+    expect((await notify(paid)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await allocationsOf(paymentId)).toHaveLength(1);
+    // The page's poll shows the outcome.
+    const status = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/pay/${requestId}/payments/${paymentId}`,
+    });
+    expect(status.json()).toMatchObject({ status: 'Paid', outcome: 'Succeeded' });
+  });
+
+  it('two events out of order leave one correct result: Paid stays Paid', async () => {
+    const { paymentId } = await startedPayment('33');
+    const later = event(paymentId, 'Paid');
+    await notify(later);
+    await waitFor(() => processed(later.id));
+    const earlier = event(paymentId, 'Failed');
+    await notify(earlier);
+    const [row] = await waitFor(() => processed(earlier.id));
+    expect(row!.outcome).toBe('Status stays Paid (Failed does not move it forward)');
+    expect((await payment(paymentId)).status).toBe('Paid');
+    expect(await allocationsOf(paymentId)).toHaveLength(1);
+
+    // Reserved, then captured: Pending moves on to Paid; a late Pending does not move it back.
+    const reserved = await startedPayment('21');
+    const pendingEvent = event(reserved.paymentId, 'Pending');
+    const capturedEvent = event(reserved.paymentId, 'Paid');
+    await notify(capturedEvent);
+    await notify(pendingEvent);
+    await waitFor(() => processed(pendingEvent.id));
+    await waitFor(() => processed(capturedEvent.id));
+    expect((await payment(reserved.paymentId)).status).toBe('Paid');
+    expect(await allocationsOf(reserved.paymentId)).toHaveLength(1);
+  });
+
+  it('a failure event fails the payment with its message and leaves the request open', async () => {
+    const { paymentId, requestId } = await startedPayment('12');
+    const failed = event(paymentId, 'Failed');
+    await notify(failed);
+    await waitFor(() => processed(failed.id));
+    expect(await payment(paymentId)).toMatchObject({
+      status: 'Failed',
+      allocatedStatus: 'NotApplicable',
+    });
+    const status = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/pay/${requestId}/payments/${paymentId}`,
+    });
+    expect(status.json()).toMatchObject({ outcome: 'Failed', message: 'The bank refused it' });
+    const [request] = await ctx.database.db
+      .select()
+      .from(paymentRequests)
+      .where(eq(paymentRequests.id, requestId));
+    expect(request!.requestStatus).toBe('Open');
+  });
+
+  it("never moves another configuration's or another tenant's payment", async () => {
+    const rival = await signIn(ctx, { tenantName: 'Rival Notified Ltd' });
+    const rivalAccount = await insertAccount(ctx, rival);
+    const rivalProvider = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v0/providers',
+        headers: rival.headers({ 'dataset-id': '1' }),
+        payload: {
+          providerName: 'Sandbox',
+          name: 'Rival sandbox',
+          enabled: true,
+          displayPriority: 1,
+          isTest: true,
+        },
+      })
+    ).json().id as string;
+    const rivalRequest = await insertRequest(ctx, rival, {
+      accountId: rivalAccount,
+      amountToPay: '9',
+    });
+    const rivalPayment = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v0/pay/${rivalRequest}/payments`,
+        payload: { configurationId: rivalProvider },
+      })
+    ).json().paymentId as string;
+    // Our configuration, signed with our secret, naming their payment.
+    const sneaky = event(rivalPayment, 'Paid');
+    expect((await notify(sneaky)).statusCode).toBe(200);
+    const [row] = await waitFor(() => processed(sneaky.id));
+    expect(row!.outcome).toBe('No payment of this configuration matches it');
+    expect((await payment(rivalPayment)).status).toBe('Processing');
+  });
+});

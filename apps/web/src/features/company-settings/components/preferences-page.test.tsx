@@ -1,0 +1,211 @@
+import { customHostIdMessages, paymentRequestSettingsMessages } from '@ledgerline/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { stubFetch, type StubbedCall } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { PreferencesPage } from './preferences-page';
+
+const preferences = {
+  defaultSettlementConfigurationGroupId: null,
+  defaultLatePaymentConfigurationId: null,
+  defaultCountryId: 826,
+  defaultEditPaymentStatus: 'Disable',
+  allowTransactionCurrencyChange: 'Disable',
+};
+const requestSettings = { validUntilAddition: null, defaultUsageType: 'Single', linkSize: 'Long' };
+const customHostId = {
+  id: 'transaction',
+  createOption: 'NeverCreate',
+  updateOption: 'NeverCreate',
+  trimWhiteSpace: true,
+  parseValue: null,
+  rebuildState: 'None',
+};
+const countries = {
+  items: [
+    { id: 372, displayName: 'Ireland', alpha2Code: 'IE', alpha3Code: 'IRL' },
+    {
+      id: 826,
+      displayName: 'United Kingdom of Great Britain and Northern Ireland',
+      alpha2Code: 'GB',
+      alpha3Code: 'GBR',
+    },
+  ],
+};
+
+function stub(extra: Parameters<typeof stubFetch>[0] = {}) {
+  return stubFetch({
+    'GET /company-settings/preferences': { body: preferences },
+    'GET /company-settings/payment-request': { body: requestSettings },
+    'GET /company-settings/custom-host-id': { body: customHostId },
+    'GET /geo-data/countries': { body: countries },
+    'PUT /company-settings/preferences': ({ body }) => ({
+      body: { ...preferences, ...(body as object) },
+    }),
+    'PUT /company-settings/payment-request': ({ body }) => ({ body }),
+    ...extra,
+  });
+}
+const render = () =>
+  renderWithProviders(<PreferencesPage />, {
+    user: aUser({ permissions: ['ConfigureSystemSettings'] }),
+  });
+const puts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'PUT');
+
+async function chooseUnit(label: string) {
+  await userEvent.click(screen.getByRole('textbox', { name: 'Default link expiry unit' }));
+  await userEvent.click(await screen.findByRole('option', { name: label }));
+}
+
+describe('Preferences', () => {
+  it('shows GB by default, no expiry, and the quantity disabled without a unit', async () => {
+    stub();
+    render();
+    expect(
+      await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Link URL size' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Default link expiry quantity' })).toBeDisabled();
+    expect(screen.getByTestId('expiry-hint')).toHaveTextContent(
+      'The Payment Request link will not expire',
+    );
+  });
+
+  it('says the hint with a singular unit at 1 and a plural one above', async () => {
+    stub();
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await chooseUnit('Weeks');
+    const quantity = screen.getByRole('textbox', { name: 'Default link expiry quantity' });
+    expect(quantity).toBeEnabled();
+    fireEvent.change(quantity, { target: { value: '1' } });
+    expect(screen.getByTestId('expiry-hint')).toHaveTextContent(
+      'The Payment Request link will expire after 1 week',
+    );
+    fireEvent.change(quantity, { target: { value: '2' } });
+    expect(screen.getByTestId('expiry-hint')).toHaveTextContent(
+      'The Payment Request link will expire after 2 weeks',
+    );
+  });
+
+  it('refuses a unit without a quantity, marks the General tab and saves nothing', async () => {
+    const calls = stub();
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await chooseUnit('Days');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Default link expiry quantity' }), {
+      target: { value: '' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(paymentRequestSettingsMessages.quantity)).toBeInTheDocument();
+    expect(screen.getByLabelText('General has errors')).toBeInTheDocument();
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it('refuses more than 24 weeks', async () => {
+    const calls = stub();
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await chooseUnit('Weeks');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Default link expiry quantity' }), {
+      target: { value: '25' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Quantity must be at most 24 weeks')).toBeInTheDocument();
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it('saves both parts of the General tab and says so', async () => {
+    const calls = stub();
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await chooseUnit('Weeks');
+    fireEvent.change(screen.getByRole('textbox', { name: 'Default link expiry quantity' }), {
+      target: { value: '2' },
+    });
+    fireEvent.click(screen.getByRole('switch', { name: 'Payments can be edited' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings successfully updated')).toBeInTheDocument();
+    expect(puts(calls).map((call) => [call.url, call.body])).toEqual([
+      [
+        '/api/v0/company-settings/preferences',
+        {
+          defaultCountryId: 826,
+          defaultEditPaymentStatus: 'Allow',
+          allowTransactionCurrencyChange: 'Disable',
+        },
+      ],
+      [
+        '/api/v0/company-settings/payment-request',
+        {
+          validUntilAddition: { unit: 'Week', quantity: 2 },
+          defaultUsageType: 'Single',
+          linkSize: 'Long',
+        },
+      ],
+    ]);
+  });
+
+  it('validates a changed Advanced tab first: an empty parse value saves nothing', async () => {
+    const calls = stub();
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await userEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
+    await userEvent.click(screen.getByRole('switch', { name: 'Trim white space' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(customHostIdMessages.parseValueRequired)).toBeInTheDocument();
+    expect(screen.getByLabelText('Advanced has errors')).toBeInTheDocument();
+    expect(puts(calls)).toEqual([]);
+  });
+
+  it("test parse shows the server's message, or the example result", async () => {
+    stub({
+      'POST /company-settings/custom-host-id/example': ({ body }) =>
+        (body as { parseValue: string }).parseValue.includes('{nope}')
+          ? {
+              status: 400,
+              body: {
+                type: 'about:blank',
+                title: 'Bad Request',
+                status: 400,
+                detail: 'Invalid',
+                errors: { parseValue: ['Unknown field {nope} at position 1.'] },
+              },
+            }
+          : { body: { customHostId: 'ACME001-INV-10042' } },
+    });
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await userEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
+    const parseValue = screen.getByRole('textbox', { name: 'Parse value' });
+    fireEvent.change(parseValue, { target: { value: '{nope}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test parse' }));
+    expect(await screen.findByText('Unknown field {nope} at position 1.')).toBeInTheDocument();
+    fireEvent.change(parseValue, {
+      target: { value: '{accountReference}-{transactionReference}' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Test parse' }));
+    expect(await screen.findByText('ACME001-INV-10042')).toBeInTheDocument();
+  });
+
+  it("reads 'building' with a spinner while a rebuild is queued", async () => {
+    stub({
+      'GET /company-settings/custom-host-id': {
+        body: {
+          ...customHostId,
+          parseValue: '{accountReference}',
+          rebuildState: 'QueuedForRebuild',
+        },
+      },
+    });
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    await userEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
+    const panel = screen.getByRole('tabpanel', { name: 'Advanced' });
+    await waitFor(() =>
+      expect(within(panel).getByRole('button', { name: 'building' })).toBeDisabled(),
+    );
+  });
+});

@@ -1,0 +1,308 @@
+// Payer page benchmark (issue 14, "Bench"):
+//  1. GET /api/v0/pay/{id} with 20 concurrent clients against a bare Fastify route answering a
+//     constant, in the same run and process (target: the page at ≥ 30 % of the baseline's rate);
+//  2. provider notifications: N signed Sandbox `Paid` events (a tenth of them delivered twice) for
+//     N started payments, timed from the first POST until every one is settled; then checked
+//     exactly once: N notifications stored, every payment Paid with one allocation (target ≥ 200/s).
+//
+//   npx tsx bench/pay.ts                          # PostgreSQL at BENCH_DATABASE_URL (default local)
+//   BENCH_SECONDS=5 BENCH_CLIENTS=20 BENCH_EVENTS=2000 npx tsx bench/pay.ts
+//
+// The database `ledgerline_bench_pay` is made anew each run (it is small).
+import Fastify from 'fastify';
+import pg from 'pg';
+import { performance } from 'node:perf_hooks';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { buildApp } from '../apps/api/src/app.js';
+import { loadConfig } from '../apps/api/src/config.js';
+import { openPostgres } from '../apps/api/src/db/client.js';
+import { createSecretBox } from '../apps/api/src/platform/secrets.js';
+import { paymentProviders } from '../apps/api/src/db/schema-providers.js';
+import {
+  accounts,
+  paymentRequestAllocations,
+  paymentRequests,
+  paymentTransactions,
+  settlementOffers,
+  transactions,
+} from '../apps/api/src/db/schema-receivables.js';
+import { payQuotes } from '../apps/api/src/db/schema-pay.js';
+import {
+  companyPreferences,
+  latePaymentConfigurations,
+  settlementConfigurationGroups,
+  settlementConfigurations,
+} from '../apps/api/src/db/schema-money-rules.js';
+import { createTenant } from '../apps/api/src/features/tenants/tenants.service.js';
+import {
+  sandboxNotificationSecret,
+  signSandboxNotification,
+} from '../apps/api/src/providers/sandbox/sandbox.checkout.js';
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const databaseName = 'ledgerline_bench_pay';
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const clients = Number(process.env.BENCH_CLIENTS ?? 20);
+const eventCount = Number(process.env.BENCH_EVENTS ?? 2000);
+const notificationKey = randomBytes(24).toString('hex');
+
+function log(message: string) {
+  process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}
+
+async function prepareDatabase() {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${databaseName} with (force)`);
+  await admin.query(`create database ${databaseName}`);
+  await admin.end();
+  const target = new URL(serverUrl);
+  target.pathname = `/${databaseName}`;
+  return target.toString();
+}
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function seed(database: Awaited<ReturnType<typeof openPostgres>>, secrets: ReturnType<typeof createSecretBox>) {
+  const { tenantId } = await createTenant(database, {
+    name: 'Pay Bench Ltd',
+    adminEmail: 'pay-bench@example.com',
+    adminName: 'B',
+  });
+  const scope = { tenantId, datasetId: 1 };
+  const accountId = randomUUID();
+  const providerId = randomUUID();
+  const pageRequestId = randomUUID();
+  await database.db.transaction(async (tx) => {
+    await tx.insert(accounts).values({ ...scope, id: accountId, accountReference: 'BENCH-1', name: 'Bench Customer Ltd' });
+    await tx.insert(paymentProviders).values({
+      ...scope,
+      id: providerId,
+      providerName: 'Sandbox',
+      name: 'Card (test)',
+      enabled: true,
+      isTest: true,
+      isDefault: true,
+      credentialsSealed: secrets.seal('{}'),
+      paymentMethodConfigurations: [{ paymentMethodType: 'Card', enabled: true, filterGroup: null }],
+    });
+    // The page's request: three invoices, a generated 2 % offer, a manual offer and statutory fees.
+    const groupId = randomUUID();
+    await tx.insert(settlementConfigurationGroups).values({ ...scope, id: groupId, name: 'Terms', customerEnabled: true });
+    await tx.insert(settlementConfigurations).values({
+      ...scope,
+      id: randomUUID(),
+      groupId,
+      type: 'PercentageDiscount',
+      dateType: 'TransactionDate',
+      numberOfDays: 10,
+      percentageDiscount: '2',
+    });
+    const lateId = randomUUID();
+    await tx.insert(latePaymentConfigurations).values({ ...scope, id: lateId, type: 'Uk', name: 'UK statutory' });
+    await tx.insert(companyPreferences).values({ ...scope, defaultSettlementConfigurationGroupId: groupId, defaultLatePaymentConfigurationId: lateId });
+    const invoices = [
+      { amount: '1200', date: day(-3), due: day(27) },
+      { amount: '640.50', date: day(-70), due: day(-40) },
+      { amount: '99.99', date: day(-8), due: day(22) },
+    ].map((invoice, i) => ({
+      ...scope,
+      id: randomUUID(),
+      accountId,
+      transactionReference: `INV-BENCH-${i}`,
+      transactionType: 'Invoice',
+      transactionDate: invoice.date,
+      dueDate: invoice.due,
+      currency: 'GBP',
+      transactionAmount: invoice.amount,
+    }));
+    await tx.insert(transactions).values(invoices);
+    await tx.insert(settlementOffers).values({
+      ...scope,
+      id: randomUUID(),
+      transactionId: invoices[2]!.id,
+      type: 'AbsoluteDiscount',
+      currency: 'GBP',
+      amount: '5',
+      validUntil: day(3),
+    });
+    await tx.insert(paymentRequests).values({
+      ...scope,
+      id: pageRequestId,
+      requestType: 'Transaction',
+      usageType: 'Single',
+      currency: 'GBP',
+      amountToPay: '1940.49',
+      accountId,
+    });
+    await tx.insert(paymentRequestAllocations).values(
+      invoices.map((invoice) => ({ ...scope, paymentRequestId: pageRequestId, transactionId: invoice.id })),
+    );
+    // The notifications' payments: one Account request each, started on the page (Processing).
+    const payments = Array.from({ length: eventCount }, (_, i) => ({ requestId: randomUUID(), paymentId: randomUUID(), i }));
+    for (let from = 0; from < payments.length; from += 500) {
+      const chunk = payments.slice(from, from + 500);
+      await tx.insert(paymentRequests).values(
+        chunk.map((p) => ({ ...scope, id: p.requestId, requestType: 'Account', usageType: 'Single', currency: 'GBP', amountToPay: '25', accountId })),
+      );
+      await tx.insert(paymentTransactions).values(
+        chunk.map((p) => ({
+          ...scope,
+          id: p.paymentId,
+          type: 'Payment',
+          status: 'Processing',
+          ledgerlineReference: `LLB${String(p.i).padStart(9, '0')}`,
+          statusDateTime: new Date(),
+          totalAmount: '25',
+          currency: 'GBP',
+          paymentRequestId: p.requestId,
+          accountId,
+          paymentProviderId: providerId,
+          paymentProviderName: 'Sandbox',
+          paymentProviderReference: `sbx_pay_bench_${p.i}`,
+        })),
+      );
+      await tx.insert(payQuotes).values(
+        chunk.map((p) => ({
+          ...scope,
+          paymentTransactionId: p.paymentId,
+          paymentRequestId: p.requestId,
+          offered: { quotedOn: day(0), invoices: [], discountTotal: '0', feeTotal: '0', total: '25' },
+        })),
+      );
+    }
+    return payments;
+  });
+  await database.raw.query('vacuum analyze');
+  const payments = await database.raw.query(
+    `select id::text as id from payment_transactions where tenant_id = $1 and status = 'Processing'`,
+    [tenantId],
+  );
+  return { tenantId, providerId, pageRequestId, paymentIds: payments.rows.map((r) => r.id as string) };
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** `clients` loops calling `target` for `seconds`. */
+async function load(name: string, target: string) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const response = await fetch(target);
+        await response.arrayBuffer();
+        if (response.status !== 200) errors += 1;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, requests: latencies.length, errors, p50: percentile(latencies, 50), p95: percentile(latencies, 95), perSecond: latencies.length / elapsed };
+}
+
+async function main() {
+  const url = await prepareDatabase();
+  const database = await openPostgres({ connectionString: url, poolSize: 16 });
+  await database.migrate();
+  const secrets = createSecretBox(randomBytes(32));
+  log(`seeding one page request and ${eventCount} started payments`);
+  const seeded = await seed(database, secrets);
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL: 'http://localhost:3000',
+    OIDC_ISSUER: 'http://127.0.0.1:9/',
+    DATABASE_URL: url,
+    RATE_LIMIT_PAY_PER_MINUTE: '100000000',
+    SANDBOX_NOTIFICATION_KEY: notificationKey,
+  });
+  const app = await buildApp({ config, database, webRoot: null, secrets, mailer: { send: async () => undefined } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseline = Fastify({ logger: false });
+  baseline.get('/constant', async () => ({ state: 'Expired' }));
+  await baseline.listen({ port: 0, host: '127.0.0.1' });
+  const baselineAddress = baseline.server.address() as { port: number };
+
+  const pageUrl = `${address}/api/v0/pay/${seeded.pageRequestId}`;
+  const page = (await (await fetch(pageUrl)).json()) as { state: string; invoices: unknown[]; discountTotal: number; feeTotal: number; amountToPay: number; methods: unknown[] };
+  log(`the page: ${page.state}, ${page.invoices.length} invoices, discount ${page.discountTotal}, fees ${page.feeTotal}, to pay ${page.amountToPay}, ${page.methods.length} method(s)`);
+  const results = [
+    await load('baseline: bare Fastify constant', `http://127.0.0.1:${baselineAddress.port}/constant`),
+    await load('GET /api/v0/pay/{id} (3 invoices, offers, fees, methods)', pageUrl),
+    // The app's own overhead (hooks, rate limit, headers, serializer) with no database read.
+    await load('GET /api/v0/pay/not-an-id (the app alone: no read, Expired)', `${address}/api/v0/pay/not-an-id`),
+  ];
+  const base = results[0]!.perSecond;
+  console.log(`\n${clients} concurrent clients, ${seconds} s each\n`);
+  console.log('| call | requests | errors | p50 ms | p95 ms | req/s | of baseline |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of results)
+    console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${Math.round(r.perSecond)} | ${((r.perSecond / base) * 100).toFixed(0)} % |`);
+
+  // Notifications: every payment's Paid event, a tenth sent twice, 20 senders at once.
+  const secret = sandboxNotificationSecret(notificationKey, seeded.providerId)!;
+  const hookUrl = `${address}/api/v0/webhooks/sandbox/${seeded.providerId}`;
+  const bodies = seeded.paymentIds.map((paymentId, i) =>
+    JSON.stringify({ id: `evt_bench_${i}`, type: 'payment.paid', data: { paymentId, status: 'Paid' } }),
+  );
+  const deliveries = [...bodies, ...bodies.filter((_, i) => i % 10 === 0)];
+  let next = 0;
+  let refused = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < deliveries.length) {
+        const body = deliveries[next++]!;
+        const response = await fetch(hookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'sandbox-signature': signSandboxNotification(secret, body) },
+          body,
+        });
+        await response.arrayBuffer();
+        if (response.status !== 200) refused += 1;
+      }
+    }),
+  );
+  const received = (performance.now() - started) / 1000;
+  const count = async (text: string) => Number((await database.raw.query(text, [seeded.tenantId])).rows[0]!.n);
+  const leftAtIntakeEnd = await count(
+    `select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`,
+  );
+  for (;;) {
+    const left = await count(`select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`);
+    if (left === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const settled = (performance.now() - started) / 1000;
+  const stored = await count(`select count(*)::int as n from provider_notifications where tenant_id = $1`);
+  const paid = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and status = 'Paid' and allocated_status = 'AutoAllocated'`);
+  const allocations = await count(`select count(*)::int as n from payment_allocations where tenant_id = $1`);
+  const twice = await count(`select count(*)::int as n from (select payment_transaction_id from payment_allocations where tenant_id = $1 group by 1 having count(*) > 1) x`);
+  const completed = await count(`select count(*)::int as n from payment_requests where tenant_id = $1 and request_status = 'Completed'`);
+  console.log(
+    `\nNotifications: ${deliveries.length} deliveries (${bodies.length} events, ${deliveries.length - bodies.length} duplicates), ${refused} refused; ` +
+      `all answered in ${received.toFixed(2)} s (${Math.round(deliveries.length / received)}/s), all settled in ${settled.toFixed(2)} s: ` +
+      `${Math.round(bodies.length / settled)} events/s end to end; ${leftAtIntakeEnd} were still waiting when the last was answered and ` +
+      `were settled in ${(settled - received).toFixed(2)} s more (${Math.round(leftAtIntakeEnd / Math.max(settled - received, 0.001))} events/s with no intake beside).`,
+  );
+  console.log(`Load average during the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} on ${(await import('node:os')).cpus().length} cores.`);
+  console.log(
+    `Exactly once: ${stored} stored (expected ${bodies.length}), ${paid} payments Paid (expected ${bodies.length}), ${allocations} allocations (expected ${bodies.length}), ` +
+      `${twice} payments allocated twice (expected 0), ${completed} requests Completed (expected ${bodies.length}).`,
+  );
+  await app.close();
+  await baseline.close();
+  await database.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
