@@ -28,7 +28,23 @@ async function openSettingsEntry(page: Page, name: string) {
   const settings = menu.getByRole('button', { name: 'Settings' });
   if ((await settings.getAttribute('aria-expanded')) !== 'true') await settings.click();
   expect(await settings.getAttribute('aria-expanded')).toBe('true');
+  // The group folds open with an animation; until it is done the entry is partly clipped. Click
+  // once the entry itself is what a pointer at its middle would reach.
+  await expect
+    .poll(
+      () =>
+        entry.evaluate((link) => {
+          const box = link.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit !== null && link.contains(hit);
+        }),
+      settle,
+    )
+    .toBe(true);
+  const path = await entry.getAttribute('href');
   await entry.click();
+  // The route's chunk loads before the address changes (React Router lazy routes).
+  await page.waitForURL((url) => url.pathname === path);
 }
 
 async function goHomeAndWait(page: Page) {

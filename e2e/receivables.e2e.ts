@@ -437,12 +437,17 @@ describe('receivables', () => {
 
     // Back on the list the filter still holds, and this payment has left it.
     await openMenuEntry(page, 'Payment Transactions', 'Payment Transactions');
+    // The list may show what it had before the capture until its refetch answers.
     await bodyRows(payments).first().waitFor();
-    expect(
-      await payments
-        .getByRole('link', { name: `View payment ${before.ledgerlineReference}` })
-        .count(),
-    ).toBe(0);
+    await expect
+      .poll(
+        () =>
+          payments
+            .getByRole('link', { name: `View payment ${before.ledgerlineReference}` })
+            .count(),
+        settle,
+      )
+      .toBe(0);
     await clearFilter(page, payments, 'Status');
   });
 
