@@ -62,7 +62,6 @@ export function today(): CalendarDate {
   return toCalendarDate(new Date());
 }
 
-
 /**
  * Quotes many transactions on one day: the rules, account choices and manual offers are read
  * once (three statements plus the rules' five), then every invoice is priced in memory.
@@ -95,12 +94,13 @@ export function priceTransactions(
 ): Quote[] {
   return items.map((item) => {
     const choice = choices.get(item.accountId);
-    const amount = new Big(item.transactionAmount);
-    // Most invoices have nothing allocated or discounted: what is outstanding is the amount.
+    const amount = item.transactionAmount;
+    // Most invoices have nothing allocated or discounted: what is outstanding is the amount (the
+    // engine reads it once, in whole units).
     const outstanding =
       Number(item.allocatedAmount) === 0 && Number(item.discountedAmount) === 0
         ? amount
-        : amount.minus(item.allocatedAmount).minus(item.discountedAmount);
+        : new Big(amount).minus(item.allocatedAmount).minus(item.discountedAmount);
     return quoteInvoice(
       {
         id: item.id,
