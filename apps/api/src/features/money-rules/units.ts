@@ -83,10 +83,17 @@ function rateOf(ratePercent: Big): Units {
   return units;
 }
 
+const minorUnits = new Map<string, number | undefined>();
+
 /** Ten-thousandths per minor unit of a currency: 100 for pence, 1 for a four-decimal currency. */
 function minorUnitOf(currency: string): number {
-  const step = powers[4 - currencyDecimalPlaces(currency)];
-  if (step === undefined) throw outOfUnits;
+  let step = minorUnits.get(currency);
+  if (step === undefined) {
+    step = powers[4 - currencyDecimalPlaces(currency)];
+    if (step === undefined) throw outOfUnits;
+    if (minorUnits.size >= 1_000) minorUnits.clear();
+    minorUnits.set(currency, step);
+  }
   return step;
 }
 
@@ -119,17 +126,12 @@ function mulDivRound(a: number, b: number, divisor: number): number {
   return negative ? -quotient : quotient;
 }
 
+/**
+ * As big.js prints it: below 10¹¹ the shortest spelling of the double nearest units ÷ 10,000 is
+ * that quotient's own decimals (the argument of `fromNumber`), with no exponent from 10⁻⁴ up.
+ */
 function text(units: Units): string {
-  if (units === 0) return '0';
-  const magnitude = units < 0 ? -units : units;
-  const rest = magnitude % perUnit;
-  let digits = String((magnitude - rest) / perUnit);
-  if (rest !== 0) {
-    let decimals = String(rest).padStart(4, '0');
-    while (decimals.endsWith('0')) decimals = decimals.slice(0, -1);
-    digits = `${digits}.${decimals}`;
-  }
-  return units < 0 ? `-${digits}` : digits;
+  return units === 0 ? '0' : String(units / perUnit);
 }
 
 function text2(units: Units): string {
