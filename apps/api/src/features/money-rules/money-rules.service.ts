@@ -6,8 +6,8 @@ import type { Executor, Tx } from '../../db/client.js';
 import { paymentFeeTransactions, transactions } from '../../db/schema-receivables.js';
 import { toCalendarDate, type CalendarDate } from './calendar-date.js';
 import {
-  loadMoneyRules,
   readInvoiceFacts,
+  readRulesAndInvoiceFacts,
   type InvoiceFacts,
   type MoneyRulesScope,
 } from './money-rules.repository.js';
@@ -63,8 +63,8 @@ export function today(): CalendarDate {
 }
 
 /**
- * Quotes many transactions on one day: the rules, account choices and manual offers are read
- * once (three statements plus the rules' five), then every invoice is priced in memory.
+ * Quotes many transactions on one day: the rules (unless the caller holds them), account choices
+ * and manual offers are read once, in one statement, then every invoice is priced in memory.
  */
 export async function quoteTransactions(
   executor: Executor,
@@ -73,16 +73,15 @@ export async function quoteTransactions(
   paidOn: CalendarDate,
   rules?: MoneyRules,
 ): Promise<Quote[]> {
-  const [loaded, facts] = await Promise.all([
-    rules ?? loadMoneyRules(executor, scope),
-    readInvoiceFacts(
-      executor,
-      scope,
-      items.map((item) => item.accountId),
-      items.map((item) => item.id),
-    ),
-  ]);
-  return priceTransactions(items, facts, paidOn, loaded);
+  if (items.length === 0) return [];
+  const accountIds = items.map((item) => item.accountId);
+  const transactionIds = items.map((item) => item.id);
+  if (rules) {
+    const facts = await readInvoiceFacts(executor, scope, accountIds, transactionIds);
+    return priceTransactions(items, facts, paidOn, rules);
+  }
+  const read = await readRulesAndInvoiceFacts(executor, scope, accountIds, transactionIds);
+  return priceTransactions(items, read.facts, paidOn, read.rules);
 }
 
 /** The in-memory half of `quoteTransactions`: every invoice priced with the facts read. */
