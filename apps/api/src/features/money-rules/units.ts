@@ -126,12 +126,25 @@ function mulDivRound(a: number, b: number, divisor: number): number {
   return negative ? -quotient : quotient;
 }
 
-/**
- * As big.js prints it: below 10¹¹ the shortest spelling of the double nearest units ÷ 10,000 is
- * that quotient's own decimals (the argument of `fromNumber`), with no exponent from 10⁻⁴ up.
- */
+// The decimals of each fraction of a unit (1234 → '1234', 1200 → '12', 5 → '0005'), made when
+// first printed: a page prints thousands of amounts, and printing a double is slower.
+const decimalsOf = new Array<string | undefined>(perUnit).fill(undefined);
+
+/** As big.js prints it: every significant decimal, no trailing zeros. */
 function text(units: Units): string {
-  return units === 0 ? '0' : String(units / perUnit);
+  if (units === 0) return '0';
+  const magnitude = units < 0 ? -units : units;
+  const rest = magnitude % perUnit;
+  let digits = String((magnitude - rest) / perUnit);
+  if (rest !== 0) {
+    let decimals = decimalsOf[rest];
+    if (decimals === undefined) {
+      decimals = String(rest).padStart(4, '0').replace(/0+$/, '');
+      decimalsOf[rest] = decimals;
+    }
+    digits = `${digits}.${decimals}`;
+  }
+  return units < 0 ? `-${digits}` : digits;
 }
 
 function text2(units: Units): string {
