@@ -78,19 +78,14 @@ interface RulesRow {
 }
 
 /**
- * Every rule of a company, read once per request (issue 11: never per invoice) in one statement:
- * groups, configurations, late-payment configurations, the two defaults, AllowLatePayments and the
- * Bank Rate history, each as a json column. Numbers travel as text so nothing is rounded.
+ * Every rule of a company as the columns of one row: groups, configurations, late-payment
+ * configurations, the two defaults, AllowLatePayments and the Bank Rate history, each as a json
+ * column. Numbers travel as text so nothing is rounded.
  */
-export async function loadMoneyRules(
-  executor: Executor,
-  scope: MoneyRulesScope,
-): Promise<MoneyRules> {
+function moneyRulesColumns(scope: MoneyRulesScope) {
   const t = sql`${scope.tenantId}::uuid`;
   const d = sql`${scope.datasetId}::integer`;
-  const [row] = rowsOf<RulesRow>(
-    await executor.execute(sql`select
-      (select json_agg(json_build_object('id', g.id, 'name', g.name, 'customerEnabled', g.customer_enabled))
+  return sql`(select json_agg(json_build_object('id', g.id, 'name', g.name, 'customerEnabled', g.customer_enabled))
          from settlement_configuration_groups g where g.tenant_id = ${t} and g.dataset_id = ${d}) as groups,
       (select json_agg(json_build_object('id', c.id, 'groupId', c.group_id, 'type', c.type,
            'description', c.description, 'dateType', c.date_type, 'numberOfDays', c.number_of_days,
@@ -106,8 +101,11 @@ export async function loadMoneyRules(
       (select s.value from tenant_settings s where s.tenant_id = ${t} and s.name = 'AllowLatePayments')
          as allow_late_payments,
       (select json_agg(json_build_object('from', r.effective_from::text, 'rate', r.rate::text)
-           order by r.effective_from) from bank_rates r) as rates`),
-  );
+           order by r.effective_from) from bank_rates r) as rates`;
+}
+
+/** The rules of a row with the columns of moneyRulesColumns. */
+function moneyRulesOf(row: RulesRow | undefined): MoneyRules {
   const groups = json<{ id: string; name: string; customerEnabled: boolean }[]>(row?.groups, []);
   const configurations = json<Omit<ConfigurationRow, 'tenantId' | 'datasetId' | 'createdOn'>[]>(
     row?.configurations,
@@ -135,6 +133,15 @@ export async function loadMoneyRules(
     latePaymentsApplied: row?.allow_late_payments === 'true',
     bankRates: createBankRateHistory(json<BankRateChange[]>(row?.rates, [])),
   };
+}
+
+/** Every rule of a company, read once per request (issue 11: never per invoice) in one statement. */
+export async function loadMoneyRules(
+  executor: Executor,
+  scope: MoneyRulesScope,
+): Promise<MoneyRules> {
+  const [row] = rowsOf<RulesRow>(await executor.execute(sql`select ${moneyRulesColumns(scope)}`));
+  return moneyRulesOf(row);
 }
 
 /** spec 3 §4: 'none' when auto-apply is off, 'default' when no group is set, else the group. */
@@ -188,6 +195,26 @@ export function invoiceFactsColumns(
 
 export type InvoiceFacts = ReturnType<typeof invoiceFactsOf>;
 
+/** The invoice facts' columns for a list of accounts and transactions (each id list one bound array). */
+function pageFactsColumns(
+  scope: MoneyRulesScope,
+  accountIds: readonly string[],
+  transactionIds: readonly string[],
+) {
+  const t = sql`${scope.tenantId}::uuid`;
+  const d = sql`${scope.datasetId}::integer`;
+  const ids = [...new Set(transactionIds)];
+  return invoiceFactsColumns(
+    scope,
+    sql`= ${anyIds([...new Set(accountIds)])}`,
+    sql`= ${anyIds(ids)}`,
+    // each id once (an id given twice would find its offers twice), each found through the index
+    sql`unnest(${`{${ids.join(',')}}`}::uuid[]) as page(id)
+         cross join lateral (select * from settlement_offers s where s.tenant_id = ${t}
+           and s.dataset_id = ${d} and s.transaction_id = page.id offset 0) o`,
+  );
+}
+
 export async function readInvoiceFacts(
   executor: Executor,
   scope: MoneyRulesScope,
@@ -195,23 +222,28 @@ export async function readInvoiceFacts(
   transactionIds: readonly string[],
 ) {
   if (transactionIds.length === 0) return invoiceFactsOf(undefined);
-  const t = sql`${scope.tenantId}::uuid`;
-  const d = sql`${scope.datasetId}::integer`;
-  const ids = [...new Set(transactionIds)];
   const [row] = rowsOf<InvoiceFactsRow>(
-    await executor.execute(
-      sql`select ${invoiceFactsColumns(
-        scope,
-        sql`= ${anyIds([...new Set(accountIds)])}`,
-        sql`= ${anyIds(ids)}`,
-        // each id once (an id given twice would find its offers twice), each found through the index
-        sql`unnest(${`{${ids.join(',')}}`}::uuid[]) as page(id)
-         cross join lateral (select * from settlement_offers s where s.tenant_id = ${t}
-           and s.dataset_id = ${d} and s.transaction_id = page.id offset 0) o`,
-      )}`,
-    ),
+    await executor.execute(sql`select ${pageFactsColumns(scope, accountIds, transactionIds)}`),
   );
   return invoiceFactsOf(row);
+}
+
+/**
+ * The company's rules and the invoice facts of some accounts and transactions in one statement:
+ * a page's quotes then cost one round trip after the page, not two.
+ */
+export async function readRulesAndInvoiceFacts(
+  executor: Executor,
+  scope: MoneyRulesScope,
+  accountIds: readonly string[],
+  transactionIds: readonly string[],
+) {
+  const [row] = rowsOf<RulesRow & InvoiceFactsRow>(
+    await executor.execute(
+      sql`select ${moneyRulesColumns(scope)}, ${pageFactsColumns(scope, accountIds, transactionIds)}`,
+    ),
+  );
+  return { rules: moneyRulesOf(row), facts: invoiceFactsOf(row) };
 }
 
 /** The account choices and manual offers of a row with the columns of invoiceFactsColumns. */

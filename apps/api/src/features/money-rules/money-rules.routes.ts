@@ -15,7 +15,7 @@ import {
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { createTransactionsRepository } from '../transactions/transactions.repository.js';
-import { loadMoneyRules, type MoneyRulesScope } from './money-rules.repository.js';
+import type { MoneyRulesScope } from './money-rules.repository.js';
 import { quoteTransactions, toQuoteBody, toQuoteSummary, today } from './money-rules.service.js';
 
 function scopeOf(request: FastifyRequest): MoneyRulesScope {
@@ -58,12 +58,9 @@ export async function moneyRulesRoutes(app: FastifyInstance) {
       const query = parsePageQuery(transactionQuery, pageQuery);
       const scope = scopeOf(request);
       return request.tenantRead(async (tx) => {
-        // The rules do not depend on the page: read them while the page is read.
-        const [page, rules] = await Promise.all([
-          transactions.page(tx, scope, query),
-          loadMoneyRules(tx, scope),
-        ]);
-        const quotes = await quoteTransactions(tx, scope, page.items, paidOn ?? today(), rules);
+        const page = await transactions.page(tx, scope, query);
+        // The rules with the page's account choices and offers: one statement after the page.
+        const quotes = await quoteTransactions(tx, scope, page.items, paidOn ?? today());
         // Each row gets its quote in place: a copy of 1,000 rows cost the page 1–1.5 ms.
         const items = page.items.map((item, i) => {
           const row = item as typeof item & { quote: TransactionQuoteSummary };

@@ -6,8 +6,8 @@ import type { Executor, Tx } from '../../db/client.js';
 import { paymentFeeTransactions, transactions } from '../../db/schema-receivables.js';
 import { toCalendarDate, type CalendarDate } from './calendar-date.js';
 import {
-  loadMoneyRules,
   readInvoiceFacts,
+  readRulesAndInvoiceFacts,
   type InvoiceFacts,
   type MoneyRulesScope,
 } from './money-rules.repository.js';
@@ -62,10 +62,9 @@ export function today(): CalendarDate {
   return toCalendarDate(new Date());
 }
 
-
 /**
- * Quotes many transactions on one day: the rules, account choices and manual offers are read
- * once (three statements plus the rules' five), then every invoice is priced in memory.
+ * Quotes many transactions on one day: the rules (unless the caller holds them), account choices
+ * and manual offers are read once, in one statement, then every invoice is priced in memory.
  */
 export async function quoteTransactions(
   executor: Executor,
@@ -74,16 +73,15 @@ export async function quoteTransactions(
   paidOn: CalendarDate,
   rules?: MoneyRules,
 ): Promise<Quote[]> {
-  const [loaded, facts] = await Promise.all([
-    rules ?? loadMoneyRules(executor, scope),
-    readInvoiceFacts(
-      executor,
-      scope,
-      items.map((item) => item.accountId),
-      items.map((item) => item.id),
-    ),
-  ]);
-  return priceTransactions(items, facts, paidOn, loaded);
+  if (items.length === 0) return [];
+  const accountIds = items.map((item) => item.accountId);
+  const transactionIds = items.map((item) => item.id);
+  if (rules) {
+    const facts = await readInvoiceFacts(executor, scope, accountIds, transactionIds);
+    return priceTransactions(items, facts, paidOn, rules);
+  }
+  const read = await readRulesAndInvoiceFacts(executor, scope, accountIds, transactionIds);
+  return priceTransactions(items, read.facts, paidOn, read.rules);
 }
 
 /** The in-memory half of `quoteTransactions`: every invoice priced with the facts read. */
@@ -95,12 +93,13 @@ export function priceTransactions(
 ): Quote[] {
   return items.map((item) => {
     const choice = choices.get(item.accountId);
-    const amount = new Big(item.transactionAmount);
-    // Most invoices have nothing allocated or discounted: what is outstanding is the amount.
+    const amount = item.transactionAmount;
+    // Most invoices have nothing allocated or discounted: what is outstanding is the amount (the
+    // engine reads it once, in whole units).
     const outstanding =
       Number(item.allocatedAmount) === 0 && Number(item.discountedAmount) === 0
         ? amount
-        : amount.minus(item.allocatedAmount).minus(item.discountedAmount);
+        : new Big(amount).minus(item.allocatedAmount).minus(item.discountedAmount);
     return quoteInvoice(
       {
         id: item.id,

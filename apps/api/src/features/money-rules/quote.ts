@@ -8,8 +8,9 @@ import {
   type MatchedInvoice,
   type SettlementRule,
 } from './settlement-match.js';
-import { statutoryFees } from './uk-statutory.js';
-import { isPositive, toBig, zero } from './money.js';
+import { statutoryFeesIn } from './uk-statutory.js';
+import { bigArithmetic, type Arithmetic } from './money.js';
+import { OutOfUnits, unitArithmetic } from './units.js';
 
 /** A settlement configuration group as the engine reads it (spec 3 §3). */
 export interface SettlementGroupRules {
@@ -53,9 +54,12 @@ export interface QuotedInvoiceInput extends Omit<
   'transactionAmount' | 'outstandingAmount'
 > {
   id: string;
-  /** Text, or a Big the caller already holds (a page's quotes skip printing and re-parsing). */
-  transactionAmount: string | Big;
-  outstandingAmount: string | Big;
+  /**
+   * Text, a number (read as `String(n)` spells it, as big.js reads one) or a Big the caller
+   * already holds (a page's quotes skip printing and re-parsing).
+   */
+  transactionAmount: string | number | Big;
+  outstandingAmount: string | number | Big;
   settlementChoice: AccountChoice;
   latePaymentChoice: AccountChoice;
   offers: readonly ManualOffer[];
@@ -115,27 +119,44 @@ function chosen<T>(
  * What an invoice costs if paid on `paidOn`: the offers that apply (manual ones of spec 2 and
  * those generated from the account's group), the best of them, the late-payment fee lines and
  * the amount to pay = outstanding − best discount + fees. The one entry point of the money rules.
+ * Priced in whole ten-thousandths (units.ts); an invoice whose amounts do not fit them is priced
+ * with big.js, to the same answer.
  */
 export function quoteInvoice(
   invoice: QuotedInvoiceInput,
   paidOn: CalendarDate,
   rules: MoneyRules,
 ): Quote {
-  const outstanding = toBig(invoice.outstandingAmount);
-  const matched: MatchedInvoice = {
+  try {
+    return quoteInvoiceIn(unitArithmetic, invoice, paidOn, rules);
+  } catch (error) {
+    if (!(error instanceof OutOfUnits)) throw error;
+    return quoteInvoiceIn(bigArithmetic, invoice, paidOn, rules);
+  }
+}
+
+/** `quoteInvoice` in one arithmetic (the property tests hold the two to the same quotes). */
+export function quoteInvoiceIn<A>(
+  ar: Arithmetic<A>,
+  invoice: QuotedInvoiceInput,
+  paidOn: CalendarDate,
+  rules: MoneyRules,
+): Quote {
+  const outstanding = ar.amount(invoice.outstandingAmount);
+  const matched: MatchedInvoice<A> = {
     currency: invoice.currency,
     transactionDate: invoice.transactionDate,
     dueDate: invoice.dueDate,
     transactionAmount:
       invoice.transactionAmount === invoice.outstandingAmount
         ? outstanding
-        : toBig(invoice.transactionAmount),
+        : ar.amount(invoice.transactionAmount),
     outstandingAmount: outstanding,
   };
 
-  const offers: { offer: QuotedOffer; discount: Big; priority: number }[] = [];
+  const offers: { offer: QuotedOffer; discount: A; priority: number }[] = [];
   for (const offer of invoice.offers) {
-    const discount = manualOfferDiscount(offer, matched, paidOn);
+    const discount = manualOfferDiscount(ar, offer, matched, paidOn);
     if (discount === null) continue;
     offers.push({
       discount,
@@ -147,7 +168,7 @@ export function quoteInvoice(
         type: offer.type,
         description: offer.description,
         validUntil: offer.validUntil,
-        discount: discount.toFixed(),
+        discount: ar.text(discount),
       },
     });
   }
@@ -158,7 +179,7 @@ export function quoteInvoice(
   );
   if (group?.customerEnabled) {
     for (const rule of group.configurations) {
-      const generated = settlementDiscount(rule, matched, paidOn);
+      const generated = settlementDiscount(ar, rule, matched, paidOn);
       if (generated === null) continue;
       offers.push({
         discount: generated.discount,
@@ -170,7 +191,7 @@ export function quoteInvoice(
           type: rule.type,
           description: rule.description,
           validUntil: generated.validUntil,
-          discount: generated.discount.toFixed(),
+          discount: ar.text(generated.discount),
         },
       });
     }
@@ -178,13 +199,13 @@ export function quoteInvoice(
   // The best offer gives the largest discount; on a tie a manual offer, then the higher priority.
   const best = offers.reduce<(typeof offers)[number] | null>((current, candidate) => {
     if (current === null) return candidate;
-    const byDiscount = candidate.discount.cmp(current.discount);
+    const byDiscount = ar.cmp(candidate.discount, current.discount);
     if (byDiscount !== 0) return byDiscount > 0 ? candidate : current;
     return candidate.priority > current.priority ? candidate : current;
   }, null);
 
   const fees: FeeLine[] = [];
-  let feeTotal = zero;
+  let feeTotal = ar.zero;
   let latePayment: LatePaymentQuote | null = null;
   const configuration = chosen(
     invoice.latePaymentChoice,
@@ -192,7 +213,8 @@ export function quoteInvoice(
     rules.latePaymentConfigurations,
   );
   if (configuration?.enabled && configuration.type === 'Uk' && invoice.dueDate !== null) {
-    const statutory = statutoryFees(
+    const statutory = statutoryFeesIn(
+      ar,
       {
         debt: outstanding,
         currency: invoice.currency,
@@ -220,19 +242,19 @@ export function quoteInvoice(
         notApplied,
       };
       if (notApplied === null || notApplied === 'NoReferenceRate') {
-        if (isPositive(statutory.interest)) {
-          feeTotal = feeTotal.plus(statutory.interest);
+        if (ar.isPositive(statutory.interest)) {
+          feeTotal = ar.plus(feeTotal, statutory.interest);
           fees.push({
             type: 'StatutoryInterest',
-            amount: statutory.interest.toFixed(2),
+            amount: ar.text2(statutory.interest),
             description: `Statutory interest at ${percentText(statutory.annualRate!)}% a year for ${statutory.daysLate} days`,
           });
         }
-        if (isPositive(statutory.fixedSum)) {
-          feeTotal = feeTotal.plus(statutory.fixedSum);
+        if (ar.isPositive(statutory.fixedSum)) {
+          feeTotal = ar.plus(feeTotal, statutory.fixedSum);
           fees.push({
             type: 'FixedSum',
-            amount: statutory.fixedSum.toFixed(2),
+            amount: ar.text2(statutory.fixedSum),
             description: 'Fixed-sum debt recovery cost',
           });
         }
@@ -240,10 +262,11 @@ export function quoteInvoice(
     }
   }
 
-  const outstandingText = outstanding.toFixed();
+  const outstandingText = ar.text(outstanding);
   let amountToPay = outstanding;
-  if (best !== null && isPositive(best.discount)) amountToPay = amountToPay.minus(best.discount);
-  if (fees.length > 0) amountToPay = amountToPay.plus(feeTotal);
+  if (best !== null && ar.isPositive(best.discount))
+    amountToPay = ar.minus(amountToPay, best.discount);
+  if (fees.length > 0) amountToPay = ar.plus(amountToPay, feeTotal);
   return {
     transactionId: invoice.id,
     paidOn,
@@ -254,7 +277,7 @@ export function quoteInvoice(
     discount: best?.offer.discount ?? '0',
     fees,
     latePayment,
-    amountToPay: amountToPay === outstanding ? outstandingText : amountToPay.toFixed(),
+    amountToPay: amountToPay === outstanding ? outstandingText : ar.text(amountToPay),
   };
 }
 

@@ -1,6 +1,6 @@
-import Big from 'big.js';
+import type Big from 'big.js';
 import { addDays, type CalendarDate } from './calendar-date.js';
-import { bigOf, isPositive, maxBig, minBig, roundToMinorUnit, zero } from './money.js';
+import type { Arithmetic } from './money.js';
 
 /** spec 3 §3 filter group: the filters a configuration applies to an invoice. */
 export type SettlementFilter =
@@ -32,13 +32,13 @@ export interface SettlementRule {
   filters: readonly SettlementFilter[];
 }
 
-/** What of an invoice the configurations look at. */
-export interface MatchedInvoice {
+/** What of an invoice the configurations look at, its amounts in an arithmetic's `A`. */
+export interface MatchedInvoice<A = Big> {
   currency: string;
   transactionDate: CalendarDate;
   dueDate: CalendarDate | null;
-  transactionAmount: Big;
-  outstandingAmount: Big;
+  transactionAmount: A;
+  outstandingAmount: A;
 }
 
 /**
@@ -47,14 +47,18 @@ export interface MatchedInvoice {
  */
 export function lastQualifyingDay(
   rule: SettlementRule,
-  invoice: MatchedInvoice,
+  invoice: Pick<MatchedInvoice<unknown>, 'transactionDate' | 'dueDate'>,
 ): CalendarDate | null {
   if (rule.dateType === 'TransactionDate')
     return addDays(invoice.transactionDate, rule.numberOfDays);
   return invoice.dueDate ? addDays(invoice.dueDate, -rule.numberOfDays) : null;
 }
 
-function filtersHold(rule: SettlementRule, invoice: MatchedInvoice): boolean {
+function filtersHold<A>(
+  ar: Arithmetic<A>,
+  rule: SettlementRule,
+  invoice: MatchedInvoice<A>,
+): boolean {
   return rule.filters.every((filter) => {
     if (!filter.isEnabled) return true;
     switch (filter.filterType) {
@@ -66,11 +70,12 @@ function filtersHold(rule: SettlementRule, invoice: MatchedInvoice): boolean {
           filter.amountType === 'OutstandingAmount'
             ? invoice.outstandingAmount
             : invoice.transactionAmount;
-        return within(amount, filter.minimumTransactionValue, filter.maximumTransactionValue);
+        return within(ar, amount, filter.minimumTransactionValue, filter.maximumTransactionValue);
       }
       case 'PaymentAmount':
         // A quote is for paying the invoice in full: the payment is what is outstanding.
         return within(
+          ar,
           invoice.outstandingAmount,
           filter.minimumPaymentValue,
           filter.maximumPaymentValue,
@@ -79,9 +84,14 @@ function filtersHold(rule: SettlementRule, invoice: MatchedInvoice): boolean {
   });
 }
 
-function within(amount: Big, minimum: number | null, maximum: number | null): boolean {
-  if (minimum !== null && amount.lt(bigOf(minimum))) return false;
-  if (maximum !== null && amount.gt(bigOf(maximum))) return false;
+function within<A>(
+  ar: Arithmetic<A>,
+  amount: A,
+  minimum: number | null,
+  maximum: number | null,
+): boolean {
+  if (minimum !== null && ar.cmp(amount, ar.figure(minimum)) < 0) return false;
+  if (maximum !== null && ar.cmp(amount, ar.figure(maximum)) > 0) return false;
   return true;
 }
 
@@ -90,61 +100,46 @@ function within(amount: Big, minimum: number | null, maximum: number | null): bo
  * date rule, filters, and for an absolute discount the invoice's own currency. A percentage never
  * goes below zero, an absolute discount never exceeds what is outstanding.
  */
-export function settlementDiscount(
+export function settlementDiscount<A>(
+  ar: Arithmetic<A>,
   rule: SettlementRule,
-  invoice: MatchedInvoice,
+  invoice: MatchedInvoice<A>,
   paidOn: CalendarDate,
-): { discount: Big; validUntil: CalendarDate } | null {
-  if (!isPositive(invoice.outstandingAmount)) return null;
+): { discount: A; validUntil: CalendarDate } | null {
+  if (!ar.isPositive(invoice.outstandingAmount)) return null;
   const validUntil = lastQualifyingDay(rule, invoice);
   if (validUntil === null || paidOn > validUntil) return null;
-  if (!filtersHold(rule, invoice)) return null;
-  const discount = discountOf(rule, invoice);
+  if (!filtersHold(ar, rule, invoice)) return null;
+  const discount = discountOf(ar, rule, invoice);
   return discount === null ? null : { discount, validUntil };
 }
 
-function discountOf(
+function discountOf<A>(
+  ar: Arithmetic<A>,
   rule: Pick<SettlementRule, 'type' | 'percentageDiscount' | 'amount' | 'currency'>,
-  invoice: Pick<MatchedInvoice, 'currency' | 'outstandingAmount'>,
-): Big | null {
+  invoice: Pick<MatchedInvoice<A>, 'currency' | 'outstandingAmount'>,
+): A | null {
   const outstanding = invoice.outstandingAmount;
   switch (rule.type) {
     case 'PercentageDiscount': {
       if (rule.percentageDiscount === null) return null;
-      return roundToMinorUnit(
-        outstanding.times(fractionOf(rule.percentageDiscount)),
-        invoice.currency,
-      );
+      return ar.percentOf(outstanding, rule.percentageDiscount, invoice.currency);
     }
     case 'AbsoluteDiscount':
       if (rule.amount === null) return null;
       if (rule.currency !== null && rule.currency !== invoice.currency) return null;
-      return clampDiscount(bigOf(rule.amount), outstanding, invoice.currency);
+      return ar.clampDiscount(ar.figure(rule.amount), outstanding, invoice.currency);
     case 'ReplacementAmount':
       // The offer replaces the amount to pay: the discount is what it takes off.
       if (rule.amount === null) return null;
-      return clampDiscount(outstanding.minus(bigOf(rule.amount)), outstanding, invoice.currency);
+      return ar.clampDiscount(
+        ar.minus(outstanding, ar.figure(rule.amount)),
+        outstanding,
+        invoice.currency,
+      );
     case 'None':
       return null;
   }
-}
-
-const hundred = new Big(100);
-const fractions = new Map<string, Big>();
-
-/** A percentage as a fraction, held between 0 and 1 (a percentage never goes below zero). */
-function fractionOf(percentage: string): Big {
-  let fraction = fractions.get(percentage);
-  if (!fraction) {
-    fraction = minBig(maxBig(new Big(percentage), zero), hundred).div(100);
-    if (fractions.size > 10_000) fractions.clear();
-    fractions.set(percentage, fraction);
-  }
-  return fraction;
-}
-
-function clampDiscount(discount: Big, outstanding: Big, currency: string): Big {
-  return roundToMinorUnit(minBig(maxBig(discount, zero), outstanding), currency);
 }
 
 /** A manual offer of spec 2 as the engine reads it. */
@@ -162,13 +157,14 @@ export interface ManualOffer {
 }
 
 /** The discount of an Open manual offer valid on `paidOn` (its dates inclusive), or null. */
-export function manualOfferDiscount(
+export function manualOfferDiscount<A>(
+  ar: Arithmetic<A>,
   offer: ManualOffer,
-  invoice: Pick<MatchedInvoice, 'currency' | 'outstandingAmount'>,
+  invoice: Pick<MatchedInvoice<A>, 'currency' | 'outstandingAmount'>,
   paidOn: CalendarDate,
-): Big | null {
-  if (offer.status !== 'Open' || !isPositive(invoice.outstandingAmount)) return null;
+): A | null {
+  if (offer.status !== 'Open' || !ar.isPositive(invoice.outstandingAmount)) return null;
   if (offer.validFrom !== null && paidOn < offer.validFrom) return null;
   if (offer.validUntil !== null && paidOn > offer.validUntil) return null;
-  return discountOf(offer, invoice);
+  return discountOf(ar, offer, invoice);
 }

@@ -2,7 +2,9 @@ import Big from 'big.js';
 import { addDays, daysBetween, type CalendarDate } from './calendar-date.js';
 import { referenceDate, type BankRateHistory } from './bank-rates.js';
 import { currencyDecimalPlaces } from '@ledgerline/contract';
-import { isPositive, zero } from './money.js';
+import { bigArithmetic, type Arithmetic } from './money.js';
+
+export { dailyInterest } from './money.js';
 
 /** Late Payment of Commercial Debts (Interest) Act 1998: 8 % over the reference rate. */
 export const statutoryMargin = new Big(8);
@@ -17,52 +19,45 @@ export const debtRecoveryCharges = [
   { from: 10000, to: 0, charge: 100 },
 ] as const;
 
-const bands = debtRecoveryCharges.map((row) => ({
-  from: new Big(row.from),
-  to: row.to === 0 ? null : new Big(row.to),
-  charge: new Big(row.charge),
-}));
-const thousand = new Big(1000);
-const seventy = new Big(70);
-const hundred = new Big(100);
+interface Bands<A> {
+  rows: { from: A; to: A | null; charge: A }[];
+  thousand: A;
+  seventy: A;
+  hundred: A;
+}
+
+// The table in each arithmetic's amounts, made once.
+const bandsByArithmetic = new WeakMap<Arithmetic<unknown>, Bands<unknown>>();
+
+function bandsIn<A>(ar: Arithmetic<A>): Bands<A> {
+  let bands = bandsByArithmetic.get(ar as Arithmetic<unknown>) as Bands<A> | undefined;
+  if (bands === undefined) {
+    bands = {
+      rows: debtRecoveryCharges.map((row) => ({
+        from: ar.figure(row.from),
+        to: row.to === 0 ? null : ar.figure(row.to),
+        charge: ar.figure(row.charge),
+      })),
+      thousand: ar.figure(1000),
+      seventy: ar.figure(70),
+      hundred: ar.figure(100),
+    };
+    bandsByArithmetic.set(ar as Arithmetic<unknown>, bands);
+  }
+  return bands;
+}
+
+function fixedSumIn<A>(ar: Arithmetic<A>, debt: A): A {
+  const bands = bandsIn(ar);
+  const band = bands.rows.find(
+    (row) => ar.cmp(debt, row.from) >= 0 && (row.to === null || ar.cmp(debt, row.to) <= 0),
+  );
+  // Between two bands (e.g. 999.995) the debt belongs to the upper one: the table is in pence.
+  return band?.charge ?? (ar.cmp(debt, bands.thousand) < 0 ? bands.seventy : bands.hundred);
+}
 
 export function fixedSum(debt: Big): Big {
-  const band = bands.find((row) => debt.gte(row.from) && (row.to === null || debt.lte(row.to)));
-  // Between two bands (e.g. 999.995) the debt belongs to the upper one: the table is in pence.
-  return band?.charge ?? (debt.lt(thousand) ? seventy : hundred);
-}
-
-/** A non-negative decimal as an integer and its power of ten: 12.345 → [12345n, 3]. */
-function scaled(value: Big): [bigint, number] {
-  const text = value.toFixed();
-  const point = text.indexOf('.');
-  return point < 0
-    ? [BigInt(text), 0]
-    : [BigInt(text.slice(0, point) + text.slice(point + 1)), text.length - point - 1];
-}
-
-// The few annual rates of a page, scaled once.
-const scaledRates = new WeakMap<Big, [bigint, number]>();
-
-/**
- * debt × rate % × days ÷ 365, rounded half-up to `places` decimals, in exact integer arithmetic
- * (the same figure as big.js, without its twenty-digit division for every late invoice).
- */
-export function dailyInterest(debt: Big, ratePercent: Big, days: number, places: number): Big {
-  const [d, dScale] = scaled(debt);
-  let rate = scaledRates.get(ratePercent);
-  if (rate === undefined) {
-    rate = scaled(ratePercent);
-    scaledRates.set(ratePercent, rate);
-  }
-  const [r, rScale] = rate;
-  const numerator = d * r * BigInt(days) * 10n ** BigInt(places);
-  const denominator = 36500n * 10n ** BigInt(dScale + rScale);
-  const units = ((2n * numerator + denominator) / (2n * denominator)).toString();
-  if (places === 0) return new Big(units);
-  // The units with the decimal point put back: 5 at 2 places is 0.05.
-  const digits = units.padStart(places + 1, '0');
-  return new Big(`${digits.slice(0, -places)}.${digits.slice(-places)}`);
+  return fixedSumIn(bigArithmetic, debt);
 }
 
 // The annual rate (8 % over the reference rate) of each reference rate the history answers.
@@ -77,9 +72,9 @@ function annualRateOf(referenceRate: Big): Big {
   return annual;
 }
 
-export interface StatutoryInput {
+export interface StatutoryInput<A = Big> {
   /** The debt: what is still owed on the invoice. */
-  debt: Big;
+  debt: A;
   currency: string;
   dueDate: CalendarDate;
   gracePeriodInDays: number;
@@ -88,14 +83,14 @@ export interface StatutoryInput {
   paidOn: CalendarDate;
 }
 
-export interface StatutoryFees {
+export interface StatutoryFees<A = Big> {
   interestStart: CalendarDate;
   /** Null when the history has no Bank Rate for the fixing date (interest is then not charged). */
   referenceRate: Big | null;
   annualRate: Big | null;
   daysLate: number;
-  interest: Big;
-  fixedSum: Big;
+  interest: A;
+  fixedSum: A;
 }
 
 /**
@@ -104,25 +99,34 @@ export interface StatutoryFees {
  * interest debt × (8 % + reference) × days ÷ 365, rounded once to the minor unit, half-up.
  * Null when the debt is not late on that day.
  */
-export function statutoryFees(
-  input: StatutoryInput,
+export function statutoryFeesIn<A>(
+  ar: Arithmetic<A>,
+  input: StatutoryInput<A>,
   bankRates: BankRateHistory,
-): StatutoryFees | null {
-  if (!isPositive(input.debt)) return null;
+): StatutoryFees<A> | null {
+  if (!ar.isPositive(input.debt)) return null;
   const interestStart = addDays(input.dueDate, input.gracePeriodInDays + 1);
   const daysLate = daysBetween(interestStart, input.paidOn) + 1;
   if (daysLate <= 0) return null;
   const referenceRate = bankRates.rateOn(referenceDate(interestStart));
   const annualRate = referenceRate ? annualRateOf(referenceRate) : null;
   const interest = annualRate
-    ? dailyInterest(input.debt, annualRate, daysLate, currencyDecimalPlaces(input.currency))
-    : zero;
+    ? ar.dailyInterest(input.debt, annualRate, daysLate, currencyDecimalPlaces(input.currency))
+    : ar.zero;
   return {
     interestStart,
     referenceRate,
     annualRate,
     daysLate,
     interest,
-    fixedSum: input.applyCharges ? fixedSum(input.debt) : zero,
+    fixedSum: input.applyCharges ? fixedSumIn(ar, input.debt) : ar.zero,
   };
+}
+
+/** `statutoryFeesIn` with big.js amounts. */
+export function statutoryFees(
+  input: StatutoryInput,
+  bankRates: BankRateHistory,
+): StatutoryFees | null {
+  return statutoryFeesIn(bigArithmetic, input, bankRates);
 }
