@@ -23,6 +23,7 @@ import {
 } from '../../platform/errors.js';
 import type { CheckoutConfiguration, CheckoutRegistry } from '../../providers/checkout.js';
 import { CredentialCache } from '../../platform/credential-cache.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import {
   buildPayQuote,
   loadCompanyFacts,
@@ -194,6 +195,8 @@ export function createPayService(deps: {
     id: string,
   ) => Promise<{ row: ProviderRow; credentials: Record<string, unknown> }>;
   settlement: Settlement;
+  /** Seals a payment's own provider secret (Opayo Server's SecurityKey) before it is stored. */
+  secrets: Pick<SecretBox, 'seal'>;
   publicUrl: string;
   holdMinutes: number;
   log: FastifyBaseLogger;
@@ -463,6 +466,13 @@ export function createPayService(deps: {
           started.paymentId,
           result.providerReference,
         );
+        if (result.secret)
+          await repository.storeSecret(
+            tx,
+            scope,
+            started.paymentId,
+            deps.secrets.seal(result.secret),
+          );
         await repository.recordEvent(tx, scope, started.paymentId, adapter.name, result.exchange);
       });
       return {
