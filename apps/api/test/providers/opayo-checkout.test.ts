@@ -270,6 +270,34 @@ describe('Opayo Server notification', () => {
     expect((await paymentRow(payment.paymentId)).status).toBe('Processing');
   });
 
+  it("another company's Opayo configuration cannot settle this payment: its path finds no such transaction", async () => {
+    const payment = await started('15');
+    const other = await signIn(ctx, { tenantName: 'Other Opayo Ltd' });
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v0/providers',
+      headers: other.headers({ 'dataset-id': '1' }),
+      payload: {
+        providerName: 'Opayo',
+        name: 'Opayo',
+        enabled: true,
+        displayPriority: 0,
+        settings: { useTestServer: true, integrationType: 'Server' },
+        credentials: { vendorName, adminUser: 'admin', adminPassword: 'x' },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const answer = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v0/webhooks/opayo/${created.json().id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: opayo.notificationFor(payment.vpsTxId, 'pay').toString(),
+    });
+    expect(answer.body).toMatch(/^Status=INVALID\r\n.*\r\nStatusDetail=Unknown transaction\.$/s);
+    expect(await notificationsOf(payment.paymentId)).toHaveLength(0);
+    expect((await paymentRow(payment.paymentId)).status).toBe('Processing');
+  });
+
   it('a signed OK answers Status=OK with the pay page; the payment is Paid with its allocation; a replay changes nothing', async () => {
     const payment = await started('75');
     const body = opayo.notificationFor(payment.vpsTxId, 'pay').toString();
