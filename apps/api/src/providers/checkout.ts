@@ -137,6 +137,11 @@ export interface NotificationInput {
 
 export interface CheckoutAdapter {
   readonly name: string;
+  /**
+   * Whether a configuration with these settings can take payments on the payer page; absent:
+   * every one can. (Opayo: Server integrations only, Pi is not on the page yet.)
+   */
+  takes?(settings: Record<string, unknown>): boolean;
   start(input: CheckoutStartInput): Promise<CheckoutStart>;
   /** What the provider says now; called when the payer returns and while the page polls. */
   status(input: CheckoutStatusInput): Promise<CheckoutStatus>;

@@ -217,6 +217,42 @@ describe('Opayo Server register', () => {
     expect(sent.form.has('CustomerEMail')).toBe(false);
   });
 
+  it('an Opayo Pi configuration is not offered on the page (Pi is not on the page yet)', async () => {
+    const pi = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v0/providers',
+      headers: merchant.headers({ 'dataset-id': '1' }),
+      payload: {
+        providerName: 'Opayo',
+        name: 'Opayo Pi',
+        enabled: true,
+        displayPriority: 1,
+        settings: { useTestServer: true, integrationType: 'Pi' },
+        credentials: {
+          vendorName,
+          adminUser: 'admin',
+          adminPassword: 'x',
+          integrationKey: 'Pi-Key',
+          integrationPassword: 'Pi-Password',
+        },
+      },
+    });
+    expect(pi.statusCode, pi.body).toBe(201);
+    const { requestId } = await request('10');
+    const page = await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${requestId}` });
+    const offered = (page.json().methods as { configurationId: string }[]).map(
+      (m) => m.configurationId,
+    );
+    expect(offered).toContain(configId);
+    expect(offered).not.toContain(pi.json().id);
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v0/pay/${requestId}/payments`,
+      payload: { configurationId: pi.json().id },
+    });
+    expect(refused.statusCode).toBe(422);
+  });
+
   it.each([
     ['MALFORMED', '3045 : The Currency field is missing.'],
     ['INVALID', '4000 : The VendorName is invalid or the account is not active.'],

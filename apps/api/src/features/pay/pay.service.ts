@@ -202,7 +202,13 @@ export function createPayService(deps: {
   log: FastifyBaseLogger;
 }) {
   const { database, repository, checkouts, settlement, publicUrl, log } = deps;
-  const canPay = (providerName: string) => checkouts.forProvider(providerName) !== null;
+  const canPay = (configuration: ProviderRow) => {
+    const adapter = checkouts.forProvider(configuration.providerName);
+    return (
+      adapter !== null &&
+      (adapter.takes?.((configuration.settings ?? {}) as Record<string, unknown>) ?? true)
+    );
+  };
   const quoteOptions = { holdMinutes: deps.holdMinutes, canPay };
   // The page keeps a company's details, methods and money rules for a few seconds (a payer's
   // reload, many payers of one merchant); any write in this process forgets them at once, other

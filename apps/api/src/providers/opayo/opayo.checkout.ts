@@ -88,6 +88,8 @@ export function createOpayoCheckout(options: {
   return {
     name: 'Opayo',
 
+    takes: (settings) => settings.integrationType !== 'Pi',
+
     async start(input) {
       const eventType = 'transaction.register';
       const { credentials, settings } = input.configuration;
