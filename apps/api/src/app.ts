@@ -428,12 +428,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     secrets,
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
+  const payRepository = createPayRepository();
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,
       providers: createProviderRegistry(createPaymentAdapters(config)),
       configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
+      // A payer-page payment's own provider secret (Opayo Server's SecurityKey), in clear for the call.
+      providerSecret: async (tx, scope, id) => {
+        const sealed = await payRepository.sealedSecret(tx, scope, id);
+        return sealed ? secrets.open(sealed) : null;
+      },
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
@@ -456,7 +462,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/money-rules/money-rules.routes.js'));
   await app.register(paymentProvidersRoutes, { providers: paymentProviders });
   // Issue 14, the payer page's calls and the providers' notifications (features/pay).
-  const payRepository = createPayRepository();
   const checkouts = createCheckoutRegistry(options.checkouts ?? createCheckoutAdapters(config));
   const payReceipts = createPayReceipts({ database, jobs, mailer, publicUrl: config.publicUrl, log: app.log });
   const settlement = createSettlement({
@@ -490,6 +495,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     checkouts,
     withCredentials: paymentProviders.withCredentials,
     settlement,
+    secrets,
+    publicUrl: config.publicUrl,
     log: app.log,
   });
   await app.register(payRoutes, {
@@ -499,6 +506,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       checkouts,
       configurations: payConfigurations,
       settlement,
+      secrets,
       publicUrl: config.publicUrl,
       holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
       log: app.log,

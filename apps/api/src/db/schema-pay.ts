@@ -38,6 +38,12 @@ export const payQuotes = pgTable(
     statusCheckedOn: at('status_checked_on'),
     /** What the payer is told when the payment failed ('Your card was declined'). */
     failureMessage: text('failure_message'),
+    /**
+     * A per-payment secret the provider gave when the payment started, sealed like credentials
+     * (platform/secrets.ts): Opayo Server's SecurityKey (and the TxAuthNo its notification adds),
+     * which its notification signature and its release / abort calls need (migration 0017).
+     */
+    providerSecret: text('provider_secret'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.paymentTransactionId] }),

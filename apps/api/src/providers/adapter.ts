@@ -15,6 +15,11 @@ export interface PendingPaymentCall {
    * names no configuration.
    */
   configuration: { isTest: boolean; credentials: Record<string, unknown> } | null;
+  /**
+   * The payment's own secret from its provider (CheckoutStart.secret: Opayo Server's SecurityKey),
+   * in clear for the call only; null or absent when the provider gave none.
+   */
+  providerSecret?: string | null;
 }
 
 /** What the provider said, kept as a provider event for the provider data dialog (spec 2 §2). */

@@ -45,6 +45,12 @@ export interface CheckoutStart {
   /** The provider's id for this payment or session, kept as paymentProviderReference. */
   providerReference: string | null;
   exchange: ProviderExchange;
+  /**
+   * A secret the provider gave for this one payment (Opayo Server's SecurityKey), opaque to
+   * Ledgerline: kept sealed with the payment and handed back to the adapter for the payment's
+   * notifications and its capture / cancel calls. Never recorded in the exchange.
+   */
+  secret?: string;
 }
 
 export interface CheckoutStatusInput {
@@ -86,10 +92,32 @@ export interface NotificationEvent {
   account?: string | null;
 }
 
+/** The answer a provider expects to a notification, when it is not our default JSON. */
+export interface NotificationReply {
+  contentType: string;
+  body: string;
+}
+
 export type VerifiedNotification =
-  | { ok: true; events: NotificationEvent[] }
+  | {
+      ok: true;
+      events: NotificationEvent[];
+      /** The provider's own answer (Opayo Server: `Status=OK` and the payer's RedirectURL). */
+      reply?: NotificationReply;
+      /** The payment's secret as it is now (Opayo adds the TxAuthNo), stored with a new event. */
+      secret?: { paymentTransactionId: string; secret: string };
+    }
   /** Signature missing or wrong: nothing is read; answer the provider's expected code. */
-  | { ok: false; statusCode: number; body: string };
+  | { ok: false; statusCode: number; body: string; contentType?: string };
+
+/** One payment of the notified configuration with its secret (CheckoutStart.secret) in clear. */
+export interface PaymentSecret {
+  paymentTransactionId: string;
+  ledgerlineReference: string | null;
+  secret: string | null;
+  /** The payer page's return address for this payment (`<PUBLIC_URL>/pay/{id}?payment={paymentId}`). */
+  returnUrl: string;
+}
 
 export interface NotificationInput {
   headers: Record<string, string | string[] | undefined>;
@@ -98,10 +126,22 @@ export interface NotificationInput {
   configuration: CheckoutConfiguration;
   /** The full URL the notification was posted to (some signatures cover it). */
   url: string;
+  /**
+   * For providers that sign each payment's notifications with that payment's own secret (Opayo
+   * Server): the payment of this configuration with the provider's reference, or null.
+   */
+  paymentSecret?: (providerReference: string) => Promise<PaymentSecret | null>;
+  /** `<PUBLIC_URL>`, for a provider that must be told where to send the payer even when refused. */
+  publicUrl?: string;
 }
 
 export interface CheckoutAdapter {
   readonly name: string;
+  /**
+   * Whether a configuration with these settings can take payments on the payer page; absent:
+   * every one can. (Opayo: Server integrations only, Pi is not on the page yet.)
+   */
+  takes?(settings: Record<string, unknown>): boolean;
   start(input: CheckoutStartInput): Promise<CheckoutStart>;
   /** What the provider says now; called when the payer returns and while the page polls. */
   status(input: CheckoutStatusInput): Promise<CheckoutStatus>;

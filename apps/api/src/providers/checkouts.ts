@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { CheckoutAdapter } from './checkout.js';
 import { createGoCardlessCheckout } from './gocardless/gocardless.checkout.js';
 import { createOppwaCheckout } from './oppwa/oppwa.checkout.js';
+import { createOpayoCheckout } from './opayo/opayo.checkout.js';
 import { createStripeCheckout } from './stripe/stripe.checkout.js';
 import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
 import { createSandboxCheckout } from './sandbox/sandbox.checkout.js';
@@ -38,6 +39,11 @@ export function createCheckoutAdapters(config: Config): CheckoutAdapter[] {
     createOppwaCheckout({
       testUrl: config.OPPWA_TEST_URL,
       liveUrl: config.OPPWA_LIVE_URL,
+      timeoutMs,
+    }),
+    createOpayoCheckout({
+      testUrl: config.OPAYO_TEST_URL,
+      liveUrl: config.OPAYO_LIVE_URL,
       timeoutMs,
     }),
   ];

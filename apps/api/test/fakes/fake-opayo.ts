@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { sendJson, startFakeServer, type FakeServer } from './fake-server.js';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { escapeHtml, sendHtml, sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
 export interface FakeOpayoUser {
   password: string;
@@ -13,7 +14,103 @@ export interface FakeOpayo extends FakeServer {
   /** Pi: integration key → password, and deferred transactions by id. */
   integrations: Map<string, string>;
   deferred: Map<string, { amount: number; status: 'Deferred' | 'Released' | 'Aborted' }>;
+  /** Server: vendors that may register transactions (their names, as Opayo spells them). */
+  serverVendors: Set<string>;
+  /** Server transactions by VPSTxId. */
+  server: Map<string, FakeServerTransaction>;
+  /**
+   * Where notifications go instead of NotificationURL's own origin (the app's PUBLIC_URL is not
+   * where a test's app listens); null: NotificationURL as registered.
+   */
+  deliverTo: string | null;
+  /** The next register call answers this instead (MALFORMED / INVALID / ERROR), once. */
+  failNextRegister: { status: string; detail: string } | null;
+  /** The signed notification Opayo would POST for a payer's outcome on the card page. */
+  notificationFor(vpsTxId: string, outcome: FakeCardOutcome): URLSearchParams;
+  /**
+   * The payer finishes on the card page: the fake POSTs the signed notification to the
+   * transaction's NotificationURL and answers with our RedirectURL (where the payer goes next).
+   */
+  complete(
+    vpsTxId: string,
+    outcome: FakeCardOutcome,
+  ): Promise<{ answer: string; redirectUrl: string | null }>;
 }
+
+export type FakeCardOutcome = 'pay' | 'decline' | 'cancel';
+
+export interface FakeServerTransaction {
+  vendor: string;
+  vendorTxCode: string;
+  txType: 'PAYMENT' | 'DEFERRED';
+  amount: string;
+  currency: string;
+  securityKey: string;
+  notificationUrl: string;
+  txAuthNo: string | null;
+  status: 'Registered' | 'Paid' | 'Deferred' | 'Released' | 'Aborted' | 'NotAuthed';
+  releasedAmount: string | null;
+}
+
+/** The fields of a notification in the order protocol 4.00 signs them, with the key and vendor. */
+const signatureOrder = [
+  'VPSTxId',
+  'VendorTxCode',
+  'Status',
+  'TxAuthNo',
+  '<vendor>',
+  'AVSCV2',
+  'Token',
+  '<key>',
+  'AddressResult',
+  'PostCodeResult',
+  'CV2Result',
+  'GiftAid',
+  '3DSecureStatus',
+  'CAVV',
+  'AddressStatus',
+  'PayerStatus',
+  'CardType',
+  'Last4Digits',
+  'DeclineCode',
+  'ExpiryDate',
+  'FraudResponse',
+  'BankAuthCode',
+  'ACSTransID',
+  'DSTransID',
+  'SchemeTraceID',
+];
+
+const serverAnswer = (response: ServerResponse, fields: Record<string, string>) => {
+  response.writeHead(200, { 'content-type': 'text/plain' });
+  response.end(
+    Object.entries({ VPSProtocol: '4.00', ...fields })
+      .map(([key, value]) => `${key}=${value}`)
+      .join('\r\n'),
+  );
+};
+
+/** Protocol 4.00 register fields Opayo refuses a transaction without (MALFORMED). */
+const requiredRegisterFields = [
+  'VPSProtocol',
+  'TxType',
+  'Vendor',
+  'VendorTxCode',
+  'Amount',
+  'Currency',
+  'Description',
+  'NotificationURL',
+  'BillingSurname',
+  'BillingFirstnames',
+  'BillingAddress1',
+  'BillingCity',
+  'BillingCountry',
+  'DeliverySurname',
+  'DeliveryFirstnames',
+  'DeliveryAddress1',
+  'DeliveryCity',
+  'DeliveryCountry',
+];
 
 const tag = (xml: string, name: string) =>
   new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(xml)?.[1] ?? null;
@@ -32,7 +129,219 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     `<vspaccess><errorcode>${code}</errorcode>${error ? `<error>${error}</error>` : ''}<timestamp>${timestamp()}</timestamp>${extra}</vspaccess>`;
   const integrations = new Map<string, string>();
   const deferred: FakeOpayo['deferred'] = new Map();
+  const serverVendors = new Set<string>();
+  const transactions: FakeOpayo['server'] = new Map();
+  let base = '';
+  // The fake itself, once made: a test sets failNextRegister on it.
+  let fakeRef: FakeOpayo | null = null;
+
+  function notificationFor(vpsTxId: string, outcome: FakeCardOutcome) {
+    const transaction = transactions.get(vpsTxId);
+    if (!transaction) throw new Error(`no Opayo Server transaction ${vpsTxId}`);
+    const status = outcome === 'pay' ? 'OK' : outcome === 'decline' ? 'NOTAUTHED' : 'ABORT';
+    const fields = new Map<string, string>([
+      ['VPSProtocol', '4.00'],
+      ['TxType', transaction.txType],
+      ['VendorTxCode', transaction.vendorTxCode],
+      ['VPSTxId', vpsTxId],
+      ['Status', status],
+      [
+        'StatusDetail',
+        outcome === 'pay'
+          ? '0000 : The Authorisation was Successful.'
+          : outcome === 'decline'
+            ? '2000 : The Authorisation was Declined by the bank.'
+            : '2013 : The Transaction was cancelled by the customer.',
+      ],
+      ['TxAuthNo', outcome === 'pay' ? (transaction.txAuthNo ?? '9104528') : ''],
+      ['AVSCV2', outcome === 'cancel' ? '' : 'SECURITY CODE MATCH ONLY'],
+      ['AddressResult', outcome === 'cancel' ? '' : 'NOTMATCHED'],
+      ['PostCodeResult', outcome === 'cancel' ? '' : 'NOTMATCHED'],
+      ['CV2Result', outcome === 'cancel' ? '' : 'MATCHED'],
+      ['GiftAid', '0'],
+      ['3DSecureStatus', outcome === 'cancel' ? '' : 'OK'],
+      ['CAVV', outcome === 'pay' ? 'AAABARR5kwAAAAAAAAAAAAAAAAA=' : ''],
+      ['CardType', outcome === 'cancel' ? '' : 'VISA'],
+      ['Last4Digits', outcome === 'cancel' ? '' : '0006'],
+      ['DeclineCode', outcome === 'decline' ? '05' : outcome === 'pay' ? '00' : ''],
+      ['ExpiryDate', outcome === 'cancel' ? '' : '1229'],
+      ['BankAuthCode', outcome === 'pay' ? '999777' : ''],
+      ['ACSTransID', outcome === 'cancel' ? '' : randomUUID()],
+      ['DSTransID', outcome === 'cancel' ? '' : randomUUID()],
+      ['SchemeTraceID', outcome === 'pay' ? 'SP999777' : ''],
+    ]);
+    for (const [key, value] of [...fields]) if (value === '') fields.delete(key);
+    const content = signatureOrder
+      .map((name) =>
+        name === '<vendor>'
+          ? transaction.vendor.toLowerCase()
+          : name === '<key>'
+            ? transaction.securityKey
+            : (fields.get(name) ?? ''),
+      )
+      .join('');
+    const params = new URLSearchParams([...fields]);
+    params.set('VPSSignature', createHash('md5').update(content).digest('hex').toUpperCase());
+    if (outcome === 'pay') {
+      transaction.txAuthNo = fields.get('TxAuthNo')!;
+      transaction.status = transaction.txType === 'DEFERRED' ? 'Deferred' : 'Paid';
+    } else transaction.status = outcome === 'decline' ? 'NotAuthed' : 'Aborted';
+    return params;
+  }
+
+  async function complete(vpsTxId: string, outcome: FakeCardOutcome) {
+    const transaction = transactions.get(vpsTxId);
+    if (!transaction) throw new Error(`no Opayo Server transaction ${vpsTxId}`);
+    const target = new URL(transaction.notificationUrl);
+    const deliverTo = fakeRef?.deliverTo;
+    const delivered = await fetch(deliverTo ? `${deliverTo}${target.pathname}` : target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: notificationFor(vpsTxId, outcome).toString(),
+    });
+    const answer = await delivered.text();
+    const redirect = /^RedirectURL=(.*)$/m.exec(answer)?.[1]?.trim() ?? null;
+    return { answer, redirectUrl: /^Status=OK\b/m.test(answer) ? redirect : null };
+  }
+
+  /** release.vsp and abort.vsp: the keys must be the transaction's own. */
+  function instruct(form: URLSearchParams, response: ServerResponse, kind: 'RELEASE' | 'ABORT') {
+    const transaction = transactions.get(form.get('VPSTxId') ?? '');
+    if (form.get('VPSProtocol') !== '4.00' || form.get('TxType') !== kind)
+      return serverAnswer(response, {
+        Status: 'MALFORMED',
+        StatusDetail: '3227 : The VPSProtocol or TxType value is invalid.',
+      });
+    if (
+      !transaction ||
+      transaction.vendor !== form.get('Vendor') ||
+      transaction.vendorTxCode !== form.get('VendorTxCode') ||
+      transaction.securityKey !== form.get('SecurityKey') ||
+      transaction.txAuthNo !== form.get('TxAuthNo')
+    )
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4022 : The Transaction was not found or the keys do not match.',
+      });
+    if (transaction.status !== 'Deferred')
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4041 : The Transaction is not a deferred transaction awaiting release.',
+      });
+    if (kind === 'RELEASE') {
+      const amount = form.get('ReleaseAmount') ?? '';
+      if (!/^\d+\.\d{2}$/.test(amount) || Number(amount) > Number(transaction.amount))
+        return serverAnswer(response, {
+          Status: 'INVALID',
+          StatusDetail: '4035 : The Release amount is invalid or more than the deferred amount.',
+        });
+      transaction.status = 'Released';
+      transaction.releasedAmount = amount;
+    } else transaction.status = 'Aborted';
+    return serverAnswer(response, { Status: 'OK', StatusDetail: '0000 : Done.' });
+  }
+
+  function register(form: URLSearchParams, response: ServerResponse) {
+    if (fakeRef?.failNextRegister) {
+      const { status, detail } = fakeRef.failNextRegister;
+      fakeRef.failNextRegister = null;
+      return serverAnswer(response, { Status: status, StatusDetail: detail });
+    }
+    const missing = requiredRegisterFields.find((field) => !form.get(field));
+    if (missing)
+      return serverAnswer(response, {
+        Status: 'MALFORMED',
+        StatusDetail: `3000 : The ${missing} field is missing.`,
+      });
+    if (form.get('VPSProtocol') !== '4.00')
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '3227 : The VPSProtocol value is not supported by the system in use.',
+      });
+    const vendor = form.get('Vendor')!;
+    if (!serverVendors.has(vendor))
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4000 : The VendorName is invalid or the account is not active.',
+      });
+    const txType = form.get('TxType');
+    if (txType !== 'PAYMENT' && txType !== 'DEFERRED')
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '3013 : The TxType is not supported.',
+      });
+    if (!/^\d+\.\d{2}$/.test(form.get('Amount')!))
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '3035 : The Amount value is invalid.',
+      });
+    const vendorTxCode = form.get('VendorTxCode')!;
+    if (
+      [...transactions.values()].some((t) => t.vendor === vendor && t.vendorTxCode === vendorTxCode)
+    )
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4042 : The VendorTxCode has been used before.',
+      });
+    const vpsTxId = `{${randomUUID().toUpperCase()}}`;
+    const securityKey = randomBytes(5).toString('hex').toUpperCase();
+    transactions.set(vpsTxId, {
+      vendor,
+      vendorTxCode,
+      txType,
+      amount: form.get('Amount')!,
+      currency: form.get('Currency')!,
+      securityKey,
+      notificationUrl: form.get('NotificationURL')!,
+      txAuthNo: null,
+      status: 'Registered',
+      releasedAmount: null,
+    });
+    return serverAnswer(response, {
+      Status: 'OK',
+      StatusDetail: '2014 : The Transaction was Registered Successfully.',
+      VPSTxId: vpsTxId,
+      SecurityKey: securityKey,
+      NextURL: `${base}/gateway/service/cardselection?vpstxid=${encodeURIComponent(vpsTxId)}`,
+    });
+  }
+
   const server = await startFakeServer((request, response) => {
+    if (request.method === 'POST' && request.path === '/gateway/service/vspserver-register.vsp')
+      return register(request.form, response);
+    if (request.method === 'POST' && request.path === '/gateway/service/release.vsp')
+      return instruct(request.form, response, 'RELEASE');
+    if (request.method === 'POST' && request.path === '/gateway/service/abort.vsp')
+      return instruct(request.form, response, 'ABORT');
+    if (request.method === 'GET' && request.path === '/gateway/service/cardselection') {
+      const id = request.query.get('vpstxid') ?? '';
+      const transaction = transactions.get(id);
+      if (!transaction) return sendHtml(response, '<p>The transaction was not found.</p>');
+      const link = (outcome: FakeCardOutcome, text: string) =>
+        `<a href="/fake/server/${encodeURIComponent(id)}/${outcome}">${text}</a>`;
+      return sendHtml(
+        response,
+        `<h1>Opayo card payment</h1><p>${escapeHtml(transaction.currency)} ${escapeHtml(transaction.amount)}</p>` +
+          `${link('pay', 'Pay')} ${link('decline', 'Decline')} ${link('cancel', 'Cancel')}`,
+      );
+    }
+    const finish = /^\/fake\/server\/([^/]+)\/(pay|decline|cancel)$/.exec(request.path);
+    if (request.method === 'GET' && finish) {
+      // The card page's outcome: the signed notification first, then the payer goes where we said.
+      void complete(decodeURIComponent(finish[1]!), finish[2] as FakeCardOutcome).then(
+        ({ redirectUrl }) => {
+          if (!redirectUrl)
+            return sendHtml(response, '<p>The merchant did not accept the payment.</p>');
+          response.writeHead(302, { location: redirectUrl });
+          response.end();
+        },
+        (error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end(String(error));
+        },
+      );
+      return;
+    }
     const instruction = /^\/api\/v1\/transactions\/([^/]+)\/instructions$/.exec(request.path);
     if (request.method === 'POST' && instruction) {
       const [key, ...rest] = Buffer.from(
@@ -109,5 +418,18 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     }
     return response.end(answer('0005', `Unknown command: ${command}`));
   });
-  return Object.assign(server, { vendors, registeredIps, integrations, deferred });
+  base = server.url;
+  const fake: FakeOpayo = (fakeRef = Object.assign(server, {
+    vendors,
+    registeredIps,
+    integrations,
+    deferred,
+    serverVendors,
+    server: transactions,
+    notificationFor,
+    complete,
+    failNextRegister: null,
+    deliverTo: null,
+  }));
+  return fake;
 }

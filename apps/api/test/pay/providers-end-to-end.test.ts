@@ -2,10 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
-import { paymentAllocations, paymentTransactions } from '../../src/db/schema-receivables.js';
+import {
+  paymentAllocations,
+  paymentTransactions,
+  providerEvents,
+} from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
+import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.js';
 import { startFakeTrueLayer, type FakeTrueLayer } from '../fakes/fake-truelayer.js';
 import { clickThrough } from '../providers/checkout-input.js';
@@ -24,6 +29,7 @@ let stripe: FakeStripe;
 let goCardless: FakeGoCardless;
 let trueLayer: FakeTrueLayer;
 let oppwa: FakeOppwa;
+let opayo: FakeOpayo;
 /** Where the app listens, for the fakes' deliveries (the public web hook endpoint). */
 let base: string;
 
@@ -38,11 +44,12 @@ function call(who: SignedIn, method: Method, url: string, payload?: object) {
 }
 
 beforeAll(async () => {
-  [stripe, goCardless, trueLayer, oppwa] = await Promise.all([
+  [stripe, goCardless, trueLayer, oppwa, opayo] = await Promise.all([
     startFakeStripe(),
     startFakeGoCardless(),
     startFakeTrueLayer(),
     startFakeOppwa(),
+    startFakeOpayo(),
   ]);
   ctx = await buildTestApp({
     RATE_LIMIT_PAY_PER_MINUTE: '100000',
@@ -60,13 +67,21 @@ beforeAll(async () => {
     TRUELAYER_PAY_SANDBOX_URL: trueLayer.url,
     TRUELAYER_JWKS_URL: trueLayer.jwksUrl,
     OPPWA_TEST_URL: oppwa.url,
+    OPAYO_TEST_URL: opayo.url,
   });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  opayo.deliverTo = base;
 }, 60_000);
 afterAll(async () => {
   await ctx.close();
-  await Promise.all([stripe.close(), goCardless.close(), trueLayer.close(), oppwa.close()]);
+  await Promise.all([
+    stripe.close(),
+    goCardless.close(),
+    trueLayer.close(),
+    oppwa.close(),
+    opayo.close(),
+  ]);
 });
 
 /** A merchant company with an account (the invoices' customer). */
@@ -574,5 +589,113 @@ describe('OPPWA (COPYandPAY widget on the page)', () => {
     });
     const row = await paymentRow(started.paymentId);
     expect(oppwa.payments.get(row.paymentProviderReference!)).toMatchObject({ status: 'PA' });
+  });
+});
+
+describe('Opayo Server (hosted card page, signed notification, release / abort)', () => {
+  let company: Awaited<ReturnType<typeof merchant>>;
+  let configId: string;
+
+  beforeAll(async () => {
+    company = await merchant('Opayo Cards Ltd');
+    opayo.serverVendors.add('opayocards');
+    const created = await call(company.who, 'POST', 'providers', {
+      providerName: 'Opayo',
+      name: 'Opayo',
+      enabled: true,
+      displayPriority: 0,
+      settings: { useTestServer: true, integrationType: 'Server', vendorTxCodeType: 'Guid' },
+      credentials: { vendorName: 'opayocards', adminUser: 'admin', adminPassword: 'Admin-1' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    configId = created.json().id;
+  });
+
+  /** The payer starts, pays on Opayo's card page and lands back on the pay page. */
+  async function paidOnCardPage(amounts: string[], captureType: 'Immediate' | 'Reserve') {
+    const request = await requestFor(company, amounts, captureType);
+    const started = await startPayment(request.requestId, configId, 'Opayo');
+    if (started.next.kind !== 'redirect') throw new Error('not the card page');
+    const row = await paymentRow(started.paymentId);
+    // Guid vendor codes: our payment's id is the VendorTxCode.
+    expect(opayo.server.get(row.paymentProviderReference!)).toMatchObject({
+      vendorTxCode: started.paymentId,
+      txType: captureType === 'Reserve' ? 'DEFERRED' : 'PAYMENT',
+    });
+    const landed = await clickThrough(started.next.url, 'Pay');
+    expect(landed).toBe(
+      `http://localhost:3000/pay/${request.requestId}?payment=${started.paymentId}`,
+    );
+    return { request, started, vpsTxId: row.paymentProviderReference! };
+  }
+
+  const act = (id: string, action: 'capture' | 'cancel', payload: object = {}) =>
+    call(company.who, 'POST', `payment-transactions/${id}/pending/${action}`, payload);
+
+  it('an immediate payment: the notification settles it Paid with its allocations', async () => {
+    const { request, started } = await paidOnCardPage(['60', '40'], 'Immediate');
+    await until(started.paymentId, 'Paid');
+    expect(await poll(request.requestId, started.paymentId)).toMatchObject({
+      status: 'Paid',
+      outcome: 'Succeeded',
+    });
+    await expectSettled(company, request, started.paymentId);
+  });
+
+  it('a Reserve request is DEFERRED: Pending, then released through the capture call → Paid', async () => {
+    const { started, vpsTxId } = await paidOnCardPage(['25'], 'Reserve');
+    await until(started.paymentId, 'Pending');
+    const captured = await act(started.paymentId, 'capture', { amountToCapture: 20 });
+    expect(captured.json()).toMatchObject({
+      isError: false,
+      paymentTransaction: { status: 'Paid' },
+    });
+    expect(opayo.server.get(vpsTxId)).toMatchObject({
+      status: 'Released',
+      releasedAmount: '20.00',
+    });
+    const release = opayo.requests.filter((r) => r.path === '/gateway/service/release.vsp').at(-1)!;
+    expect(Object.fromEntries(release.form)).toMatchObject({
+      VPSProtocol: '4.00',
+      TxType: 'RELEASE',
+      Vendor: 'opayocards',
+      VendorTxCode: started.paymentId,
+      VPSTxId: vpsTxId,
+      TxAuthNo: opayo.server.get(vpsTxId)!.txAuthNo,
+      ReleaseAmount: '20.00',
+    });
+    // Register, notification, release: the SecurityKey is in none of them.
+    const events = await ctx.database.db
+      .select()
+      .from(providerEvents)
+      .where(eq(providerEvents.paymentTransactionId, started.paymentId));
+    expect(events.map((e) => e.eventType)).toEqual([
+      'transaction.register',
+      'notification.ok',
+      'transaction.release',
+    ]);
+    for (const event of events)
+      expect(event.payload).not.toContain(opayo.server.get(vpsTxId)!.securityKey);
+  });
+
+  it('a reserved payment aborted through the cancel call → Cancelled; a second abort is refused', async () => {
+    const { started, vpsTxId } = await paidOnCardPage(['12'], 'Reserve');
+    await until(started.paymentId, 'Pending');
+    expect((await act(started.paymentId, 'cancel')).json()).toMatchObject({
+      isError: false,
+      paymentTransaction: { status: 'Cancelled' },
+    });
+    expect(opayo.server.get(vpsTxId)!.status).toBe('Aborted');
+    const aborts = opayo.requests.filter((r) => r.path === '/gateway/service/abort.vsp').length;
+    expect((await act(started.paymentId, 'cancel')).statusCode).toBe(409);
+    expect(opayo.requests.filter((r) => r.path === '/gateway/service/abort.vsp')).toHaveLength(
+      aborts,
+    );
+    expect(
+      opayo.requests
+        .filter((r) => r.path === '/gateway/service/abort.vsp')
+        .at(-1)!
+        .form.get('TxType'),
+    ).toBe('ABORT');
   });
 });

@@ -294,7 +294,8 @@ export async function buildPayQuote(
   request: PaymentRequestRow,
   options: {
     holdMinutes: number;
-    canPay: (providerName: string) => boolean;
+    /** Whether a configuration can take payments on the page (its provider has a checkout). */
+    canPay: (configuration: ProviderRow) => boolean;
     /** The company's facts, when the caller keeps them (the page's read); else read here. */
     companyFacts?: (tx: Executor, scope: PayScope) => Promise<CompanyFacts>;
     /** The request's state as pageState read it (the page's GET; a start keeps its reads). */
@@ -383,7 +384,7 @@ export async function buildPayQuote(
       : null;
   const methods = payable
     ? methodsOf(
-        configurations.filter((row) => options.canPay(row.providerName)),
+        configurations.filter((row) => options.canPay(row)),
         currency,
         amountToPay,
       )

@@ -340,6 +340,60 @@ export function createPayRepository() {
         );
     },
 
+    /**
+     * A payment of one configuration by the provider's reference, with its sealed per-payment
+     * secret (Opayo Server's SecurityKey): what a notification signed with that secret is checked
+     * against (provider-notifications.ts).
+     */
+    async paymentSecret(
+      tx: Executor,
+      scope: PayScope,
+      configurationId: string,
+      providerReference: string,
+    ) {
+      const t = paymentTransactions;
+      const [row] = await tx
+        .select({
+          paymentTransactionId: t.id,
+          paymentRequestId: t.paymentRequestId,
+          ledgerlineReference: t.ledgerlineReference,
+          sealed: payQuotes.providerSecret,
+        })
+        .from(t)
+        .innerJoin(
+          payQuotes,
+          and(
+            eq(payQuotes.tenantId, t.tenantId),
+            eq(payQuotes.datasetId, t.datasetId),
+            eq(payQuotes.paymentTransactionId, t.id),
+          ),
+        )
+        .where(
+          and(
+            scoped(t, scope),
+            eq(t.paymentProviderId, configurationId),
+            eq(t.paymentProviderReference, providerReference),
+          ),
+        );
+      return row ?? null;
+    },
+
+    /** The sealed per-payment secret of a payment, or null (capture and cancel calls). */
+    async sealedSecret(tx: Executor, scope: PayScope, paymentId: string) {
+      const [row] = await tx
+        .select({ sealed: payQuotes.providerSecret })
+        .from(payQuotes)
+        .where(and(scoped(payQuotes, scope), eq(payQuotes.paymentTransactionId, paymentId)));
+      return row?.sealed ?? null;
+    },
+
+    async storeSecret(tx: Tx, scope: PayScope, paymentId: string, sealed: string) {
+      await tx
+        .update(payQuotes)
+        .set({ providerSecret: sealed })
+        .where(and(scoped(payQuotes, scope), eq(payQuotes.paymentTransactionId, paymentId)));
+    },
+
     async insertPayment(tx: Tx, values: typeof paymentTransactions.$inferInsert) {
       await tx.insert(paymentTransactions).values(values);
     },

@@ -23,6 +23,7 @@ import {
 } from '../../platform/errors.js';
 import type { CheckoutConfiguration, CheckoutRegistry } from '../../providers/checkout.js';
 import { CredentialCache } from '../../platform/credential-cache.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import {
   buildPayQuote,
   loadCompanyFacts,
@@ -194,12 +195,20 @@ export function createPayService(deps: {
     id: string,
   ) => Promise<{ row: ProviderRow; credentials: Record<string, unknown> }>;
   settlement: Settlement;
+  /** Seals a payment's own provider secret (Opayo Server's SecurityKey) before it is stored. */
+  secrets: Pick<SecretBox, 'seal'>;
   publicUrl: string;
   holdMinutes: number;
   log: FastifyBaseLogger;
 }) {
   const { database, repository, checkouts, settlement, publicUrl, log } = deps;
-  const canPay = (providerName: string) => checkouts.forProvider(providerName) !== null;
+  const canPay = (configuration: ProviderRow) => {
+    const adapter = checkouts.forProvider(configuration.providerName);
+    return (
+      adapter !== null &&
+      (adapter.takes?.((configuration.settings ?? {}) as Record<string, unknown>) ?? true)
+    );
+  };
   const quoteOptions = { holdMinutes: deps.holdMinutes, canPay };
   // The page keeps a company's details, methods and money rules for a few seconds (a payer's
   // reload, many payers of one merchant); any write in this process forgets them at once, other
@@ -463,6 +472,13 @@ export function createPayService(deps: {
           started.paymentId,
           result.providerReference,
         );
+        if (result.secret)
+          await repository.storeSecret(
+            tx,
+            scope,
+            started.paymentId,
+            deps.secrets.seal(result.secret),
+          );
         await repository.recordEvent(tx, scope, started.paymentId, adapter.name, result.exchange);
       });
       return {

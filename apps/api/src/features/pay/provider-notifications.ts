@@ -10,7 +10,10 @@ import type {
   CheckoutPaymentStatus,
   CheckoutRegistry,
   NotificationEvent,
+  NotificationReply,
+  PaymentSecret,
 } from '../../providers/checkout.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
 import { noPayment, type Settlement } from './settle.js';
 
@@ -30,8 +33,8 @@ interface Summary {
 
 export type ReceiveAnswer =
   | { kind: 'unknown' }
-  | { kind: 'refused'; statusCode: number; body: string }
-  | { kind: 'received'; events: number; stored: number };
+  | { kind: 'refused'; statusCode: number; body: string; contentType?: string }
+  | { kind: 'received'; events: number; stored: number; reply?: NotificationReply };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Notifications of one company settled side by side (each in its own transaction). */
@@ -52,6 +55,10 @@ export function createProviderNotifications(deps: {
   /** The configuration's credentials in clear (payment-providers withCredentials). */
   withCredentials: (row: ProviderRow) => { row: ProviderRow; credentials: Record<string, unknown> };
   settlement: Settlement;
+  /** Seals and opens per-payment provider secrets (Opayo Server's SecurityKey). */
+  secrets: Pick<SecretBox, 'seal' | 'open'>;
+  /** `<PUBLIC_URL>`: the payer page's return addresses some providers must be answered with. */
+  publicUrl: string;
   log: FastifyBaseLogger;
 }) {
   const { database, jobs, repository, checkouts, settlement, log } = deps;
@@ -71,15 +78,24 @@ export function createProviderNotifications(deps: {
       return { kind: 'unknown' };
     const configuration = configurationOf(located);
     const row = located;
-    // Nothing of the body is read before its signature holds.
+    const pathScope: PayScope = { tenantId: located.tenantId, datasetId: located.datasetId };
+    // Nothing of the body is read before its signature holds (a provider that signs with each
+    // payment's own secret names the payment first: only this configuration's payments are found).
     const verified = await adapter.verifyNotification({
       headers: input.headers,
       rawBody: input.rawBody,
       configuration,
       url: input.url,
+      paymentSecret: (providerReference) => paymentSecretOf(pathScope, row.id, providerReference),
+      publicUrl: deps.publicUrl,
     });
     if (!verified.ok)
-      return { kind: 'refused', statusCode: verified.statusCode, body: verified.body };
+      return {
+        kind: 'refused',
+        statusCode: verified.statusCode,
+        body: verified.body,
+        ...(verified.contentType ? { contentType: verified.contentType } : {}),
+      };
     // Each event is stored with the company and configuration it belongs to: the path's, or for a
     // platform-wide provider the one of the payment it names (ownerOf).
     const owners = new Map<
@@ -108,6 +124,14 @@ export function createProviderNotifications(deps: {
         const ids: string[] = [];
         for (const event of owner.events)
           ids.push(...(await store(tx, owner.scope, adapter.name, owner.configurationId, event)));
+        // What the provider added to the payment's secret, kept with the event that brought it.
+        if (ids.length > 0 && verified.secret && owner.configurationId === row.id)
+          await repository.storeSecret(
+            tx,
+            owner.scope,
+            verified.secret.paymentTransactionId,
+            deps.secrets.seal(verified.secret.secret),
+          );
         return ids;
       });
       storedCount += stored.length;
@@ -126,6 +150,27 @@ export function createProviderNotifications(deps: {
       kind: 'received',
       events: verified.events.length - refusedEvents,
       stored: storedCount,
+      ...(verified.reply ? { reply: verified.reply } : {}),
+    };
+  }
+
+  /** A payment of the notified configuration by the provider's reference, its secret opened. */
+  async function paymentSecretOf(
+    scope: PayScope,
+    configurationId: string,
+    providerReference: string,
+  ): Promise<PaymentSecret | null> {
+    const found = await database.readAsTenant(scope.tenantId, (tx) =>
+      repository.paymentSecret(tx, scope, configurationId, providerReference),
+    );
+    if (!found) return null;
+    return {
+      paymentTransactionId: found.paymentTransactionId,
+      ledgerlineReference: found.ledgerlineReference,
+      secret: found.sealed ? deps.secrets.open(found.sealed) : null,
+      returnUrl: found.paymentRequestId
+        ? `${deps.publicUrl}/pay/${found.paymentRequestId}?payment=${found.paymentTransactionId}`
+        : deps.publicUrl,
     };
   }
 

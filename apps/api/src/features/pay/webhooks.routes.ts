@@ -46,7 +46,12 @@ export async function webhooksRoutes(
       if (answer.kind === 'unknown')
         return sendProblem(reply, problem(404, 'No such payment provider configuration.'));
       if (answer.kind === 'refused')
-        return reply.status(answer.statusCode).type('text/plain').send(answer.body);
+        return reply
+          .status(answer.statusCode)
+          .type(answer.contentType ?? 'text/plain')
+          .send(answer.body);
+      // A provider that expects its own answer (Opayo Server: `Status=OK`, `RedirectURL=…`).
+      if (answer.reply) return reply.type(answer.reply.contentType).send(answer.reply.body);
       return { received: answer.events };
     },
   );

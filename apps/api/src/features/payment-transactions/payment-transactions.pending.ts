@@ -31,6 +31,8 @@ export function createPendingPayments(deps: {
   providers: ProviderRegistry;
   /** The payment's provider configuration (payment-providers area), for the adapter's credentials. */
   configurations?: (tx: Tx, scope: Scope, paymentProviderId: string) => Promise<PendingPaymentCall['configuration']>;
+  /** The payment's own provider secret in clear (Opayo Server's SecurityKey), or null. */
+  providerSecret?: (tx: Tx, scope: Scope, paymentTransactionId: string) => Promise<string | null>;
   /** Told after the commit that captured or cancelled a payment (the notification mails). */
   onStatusChanged?: (scope: Scope, change: { paymentTransactionId: string; status: 'Paid' | 'Cancelled' }) => Promise<void>;
 }) {
@@ -49,10 +51,11 @@ export function createPendingPayments(deps: {
 
   return {
     async run(read: Run, write: Run, scope: Scope, input: PendingActionInput): Promise<PendingActionResult> {
-      const [payment, configuration] = await read(async (tx) => {
+      const [payment, configuration, providerSecret] = await read(async (tx) => {
         const row = await load(tx, scope, input.id);
         const found = row.paymentProviderId && deps.configurations ? await deps.configurations(tx, scope, row.paymentProviderId) : null;
-        return [row, found] as const;
+        const secret = deps.providerSecret ? await deps.providerSecret(tx, scope, row.id) : null;
+        return [row, found, secret] as const;
       });
       if (payment.status !== 'Pending') throw new ConflictError(pendingMessages.notPending, 'notPending');
       const amount = input.action === 'capture' ? new Big(input.amount!) : new Big(payment.totalAmount);
@@ -61,7 +64,7 @@ export function createPendingPayments(deps: {
       const adapter = providers.forProvider(payment.paymentProviderName);
       let outcome: ProviderOutcome | null = null;
       if (adapter) {
-        const call = { paymentTransactionId: payment.id, providerReference: payment.paymentProviderReference, currency: payment.currency, amount: amount.toFixed(4), note: input.note, configuration };
+        const call = { paymentTransactionId: payment.id, providerReference: payment.paymentProviderReference, currency: payment.currency, amount: amount.toFixed(4), note: input.note, configuration, providerSecret };
         outcome = input.action === 'capture' ? await adapter.capture(call) : await adapter.cancel(call);
       }
 

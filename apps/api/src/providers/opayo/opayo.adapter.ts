@@ -1,7 +1,14 @@
 import type { PaymentProviderAdapter, PendingPaymentCall, ProviderOutcome } from '../adapter.js';
 import { exchangeOf, missingConfiguration, outcomeOf } from '../exchange.js';
-import { providerFetch } from '../http.js';
-import { minorUnits } from '../money.js';
+import { formBody, providerFetch } from '../http.js';
+import { majorUnits, minorUnits } from '../money.js';
+import {
+  opayoProtocol,
+  opayoServiceUrl,
+  parseOpayoAnswer,
+  readServerSecret,
+  type OpayoServerSecret,
+} from './opayo.server.js';
 
 interface InstructionAnswer {
   instructionType?: string;
@@ -12,13 +19,16 @@ interface InstructionAnswer {
 }
 
 /**
- * Opayo Pi: a deferred transaction is released (with the amount, in minor units) or aborted by
+ * Opayo Server: a DEFERRED transaction is released (`release.vsp`, ReleaseAmount in major units)
+ * or aborted (`abort.vsp`) with the SecurityKey, VendorTxCode and TxAuthNo kept sealed with the
+ * payment (PendingPaymentCall.providerSecret); the answer's `Status=OK` is success.
+ * Opayo Pi: released (with the amount, in minor units) or aborted by
  * `POST /api/v1/transactions/{id}/instructions`, Basic integrationKey:integrationPassword; 201 is
- * success. Server-integration payments (release.vsp / abort.vsp) need the transaction's security
- * key from the notification, which Ledgerline does not receive yet: they answer not supported.
+ * success. A Server payment Ledgerline holds no SecurityKey for (taken before it kept them, or not
+ * through the payer page) cannot be released or aborted here.
  */
 export const opayoServerUnsupported =
-  "Ledgerline cannot release or abort Opayo Server payments yet; use Opayo's own portal.";
+  "Ledgerline holds no Opayo security key for this payment; release or abort it in Opayo's own portal.";
 
 export function createOpayoAdapter(options: {
   testUrl: string;
@@ -30,6 +40,8 @@ export function createOpayoAdapter(options: {
     call: PendingPaymentCall,
   ): Promise<ProviderOutcome> {
     const eventType = kind === 'capture' ? 'instruction.release' : 'instruction.abort';
+    const serverSecret = readServerSecret(call.providerSecret);
+    if (call.configuration && serverSecret) return server(kind, call, serverSecret);
     const { integrationKey, integrationPassword } = call.configuration?.credentials ?? {};
     if (call.configuration && !integrationKey) {
       const errorMessage = opayoServerUnsupported;
@@ -111,6 +123,71 @@ export function createOpayoAdapter(options: {
       }),
     );
   }
+  /** release.vsp / abort.vsp of an Opayo Server DEFERRED transaction. */
+  async function server(
+    kind: 'capture' | 'cancel',
+    call: PendingPaymentCall,
+    secret: OpayoServerSecret,
+  ): Promise<ProviderOutcome> {
+    const txType = kind === 'capture' ? 'RELEASE' : 'ABORT';
+    const eventType = kind === 'capture' ? 'transaction.release' : 'transaction.abort';
+    const vendor = call.configuration!.credentials.vendorName;
+    if (typeof vendor !== 'string' || !vendor || !call.providerReference || !secret.txAuthNo)
+      return missingConfiguration('Opayo Server', eventType);
+    const base = call.configuration!.isTest ? options.testUrl : options.liveUrl;
+    const url = opayoServiceUrl(base, kind === 'capture' ? 'release' : 'abort');
+    const fields: Record<string, string> = {
+      VPSProtocol: opayoProtocol,
+      TxType: txType,
+      Vendor: vendor,
+      VendorTxCode: secret.vendorTxCode,
+      VPSTxId: call.providerReference,
+      SecurityKey: secret.securityKey,
+      TxAuthNo: secret.txAuthNo,
+      ...(kind === 'capture' ? { ReleaseAmount: majorUnits(call.amount, call.currency) } : {}),
+    };
+    // The SecurityKey travels to Opayo only, never into the provider event.
+    const request = { method: 'POST', url, body: { ...fields, SecurityKey: '[kept sealed]' } };
+    const exchangeWith = (
+      status: string,
+      response: { status: number; body: string } | { error: string },
+    ) =>
+      exchangeOf({
+        eventType,
+        recordType: 'transaction',
+        recordId: call.providerReference,
+        status,
+        request,
+        response,
+      });
+    return outcomeOf(
+      async () => {
+        const answer = await providerFetch('Opayo', url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: formBody(fields),
+          timeoutMs: options.timeoutMs,
+        });
+        const answered = parseOpayoAnswer(answer.text);
+        const exchange = exchangeWith(answered.Status ?? `http_${answer.status}`, {
+          status: answer.status,
+          body: answer.text,
+        });
+        if (answered.Status === 'OK') return { ok: true, exchange };
+        return {
+          ok: false,
+          errorMessage: answered.StatusDetail ?? `Opayo answered HTTP ${answer.status}.`,
+          exchange,
+        };
+      },
+      (error) => ({
+        ok: false,
+        errorMessage: error.message,
+        exchange: exchangeWith('unreachable', { error: error.message }),
+      }),
+    );
+  }
+
   return {
     name: 'Opayo',
     capture: (call) => act('capture', call),

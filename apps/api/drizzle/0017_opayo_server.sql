@@ -1,0 +1,1 @@
+ALTER TABLE "pay_quotes" ADD COLUMN "provider_secret" text;
