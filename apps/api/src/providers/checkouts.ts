@@ -4,6 +4,7 @@ import { createGoCardlessCheckout } from './gocardless/gocardless.checkout.js';
 import { createOppwaCheckout } from './oppwa/oppwa.checkout.js';
 import { createStripeCheckout } from './stripe/stripe.checkout.js';
 import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
+import { createTranSafeCheckout } from './transafe/transafe.checkout.js';
 import { createSandboxCheckout } from './sandbox/sandbox.checkout.js';
 
 /**
@@ -38,6 +39,11 @@ export function createCheckoutAdapters(config: Config): CheckoutAdapter[] {
     createOppwaCheckout({
       testUrl: config.OPPWA_TEST_URL,
       liveUrl: config.OPPWA_LIVE_URL,
+      timeoutMs,
+    }),
+    createTranSafeCheckout({
+      testUrl: config.TRANSAFE_TEST_URL,
+      liveUrl: config.TRANSAFE_LIVE_URL,
       timeoutMs,
     }),
   ];
