@@ -110,8 +110,6 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
   let ttids = 0;
   const passwordOf = (userName: string | undefined) =>
     userName === undefined ? undefined : users.get(userName.replace(/:/g, '|'));
-  // The object handed back, read by the handler for the test switch (set after the start).
-  let fake: FakeTranSafe;
 
   const server = await startFakeServer((request, response) => {
     if (request.method === 'GET' && request.path === '/PaymentFrame/') {
@@ -292,7 +290,8 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
       trans_perms: 'SALE|PREAUTH|CAPTURE|REVERSAL',
     });
   });
-  fake = Object.assign(server, {
+  // The object handed back; the handler reads its test switch (`fake` is set before any request).
+  const fake: FakeTranSafe = Object.assign(server, {
     users,
     apiKeys,
     transactions,

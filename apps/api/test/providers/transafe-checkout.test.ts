@@ -192,8 +192,9 @@ describe('TranSafe PaymentFrame checkout', () => {
       providerReference: ttid,
       amount: '40',
       currency: 'GBP',
+      note: null,
       configuration,
-    } as Parameters<typeof capture.capture>[0]);
+    });
     expect(captured.ok).toBe(true);
     expect(tranSafe.transactions.get(ttid)!.status).toBe('complete');
   });
