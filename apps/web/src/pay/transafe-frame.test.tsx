@@ -54,7 +54,8 @@ async function frameLoad(routes: Parameters<typeof stubFetch>[0] = {}) {
   const calls = stubFetch({ [pagePath]: { body: openTransactionPage() }, ...routes });
   const browser = recordingBrowser();
   render(<PayApp requestId={requestId} query={{ frame: paymentId }} browser={browser} />);
-  expect(await screen.findByRole('heading', { name: 'Card details' })).toHaveFocus();
+  const heading = await screen.findByRole('heading', { name: 'Card details' });
+  await waitFor(() => expect(heading).toHaveFocus());
   const frame = screen.getByTitle('Card details (TranSafe secure form)') as HTMLIFrameElement;
   const toFrame = vi.spyOn(frame.contentWindow!, 'postMessage');
   return { calls, browser, frame, toFrame, user: userEvent.setup() };
