@@ -276,13 +276,28 @@ describe('TranSafe PaymentFrame checkout', () => {
     expect(unsent.exchange.status).toBe('not_sent');
   });
 
-  it('the status poll asks nothing: the outcome is the charge’s answer', async () => {
-    const answer = await adapter.status({
-      paymentTransactionId: randomUUID(),
-      providerReference: `paymentframe:${timestamp}`,
-      returnQuery: {},
-      configuration,
+  it('the status poll asks nothing: the outcome is the charge’s answer; a frame left an hour is Cancelled', async () => {
+    const requests = tranSafe.requests.length;
+    const poll = (providerReference: string, at: number) =>
+      createTranSafeCheckout({
+        testUrl: tranSafe.url,
+        liveUrl: 'http://127.0.0.1:9',
+        timeoutMs: 5000,
+        now: () => at,
+      }).status({
+        paymentTransactionId: randomUUID(),
+        providerReference,
+        returnQuery: {},
+        configuration,
+      });
+    const frame = `paymentframe:${timestamp}`;
+    expect((await poll(frame, timestamp + 3599)).status).toBe('Processing');
+    expect(await poll(frame, timestamp + 3601)).toMatchObject({
+      status: 'Cancelled',
+      errorMessage: 'The card form expired before card details were sent.',
     });
-    expect(answer.status).toBe('Processing');
+    // Card details were sent: the charge's answer decides, however long it takes.
+    expect((await poll(`${frame}:ticket`, timestamp + 7200)).status).toBe('Processing');
+    expect(tranSafe.requests.length).toBe(requests);
   });
 });

@@ -19,6 +19,11 @@ interface TranSafeAnswer {
 
 /** The frame's identity kept as the payment's provider reference until TranSafe gives a ttid. */
 const framePrefix = 'paymentframe:';
+/**
+ * A frame's HMAC is good for 15 minutes (Monetra's examples); with `auto-reload` the frame renews
+ * itself while the page stays open, so a payment is given up only after an hour without a ticket.
+ */
+const frameLifeSeconds = 60 * 60;
 
 /**
  * The PaymentFrame options Ledgerline asks for, in the order Monetra hashes them (its public
@@ -249,8 +254,28 @@ export function createTranSafeCheckout(options: {
     },
 
     // The outcome is the answer to the charge (chargeTicket); there is nothing to ask TranSafe
-    // about a frame before it. The page keeps polling our server meanwhile.
-    async status() {
+    // about a frame before it. A frame left without card details past its HMAC's life (and the
+    // hold on new attempts) is Cancelled; one whose ticket was claimed waits for its charge.
+    async status(input) {
+      const reference = input.providerReference ?? '';
+      const timestamp = frameTimestampOf(reference);
+      if (
+        timestamp &&
+        !reference.endsWith(':ticket') &&
+        now() - Number(timestamp) > frameLifeSeconds
+      )
+        return {
+          status: 'Cancelled',
+          errorMessage: 'The card form expired before card details were sent.',
+          exchange: exchangeOf({
+            eventType: 'paymentframe.expired',
+            recordType: 'paymentframe',
+            recordId: input.paymentTransactionId,
+            status: 'expired',
+            request: { method: 'none', url: '' },
+            response: { error: `No card details within ${frameLifeSeconds / 60} minutes.` },
+          }),
+        };
       return {
         status: 'Processing',
         exchange: exchangeOf({
