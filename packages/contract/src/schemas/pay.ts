@@ -272,7 +272,9 @@ const ticketUnverified = 'The card details could not be verified. Please enter t
 export const tranSafeTicketBodySchema = z
   .object({
     ticket: z.string({ message: ticketMissing }).trim().min(1, ticketMissing).max(200),
-    ticketHmac: z.string({ message: ticketUnverified }).regex(/^[0-9a-fA-F]{64}$/, ticketUnverified),
+    ticketHmac: z
+      .string({ message: ticketUnverified })
+      .regex(/^[0-9a-fA-F]{64}$/, ticketUnverified),
   })
   .meta({ id: 'TranSafeTicket' });
 export type TranSafeTicketBody = z.infer<typeof tranSafeTicketBodySchema>;
