@@ -135,6 +135,25 @@ export interface NotificationInput {
   publicUrl?: string;
 }
 
+/**
+ * A card ticket a provider's frame gave the payer page (TranSafe PaymentFrame), to be charged by
+ * the server with the payment's own amount.
+ */
+export interface CheckoutTicketInput {
+  paymentTransactionId: string;
+  ledgerlineReference: string;
+  /** What start() kept as the provider reference (the frame's identity). */
+  providerReference: string | null;
+  /** Decimal string in the currency's major unit, as stored. */
+  amount: string;
+  currency: string;
+  captureType: 'Immediate' | 'Reserve';
+  ticket: string;
+  /** The frame's HMAC over the ticket, proving it comes from the frame start() described. */
+  ticketHmac: string;
+  configuration: CheckoutConfiguration;
+}
+
 export interface CheckoutAdapter {
   readonly name: string;
   /**
@@ -157,6 +176,12 @@ export interface CheckoutAdapter {
    * notifications find their payment across configurations").
    */
   accountOf?(configuration: CheckoutConfiguration): string | null;
+  /**
+   * Present for providers whose card frame hands the page a ticket (TranSafe): whether the ticket
+   * comes from the frame start() described (nothing is sent), then the charge itself.
+   */
+  verifyTicket?(input: CheckoutTicketInput): boolean;
+  chargeTicket?(input: CheckoutTicketInput): Promise<CheckoutStatus>;
 }
 
 export interface CheckoutRegistry {

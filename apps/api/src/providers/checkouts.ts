@@ -5,6 +5,7 @@ import { createOppwaCheckout } from './oppwa/oppwa.checkout.js';
 import { createOpayoCheckout } from './opayo/opayo.checkout.js';
 import { createStripeCheckout } from './stripe/stripe.checkout.js';
 import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
+import { createTranSafeCheckout } from './transafe/transafe.checkout.js';
 import { createSandboxCheckout } from './sandbox/sandbox.checkout.js';
 
 /**
@@ -44,6 +45,11 @@ export function createCheckoutAdapters(config: Config): CheckoutAdapter[] {
     createOpayoCheckout({
       testUrl: config.OPAYO_TEST_URL,
       liveUrl: config.OPAYO_LIVE_URL,
+      timeoutMs,
+    }),
+    createTranSafeCheckout({
+      testUrl: config.TRANSAFE_TEST_URL,
+      liveUrl: config.TRANSAFE_LIVE_URL,
       timeoutMs,
     }),
   ];

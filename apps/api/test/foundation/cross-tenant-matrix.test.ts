@@ -46,6 +46,7 @@ const notTenantScoped = new Set([
   'POST /api/v0/pay/{id}/payments',
   'GET /api/v0/pay/{id}/payments/{paymentId}',
   'POST /api/v0/pay/{id}/payments/{paymentId}/sandbox',
+  'POST /api/v0/pay/{id}/payments/{paymentId}/transafe', // test/pay/transafe-end-to-end.test.ts, "another request's id"
   'POST /api/v0/webhooks/{provider}/{configurationId}',
 ]);
 

@@ -53,15 +53,14 @@ describe('the payer page document', () => {
       expect(csp['frame-ancestors']).toEqual(["'none'"]);
       expect(csp['object-src']).toEqual(["'none'"]);
       expect(csp['base-uri']).toEqual(["'none'"]);
-      // Opayo and TranSafe hosted forms are POSTed to; nothing else leaves the page by a form.
+      // Opayo hosted forms are POSTed to; nothing else leaves the page by a form.
       expect(csp['form-action']).toEqual([
         "'self'",
         'https://sandbox.opayo.eu.elavon.com',
         'https://live.opayo.eu.elavon.com',
-        'https://test.transafe.com',
-        'https://post.live.transafe.com',
       ]);
       expect(JSON.stringify(csp)).not.toContain('oppwa');
+      expect(JSON.stringify(csp)).not.toContain('transafe');
     }
   });
 
@@ -79,6 +78,28 @@ describe('the payer page document', () => {
     expect(csp['connect-src']).toEqual(["'self'", ...oppwa]);
     expect(csp['frame-src']).toEqual([...oppwa, 'https:']);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
+  });
+
+  it("frames exactly the configured TranSafe hosts only on the PaymentFrame's load (?frame=)", async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/pay/${requestId}?frame=0190d7a2-0000-7000-8000-000000000001`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<title>Pay</title>');
+    const csp = directives(String(response.headers['content-security-policy']));
+    expect(csp['frame-src']).toEqual([
+      'https://test.transafe.com',
+      'https://post.live.transafe.com',
+    ]);
+    // The frame talks to the page by postMessage: no script, style or call of TranSafe's runs here.
+    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(csp['style-src']).toEqual(["'self'"]);
+    expect(csp['connect-src']).toEqual(["'self'"]);
+    expect(csp['form-action']).not.toContain('https://test.transafe.com');
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+    expect(JSON.stringify(csp)).not.toContain('oppwa');
+    expect(response.headers['x-frame-options']).toBe('DENY');
   });
 
   it('answers HEAD, and leaves the admin site and the API as they were', async () => {

@@ -4,6 +4,7 @@ import type {
   SandboxCardBody,
   StartedPayment,
   StartPaymentBody,
+  TranSafeTicketBody,
 } from '@ledgerline/contract';
 
 /**
@@ -116,4 +117,13 @@ export function payWithSandboxCard(
   card: SandboxCardBody,
 ): Promise<PayPaymentStatus> {
   return post(`/${segment(requestId)}/payments/${segment(paymentId)}/sandbox`, card);
+}
+
+/** The card ticket the TranSafe PaymentFrame gave the page: the server charges it. */
+export function payWithTranSafeTicket(
+  requestId: string,
+  paymentId: string,
+  ticket: TranSafeTicketBody,
+): Promise<PayPaymentStatus> {
+  return post(`/${segment(requestId)}/payments/${segment(paymentId)}/transafe`, ticket);
 }

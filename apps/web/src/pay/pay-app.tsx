@@ -14,11 +14,15 @@ import { PaymentOutcome } from './components/payment-outcome';
 import { Receipt } from './components/receipt';
 import { RequestSummary } from './components/request-summary';
 import { SandboxCardForm } from './components/sandbox-card-form';
+import { TranSafeFrame, type TranSafeStep } from './components/transafe-frame';
 import { formatMoney } from './format';
 
 interface PayAppProps {
   requestId: string | null;
-  /** The page's query: `payment` after a provider sent the payer back, `checkout` for OPPWA. */
+  /**
+   * The page's query: `payment` after a provider sent the payer back, `checkout` for OPPWA,
+   * `frame` for the TranSafe PaymentFrame.
+   */
   query: Record<string, string>;
   browser: PayBrowser;
 }
@@ -33,6 +37,7 @@ type Step =
   | { kind: 'choose' }
   | { kind: 'sandbox'; payment: StartedPayment }
   | { kind: 'oppwa'; paymentId: string; widget: OppwaStep | null }
+  | { kind: 'transafe'; paymentId: string; frame: StoredFrame | null }
   | {
       kind: 'outcome';
       paymentId: string;
@@ -41,14 +46,35 @@ type Step =
     };
 
 const oppwaStorageKey = (paymentId: string) => `ledgerline.pay.oppwa.${paymentId}`;
+const tranSafeStorageKey = (paymentId: string) => `ledgerline.pay.transafe.${paymentId}`;
+
+/** What the PaymentFrame's load needs: the frame and the amount the Pay button shows. */
+interface StoredFrame {
+  next: TranSafeStep;
+  amount: number;
+  currency: string;
+}
+
+function storedFrame(browser: PayBrowser, paymentId: string): StoredFrame | null {
+  try {
+    const stored = JSON.parse(
+      browser.storage.getItem(tranSafeStorageKey(paymentId)) ?? 'null',
+    ) as StoredFrame | null;
+    return stored?.next?.kind === 'transafe-frame' ? stored : null;
+  } catch {
+    return null;
+  }
+}
 
 function firstStep(query: Record<string, string>, browser: PayBrowser): Step {
-  const { payment, checkout, ...returnQuery } = query;
+  const { payment, checkout, frame, ...returnQuery } = query;
   if (payment) {
     // Back from the provider: an OPPWA step kept for the widget's load is done with.
     browser.storage.removeItem(oppwaStorageKey(payment));
+    browser.storage.removeItem(tranSafeStorageKey(payment));
     return { kind: 'outcome', paymentId: payment, returnQuery };
   }
+  if (frame) return { kind: 'transafe', paymentId: frame, frame: storedFrame(browser, frame) };
   if (checkout) {
     const stored = browser.storage.getItem(oppwaStorageKey(checkout));
     const widget = stored ? (JSON.parse(stored) as OppwaStep) : null;
@@ -105,7 +131,14 @@ export function PayApp({ requestId, query, browser }: PayAppProps) {
     if (next.kind === 'sandbox') setStep({ kind: 'sandbox', payment });
     else if (next.kind === 'redirect') browser.goTo(next.url);
     else if (next.kind === 'post') browser.postTo(next.url, next.fields);
-    else {
+    else if (next.kind === 'transafe-frame') {
+      // The frame's page must be served with the TranSafe hosts allowed as frames: load it again.
+      const stored: StoredFrame = { next, amount: payment.amount, currency: payment.currency };
+      browser.storage.setItem(tranSafeStorageKey(payment.paymentId), JSON.stringify(stored));
+      browser.goTo(
+        `/pay/${encodeURIComponent(requestId ?? '')}?frame=${encodeURIComponent(payment.paymentId)}`,
+      );
+    } else {
       // The widget's page must be served with the OPPWA hosts allowed: load it again.
       browser.storage.setItem(oppwaStorageKey(payment.paymentId), JSON.stringify(next));
       browser.goTo(
@@ -258,16 +291,25 @@ function StateContent({
               onAnswered={(status) => onSandboxAnswered(step.payment.paymentId, status)}
               onBack={onChooseAgain}
             />
+          ) : step.kind === 'transafe' ? (
+            step.frame ? (
+              <TranSafeFrame
+                requestId={page.id}
+                paymentId={step.paymentId}
+                step={step.frame.next}
+                amount={step.frame.amount}
+                currency={step.frame.currency}
+                onAnswered={(status) => onSandboxAnswered(step.paymentId, status)}
+                onBack={onChooseAgain}
+              />
+            ) : (
+              <ExpiredForm onStartAgain={onChooseAgain} />
+            )
           ) : step.kind === 'oppwa' ? (
             step.widget ? (
               <OppwaWidget step={step.widget} onBack={onChooseAgain} />
             ) : (
-              <section className="card">
-                <h2>This card form has expired</h2>
-                <button type="button" className="primary" onClick={onChooseAgain}>
-                  Start again
-                </button>
-              </section>
+              <ExpiredForm onStartAgain={onChooseAgain} />
             )
           ) : (
             <PayForm page={page} onStarted={onStarted} />
@@ -276,6 +318,17 @@ function StateContent({
       );
     }
   }
+}
+
+function ExpiredForm({ onStartAgain }: { onStartAgain: () => void }) {
+  return (
+    <section className="card">
+      <h2>This card form has expired</h2>
+      <button type="button" className="primary" onClick={onStartAgain}>
+        Start again
+      </button>
+    </section>
+  );
 }
 
 function Layout({ page, children }: { page?: PayPage; children: ReactNode }) {

@@ -195,6 +195,19 @@ export const paymentNextStepSchema = z
       brands: z.string(),
       shopperResultUrl: z.url(),
     }),
+    /**
+     * TranSafe (Monetra) PaymentFrame: the page shows the frame (`frameUrl`, its HMAC fields also
+     * as the iframe's `data-hmac-*` attributes), asks it for a card ticket, and posts the ticket
+     * to `POST pay/{id}/payments/{paymentId}/transafe`.
+     */
+    z.object({
+      kind: z.literal('transafe-frame'),
+      frameUrl: z.url(),
+      /** The frame's origin: the page talks to it and listens to it only. */
+      frameOrigin: z.string(),
+      /** `data-hmac-*` attribute → value, `data-hmac-hmacsha256` included. */
+      attributes: z.record(z.string(), z.string()),
+    }),
   ])
   .meta({ id: 'PaymentNextStep' });
 export type PaymentNextStep = z.infer<typeof paymentNextStepSchema>;
@@ -247,3 +260,21 @@ export const sandboxCards = {
   declined: '4000000000000002',
   reserved: '4000000000003220',
 } as const;
+
+const ticketMissing = 'The card details were not received. Please enter them again.';
+const ticketUnverified = 'The card details could not be verified. Please enter them again.';
+
+/**
+ * `POST /api/v0/pay/{id}/payments/{paymentId}/transafe`: the card ticket the TranSafe PaymentFrame
+ * gave the page (`ticket`) and the frame's HMAC over it (`monetra_resp_hmacsha256`). The amount is
+ * the payment's, never the browser's.
+ */
+export const tranSafeTicketBodySchema = z
+  .object({
+    ticket: z.string({ message: ticketMissing }).trim().min(1, ticketMissing).max(200),
+    ticketHmac: z
+      .string({ message: ticketUnverified })
+      .regex(/^[0-9a-fA-F]{64}$/, ticketUnverified),
+  })
+  .meta({ id: 'TranSafeTicket' });
+export type TranSafeTicketBody = z.infer<typeof tranSafeTicketBodySchema>;

@@ -421,6 +421,27 @@ export function createPayRepository() {
       return rows.length > 0;
     },
 
+    /**
+     * Claims a Processing payment for the one charge of its card ticket: its provider reference
+     * moves from `from` to `from:ticket`, so a second ticket (or a concurrent one, which waits on
+     * the row) finds nothing to claim.
+     */
+    async claimTicket(tx: Tx, scope: PayScope, paymentId: string, from: string) {
+      const rows = await tx
+        .update(paymentTransactions)
+        .set({ paymentProviderReference: `${from}:ticket` })
+        .where(
+          and(
+            scoped(paymentTransactions, scope),
+            eq(paymentTransactions.id, paymentId),
+            eq(paymentTransactions.status, 'Processing'),
+            eq(paymentTransactions.paymentProviderReference, from),
+          ),
+        )
+        .returning({ id: paymentTransactions.id });
+      return rows.length > 0;
+    },
+
     async recordProviderStart(
       tx: Tx,
       scope: PayScope,

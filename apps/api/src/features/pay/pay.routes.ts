@@ -7,6 +7,7 @@ import {
   sandboxCardBodySchema,
   startPaymentBodySchema,
   startedPaymentSchema,
+  tranSafeTicketBodySchema,
 } from '@ledgerline/contract';
 import type { PayService } from './pay.service.js';
 
@@ -157,6 +158,33 @@ export async function payRoutes(
     async (request, reply) => {
       if (!uuid.test(request.params.id)) return reply.callNotFound();
       return pay.sandbox(
+        request.params.id,
+        request.params.paymentId,
+        request.body,
+        actorOf(request),
+      );
+    },
+  );
+
+  r.post(
+    '/api/v0/pay/:id/payments/:paymentId/transafe',
+    {
+      config: { access: 'none', rateLimit, operation: 'TranSafeCardTicket' },
+      schema: {
+        tags,
+        summary: 'The card ticket of the TranSafe PaymentFrame',
+        description:
+          `${publicNote} The ticket and the frame's HMAC over it (monetra_resp_hmacsha256); the server charges the payment's own amount ` +
+          "(transaction/purchase, or transaction/preauth when the request's capture type is Reserve) and answers the outcome. " +
+          '409: not a TranSafe payment, or card details were already sent for it; 422: the ticket does not come from this payment’s frame.',
+        params: paymentParams,
+        body: tranSafeTicketBodySchema,
+        response: { 200: payPaymentStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      return pay.cardTicket(
         request.params.id,
         request.params.paymentId,
         request.body,

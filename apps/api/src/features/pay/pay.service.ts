@@ -8,6 +8,7 @@ import {
   type SandboxCardBody,
   type StartPaymentBody,
   type StartedPayment,
+  type TranSafeTicketBody,
 } from '@ledgerline/contract';
 import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
@@ -51,6 +52,10 @@ export const payMessages = {
   notEditable: 'The amount of this invoice cannot be changed. Pay it in full.',
   listedTwice: 'List each invoice once.',
   nothingChosen: 'Choose at least one invoice to pay.',
+  notCardFrame: 'This payment does not take card details from a payment frame.',
+  ticketAlreadySent:
+    'Card details were already sent for this payment. Refresh the page to see its outcome.',
+  ticketNotVerified: 'The card details could not be verified. Please enter them again.',
 } as const;
 
 /** The 422 messages of an invoice's chosen amount (docs/api.md "The payer page"). */
@@ -603,6 +608,65 @@ export function createPayService(deps: {
               2,
             ),
           },
+        },
+        actor,
+      );
+      return statusOf(scope, id, paymentId);
+    },
+
+    /**
+     * POST pay/{id}/payments/{paymentId}/transafe: the card ticket of a provider's frame, checked
+     * against the frame's HMAC, claimed once (a second post is refused), charged with the payment's
+     * own amount, and the provider's answer settled like any other outcome.
+     */
+    async cardTicket(id: string, paymentId: string, body: TranSafeTicketBody, actor: SettleActor) {
+      const scope = await locatePayment(id);
+      const claimed = await database.withTenant(scope.tenantId, async (tx) => {
+        const payment = await repository.payment(tx, scope, id, paymentId);
+        const request = payment ? await repository.request(tx, scope, id) : null;
+        if (!payment || !request) throw new NotFoundError(payMessages.paymentNotFound);
+        const adapter = checkouts.forProvider(payment.paymentProviderName);
+        if (!adapter?.verifyTicket || !adapter.chargeTicket || !payment.paymentProviderId)
+          throw new ConflictError(payMessages.notCardFrame, 'notCardFrame');
+        const reference = payment.paymentProviderReference;
+        if (payment.status !== 'Processing' || !reference || reference.endsWith(':ticket'))
+          throw new ConflictError(payMessages.ticketAlreadySent, 'ticketAlreadySent');
+        const { row, credentials } = await deps.configurations(
+          tx,
+          scope,
+          payment.paymentProviderId,
+        );
+        const input = {
+          paymentTransactionId: payment.id,
+          ledgerlineReference: payment.ledgerlineReference,
+          providerReference: reference,
+          // The server's amount, as stored when the payment started; never the browser's.
+          amount: String(payment.totalAmount),
+          currency: payment.currency,
+          captureType:
+            request.captureType === 'Reserve' ? ('Reserve' as const) : ('Immediate' as const),
+          ticket: body.ticket,
+          ticketHmac: body.ticketHmac,
+          configuration: configurationOf(row, credentials),
+        };
+        if (!adapter.verifyTicket(input))
+          throw new UnprocessableError(payMessages.ticketNotVerified, {
+            ticket: [payMessages.ticketNotVerified],
+          });
+        if (!(await repository.claimTicket(tx, scope, payment.id, reference)))
+          throw new ConflictError(payMessages.ticketAlreadySent, 'ticketAlreadySent');
+        return { adapter, input };
+      });
+      const answer = await claimed.adapter.chargeTicket!(claimed.input);
+      await settlement.settle(
+        scope,
+        paymentId,
+        {
+          status: answer.status,
+          providerReference: answer.providerReference,
+          paymentMethodType: answer.paymentMethodType,
+          errorMessage: answer.errorMessage,
+          exchange: answer.exchange,
         },
         actor,
       );
