@@ -63,4 +63,22 @@ describe('DeferredMenu', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect(await screen.findByRole('menuitem', { name: 'First item' })).toBeInTheDocument();
   });
+
+  it('leaves the button to try again when the menu could not load', async () => {
+    let offline = true;
+    const load = vi.fn(() =>
+      offline ? Promise.reject(new Error('offline')) : Promise.resolve(LoadedMenu),
+    );
+    render(
+      <MantineProvider theme={theme} env="test">
+        <DeferredMenu target={<button type="button">Open</button>} load={load} />
+      </MantineProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    await vi.waitFor(() => expect(load).toHaveBeenCalled());
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    offline = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(await screen.findByRole('menuitem', { name: 'First item' })).toBeInTheDocument();
+  });
 });

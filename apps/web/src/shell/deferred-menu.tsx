@@ -30,7 +30,11 @@ export function DeferredMenu({
   const fetchMenu = () => void load().catch(() => undefined);
   const open = () => {
     setOpening(true);
-    void load().then((component) => setLoaded(() => component));
+    // A menu that could not load (the network dropped) leaves the button as it was, to try again.
+    void load().then(
+      (component) => setLoaded(() => component),
+      () => setOpening(false),
+    );
   };
   return cloneElement(target, {
     'aria-haspopup': 'menu',
