@@ -65,8 +65,27 @@ function payPageInDev(): Plugin {
   };
 }
 
+/**
+ * Mantine's AppShell header, footer and aside import `react-remove-scroll` only to read two class
+ * names; in the build they get src/lib/remove-scroll-class-names.ts instead, so that the library's
+ * scroll lock (7 KB gzipped) is not part of the first load (docs/decisions.md "First load under
+ * 170 KB"). Every other importer (Modal, Drawer) gets the library.
+ */
+function appShellScrollClassNames(): Plugin {
+  const shim = fileURLToPath(new URL('./src/lib/remove-scroll-class-names.ts', import.meta.url));
+  return {
+    name: 'ledgerline-app-shell-scroll-class-names',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== 'react-remove-scroll' || !importer) return null;
+      return /[\\/]@mantine[\\/]core[\\/].*[\\/]AppShell[\\/]/.test(importer) ? shim : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), payPageInDev()],
+  plugins: [react(), precompress(), payPageInDev(), appShellScrollClassNames()],
   // `@/` imports cross the top-level folders of src (app, shell, auth, lib, ui, features).
   resolve: { tsconfigPaths: true },
   build: {
@@ -74,6 +93,10 @@ export default defineConfig({
     emptyOutDir: true,
     // scripts/check-bundle-size.mjs reads it to size the first load.
     manifest: true,
+    // No modulepreload polyfill: every browser the build targets but Safari 16 has modulepreload,
+    // and there the modules still load through their imports. Left in, the polyfill is a module
+    // both pages share, which the first-load group below would put in the admin's entry file.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // Two pages: the admin site (index.html) and the payer page (pay.html, served at /pay/{id}),
       // which shares none of the admin's libraries (docs/decisions.md "The payer page's bundle").
@@ -95,6 +118,16 @@ export default defineConfig({
             {
               name: 'router',
               test: /node_modules[\\/]react-router[\\/]/,
+            },
+            // Everything else the admin's first screen imports statically, in one file: left to
+            // itself the build cut it into some thirty small shared chunks (each one also used by
+            // a lazy screen), each compressed on its own and fetched on its own. The payer page's
+            // modules and the build's own helpers stay out: that page must not fetch this file.
+            {
+              name: 'first-load',
+              tags: ['$initial'],
+              test: (id: string) =>
+                !id.startsWith('\0') && !/[\\/]src[\\/]pay[\\/]|pay\.html/.test(id),
             },
           ],
         },

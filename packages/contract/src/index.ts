@@ -1,6 +1,7 @@
 export * from './permissions.js';
 export * from './enums.js';
 export * from './limits.js';
+export * from './headers.js';
 export * from './reference/date-formats.js';
 export * from './reference/time-zones.js';
 export * from './schemas/common.js';

@@ -1,13 +1,13 @@
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { DeferredModals, DeferredNotifications } from './deferred-overlays';
 import { theme } from './theme';
 
 /**
  * Query client outermost so that dialogs opened through `modals` can use queries. Modals render
- * outside the router: their content must not rely on router hooks.
+ * outside the router: their content must not rely on router hooks. Toasts and dialogs load with
+ * their first use (deferred-overlays.tsx).
  */
 export function AppProviders({
   queryClient,
@@ -20,8 +20,9 @@ export function AppProviders({
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} defaultColorScheme="light">
         {/* Toasts do not pile up (issue 10 item 13): three at most, the rest wait their turn. */}
-        <Notifications position="top-right" limit={3} />
-        <ModalsProvider>{children}</ModalsProvider>
+        <DeferredNotifications />
+        <DeferredModals />
+        {children}
       </MantineProvider>
     </QueryClientProvider>
   );

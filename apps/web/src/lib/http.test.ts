@@ -1,8 +1,8 @@
-import { userMeSchema } from '@ledgerline/contract';
+import { problemSchema, userMeSchema } from '@ledgerline/contract';
 import { describe, expect, it } from 'vitest';
 import { aUser } from '@/test/fixtures';
 import { stubFetch } from '@/test/fetch-stub';
-import { ApiError, companyClient, publicClient, readCookie, tenantClient } from './http';
+import { ApiError, asProblem, companyClient, publicClient, readCookie, tenantClient } from './http';
 import { storeSession } from './session';
 import { setCompanyId } from './storage';
 
@@ -67,6 +67,28 @@ describe('HTTP client', () => {
     await expect(tenantClient.get('/users/me', { schema: userMeSchema })).resolves.toMatchObject({
       displayName: 'Ada Lovelace',
     });
+  });
+
+  it('reads problem documents as the contract defines them, and nothing else', () => {
+    const problem = { type: 'about:blank', title: 'Bad Request', status: 400 };
+    expect(asProblem(problem)).toEqual(problem);
+    expect(
+      asProblem({ ...problem, detail: 'd', instance: '/x', errorCode: '7', errors: { a: ['b'] } }),
+    ).toEqual({ ...problem, detail: 'd', instance: '/x', errorCode: '7', errors: { a: ['b'] } });
+    for (const wrong of [
+      null,
+      'Bad Gateway',
+      [],
+      { title: 'Bad Request', status: 400 },
+      { ...problem, status: 400.5 },
+      { ...problem, status: '400' },
+      { ...problem, detail: 3 },
+      { ...problem, errors: { a: 'b' } },
+      { ...problem, errors: [['b']] },
+    ]) {
+      expect(asProblem(wrong)).toBeNull();
+      expect(problemSchema.safeParse(wrong).success).toBe(false);
+    }
   });
 
   it('reads cookies by name', () => {

@@ -1,4 +1,4 @@
-import { datasetIdHeader, problemSchema, type Problem } from '@ledgerline/contract';
+import { datasetIdHeader, type Problem } from '@ledgerline/contract';
 import type { z } from 'zod';
 import { isSessionActive } from './session';
 import { getCompanyId } from './storage';
@@ -46,7 +46,16 @@ type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions<T> {
   query?: Record<string, QueryValue | readonly QueryValue[]>;
   signal?: AbortSignal;
-  /** Validates and types the JSON answer with a contract schema. */
+  /**
+   * Validates and types the JSON answer with a contract schema. The first screen's calls (the
+   * sign-in landing and the dashboard) pass it in development and tests only, written inline as
+   * `schema: import.meta.env.DEV ? someSchema : undefined`: the production build then drops the
+   * schema and zod with it, which are not part of the first load (docs/decisions.md "First load
+   * under 170 KB"). Safe because our server writes every answer from the same contract schema
+   * (apps/api/src/platform/serializer.ts); the check in the browser would only find a drift
+   * between site and server, which the tests (where DEV is true) catch. The other screens always
+   * pass it; answers of other servers (the identity provider) are always checked.
+   */
   schema?: z.ZodType<T>;
   headers?: Record<string, string>;
   /** How to read a successful body; `auto` reads JSON, text, or nothing for 204. */
@@ -85,10 +94,42 @@ export function buildUrl(path: string, query?: RequestOptions<unknown>['query'])
   return `${apiBase}${path.startsWith('/') ? path : `/${path}`}${search ? `?${search}` : ''}`;
 }
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isOptional = (value: unknown, check: (value: unknown) => boolean) =>
+  value === undefined || check(value);
+const isFieldErrors = (value: unknown): value is Record<string, string[]> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((messages) => Array.isArray(messages) && messages.every(isString));
+
+/**
+ * An RFC 9457 problem document (the contract's `problemSchema`, checked by hand: an error answer
+ * can come from a proxy as well as from our server, and zod is not part of the first load).
+ */
+export function asProblem(value: unknown): Problem | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { type, title, status, detail, instance, errorCode, errors } = value as Record<
+    string,
+    unknown
+  >;
+  if (!isString(type) || !isString(title) || !Number.isInteger(status)) return null;
+  if (![detail, instance, errorCode].every((field) => isOptional(field, isString))) return null;
+  if (!isOptional(errors, isFieldErrors)) return null;
+  return {
+    type,
+    title,
+    status: status as number,
+    ...(detail !== undefined && { detail: detail as string }),
+    ...(instance !== undefined && { instance: instance as string }),
+    ...(errorCode !== undefined && { errorCode: errorCode as string }),
+    ...(errors !== undefined && { errors: errors as Record<string, string[]> }),
+  };
+}
+
 async function readProblem(response: Response): Promise<Problem | null> {
   try {
-    const parsed = problemSchema.safeParse(await response.json());
-    return parsed.success ? parsed.data : null;
+    return asProblem(await response.json());
   } catch {
     return null;
   }

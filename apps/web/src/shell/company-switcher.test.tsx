@@ -43,6 +43,8 @@ async function openDropdown() {
   const button = await screen.findByRole('button', { name: 'Company' });
   await screen.findByText('Acme Ltd');
   await userEvent.click(button);
+  // The list loads with the first click (shell/deferred-menu.tsx).
+  await screen.findByRole('menu');
   return button;
 }
 
@@ -58,7 +60,7 @@ describe('CompanySwitcher', () => {
     const button = await screen.findByRole('button', { name: 'Company' });
     expect(await screen.findByText('Acme Europe')).toBeInTheDocument();
     await userEvent.click(button);
-    expect(screen.getByRole('menuitem', { name: /Acme Europe/ })).toHaveAttribute(
+    expect(await screen.findByRole('menuitem', { name: /Acme Europe/ })).toHaveAttribute(
       'aria-current',
       'true',
     );

@@ -1,56 +1,24 @@
-import { isWorkingDatasetStatus, type Dataset } from '@ledgerline/contract';
-import { Box, Button, Loader, Menu, Text } from '@mantine/core';
-import { IconBuilding, IconCheck, IconChevronDown, IconPencil } from '@tabler/icons-react';
-import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '@/auth/api/get-me';
+import { Button, Text } from '@mantine/core';
+import { IconBuilding, IconChevronDown } from '@tabler/icons-react';
+import { useLocation } from 'react-router';
 import { useDatasetsAll } from '@/lib/api/get-datasets-all';
-import { assignLocation, reloadPage } from '@/lib/browser-location';
 import { useCompanyId } from '@/lib/company';
-import { useFeatureFlags } from '@/lib/feature-flags';
-import { checkPermission } from '@/lib/permissions';
-import { setCompanyId } from '@/lib/storage';
-import { useAreaRoutes } from './area-routes-context';
-import { isCompanySwitcherHidden, parentPathIfRecord } from './company-path';
+import { isCompanySwitcherHidden } from './company-path';
+import { DeferredMenu } from './deferred-menu';
 
-const companiesPath = '/settings/companies';
-
-/** spec 1 §4: working states show a spinner, Error shows red; neither can be chosen. */
-function isSelectable(dataset: Dataset): boolean {
-  return dataset.status !== 'Error' && !isWorkingDatasetStatus(dataset.status);
-}
-
-function DatasetIcon({ dataset, current }: { dataset: Dataset; current: boolean }) {
-  if (isWorkingDatasetStatus(dataset.status)) return <Loader size={14} aria-label="Working" />;
-  if (current) return <IconCheck size={14} aria-label="Current company" />;
-  return <Box w={14} />;
-}
-
-/** spec 1 §2.2: the company dropdown of the top bar. */
+/** spec 1 §2.2: the company dropdown of the top bar; its list (company-switcher-items.tsx) loads on use. */
 export function CompanySwitcher() {
   const { pathname } = useLocation();
   const companyId = useCompanyId();
   const datasets = useDatasetsAll();
-  const flags = useFeatureFlags();
-  const { data: user } = useCurrentUser();
-  const { byPath } = useAreaRoutes();
 
   if (isCompanySwitcherHidden(pathname)) return null;
 
   const current = datasets.data?.find((dataset) => dataset.id === companyId);
-  const canEditCompanies =
-    byPath.has(companiesPath) && checkPermission('EditCompanies', user?.permissions ?? [], flags);
-
-  const choose = (dataset: Dataset) => {
-    if (dataset.id === companyId || !isSelectable(dataset)) return;
-    setCompanyId(dataset.id);
-    const parent = parentPathIfRecord(pathname);
-    if (parent) assignLocation(parent);
-    else reloadPage();
-  };
 
   return (
-    <Menu position="bottom-end" width={300} shadow="md">
-      <Menu.Target>
+    <DeferredMenu
+      target={
         <Button
           aria-label="Company"
           variant="default"
@@ -64,51 +32,8 @@ export function CompanySwitcher() {
             {current?.name ?? (datasets.isPending ? 'Loading…' : 'Company')}
           </Text>
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Companies</Menu.Label>
-        {datasets.data?.map((dataset) => {
-          const isCurrent = dataset.id === companyId;
-          const isError = dataset.status === 'Error';
-          const showStatus = isError || isWorkingDatasetStatus(dataset.status);
-          return (
-            <Menu.Item
-              key={dataset.id}
-              disabled={!isSelectable(dataset)}
-              color={isError ? 'red' : undefined}
-              c={isError ? 'red' : undefined}
-              aria-current={isCurrent ? 'true' : undefined}
-              leftSection={<DatasetIcon dataset={dataset} current={isCurrent} />}
-              rightSection={
-                showStatus ? (
-                  <Text size="xs" c={isError ? 'red' : 'dimmed'}>
-                    {dataset.status}
-                  </Text>
-                ) : undefined
-              }
-              fw={isCurrent ? 600 : undefined}
-              onClick={() => choose(dataset)}
-            >
-              {dataset.name}
-            </Menu.Item>
-          );
-        })}
-        {datasets.isPending && (
-          <Menu.Item disabled leftSection={<Loader size={14} />}>
-            Loading companies
-          </Menu.Item>
-        )}
-        <Menu.Divider />
-        {canEditCompanies ? (
-          <Menu.Item component={Link} to={companiesPath} leftSection={<IconPencil size={14} />}>
-            Edit Companies
-          </Menu.Item>
-        ) : (
-          <Menu.Item disabled leftSection={<IconPencil size={14} />}>
-            Edit Companies
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      load={() => import('./company-switcher-items').then((module) => module.CompanyMenuLoaded)}
+    />
   );
 }

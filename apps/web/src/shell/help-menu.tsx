@@ -1,35 +1,17 @@
-import { Button, Menu } from '@mantine/core';
-import { IconBook, IconExternalLink, IconHelp, IconMail } from '@tabler/icons-react';
+import { Button } from '@mantine/core';
+import { IconHelp } from '@tabler/icons-react';
+import { DeferredMenu } from './deferred-menu';
 
-/** Where operators point "Contact support"; set VITE_SUPPORT_EMAIL when building the site to show it. */
-export const supportEmail: string | undefined = import.meta.env.VITE_SUPPORT_EMAIL || undefined;
-
-/** spec 1 §2.2: the Help menu of the top bar. */
+/** spec 1 §2.2: the Help menu of the top bar (its items: help-menu-items.tsx, loaded on use). */
 export function HelpMenu() {
   return (
-    <Menu position="bottom-end" width={240} shadow="md">
-      <Menu.Target>
+    <DeferredMenu
+      target={
         <Button variant="subtle" color="gray" leftSection={<IconHelp size={18} />} px="xs">
           Help
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item
-          component="a"
-          href="/api/docs"
-          target="_blank"
-          rel="noopener noreferrer"
-          leftSection={<IconBook size={16} />}
-          rightSection={<IconExternalLink size={14} />}
-        >
-          API reference
-        </Menu.Item>
-        {supportEmail && (
-          <Menu.Item component="a" href={`mailto:${supportEmail}`} leftSection={<IconMail size={16} />}>
-            Contact support
-          </Menu.Item>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      load={() => import('./help-menu-items').then((module) => module.HelpMenuLoaded)}
+    />
   );
 }

@@ -20,7 +20,8 @@ describe('UserMenu', () => {
     const button = screen.getByRole('button', { name: 'User menu' });
     expect(button).toHaveTextContent('AL');
     await userEvent.click(button);
-    expect(screen.getByText('Ada King Lovelace')).toBeInTheDocument();
+    // The menu loads with the first click (shell/deferred-menu.tsx).
+    expect(await screen.findByText('Ada King Lovelace')).toBeInTheDocument();
     expect(screen.getByText('ada@acme.test')).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'My settings' })).toHaveAttribute(
       'href',
@@ -33,7 +34,7 @@ describe('UserMenu', () => {
   it('opens the terms of service in a dialog', async () => {
     renderWithProviders(<UserMenu />, { user: aUser() });
     await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Terms of service' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Terms of service' }));
     expect(await screen.findByRole('dialog', { name: 'Terms of service' })).toBeInTheDocument();
   });
 
@@ -65,7 +66,7 @@ describe('UserMenu', () => {
 
     renderWithProviders(<UserMenu />, { user: aUser() });
     await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
 
     await waitFor(() => expect(assignLocation).toHaveBeenCalledOnce());
     expect(calls.some((call) => call.url === '/api/v0/logout')).toBe(true);

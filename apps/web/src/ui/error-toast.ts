@@ -1,9 +1,13 @@
-import { notifications } from '@mantine/notifications';
+import { wantToasts } from './toast-host';
 
 /**
  * A failure's toast, once: the same message while its toast is still up adds no second one
- * (issue 10 item 13: error toasts piled up).
+ * (issue 10 item 13: error toasts piled up). The toast system loads with the first toast
+ * (docs/decisions.md "First load under 170 KB").
  */
 export function showErrorToast(message: string): void {
-  notifications.show({ id: `error:${message}`, color: 'red', message });
+  wantToasts();
+  void import('./toasts').then(({ notifications }) =>
+    notifications.show({ id: `error:${message}`, color: 'red', message }),
+  );
 }

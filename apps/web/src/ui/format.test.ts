@@ -1,6 +1,9 @@
 import { defaultUserSetting, type UserSetting } from '@ledgerline/contract';
+import { timeZones } from '@ledgerline/contract';
+import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney, ianaTimeZone } from './format';
+import { formatDate, formatDateTime, formatMoney, ianaTimeZone, wallClockIn } from './format';
+import { format } from 'date-fns';
 
 const london: UserSetting = { ...defaultUserSetting };
 const instant = '2020-04-08T14:30:00Z'; // 15:30 in London (BST)
@@ -41,6 +44,28 @@ describe('date formatting', () => {
     expect(formatDate(new Date(instant), { ...london, shortDateFormat: 'dd.MM.yyyy' })).toBe(
       '08.04.2020',
     );
+  });
+
+  it('reads the wall clock of every zone as date-fns-tz does, across DST changes', () => {
+    const instants = [
+      '2020-04-08T14:30:00.250Z',
+      '2024-03-31T00:59:59Z', // London's spring change
+      '2024-03-31T01:00:00Z',
+      '2024-10-27T00:30:00Z', // London's autumn change (the repeated hour)
+      '2024-10-27T01:30:00Z',
+      '2024-11-03T06:30:00Z', // New York's autumn change
+      '2024-12-31T23:59:59.999Z',
+      '1999-12-31T12:00:00Z',
+    ];
+    const pattern = 'yyyy-MM-dd HH:mm:ss.SSS EEEE';
+    for (const zone of timeZones) {
+      for (const value of instants) {
+        const date = new Date(value);
+        expect(format(wallClockIn(date, zone.zoneName), pattern), `${zone.zoneName} ${value}`).toBe(
+          formatInTimeZone(date, zone.zoneName, pattern),
+        );
+      }
+    }
   });
 
   it('keeps a calendar date on its day whatever the zone', () => {

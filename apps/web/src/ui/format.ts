@@ -6,7 +6,6 @@ import {
   type UserSetting,
 } from '@ledgerline/contract';
 import { format, isValid, parseISO } from 'date-fns';
-import { formatInTimeZone } from 'date-fns-tz';
 
 /** spec 1 §9 */
 export const emptyDate = 'N/A';
@@ -30,12 +29,53 @@ export interface DateFormatOptions {
 
 const ianaZones = new Map(timeZones.map((zone) => [zone.id, zone.zoneName]));
 
-/** Windows time-zone id (the user's setting) to the IANA name date-fns-tz needs. */
+/** Windows time-zone id (the user's setting) to the IANA name the browser's Intl needs. */
 export function ianaTimeZone(timeZoneId: string): string {
   return ianaZones.get(timeZoneId) ?? 'UTC';
 }
 
 const dateOnlyPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The instant's wall-clock time in a time zone, as a Date whose local fields hold it (what
+ * date-fns-tz's `toZonedTime` answers), read from the browser's own time-zone data. Not
+ * date-fns-tz: it is 3 KB of the dashboard's first load (docs/decisions.md "First load under
+ * 170 KB"), and the site's patterns name no time zone, the one thing `formatInTimeZone` adds.
+ */
+export function wallClockIn(instant: Date, timeZone: string): Date {
+  let wallClock = wallClockFormats.get(timeZone);
+  if (!wallClock) {
+    wallClock = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClockFormats.set(timeZone, wallClock);
+  }
+  const field: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+  for (const part of wallClock.formatToParts(instant)) field[part.type] = Number(part.value);
+  const result = new Date(0);
+  result.setFullYear(field.year ?? 1970, (field.month ?? 1) - 1, field.day ?? 1);
+  result.setHours(
+    field.hour ?? 0,
+    field.minute ?? 0,
+    field.second ?? 0,
+    instant.getUTCMilliseconds(),
+  );
+  return result;
+}
+
+/** An instant in a date-fns pattern, in a time zone (patterns without time-zone tokens). */
+function formatInTimeZone(instant: Date, timeZone: string, pattern: string): string {
+  return format(wallClockIn(instant, timeZone), pattern);
+}
 
 /**
  * Whether a value is a calendar day (YYYY-MM-DD): transaction and due dates, offers' validity,

@@ -30,4 +30,3 @@ export interface CursorPage<T> {
 }
 
 export const uuidParam = z.object({ id: z.uuid() });
-export const datasetIdHeader = 'dataset-id';

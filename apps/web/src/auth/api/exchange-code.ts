@@ -1,12 +1,42 @@
 import { messages } from '@ledgerline/contract';
-import { z } from 'zod';
 
-const tokenResponseSchema = z.object({
-  access_token: z.string().min(1),
-  expires_in: z.coerce.number().positive(),
-  id_token: z.string().optional(),
-});
-export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+/** RFC 6749 §5.1, the part the site uses. */
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  id_token?: string;
+}
+
+// The identity provider's answers are checked by hand, not with zod: the sign-in callback is part
+// of the first load, which zod is not (docs/decisions.md "First load under 170 KB").
+const fieldsOf = (answer: unknown): Record<string, unknown> =>
+  typeof answer === 'object' && answer !== null && !Array.isArray(answer)
+    ? (answer as Record<string, unknown>)
+    : {};
+
+/** A token answer: a non-empty access token and a positive lifetime (a number or numeric text). */
+function readTokenResponse(answer: unknown): TokenResponse | null {
+  const { access_token: accessToken, expires_in: expiresIn, id_token: idToken } = fieldsOf(answer);
+  const lifetime =
+    typeof expiresIn === 'number' || (typeof expiresIn === 'string' && expiresIn.trim() !== '')
+      ? Number(expiresIn)
+      : Number.NaN;
+  if (typeof accessToken !== 'string' || accessToken === '' || !(lifetime > 0)) return null;
+  if (idToken !== undefined && typeof idToken !== 'string') return null;
+  return {
+    access_token: accessToken,
+    expires_in: lifetime,
+    ...(idToken !== undefined && { id_token: idToken }),
+  };
+}
+
+/** RFC 6749 §5.2: `error` and its optional description, or null when the answer is not one. */
+function readErrorDetail(answer: unknown): string | null {
+  const { error, error_description: description } = fieldsOf(answer);
+  if (typeof error !== 'string') return null;
+  if (description !== undefined && typeof description !== 'string') return null;
+  return description ?? error;
+}
 
 export interface CodeExchange {
   tokenEndpoint: string;
@@ -45,14 +75,10 @@ export async function exchangeCode(request: CodeExchange): Promise<TokenResponse
   });
   const answer: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const error = z
-      .object({ error: z.string(), error_description: z.string().optional() })
-      .safeParse(answer);
-    const detail = error.success ? (error.data.error_description ?? error.data.error) : null;
-    throw new SignInError(messages.authenticationNotCorrect, detail);
+    throw new SignInError(messages.authenticationNotCorrect, readErrorDetail(answer));
   }
-  const token = tokenResponseSchema.safeParse(answer);
-  if (!token.success)
+  const token = readTokenResponse(answer);
+  if (!token)
     throw new SignInError(messages.authenticationNotCorrect, 'No access token was returned.');
-  return token.data;
+  return token;
 }

@@ -5,7 +5,11 @@ import { queryKeys } from '@/lib/query-keys';
 
 /** How the site signs in: issuer, client id, scope, resource and the redirect paths. */
 export function getSignInConfig(signal?: AbortSignal): Promise<SignInConfig> {
-  return publicClient.get('/info/sign-in', { schema: signInConfigResponse, signal });
+  // Checked in development and tests only: a first-load call (lib/http.ts, `schema`).
+  return publicClient.get('/info/sign-in', {
+    schema: import.meta.env.DEV ? signInConfigResponse : undefined,
+    signal,
+  });
 }
 
 export const signInConfigQueryOptions = () =>

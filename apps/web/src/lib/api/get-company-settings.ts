@@ -8,7 +8,11 @@ export const companySettingsKeys = () => companyQueryKeys('company-settings');
 
 /** spec 3 §7 GET company-settings. */
 export function getCompanySettings(signal?: AbortSignal): Promise<CompanySettings> {
-  return companyClient.get('/company-settings', { schema: companySettingsSchema, signal });
+  // Checked in development and tests only: a first-load call (lib/http.ts, `schema`).
+  return companyClient.get('/company-settings', {
+    schema: import.meta.env.DEV ? companySettingsSchema : undefined,
+    signal,
+  });
 }
 
 export const companySettingsQueryOptions = () =>

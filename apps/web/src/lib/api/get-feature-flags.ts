@@ -9,7 +9,8 @@ export const featureFlagsTarget = 'adminPortal';
 export async function getFeatureFlags(signal?: AbortSignal): Promise<FeatureFlags> {
   const response = await publicClient.get('/info/feature-flags', {
     query: { target: featureFlagsTarget },
-    schema: featureFlagsResponse,
+    // Checked in development and tests only: a first-load call (lib/http.ts, `schema`).
+    schema: import.meta.env.DEV ? featureFlagsResponse : undefined,
     signal,
   });
   return response.featureFlags;

@@ -13,7 +13,8 @@ export async function getTenantSetting(
 ): Promise<boolean> {
   try {
     const setting = await tenantClient.get(`/tenant-settings/${name}`, {
-      schema: tenantSettingResponse,
+      // Checked in development and tests only: a first-load call (lib/http.ts, `schema`).
+      schema: import.meta.env.DEV ? tenantSettingResponse : undefined,
       signal,
     });
     return setting.value === 'true';

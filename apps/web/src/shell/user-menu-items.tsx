@@ -1,0 +1,49 @@
+import { Box, Menu, Text } from '@mantine/core';
+import { IconFileText, IconLogout, IconShieldLock, IconUserCog } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useCurrentUser } from '@/auth/api/get-me';
+import { signOutNow } from '@/auth/sign-in';
+import type { LoadedMenuProps } from './deferred-menu';
+import { openPrivacyPolicy, openTermsOfService } from './legal-notices';
+
+/** spec 1 §2.2: the user menu's name and e-mail, terms, privacy, my settings and sign out. */
+export function UserMenuLoaded({ target, defaultOpened }: LoadedMenuProps) {
+  const { data: user } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const name = user?.displayName ?? '';
+
+  return (
+    <Menu position="bottom-end" width={260} shadow="md" defaultOpened={defaultOpened}>
+      <Menu.Target>{target}</Menu.Target>
+      <Menu.Dropdown>
+        <Box px="sm" py="xs">
+          <Text fw={600} size="sm" truncate="end">
+            {name}
+          </Text>
+          <Text c="dimmed" size="xs" truncate="end">
+            {user?.emailAddress}
+          </Text>
+        </Box>
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/my-settings" leftSection={<IconUserCog size={16} />}>
+          My settings
+        </Menu.Item>
+        <Menu.Item leftSection={<IconFileText size={16} />} onClick={openTermsOfService}>
+          Terms of service
+        </Menu.Item>
+        <Menu.Item leftSection={<IconShieldLock size={16} />} onClick={openPrivacyPolicy}>
+          Privacy policy
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => void signOutNow(queryClient)}
+        >
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
