@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy… and waitFor give up after 1 s by default; with two workers on two cores (and a lazy
+// chunk such as the dialogs' or a menu's loading on first use) a screen can take longer to show
+// what a test waits for. A real failure still fails, 5 s later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Mantine reads media queries and observes element sizes; jsdom has neither.
 Object.defineProperty(window, 'matchMedia', {
