@@ -465,21 +465,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     notify: (scope, change) => paymentNotifications.paymentStatusChanged(scope, change),
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
+    // The two payloads are read side by side and the events written together (their statements
+    // leave in one write, the payment's event first: docs/decisions.md "Provider notifications
+    // are settled inline").
     recordEvents: async (tx, scope, move) => {
-      if (move.eventType)
-        await recordWebhookEvent(tx, scope, {
-          type: move.eventType,
-          recordType: 'PaymentTransaction',
-          recordId: move.paymentTransactionId,
-          payload: (await paymentTransactionsRepository.findWithDetails(tx, scope, move.paymentTransactionId))!,
-        });
-      if (move.completedRequestId)
-        await recordWebhookEvent(tx, scope, {
-          type: 'payment-request.completed',
-          recordType: 'PaymentRequest',
-          recordId: move.completedRequestId,
-          payload: await paymentRequests.get(tx, scope, move.completedRequestId, false),
-        });
+      const [payment, request] = await Promise.all([
+        move.eventType ? paymentTransactionsRepository.findWithDetails(tx, scope, move.paymentTransactionId) : null,
+        move.completedRequestId ? paymentRequests.get(tx, scope, move.completedRequestId, false) : null,
+      ]);
+      await Promise.all([
+        move.eventType &&
+          recordWebhookEvent(tx, scope, {
+            type: move.eventType,
+            recordType: 'PaymentTransaction',
+            recordId: move.paymentTransactionId,
+            payload: payment!,
+          }),
+        move.completedRequestId &&
+          recordWebhookEvent(tx, scope, {
+            type: 'payment-request.completed',
+            recordType: 'PaymentRequest',
+            recordId: move.completedRequestId,
+            payload: request!,
+          }),
+      ]);
     },
   });
   const payConfigurations = paymentProviders.credentialsFor;
@@ -514,6 +523,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await payReceipts.register();
     await providerNotifications.register();
   });
+  // Settles under way in this process end before the database closes (the rest: their job).
+  app.addHook('onClose', () => providerNotifications.stop());
   await app.register(providerConnectionsRoutes, {
     connections: createProviderConnections({
       providers: paymentProviders,

@@ -342,7 +342,8 @@ export function createPaymentNotifications(deps: {
     /** Call after the commit that changed the payment (style.md §7): one job per notification that is on. */
     async paymentStatusChanged(scope: CompanyScope, change: PaymentStatusChange) {
       const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}`;
-      const names = await database.withTenant(scope.tenantId, async (tx) => {
+      // A read: no transaction to begin and commit after every settled payment.
+      const names = await database.readAsTenant(scope.tenantId, async (tx) => {
         const found = await payment(tx, scope, change.paymentTransactionId);
         if (!found) return [];
         const on: NotificationName[] = [];

@@ -349,147 +349,205 @@ export function createSettlement(deps: {
         );
   }
 
-  async function settle(
+  /** What a move reads first: the claim, the locked payment, its quote and its locked request. */
+  interface Loaded {
+    claimed: boolean;
+    payment: PaymentRow | null;
+    quote: typeof payQuotes.$inferSelect | undefined;
+    request: PaymentRequestRow | undefined;
+  }
+
+  type Moved = {
+    changed: boolean;
+    payment: PaymentRow | null;
+    before: string | null;
+    processing: boolean;
+  };
+
+  /** One move's reads, for settle. */
+  async function load(
+    tx: Tx,
     scope: PayScope,
     paymentTransactionId: string,
     outcome: PaymentOutcome,
-    actor: SettleActor,
-  ): Promise<SettleResult> {
-    const result = await database.withTenant(scope.tenantId, async (tx) => {
-      // A stored notification is processed exactly once: whoever claims it first does the work.
-      // The payment, then its request: a start never locks a payment, so this order cannot deadlock
-      // with it, and two moves of one request's payments queue on the request.
-      const [claimed, payment] = await Promise.all([
-        outcome.notificationId ? claimNotification(tx, scope, outcome.notificationId) : true,
-        lockPayment(tx, scope, paymentTransactionId, outcome.configurationId),
-      ]);
-      if (!claimed) return { changed: false, payment: null, before: null, processing: false };
-      if (!payment) {
-        await markNotification(tx, scope, outcome.notificationId, noPayment);
-        return { changed: false, payment: null, before: null, processing: false };
-      }
-      const event = outcome.exchange;
-      const [, [quote], [request]] = await Promise.all([
-        event
-          ? tx.insert(providerEvents).values({
-              ...scope,
-              id: uuidv7(),
-              paymentTransactionId: payment.id,
-              providerName: payment.paymentProviderName ?? 'Unknown',
-              ...event,
-              payloadFileName: `${event.recordId ?? payment.id}.json`,
-            })
-          : Promise.resolve(),
-        tx
-          .select()
-          .from(payQuotes)
-          .where(
-            and(
-              eq(payQuotes.tenantId, scope.tenantId),
-              eq(payQuotes.datasetId, scope.datasetId),
-              eq(payQuotes.paymentTransactionId, payment.id),
-            ),
+  ): Promise<Loaded> {
+    // A stored notification is processed exactly once: whoever claims it first does the work.
+    // The payment, then its request: a start never locks a payment, so this order cannot deadlock
+    // with it, and two moves of one request's payments queue on the request.
+    const [claimed, payment] = await Promise.all([
+      outcome.notificationId ? claimNotification(tx, scope, outcome.notificationId) : true,
+      lockPayment(tx, scope, paymentTransactionId, outcome.configurationId),
+    ]);
+    if (!claimed || !payment) return { claimed, payment, quote: undefined, request: undefined };
+    const [[quote], [request]] = await Promise.all([
+      tx
+        .select()
+        .from(payQuotes)
+        .where(
+          and(
+            eq(payQuotes.tenantId, scope.tenantId),
+            eq(payQuotes.datasetId, scope.datasetId),
+            eq(payQuotes.paymentTransactionId, payment.id),
           ),
-        payment.paymentRequestId
-          ? tx
-              .select()
-              .from(paymentRequests)
-              .where(
-                and(
-                  eq(paymentRequests.tenantId, scope.tenantId),
-                  eq(paymentRequests.datasetId, scope.datasetId),
-                  eq(paymentRequests.id, payment.paymentRequestId),
-                ),
-              )
-              .for('update')
-          : Promise.resolve([] as PaymentRequestRow[]),
-      ]);
-      const before = payment.status;
-      if (!movesForward(before, outcome.status)) {
-        await markNotification(
+        ),
+      payment.paymentRequestId
+        ? tx
+            .select()
+            .from(paymentRequests)
+            .where(
+              and(
+                eq(paymentRequests.tenantId, scope.tenantId),
+                eq(paymentRequests.datasetId, scope.datasetId),
+                eq(paymentRequests.id, payment.paymentRequestId),
+              ),
+            )
+            .for('update')
+        : Promise.resolve([] as PaymentRequestRow[]),
+    ]);
+    return { claimed, payment, quote, request };
+  }
+
+  /** The move itself, in the caller's transaction, from what load (or loadBatch) read. */
+  async function move(
+    tx: Tx,
+    scope: PayScope,
+    outcome: PaymentOutcome,
+    actor: SettleActor,
+    loaded: Loaded,
+  ): Promise<Moved> {
+    const { claimed, payment, quote, request } = loaded;
+    if (!claimed) return { changed: false, payment: null, before: null, processing: false };
+    if (!payment) {
+      await markNotification(tx, scope, outcome.notificationId, noPayment);
+      return { changed: false, payment: null, before: null, processing: false };
+    }
+    const event = outcome.exchange;
+    // Kept whatever it moves; it leaves with the next statement and is awaited with it.
+    const kept = event
+      ? tx.insert(providerEvents).values({
+          ...scope,
+          id: uuidv7(),
+          paymentTransactionId: payment.id,
+          providerName: payment.paymentProviderName ?? 'Unknown',
+          ...event,
+          payloadFileName: `${event.recordId ?? payment.id}.json`,
+        })
+      : null;
+    const before = payment.status;
+    if (!movesForward(before, outcome.status)) {
+      await Promise.all([
+        kept,
+        markNotification(
           tx,
           scope,
           outcome.notificationId,
           `Status stays ${before} (${outcome.status} does not move it forward)`,
-        );
-        return {
-          changed: false,
-          payment,
-          before,
-          processing: before === 'Processing' && outcome.reportsProcessing === true,
-        };
-      }
-      const offered = (quote?.offered ?? null) as Offered | null;
-      const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
-      const allocatedNow = before === 'Processing' && taken;
-      const [[after]] = await Promise.all([
-        tx
-          .update(paymentTransactions)
-          .set({
-            status: outcome.status,
-            statusDateTime: sql`now()`,
-            ...(outcome.providerReference
-              ? { paymentProviderReference: outcome.providerReference }
-              : {}),
-            ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
-            ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
-            ...(failed.has(outcome.status) && before === 'Processing'
-              ? { allocatedStatus: 'NotApplicable' }
-              : {}),
-          })
-          .where(
-            and(
-              eq(paymentTransactions.tenantId, scope.tenantId),
-              eq(paymentTransactions.datasetId, scope.datasetId),
-              eq(paymentTransactions.id, payment.id),
-            ),
-          )
-          .returning(),
-        tx.insert(auditActivities).values({
-          tenantId: scope.tenantId,
-          id: uuidv7(),
-          datasetId: scope.datasetId,
-          operation: 'ChangePaymentStatus',
-          resourceType: 'PaymentTransaction',
-          resourceId: payment.id,
-          userName: actor.name,
-          status: 200,
-          errorMessage: failed.has(outcome.status)
-            ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
-            : null,
-          ipAddress: actor.ipAddress ?? null,
-          requestId: actor.requestId ?? null,
-        }),
+        ),
       ]);
-      let completedRequestId: string | null = null;
-      if (allocatedNow) {
-        await allocate(tx, scope, payment, offered);
-        if (request && (await completeRequest(tx, scope, request))) completedRequestId = request.id;
-      }
-      // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
-      if (before === 'Pending' && failed.has(outcome.status))
-        await allocationsFollowPayment(tx, scope, payment.id, null);
-      if (failed.has(outcome.status) && quote) {
-        await tx
-          .update(payQuotes)
-          .set({ failureMessage: outcome.errorMessage ?? null })
-          .where(
-            and(
-              eq(payQuotes.tenantId, scope.tenantId),
-              eq(payQuotes.datasetId, scope.datasetId),
-              eq(payQuotes.paymentTransactionId, payment.id),
-            ),
-          );
-      }
-      if (deps.recordEvents)
-        await deps.recordEvents(tx, scope, {
-          paymentTransactionId: payment.id,
+      return {
+        changed: false,
+        payment,
+        before,
+        processing: before === 'Processing' && outcome.reportsProcessing === true,
+      };
+    }
+    const offered = (quote?.offered ?? null) as Offered | null;
+    const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
+    const allocatedNow = before === 'Processing' && taken;
+    // Everything below is issued without waiting where no value depends on an earlier answer:
+    // the statements run in the order issued, so what reads reads after what writes, and they
+    // leave in few writes (docs/decisions.md "Provider notifications are settled inline").
+    const moved = Promise.all([
+      kept,
+      tx
+        .update(paymentTransactions)
+        .set({
           status: outcome.status,
-          eventType: eventTypeOf(outcome.status),
-          completedRequestId,
-        });
-      return { changed: true, payment: after!, before, processing: false };
-    });
+          statusDateTime: sql`now()`,
+          ...(outcome.providerReference
+            ? { paymentProviderReference: outcome.providerReference }
+            : {}),
+          ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
+          ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
+          ...(failed.has(outcome.status) && before === 'Processing'
+            ? { allocatedStatus: 'NotApplicable' }
+            : {}),
+        })
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, scope.tenantId),
+            eq(paymentTransactions.datasetId, scope.datasetId),
+            eq(paymentTransactions.id, payment.id),
+          ),
+        )
+        .returning(),
+      tx.insert(auditActivities).values({
+        tenantId: scope.tenantId,
+        id: uuidv7(),
+        datasetId: scope.datasetId,
+        operation: 'ChangePaymentStatus',
+        resourceType: 'PaymentTransaction',
+        resourceId: payment.id,
+        userName: actor.name,
+        status: 200,
+        errorMessage: failed.has(outcome.status)
+          ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
+          : null,
+        ipAddress: actor.ipAddress ?? null,
+        requestId: actor.requestId ?? null,
+      }),
+    ]);
+    // Awaited below; a failure fails the transaction either way.
+    moved.catch(() => undefined);
+    let completedRequestId: string | null = null;
+    try {
+      if (allocatedNow) {
+        if (request && request.usageType !== 'Multiple') {
+          // Single usage completes whatever was allocated: the request's update needs no answer.
+          const [, full] = await Promise.all([
+            allocate(tx, scope, payment, offered),
+            completeRequest(tx, scope, request),
+          ]);
+          if (full) completedRequestId = request.id;
+        } else {
+          await allocate(tx, scope, payment, offered);
+          if (request && (await completeRequest(tx, scope, request)))
+            completedRequestId = request.id;
+        }
+      }
+    } catch (error) {
+      // The move's own failure, if it failed, is the cause (what came after it was aborted).
+      await moved;
+      throw error;
+    }
+    const [, [after]] = await moved;
+    // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
+    if (before === 'Pending' && failed.has(outcome.status))
+      await allocationsFollowPayment(tx, scope, payment.id, null);
+    if (failed.has(outcome.status) && quote) {
+      await tx
+        .update(payQuotes)
+        .set({ failureMessage: outcome.errorMessage ?? null })
+        .where(
+          and(
+            eq(payQuotes.tenantId, scope.tenantId),
+            eq(payQuotes.datasetId, scope.datasetId),
+            eq(payQuotes.paymentTransactionId, payment.id),
+          ),
+        );
+    }
+    if (deps.recordEvents)
+      await deps.recordEvents(tx, scope, {
+        paymentTransactionId: payment.id,
+        status: outcome.status,
+        eventType: eventTypeOf(outcome.status),
+        completedRequestId,
+      });
+    return { changed: true, payment: after!, before, processing: false };
+  }
+
+  /** After the commit: the mails, the receipt, the processing notice. */
+  async function afterMove(scope: PayScope, result: Moved) {
     if (result.changed && result.payment) await afterCommit(scope, result.before!, result.payment);
     if (result.processing && result.payment && deps.notify) {
       // Told once per payment: the mail's event key is the payment and the status.
@@ -501,9 +559,112 @@ export function createSettlement(deps: {
         })
         .catch((error: unknown) => log.error({ err: error }, 'processing notification failed'));
     }
+  }
+
+  /**
+   * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions.md
+   * "Provider notifications are settled inline"): their claims, payments, quotes and requests are
+   * read in one round trip — the payments, then the requests, each locked in id order, so two
+   * batches never wait on each other in a circle for them — then each move runs in the order
+   * given, a payment's later event seeing what its earlier one did. Every move commits with the
+   * others or none does; the caller settles them one by one when the batch fails.
+   */
+  async function settleBatch(
+    scope: PayScope,
+    items: { paymentTransactionId: string; outcome: PaymentOutcome; actor: SettleActor }[],
+  ): Promise<void> {
+    const results = await database.withTenant(scope.tenantId, async (tx) => {
+      const notificationIds = items.flatMap((item) =>
+        item.outcome.notificationId ? [item.outcome.notificationId] : [],
+      );
+      const paymentIds = [...new Set(items.map((item) => item.paymentTransactionId))];
+      const t = paymentTransactions;
+      const ofPayments = and(
+        eq(t.tenantId, scope.tenantId),
+        eq(t.datasetId, scope.datasetId),
+        inArray(t.id, paymentIds),
+      );
+      const [claimedRows, payments, quotes, requests] = await Promise.all([
+        notificationIds.length === 0
+          ? Promise.resolve([] as { id: string }[])
+          : tx
+              .update(providerNotifications)
+              .set({ processedAt: sql`now()` })
+              .where(
+                and(
+                  eq(providerNotifications.tenantId, scope.tenantId),
+                  eq(providerNotifications.datasetId, scope.datasetId),
+                  inArray(providerNotifications.id, notificationIds),
+                  isNull(providerNotifications.processedAt),
+                ),
+              )
+              .returning({ id: providerNotifications.id }),
+        tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
+        tx
+          .select()
+          .from(payQuotes)
+          .where(
+            and(
+              eq(payQuotes.tenantId, scope.tenantId),
+              eq(payQuotes.datasetId, scope.datasetId),
+              inArray(payQuotes.paymentTransactionId, paymentIds),
+            ),
+          ),
+        tx
+          .select()
+          .from(paymentRequests)
+          .where(
+            and(
+              eq(paymentRequests.tenantId, scope.tenantId),
+              eq(paymentRequests.datasetId, scope.datasetId),
+              inArray(
+                paymentRequests.id,
+                tx.select({ id: t.paymentRequestId }).from(t).where(ofPayments),
+              ),
+            ),
+          )
+          .orderBy(paymentRequests.id)
+          .for('update'),
+      ]);
+      const claimed = new Set(claimedRows.map((row) => row.id));
+      const current = new Map(payments.map((row) => [row.id, row]));
+      const quoteOf = new Map(quotes.map((row) => [row.paymentTransactionId, row]));
+      const requestOf = new Map(requests.map((row) => [row.id, row]));
+      const moved: Moved[] = [];
+      for (const { paymentTransactionId, outcome, actor } of items) {
+        const row = current.get(paymentTransactionId);
+        // Only a payment of the notification's own configuration moves (lockPayment's rule).
+        const payment =
+          row && (!outcome.configurationId || row.paymentProviderId === outcome.configurationId)
+            ? row
+            : null;
+        const result = await move(tx, scope, outcome, actor, {
+          claimed: outcome.notificationId ? claimed.has(outcome.notificationId) : true,
+          payment,
+          quote: payment ? quoteOf.get(payment.id) : undefined,
+          request: payment?.paymentRequestId ? requestOf.get(payment.paymentRequestId) : undefined,
+        });
+        if (result.changed && result.payment) current.set(result.payment.id, result.payment);
+        moved.push(result);
+      }
+      return moved;
+    });
+    await Promise.all(results.map((result) => afterMove(scope, result)));
+  }
+
+  async function settle(
+    scope: PayScope,
+    paymentTransactionId: string,
+    outcome: PaymentOutcome,
+    actor: SettleActor,
+  ): Promise<SettleResult> {
+    const result = await database.withTenant(scope.tenantId, async (tx) =>
+      move(tx, scope, outcome, actor, await load(tx, scope, paymentTransactionId, outcome)),
+    );
+    await afterMove(scope, result);
     return { changed: result.changed, payment: result.payment };
   }
 
-  return { settle };
+  return { settle, settleBatch };
 }
 export type Settlement = ReturnType<typeof createSettlement>;
