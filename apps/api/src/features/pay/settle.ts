@@ -362,6 +362,8 @@ export function createSettlement(deps: {
     payment: PaymentRow | null;
     before: string | null;
     processing: boolean;
+    /** What the move's web hook events say (recordEvents), when it moved. */
+    events?: PaymentMove;
   };
 
   /** One move's reads, for settle. */
@@ -536,14 +538,23 @@ export function createSettlement(deps: {
           ),
         );
     }
-    if (deps.recordEvents)
-      await deps.recordEvents(tx, scope, {
+    return {
+      changed: true,
+      payment: after!,
+      before,
+      processing: false,
+      events: {
         paymentTransactionId: payment.id,
         status: outcome.status,
         eventType: eventTypeOf(outcome.status),
         completedRequestId,
-      });
-    return { changed: true, payment: after!, before, processing: false };
+      },
+    };
+  }
+
+  /** A move's web hook events, in its transaction (the outbox), read as the move left things. */
+  async function recordEvents(tx: Tx, scope: PayScope, moved: Moved) {
+    if (deps.recordEvents && moved.events) await deps.recordEvents(tx, scope, moved.events);
   }
 
   /** After the commit: the mails, the receipt, the processing notice. */
@@ -565,9 +576,9 @@ export function createSettlement(deps: {
    * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions.md
    * "Provider notifications are settled inline"): their claims, payments, quotes and requests are
    * read in one round trip — the payments, then the requests, each locked in id order, so two
-   * batches never wait on each other in a circle for them — then each move runs in the order
-   * given, a payment's later event seeing what its earlier one did. Every move commits with the
-   * others or none does; the caller settles them one by one when the batch fails.
+   * batches never wait on each other in a circle for them — then the moves, each payment's in the
+   * order given (in rounds: below), a later event seeing what its earlier one did. Every move
+   * commits with the others or none does; the caller settles them one by one when it fails.
    */
   async function settleBatch(
     scope: PayScope,
@@ -630,22 +641,40 @@ export function createSettlement(deps: {
       const current = new Map(payments.map((row) => [row.id, row]));
       const quoteOf = new Map(quotes.map((row) => [row.paymentTransactionId, row]));
       const requestOf = new Map(requests.map((row) => [row.id, row]));
+      // In rounds: every payment's first notification, then every second one... Each round's web
+      // hook events are read and written together once its moves are done (their reads leave in
+      // a few writes for the whole round, not a few per move); a payment moves at most once per
+      // round, so its events still show it as its own move left it.
+      const rounds: (typeof items)[] = [];
+      const seen = new Map<string, number>();
+      for (const item of items) {
+        const round = seen.get(item.paymentTransactionId) ?? 0;
+        seen.set(item.paymentTransactionId, round + 1);
+        (rounds[round] ??= []).push(item);
+      }
       const moved: Moved[] = [];
-      for (const { paymentTransactionId, outcome, actor } of items) {
-        const row = current.get(paymentTransactionId);
-        // Only a payment of the notification's own configuration moves (lockPayment's rule).
-        const payment =
-          row && (!outcome.configurationId || row.paymentProviderId === outcome.configurationId)
-            ? row
-            : null;
-        const result = await move(tx, scope, outcome, actor, {
-          claimed: outcome.notificationId ? claimed.has(outcome.notificationId) : true,
-          payment,
-          quote: payment ? quoteOf.get(payment.id) : undefined,
-          request: payment?.paymentRequestId ? requestOf.get(payment.paymentRequestId) : undefined,
-        });
-        if (result.changed && result.payment) current.set(result.payment.id, result.payment);
-        moved.push(result);
+      for (const round of rounds) {
+        const movedInRound: Moved[] = [];
+        for (const { paymentTransactionId, outcome, actor } of round) {
+          const row = current.get(paymentTransactionId);
+          // Only a payment of the notification's own configuration moves (lockPayment's rule).
+          const payment =
+            row && (!outcome.configurationId || row.paymentProviderId === outcome.configurationId)
+              ? row
+              : null;
+          const result = await move(tx, scope, outcome, actor, {
+            claimed: outcome.notificationId ? claimed.has(outcome.notificationId) : true,
+            payment,
+            quote: payment ? quoteOf.get(payment.id) : undefined,
+            request: payment?.paymentRequestId
+              ? requestOf.get(payment.paymentRequestId)
+              : undefined,
+          });
+          if (result.changed && result.payment) current.set(result.payment.id, result.payment);
+          movedInRound.push(result);
+        }
+        await Promise.all(movedInRound.map((result) => recordEvents(tx, scope, result)));
+        moved.push(...movedInRound);
       }
       return moved;
     });
@@ -658,9 +687,17 @@ export function createSettlement(deps: {
     outcome: PaymentOutcome,
     actor: SettleActor,
   ): Promise<SettleResult> {
-    const result = await database.withTenant(scope.tenantId, async (tx) =>
-      move(tx, scope, outcome, actor, await load(tx, scope, paymentTransactionId, outcome)),
-    );
+    const result = await database.withTenant(scope.tenantId, async (tx) => {
+      const moved = await move(
+        tx,
+        scope,
+        outcome,
+        actor,
+        await load(tx, scope, paymentTransactionId, outcome),
+      );
+      await recordEvents(tx, scope, moved);
+      return moved;
+    });
     await afterMove(scope, result);
     return { changed: result.changed, payment: result.payment };
   }
