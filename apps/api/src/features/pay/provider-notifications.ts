@@ -110,12 +110,7 @@ export function createProviderNotifications(deps: {
     }
     let storedCount = 0;
     for (const owner of owners.values()) {
-      const stored = await database.withTenant(owner.scope.tenantId, async (tx) => {
-        const ids: string[] = [];
-        for (const event of owner.events)
-          ids.push(...(await store(tx, owner.scope, adapter.name, owner.configurationId, event)));
-        return ids;
-      });
+      const stored = await store(owner.scope, adapter.name, owner.configurationId, owner.events);
       storedCount += stored.length;
       if (stored.length > 0) {
         // Durable before the provider hears 200: a job that will look, should this process stop.
@@ -194,36 +189,43 @@ export function createProviderNotifications(deps: {
     };
   }
 
+  /**
+   * The events, each once per (provider, event id): ONE statement (`INSERT … ON CONFLICT DO
+   * NOTHING RETURNING`) in its own transaction, sent with its BEGIN and COMMIT in one round trip.
+   * The ids of those that are new.
+   */
   async function store(
-    tx: Tx,
     scope: PayScope,
     providerName: string,
     configurationId: string,
-    event: NotificationEvent,
-  ) {
-    const summary: Summary = {
-      paymentTransactionId: event.paymentTransactionId,
-      providerReference: event.providerReference,
-      status: event.status,
-      errorMessage: event.errorMessage ?? null,
-    };
-    const rows = await tx
+    events: NotificationEvent[],
+  ): Promise<string[]> {
+    const statement = database.db
       .insert(providerNotifications)
-      .values({
-        ...scope,
-        id: uuidv7(),
-        providerName,
-        eventId: event.eventId,
-        configurationId,
-        eventType: event.eventType,
-        summary,
-        payload: event.payload,
-      })
+      .values(
+        events.map((event) => ({
+          ...scope,
+          id: uuidv7(),
+          providerName,
+          eventId: event.eventId,
+          configurationId,
+          eventType: event.eventType,
+          summary: {
+            paymentTransactionId: event.paymentTransactionId,
+            providerReference: event.providerReference,
+            status: event.status,
+            errorMessage: event.errorMessage ?? null,
+          } satisfies Summary,
+          payload: event.payload,
+        })),
+      )
       .onConflictDoNothing({
         target: [providerNotifications.providerName, providerNotifications.eventId],
       })
-      .returning({ id: providerNotifications.id });
-    return rows.map((r) => r.id);
+      .returning({ id: providerNotifications.id })
+      .getSQL();
+    const rows = await database.writeAsTenant(scope.tenantId, statement);
+    return rows.map((row) => row.id as string);
   }
 
   /** The payment a notification is about: by our id, else by the provider's reference, of that configuration only. */
