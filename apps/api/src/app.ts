@@ -462,7 +462,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const settlement = createSettlement({
     database,
     log: app.log,
-    notify: (scope, change) => paymentNotifications.paymentStatusChanged(scope, change),
+    notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
     // The two payloads are read side by side and the events written together (their statements

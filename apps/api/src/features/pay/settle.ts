@@ -112,8 +112,8 @@ export interface SettleResult {
 export function createSettlement(deps: {
   database: Database;
   log: FastifyBaseLogger;
-  /** notifications.mail.ts paymentStatusChanged. */
-  notify?: (scope: PayScope, change: PaymentStatusChange) => Promise<void>;
+  /** notifications.mail.ts paymentStatusesChanged: one check for the moves of a batch. */
+  notify?: (scope: PayScope, changes: PaymentStatusChange[]) => Promise<void>;
   /** The payer's receipt mail (pay.receipt.ts). */
   receipt?: (scope: PayScope, paymentTransactionId: string) => Promise<void>;
   /**
@@ -325,26 +325,47 @@ export function createSettlement(deps: {
     return full;
   }
 
-  async function afterCommit(scope: PayScope, before: string, payment: PaymentRow) {
-    const status = payment.status as CheckoutPaymentStatus;
-    const notificationStatus = notificationStatusOf(status);
+  /** What staff and payers may be told of a committed move (the notifications' wording). */
+  function changesOf(result: Moved): PaymentStatusChange[] {
+    const { payment } = result;
+    if (!payment) return [];
+    if (result.changed) {
+      const status = notificationStatusOf(payment.status as CheckoutPaymentStatus);
+      return status
+        ? [
+            {
+              paymentTransactionId: payment.id,
+              status,
+              from: result.before === 'Pending' ? 'Pending' : 'Provider',
+            },
+          ]
+        : [];
+    }
+    // Told once per payment: the mail's event key is the payment and the status.
+    if (result.processing)
+      return [{ paymentTransactionId: payment.id, status: 'Processing', from: 'Provider' }];
+    return [];
+  }
+
+  /**
+   * After the commit of one or several moves: the notification mails (one check for all of them)
+   * and the payers' receipts. The moves are committed: a mail that fails is logged, never undoes
+   * them (their jobs retry).
+   */
+  async function afterMoves(scope: PayScope, results: Moved[]) {
     const tasks: Promise<void>[] = [];
-    if (deps.notify && notificationStatus)
-      tasks.push(
-        deps.notify(scope, {
-          paymentTransactionId: payment.id,
-          status: notificationStatus,
-          from: before === 'Pending' ? 'Pending' : 'Provider',
-        }),
-      );
-    const payerEmail = (payment.customerDetails as { emailAddress?: string } | null)?.emailAddress;
-    if (deps.receipt && status === 'Paid' && payerEmail)
-      tasks.push(deps.receipt(scope, payment.id));
-    // The move is committed: a mail that fails is logged, never undoes it (their jobs retry).
+    const changes = results.flatMap(changesOf);
+    if (deps.notify && changes.length > 0) tasks.push(deps.notify(scope, changes));
+    for (const { changed, payment } of results) {
+      const payerEmail = (payment?.customerDetails as { emailAddress?: string } | null)
+        ?.emailAddress;
+      if (deps.receipt && changed && payment?.status === 'Paid' && payerEmail)
+        tasks.push(deps.receipt(scope, payment.id));
+    }
     for (const result of await Promise.allSettled(tasks))
       if (result.status === 'rejected')
         log.error(
-          { err: result.reason, paymentTransactionId: payment.id },
+          { err: result.reason, paymentTransactionIds: changes.map((c) => c.paymentTransactionId) },
           'after-payment work failed',
         );
   }
@@ -557,21 +578,6 @@ export function createSettlement(deps: {
     if (deps.recordEvents && moved.events) await deps.recordEvents(tx, scope, moved.events);
   }
 
-  /** After the commit: the mails, the receipt, the processing notice. */
-  async function afterMove(scope: PayScope, result: Moved) {
-    if (result.changed && result.payment) await afterCommit(scope, result.before!, result.payment);
-    if (result.processing && result.payment && deps.notify) {
-      // Told once per payment: the mail's event key is the payment and the status.
-      await deps
-        .notify(scope, {
-          paymentTransactionId: result.payment.id,
-          status: 'Processing',
-          from: 'Provider',
-        })
-        .catch((error: unknown) => log.error({ err: error }, 'processing notification failed'));
-    }
-  }
-
   /**
    * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions.md
    * "Provider notifications are settled inline"): their claims, payments, quotes and requests are
@@ -678,7 +684,7 @@ export function createSettlement(deps: {
       }
       return moved;
     });
-    await Promise.all(results.map((result) => afterMove(scope, result)));
+    await afterMoves(scope, results);
   }
 
   async function settle(
@@ -698,7 +704,7 @@ export function createSettlement(deps: {
       await recordEvents(tx, scope, moved);
       return moved;
     });
-    await afterMove(scope, result);
+    await afterMoves(scope, [result]);
     return { changed: result.changed, payment: result.payment };
   }
 
