@@ -37,8 +37,11 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Notifications of one company settled side by side (each in its own transaction). */
 const drainConcurrency = 8;
 const drainBatch = 200;
-/** At most this many notifications are settled in one transaction. */
+/** At most this many notifications are settled in one transaction; a few at least, when there are. */
 const settleBatch = 25;
+const minimumGroup = 4;
+/** How long a drain that found new notifications arriving waits for the next few. */
+const gatherMs = 20;
 /** The safety net job's delay, and how long before it is due the next notification sends another. */
 const safetyNetSeconds = 30;
 const safetyNetMargin = 10;
@@ -401,6 +404,9 @@ export function createProviderNotifications(deps: {
       while (state.again && !stopping) {
         state.again = false;
         await drainOnce(scope);
+        // More came while it ran: a moment for the next few, so they settle in one transaction
+        // rather than each in its own (a burst settles at a batch's cost per notification).
+        if (state.again) await new Promise((resolve) => setTimeout(resolve, gatherMs));
       }
     } finally {
       draining.delete(key);
@@ -449,7 +455,10 @@ export function createProviderNotifications(deps: {
       const width = database.kind === 'pglite' ? 1 : drainConcurrency;
       // Lanes go in groups of about `settleBatch` notifications, one transaction each, spread
       // over the workers (a small backlog: smaller groups, every worker busy).
-      const groupSize = Math.min(settleBatch, Math.ceil(batch.length / width));
+      const groupSize = Math.min(
+        settleBatch,
+        Math.max(minimumGroup, Math.ceil(batch.length / width)),
+      );
       let next = 0;
       // Every group ends before the job does (a failed one stops the taking of new groups; the
       // others finish theirs), so nothing of a job runs on after it was given up or the process stops.
