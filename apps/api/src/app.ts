@@ -465,30 +465,40 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
-    // The two payloads are read side by side and the events written together (their statements
-    // leave in one write, the payment's event first: docs/decisions.md "Provider notifications
-    // are settled inline").
-    recordEvents: async (tx, scope, move) => {
-      const [payment, request] = await Promise.all([
-        move.eventType ? paymentTransactionsRepository.findWithDetails(tx, scope, move.paymentTransactionId) : null,
-        move.completedRequestId ? paymentRequests.get(tx, scope, move.completedRequestId, false) : null,
+    // The payloads of every move (a batch's round: docs/decisions.md "Provider notifications are
+    // settled inline") are read together — the payments in one go — and the events written
+    // together, each move's payment event before its request's.
+    recordEvents: async (tx, scope, moves) => {
+      const [payments, requests] = await Promise.all([
+        paymentTransactionsRepository.findManyWithDetails(
+          tx,
+          scope,
+          moves.flatMap((move) => (move.eventType ? [move.paymentTransactionId] : [])),
+        ),
+        Promise.all(
+          moves.map((move) =>
+            move.completedRequestId ? paymentRequests.get(tx, scope, move.completedRequestId, false) : null,
+          ),
+        ),
       ]);
-      await Promise.all([
-        move.eventType &&
-          recordWebhookEvent(tx, scope, {
-            type: move.eventType,
-            recordType: 'PaymentTransaction',
-            recordId: move.paymentTransactionId,
-            payload: payment!,
-          }),
-        move.completedRequestId &&
-          recordWebhookEvent(tx, scope, {
-            type: 'payment-request.completed',
-            recordType: 'PaymentRequest',
-            recordId: move.completedRequestId,
-            payload: request!,
-          }),
-      ]);
+      await Promise.all(
+        moves.flatMap((move, i) => [
+          move.eventType &&
+            recordWebhookEvent(tx, scope, {
+              type: move.eventType,
+              recordType: 'PaymentTransaction',
+              recordId: move.paymentTransactionId,
+              payload: payments.get(move.paymentTransactionId)!,
+            }),
+          move.completedRequestId &&
+            recordWebhookEvent(tx, scope, {
+              type: 'payment-request.completed',
+              recordType: 'PaymentRequest',
+              recordId: move.completedRequestId,
+              payload: requests[i]!,
+            }),
+        ]),
+      );
     },
   });
   const payConfigurations = paymentProviders.credentialsFor;

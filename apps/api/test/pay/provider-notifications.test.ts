@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
+import { webHookEvents } from '../../src/db/schema-web-hooks.js';
 import {
   paymentAllocations,
   paymentRequests,
@@ -314,6 +315,21 @@ describe('provider notifications', () => {
         .from(paymentRequests)
         .where(eq(paymentRequests.id, requestId));
       expect(request!.requestStatus).toBe('Completed');
+      // The web hook events written in the batch say what the payment's own page says.
+      const events = await ctx.database.db
+        .select()
+        .from(webHookEvents)
+        .where(inArray(webHookEvents.recordId, [paymentId, requestId]))
+        .orderBy(webHookEvents.seq);
+      expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'payment-request.completed']);
+      const detail = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/payment-transactions/${paymentId}`,
+        headers: admin.headers({ 'dataset-id': '1' }),
+      });
+      expect(detail.statusCode).toBe(200);
+      expect(events[0]!.payload).toEqual(JSON.parse(JSON.stringify(detail.json())));
+      expect(events[1]!.payload).toMatchObject({ id: requestId, requestStatus: 'Completed' });
     }
   });
 

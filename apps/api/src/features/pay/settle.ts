@@ -120,7 +120,7 @@ export function createSettlement(deps: {
    * The outgoing web hook events of a move (issue 15), written in the move's own transaction (the
    * outbox), so they are delivered exactly when the move commits.
    */
-  recordEvents?: (tx: Tx, scope: PayScope, move: PaymentMove) => Promise<void>;
+  recordEvents?: (tx: Tx, scope: PayScope, moves: PaymentMove[]) => Promise<void>;
 }) {
   const { database, log } = deps;
 
@@ -573,9 +573,10 @@ export function createSettlement(deps: {
     };
   }
 
-  /** A move's web hook events, in its transaction (the outbox), read as the move left things. */
-  async function recordEvents(tx: Tx, scope: PayScope, moved: Moved) {
-    if (deps.recordEvents && moved.events) await deps.recordEvents(tx, scope, moved.events);
+  /** Moves' web hook events, in their transaction (the outbox), read as the moves left things. */
+  async function recordEvents(tx: Tx, scope: PayScope, moved: Moved[]) {
+    const moves = moved.flatMap((result) => (result.events ? [result.events] : []));
+    if (deps.recordEvents && moves.length > 0) await deps.recordEvents(tx, scope, moves);
   }
 
   /**
@@ -679,7 +680,7 @@ export function createSettlement(deps: {
           if (result.changed && result.payment) current.set(result.payment.id, result.payment);
           movedInRound.push(result);
         }
-        await Promise.all(movedInRound.map((result) => recordEvents(tx, scope, result)));
+        await recordEvents(tx, scope, movedInRound);
         moved.push(...movedInRound);
       }
       return moved;
@@ -701,7 +702,7 @@ export function createSettlement(deps: {
         actor,
         await load(tx, scope, paymentTransactionId, outcome),
       );
-      await recordEvents(tx, scope, moved);
+      await recordEvents(tx, scope, [moved]);
       return moved;
     });
     await afterMoves(scope, [result]);
