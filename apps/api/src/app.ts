@@ -475,14 +475,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           scope,
           moves.flatMap((move) => (move.eventType ? [move.paymentTransactionId] : [])),
         ),
-        Promise.all(
-          moves.map((move) =>
-            move.completedRequestId ? paymentRequests.get(tx, scope, move.completedRequestId, false) : null,
-          ),
+        paymentRequests.getMany(
+          tx,
+          scope,
+          moves.flatMap((move) => (move.completedRequestId ? [move.completedRequestId] : [])),
+          false,
         ),
       ]);
       await Promise.all(
-        moves.flatMap((move, i) => [
+        moves.flatMap((move) => [
           move.eventType &&
             recordWebhookEvent(tx, scope, {
               type: move.eventType,
@@ -495,7 +496,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
               type: 'payment-request.completed',
               recordType: 'PaymentRequest',
               recordId: move.completedRequestId,
-              payload: requests[i]!,
+              payload: requests.get(move.completedRequestId)!,
             }),
         ]),
       );

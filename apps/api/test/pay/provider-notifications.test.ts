@@ -329,7 +329,13 @@ describe('provider notifications', () => {
       });
       expect(detail.statusCode).toBe(200);
       expect(events[0]!.payload).toEqual(JSON.parse(JSON.stringify(detail.json())));
-      expect(events[1]!.payload).toMatchObject({ id: requestId, requestStatus: 'Completed' });
+      const requestDetail = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/payment-requests/${requestId}`,
+        headers: admin.headers({ 'dataset-id': '1' }),
+      });
+      expect(requestDetail.json()).toMatchObject({ id: requestId, requestStatus: 'Completed' });
+      expect(events[1]!.payload).toEqual(JSON.parse(JSON.stringify(requestDetail.json())));
     }
   });
 
