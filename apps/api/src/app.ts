@@ -102,7 +102,7 @@ import { createPayReceipts } from './features/pay/pay.receipt.js';
 import { createProviderNotifications } from './features/pay/provider-notifications.js';
 import { createSettlement } from './features/pay/settle.js';
 import { webhooksRoutes } from './features/pay/webhooks.routes.js';
-import { recordWebhookEvent } from './features/web-hooks/web-hook-events.js';
+import { recordWebhookEvents } from './features/web-hooks/web-hook-events.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -466,8 +466,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
     // The payloads of every move (a batch's round: docs/decisions.md "Provider notifications are
-    // settled inline") are read together — the payments in one go — and the events written
-    // together, each move's payment event before its request's.
+    // settled inline") are read together, and the events written in one statement, each move's
+    // payment event before its request's.
     recordEvents: async (tx, scope, moves) => {
       const [payments, requests] = await Promise.all([
         paymentTransactionsRepository.findManyWithDetails(
@@ -482,22 +482,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           false,
         ),
       ]);
-      await Promise.all(
+      await recordWebhookEvents(
+        tx,
+        scope,
         moves.flatMap((move) => [
-          move.eventType &&
-            recordWebhookEvent(tx, scope, {
-              type: move.eventType,
-              recordType: 'PaymentTransaction',
-              recordId: move.paymentTransactionId,
-              payload: payments.get(move.paymentTransactionId)!,
-            }),
-          move.completedRequestId &&
-            recordWebhookEvent(tx, scope, {
-              type: 'payment-request.completed',
-              recordType: 'PaymentRequest',
-              recordId: move.completedRequestId,
-              payload: requests.get(move.completedRequestId)!,
-            }),
+          ...(move.eventType
+            ? [
+                {
+                  type: move.eventType,
+                  recordType: 'PaymentTransaction',
+                  recordId: move.paymentTransactionId,
+                  payload: payments.get(move.paymentTransactionId)!,
+                },
+              ]
+            : []),
+          ...(move.completedRequestId
+            ? [
+                {
+                  type: 'payment-request.completed' as const,
+                  recordType: 'PaymentRequest',
+                  recordId: move.completedRequestId,
+                  payload: requests.get(move.completedRequestId)!,
+                },
+              ]
+            : []),
         ]),
       );
     },
