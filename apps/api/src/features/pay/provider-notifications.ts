@@ -116,10 +116,11 @@ export function createProviderNotifications(deps: {
       const stored = await store(owner.scope, adapter.name, owner.configurationId, owner.events);
       storedCount += stored.length;
       if (stored.length > 0) {
-        // Durable before the provider hears 200: a job that will look, should this process stop.
-        await safetyNet(owner.scope, stored[0]!);
-        // Settled at once in this process (a drain under way looks again before it ends).
+        // Settled at once in this process (a drain under way looks again before it ends)...
         startDrain(owner.scope);
+        // ...and, durable before the provider hears 200, a job that will look should this
+        // process stop first.
+        await safetyNet(owner.scope, stored[0]!);
       }
     }
     return {
