@@ -102,7 +102,7 @@ import { createPayReceipts } from './features/pay/pay.receipt.js';
 import { createProviderNotifications } from './features/pay/provider-notifications.js';
 import { createSettlement } from './features/pay/settle.js';
 import { webhooksRoutes } from './features/pay/webhooks.routes.js';
-import { recordWebhookEvent } from './features/web-hooks/web-hook-events.js';
+import { recordWebhookEvents } from './features/web-hooks/web-hook-events.js';
 
 /** The embedded identity provider as the app sees it (src/idp). */
 export interface MountableIdentityProvider {
@@ -467,24 +467,52 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const settlement = createSettlement({
     database,
     log: app.log,
-    notify: (scope, change) => paymentNotifications.paymentStatusChanged(scope, change),
+    notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
-    recordEvents: async (tx, scope, move) => {
-      if (move.eventType)
-        await recordWebhookEvent(tx, scope, {
-          type: move.eventType,
-          recordType: 'PaymentTransaction',
-          recordId: move.paymentTransactionId,
-          payload: (await paymentTransactionsRepository.findWithDetails(tx, scope, move.paymentTransactionId))!,
-        });
-      if (move.completedRequestId)
-        await recordWebhookEvent(tx, scope, {
-          type: 'payment-request.completed',
-          recordType: 'PaymentRequest',
-          recordId: move.completedRequestId,
-          payload: await paymentRequests.get(tx, scope, move.completedRequestId, false),
-        });
+    // The payloads of every move (a batch's round: docs/decisions.md "Provider notifications are
+    // settled inline") are read together, and the events written in one statement, each move's
+    // payment event before its request's.
+    recordEvents: async (tx, scope, moves) => {
+      const [payments, requests] = await Promise.all([
+        paymentTransactionsRepository.findManyWithDetails(
+          tx,
+          scope,
+          moves.flatMap((move) => (move.eventType ? [move.paymentTransactionId] : [])),
+        ),
+        paymentRequests.getMany(
+          tx,
+          scope,
+          moves.flatMap((move) => (move.completedRequestId ? [move.completedRequestId] : [])),
+          false,
+        ),
+      ]);
+      await recordWebhookEvents(
+        tx,
+        scope,
+        moves.flatMap((move) => [
+          ...(move.eventType
+            ? [
+                {
+                  type: move.eventType,
+                  recordType: 'PaymentTransaction',
+                  recordId: move.paymentTransactionId,
+                  payload: payments.get(move.paymentTransactionId)!,
+                },
+              ]
+            : []),
+          ...(move.completedRequestId
+            ? [
+                {
+                  type: 'payment-request.completed' as const,
+                  recordType: 'PaymentRequest',
+                  recordId: move.completedRequestId,
+                  payload: requests.get(move.completedRequestId)!,
+                },
+              ]
+            : []),
+        ]),
+      );
     },
   });
   const payConfigurations = paymentProviders.credentialsFor;
@@ -522,6 +550,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await payReceipts.register();
     await providerNotifications.register();
   });
+  // Settles under way in this process end before the database closes (the rest: their job).
+  app.addHook('onClose', () => providerNotifications.stop());
   await app.register(providerConnectionsRoutes, {
     connections: createProviderConnections({
       providers: paymentProviders,

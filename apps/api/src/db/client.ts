@@ -44,6 +44,12 @@ export interface Database {
   /** Runs fn in one transaction as the application role, scoped to one tenant by RLS. */
   withTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * One write statement in a transaction of its own, as the application role scoped to one
+   * tenant: its rows. On PostgreSQL BEGIN and the scope, the statement and COMMIT leave in one
+   * write (one round trip where withTenant takes two); a statement that fails rolls it back.
+   */
+  writeAsTenant(tenantId: string, statement: SQL): Promise<Record<string, unknown>[]>;
+  /**
    * The same for a read that writes nothing: on PostgreSQL without a transaction block, each
    * statement carrying its own tenant scope in read-only mode (db/scoped-read.ts); on PGlite a
    * transaction as withTenant.
@@ -185,6 +191,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database>
     db,
     withTenant,
     afterWrite: writes.add,
+    writeAsTenant: (tenantId, statement) =>
+      withTenant(
+        tenantId,
+        async (tx) =>
+          ((await tx.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows,
+      ),
     // One connection in this process: a round trip costs nothing worth saving. Read-only, as
     // on PostgreSQL.
     readAsTenant: (tenantId, fn) =>
@@ -263,6 +275,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     db,
     withTenant: (tenantId, fn) => writes.after(transactions.run(tenantId, fn)),
     afterWrite: writes.add,
+    writeAsTenant: (tenantId, statement) =>
+      writes.after(transactions.writeOne(tenantId, statement)),
     readAsTenant: (tenantId, fn) => transactions.read(tenantId, fn),
     raw: {
       async query(text, values) {
@@ -454,6 +468,39 @@ function createPostgresTransactions(
           await client.query('rollback');
         } catch (rollbackError) {
           // The connection is unusable: the pool drops it instead of lending it again.
+          broken = rollbackError as Error;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+
+    /** BEGIN and the scope, the statement and COMMIT in one write; the statement's rows. */
+    async writeOne(tenantId: string, statement: SQL): Promise<Record<string, unknown>[]> {
+      const begin = beginAsTenant(tenantId);
+      const query = internals.dialect.sqlToQuery(statement);
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const together = writesTogether(client);
+        // A failed BEGIN or scope fails the statement (the transaction is aborted), and a COMMIT
+        // of an aborted transaction rolls it back: the statement's error is the one thrown.
+        const [begun, written, committed] = await Promise.allSettled([
+          together.query(begin),
+          together.query(query.sql, query.params),
+          together.query('commit'),
+        ]);
+        for (const outcome of [begun, written, committed])
+          if (outcome.status === 'rejected') throw outcome.reason;
+        return (written as PromiseFulfilledResult<pg.QueryResult>).value.rows as Record<
+          string,
+          unknown
+        >[];
+      } catch (error) {
+        try {
+          await client.query('rollback');
+        } catch (rollbackError) {
           broken = rollbackError as Error;
         }
         throw error;

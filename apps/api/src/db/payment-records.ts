@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { PaymentAllocation, PaymentFeeTransaction } from '@ledgerline/contract';
 import type { Executor } from './client.js';
 import { paymentAllocations, paymentFeeTransactions } from './schema-receivables.js';
@@ -50,6 +50,13 @@ export async function readPaymentRecords(
       )
       .orderBy(asc(f.createdOn), asc(f.id)),
   ]);
+  return recordsOf(allocations, fees);
+}
+
+type AllocationRow = typeof paymentAllocations.$inferSelect;
+type FeeRow = typeof paymentFeeTransactions.$inferSelect;
+
+function recordsOf(allocations: AllocationRow[], fees: FeeRow[]) {
   return {
     paymentAllocations: allocations.map((row): PaymentAllocation => ({
       id: row.id,
@@ -78,4 +85,52 @@ export async function readPaymentRecords(
       })),
     })),
   };
+}
+
+/**
+ * readPaymentRecords of several payment transactions at once (a batch of settled payments' web
+ * hook payloads): two statements for all of them, each payment's records as readPaymentRecords
+ * gives them.
+ */
+export async function readPaymentRecordsOfPayments(
+  executor: Executor,
+  scope: Scope,
+  paymentTransactionIds: string[],
+) {
+  if (paymentTransactionIds.length === 0) return new Map<string, ReturnType<typeof recordsOf>>();
+  const a = paymentAllocations;
+  const f = paymentFeeTransactions;
+  const [allocations, fees] = await Promise.all([
+    executor
+      .select()
+      .from(a)
+      .where(
+        and(
+          eq(a.tenantId, scope.tenantId),
+          eq(a.datasetId, scope.datasetId),
+          inArray(a.paymentTransactionId, paymentTransactionIds),
+        ),
+      )
+      .orderBy(asc(a.createdOn), asc(a.id)),
+    executor
+      .select()
+      .from(f)
+      .where(
+        and(
+          eq(f.tenantId, scope.tenantId),
+          eq(f.datasetId, scope.datasetId),
+          inArray(f.paymentTransactionId, paymentTransactionIds),
+        ),
+      )
+      .orderBy(asc(f.createdOn), asc(f.id)),
+  ]);
+  return new Map(
+    paymentTransactionIds.map((id) => [
+      id,
+      recordsOf(
+        allocations.filter((row) => row.paymentTransactionId === id),
+        fees.filter((row) => row.paymentTransactionId === id),
+      ),
+    ]),
+  );
 }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { and, eq, inArray } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
+import { webHookEvents } from '../../src/db/schema-web-hooks.js';
 import {
   paymentAllocations,
   paymentRequests,
@@ -245,6 +247,96 @@ describe('provider notifications', () => {
     await waitFor(() => processed(capturedEvent.id));
     expect((await payment(reserved.paymentId)).status).toBe('Paid');
     expect(await allocationsOf(reserved.paymentId)).toHaveLength(1);
+  });
+
+  it('settles a backlog in batches: a duplicate and an out-of-order pair inside leave one correct result', async () => {
+    const a = await startedPayment('15');
+    const b = await startedPayment('16');
+    const c = await startedPayment('17');
+    // A backlog as the intake stores it (one statement, so no drain sees part of it), oldest
+    // first: A paid then a late failure; B's capture before its reservation; C paid.
+    const backlog = [
+      event(a.paymentId, 'Paid'),
+      event(b.paymentId, 'Paid'),
+      event(a.paymentId, 'Failed'),
+      event(b.paymentId, 'Pending'),
+    ];
+    const start = Date.now() - 60_000;
+    await ctx.database.db.insert(providerNotifications).values(
+      backlog.map((body, i) => ({
+        tenantId: admin.tenantId,
+        datasetId: 1,
+        id: uuidv7(),
+        providerName: 'Sandbox',
+        eventId: body.id,
+        configurationId: sandboxId,
+        eventType: body.type,
+        summary: {
+          paymentTransactionId: body.data.paymentId,
+          providerReference: null,
+          status: body.data.status,
+          errorMessage: body.data.message ?? null,
+        },
+        payload: JSON.stringify(body),
+        receivedAt: new Date(start + i * 1000),
+      })),
+    );
+    // A new notification starts the drain, which takes the whole backlog; a duplicate of a stored
+    // one changes nothing.
+    const paidC = event(c.paymentId, 'Paid');
+    expect((await notify(paidC)).statusCode).toBe(200);
+    expect((await notify(backlog[0]!)).statusCode).toBe(200);
+    for (const body of [...backlog, paidC]) await waitFor(() => processed(body.id));
+
+    for (const { paymentId } of [a, b, c]) {
+      expect(await payment(paymentId)).toMatchObject({
+        status: 'Paid',
+        allocatedStatus: 'AutoAllocated',
+      });
+      expect(await allocationsOf(paymentId)).toHaveLength(1);
+    }
+    const [aFailed] = await notificationsOf(backlog[2]!.id);
+    expect(aFailed!.outcome).toBe('Status stays Paid (Failed does not move it forward)');
+    const [bPending] = await notificationsOf(backlog[3]!.id);
+    expect(bPending!.outcome).toBe('Status stays Paid (Pending does not move it forward)');
+    // One payment's events were settled in one transaction (now() is the transaction's start).
+    const [aPaid] = await notificationsOf(backlog[0]!.id);
+    expect(aPaid!.processedAt).toEqual(aFailed!.processedAt);
+    for (const { paymentId, requestId } of [a, b, c]) {
+      const kept = await ctx.database.db
+        .select()
+        .from(providerEvents)
+        .where(eq(providerEvents.paymentTransactionId, paymentId));
+      expect(kept.filter((e) => e.recordType === 'notification')).toHaveLength(
+        paymentId === c.paymentId ? 1 : 2,
+      );
+      const [request] = await ctx.database.db
+        .select()
+        .from(paymentRequests)
+        .where(eq(paymentRequests.id, requestId));
+      expect(request!.requestStatus).toBe('Completed');
+      // The web hook events written in the batch say what the payment's own page says.
+      const events = await ctx.database.db
+        .select()
+        .from(webHookEvents)
+        .where(inArray(webHookEvents.recordId, [paymentId, requestId]))
+        .orderBy(webHookEvents.seq);
+      expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'payment-request.completed']);
+      const detail = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/payment-transactions/${paymentId}`,
+        headers: admin.headers({ 'dataset-id': '1' }),
+      });
+      expect(detail.statusCode).toBe(200);
+      expect(events[0]!.payload).toEqual(JSON.parse(JSON.stringify(detail.json())));
+      const requestDetail = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/payment-requests/${requestId}`,
+        headers: admin.headers({ 'dataset-id': '1' }),
+      });
+      expect(requestDetail.json()).toMatchObject({ id: requestId, requestStatus: 'Completed' });
+      expect(events[1]!.payload).toEqual(JSON.parse(JSON.stringify(requestDetail.json())));
+    }
   });
 
   it('a failure event fails the payment with its message and leaves the request open', async () => {

@@ -334,35 +334,97 @@ export function createPaymentNotifications(deps: {
     return { subject: wording.subject, ...companyMail(p, [wording.lead], link) };
   }
 
+  /**
+   * The same for several payments of one company (a batch of provider notifications): the
+   * company's switches and recipients are read once for all, in one read with the payments.
+   */
+  async function paymentStatusesChanged(scope: CompanyScope, changes: PaymentStatusChange[]) {
+    const wanted = changes.map((change) => ({ change, names: notificationsOf(change) }));
+    if (wanted.every((w) => w.names.length === 0)) return;
+    const anyStaff = wanted.some((w) => w.names.some((name) => staff.has(name)));
+    const anyCustomer = wanted.some((w) => w.names.some((name) => !staff.has(name)));
+    // A read: no transaction to begin and commit after every settled payment.
+    const on = await database.readAsTenant(scope.tenantId, async (tx) => {
+      const t = paymentTransactions;
+      const ids = [...new Set(changes.map((change) => change.paymentTransactionId))];
+      const [rows, allow, recipients, settings] = await Promise.all([
+        tx
+          .select({ id: t.id, customerDetails: t.customerDetails, payerEmail: payers.emailAddress })
+          .from(t)
+          .leftJoin(
+            payers,
+            and(
+              eq(payers.tenantId, t.tenantId),
+              eq(payers.datasetId, t.datasetId),
+              eq(payers.id, t.payerId),
+            ),
+          )
+          .where(
+            and(
+              eq(t.tenantId, scope.tenantId),
+              eq(t.datasetId, scope.datasetId),
+              inArray(t.id, ids),
+            ),
+          ),
+        allowed(tx, scope.tenantId),
+        anyStaff ? repository.recipients(tx, scope) : [],
+        anyCustomer ? repository.customerSettings(tx, scope) : [],
+      ]);
+      const payerEmailOf = new Map(
+        rows.map((row) => {
+          const details = (row.customerDetails ?? {}) as { emailAddress?: string | null };
+          return [row.id, details.emailAddress?.trim() || row.payerEmail?.trim() || null] as const;
+        }),
+      );
+      // addressesOf's rule, from what was read once.
+      const hasAddresses = (name: NotificationName, payerEmail: string | null) => {
+        if (staff.has(name))
+          return (
+            allow.internal &&
+            recipients.some(
+              (row) =>
+                row.enabled.includes(name) &&
+                !!(row.type === 'LedgerlineUser' ? row.userEmailAddress : row.emailAddress),
+            )
+          );
+        return (
+          allow.customer &&
+          !!payerEmail &&
+          settings.some((x) => x.notificationName === name && x.isEnabled)
+        );
+      };
+      return wanted.flatMap(({ change, names }) => {
+        if (!payerEmailOf.has(change.paymentTransactionId)) return [];
+        const payerEmail = payerEmailOf.get(change.paymentTransactionId)!;
+        return names
+          .filter((name) => hasAddresses(name, payerEmail))
+          .map((notificationName) => ({ change, notificationName }));
+      });
+    });
+    for (const { change, notificationName } of on) {
+      const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}`;
+      await jobs.send<NotificationJob>(
+        notificationJob,
+        {
+          ...scope,
+          paymentTransactionId: change.paymentTransactionId,
+          eventKey,
+          notificationName,
+        },
+        { singletonKey: `${eventKey}:${notificationName}` },
+      );
+    }
+  }
+
   return {
     register: () => jobs.work<NotificationJob>(notificationJob, deliver),
     /** The job's work: what a retry of the same job runs again. */
     deliver,
 
     /** Call after the commit that changed the payment (style.md §7): one job per notification that is on. */
-    async paymentStatusChanged(scope: CompanyScope, change: PaymentStatusChange) {
-      const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}`;
-      const names = await database.withTenant(scope.tenantId, async (tx) => {
-        const found = await payment(tx, scope, change.paymentTransactionId);
-        if (!found) return [];
-        const on: NotificationName[] = [];
-        for (const name of notificationsOf(change))
-          if ((await addressesOf(tx, scope, name, found.payerEmail)).length > 0) on.push(name);
-        return on;
-      });
-      for (const notificationName of names) {
-        await jobs.send<NotificationJob>(
-          notificationJob,
-          {
-            ...scope,
-            paymentTransactionId: change.paymentTransactionId,
-            eventKey,
-            notificationName,
-          },
-          { singletonKey: `${eventKey}:${notificationName}` },
-        );
-      }
-    },
+    paymentStatusChanged: (scope: CompanyScope, change: PaymentStatusChange) =>
+      paymentStatusesChanged(scope, [change]),
+    paymentStatusesChanged,
   };
 }
 export type PaymentNotifications = ReturnType<typeof createPaymentNotifications>;

@@ -40,12 +40,21 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** Notifications of one company settled side by side (each in its own transaction). */
 const drainConcurrency = 8;
 const drainBatch = 200;
+/** At most this many notifications are settled in one transaction; a few at least, when there are. */
+const settleBatch = 25;
+const minimumGroup = 4;
+/** How long a drain that found new notifications arriving waits for the next few. */
+const gatherMs = 20;
+/** The safety net job's delay, and how long before it is due the next notification sends another. */
+const safetyNetSeconds = 30;
+const safetyNetMargin = 10;
 
 /**
  * Provider notifications (issue 14): `POST webhooks/{provider}/{configurationId}`. The signature
  * is verified by the provider's adapter before anything is read; each event is stored once per
- * (provider, event id) and answered at once; a job settles the new ones through the completion
- * path, exactly once each (the settle transaction claims the row).
+ * (provider, event id) and answered at once; this process then settles the new ones through the
+ * completion path, exactly once each (the settle transaction claims the row), with a delayed job
+ * per company as the safety net should it stop first.
  */
 export function createProviderNotifications(deps: {
   database: Database;
@@ -120,30 +129,39 @@ export function createProviderNotifications(deps: {
     }
     let storedCount = 0;
     for (const owner of owners.values()) {
-      const stored = await database.withTenant(owner.scope.tenantId, async (tx) => {
-        const ids: string[] = [];
-        for (const event of owner.events)
-          ids.push(...(await store(tx, owner.scope, adapter.name, owner.configurationId, event)));
-        // What the provider added to the payment's secret, kept with the event that brought it.
-        if (ids.length > 0 && verified.secret && owner.configurationId === row.id)
-          await repository.storeSecret(
-            tx,
-            owner.scope,
-            verified.secret.paymentTransactionId,
-            deps.secrets.seal(verified.secret.secret),
+      // What the provider added to the payment's secret (Opayo's TxAuthNo) is kept in the same
+      // transaction as the event that brought it; every other delivery takes the one-write path.
+      const secret = verified.secret && owner.configurationId === row.id ? verified.secret : null;
+      const statement = storeStatement(
+        owner.scope,
+        adapter.name,
+        owner.configurationId,
+        owner.events,
+      );
+      const stored = secret
+        ? await database.withTenant(owner.scope.tenantId, async (tx) => {
+            const rows = (
+              (await tx.execute(statement)) as unknown as { rows: { id: string }[] }
+            ).rows.map((row) => row.id);
+            if (rows.length > 0)
+              await repository.storeSecret(
+                tx,
+                owner.scope,
+                secret.paymentTransactionId,
+                deps.secrets.seal(secret.secret),
+              );
+            return rows;
+          })
+        : (await database.writeAsTenant(owner.scope.tenantId, statement)).map(
+            (row) => row.id as string,
           );
-        return ids;
-      });
       storedCount += stored.length;
       if (stored.length > 0) {
-        // A drain of this company under way in this process looks again before it ends; otherwise a job.
-        const running = draining.get(`${owner.scope.tenantId}:${owner.scope.datasetId}`);
-        if (running) running.again = true;
-        else
-          await jobs.send<NotificationJob>(providerNotificationJob, {
-            ...owner.scope,
-            notificationId: stored[0]!,
-          });
+        // Settled at once in this process (a drain under way looks again before it ends)...
+        startDrain(owner.scope);
+        // ...and, durable before the provider hears 200, a job that will look should this
+        // process stop first.
+        await safetyNet(owner.scope, stored[0]!);
       }
     }
     return {
@@ -237,36 +255,42 @@ export function createProviderNotifications(deps: {
     };
   }
 
-  async function store(
-    tx: Tx,
+  /**
+   * The events, each once per (provider, event id): ONE statement (`INSERT … ON CONFLICT DO
+   * NOTHING RETURNING`) in its own transaction, sent with its BEGIN and COMMIT in one round trip.
+   * The ids of those that are new.
+   */
+  /** One INSERT of a delivery's events, each once per (provider, event id): the new ones' ids. */
+  function storeStatement(
     scope: PayScope,
     providerName: string,
     configurationId: string,
-    event: NotificationEvent,
+    events: NotificationEvent[],
   ) {
-    const summary: Summary = {
-      paymentTransactionId: event.paymentTransactionId,
-      providerReference: event.providerReference,
-      status: event.status,
-      errorMessage: event.errorMessage ?? null,
-    };
-    const rows = await tx
+    return database.db
       .insert(providerNotifications)
-      .values({
-        ...scope,
-        id: uuidv7(),
-        providerName,
-        eventId: event.eventId,
-        configurationId,
-        eventType: event.eventType,
-        summary,
-        payload: event.payload,
-      })
+      .values(
+        events.map((event) => ({
+          ...scope,
+          id: uuidv7(),
+          providerName,
+          eventId: event.eventId,
+          configurationId,
+          eventType: event.eventType,
+          summary: {
+            paymentTransactionId: event.paymentTransactionId,
+            providerReference: event.providerReference,
+            status: event.status,
+            errorMessage: event.errorMessage ?? null,
+          } satisfies Summary,
+          payload: event.payload,
+        })),
+      )
       .onConflictDoNothing({
         target: [providerNotifications.providerName, providerNotifications.eventId],
       })
-      .returning({ id: providerNotifications.id });
-    return rows.map((r) => r.id);
+      .returning({ id: providerNotifications.id })
+      .getSQL();
   }
 
   /** The payment a notification is about: by our id, else by the provider's reference, of that configuration only. */
@@ -290,17 +314,46 @@ export function createProviderNotifications(deps: {
     return row?.id ?? null;
   }
 
-  async function process(scope: PayScope, notification: typeof providerNotifications.$inferSelect) {
+  type NotificationRow = typeof providerNotifications.$inferSelect;
+
+  /** What a notification says, for the completion path. */
+  function settleArgs(notification: NotificationRow) {
     const summary = notification.summary as Summary;
-    // Our own id, when the provider echoes it, goes straight to the completion path (which checks
-    // the configuration); the provider's reference is looked up first.
-    const byOurId =
-      summary.paymentTransactionId !== null && uuidPattern.test(summary.paymentTransactionId);
-    const paymentId = byOurId
-      ? summary.paymentTransactionId!
-      : await database.readAsTenant(scope.tenantId, (tx) =>
-          paymentOf(tx, scope, notification.configurationId, summary),
-        );
+    return {
+      outcome: {
+        // An event that says nothing about status is kept as a provider event and moves nothing.
+        status: summary.status ?? 'Processing',
+        providerReference: summary.providerReference,
+        errorMessage: summary.errorMessage,
+        notificationId: notification.id,
+        reportsProcessing: summary.status === 'Processing',
+        configurationId: notification.configurationId,
+        exchange: {
+          eventType: notification.eventType,
+          recordType: 'notification',
+          recordId: notification.eventId,
+          status: summary.status ?? 'unknown',
+          payload: notification.payload,
+        },
+      },
+      actor: { name: `${notification.providerName} notification` },
+    };
+  }
+
+  /** Our own id, when the provider echoes it: straight to the completion path (which checks the configuration). */
+  function ourPaymentId(notification: NotificationRow): string | null {
+    const id = (notification.summary as Summary).paymentTransactionId;
+    return id !== null && uuidPattern.test(id) ? id : null;
+  }
+
+  async function process(scope: PayScope, notification: NotificationRow) {
+    const summary = notification.summary as Summary;
+    // The provider's reference is looked up first.
+    const paymentId =
+      ourPaymentId(notification) ??
+      (await database.readAsTenant(scope.tenantId, (tx) =>
+        paymentOf(tx, scope, notification.configurationId, summary),
+      ));
     if (!paymentId) {
       await database.withTenant(scope.tenantId, (tx) =>
         tx
@@ -317,31 +370,86 @@ export function createProviderNotifications(deps: {
       );
       return;
     }
-    await settlement.settle(
-      scope,
-      paymentId,
-      {
-        // An event that says nothing about status is kept as a provider event and moves nothing.
-        status: summary.status ?? 'Processing',
-        providerReference: summary.providerReference,
-        errorMessage: summary.errorMessage,
-        notificationId: notification.id,
-        reportsProcessing: summary.status === 'Processing',
-        configurationId: notification.configurationId,
-        exchange: {
-          eventType: notification.eventType,
-          recordType: 'notification',
-          recordId: notification.eventId,
-          status: summary.status ?? 'unknown',
-          payload: notification.payload,
-        },
-      },
-      { name: `${notification.providerName} notification` },
-    );
+    const { outcome, actor } = settleArgs(notification);
+    await settlement.settle(scope, paymentId, outcome, actor);
+  }
+
+  /**
+   * Several payments' notifications (whole lanes, each in arrival order) in one transaction; when
+   * that fails (a deadlock on shared invoices, a bad row), one by one, so one bad notification
+   * holds up only its own payment's.
+   */
+  async function processLanes(scope: PayScope, lanes: NotificationRow[][]) {
+    const rows = lanes.flat();
+    if (rows.length > 1 && rows.every((row) => ourPaymentId(row) !== null)) {
+      try {
+        await settlement.settleBatch(
+          scope,
+          rows.map((row) => ({ paymentTransactionId: ourPaymentId(row)!, ...settleArgs(row) })),
+        );
+        return;
+      } catch (error) {
+        log.warn(
+          { err: error, ...scope, notifications: rows.length },
+          'provider notification batch failed: one by one',
+        );
+      }
+    }
+    let failure: unknown = null;
+    for (const lane of lanes) {
+      for (const row of lane) {
+        try {
+          await process(scope, row);
+        } catch (error) {
+          log.error({ err: error, notificationId: row.id }, 'provider notification failed');
+          failure ??= error;
+          break;
+        }
+      }
+    }
+    if (failure !== null) throw failure;
   }
 
   /** The drains under way in this process, by company: a new notification asks them to look again. */
-  const draining = new Map<string, { again: boolean }>();
+  const draining = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** Set when the app closes: drains take no new payment and no new drain starts. */
+  let stopping = false;
+
+  /**
+   * The safety net (docs/decisions.md "Provider notifications are settled inline"): a delayed job
+   * per company that drains whatever is still unprocessed when it runs — what a stopped or crashed
+   * process left. One is sent per company at most every `safetyNetSeconds - safetyNetMargin`
+   * seconds, always due after the commit of every notification it covers (it is sent after
+   * theirs, and runs `safetyNetSeconds` after it was sent). A notification stored while the send is
+   * under way waits for that send.
+   */
+  const safetyNets = new Map<string, { at: number; sent: Promise<void> }>();
+  function safetyNet(scope: PayScope, notificationId: string): Promise<void> {
+    const key = `${scope.tenantId}:${scope.datasetId}`;
+    const now = Date.now();
+    const last = safetyNets.get(key);
+    if (last && now - last.at < (safetyNetSeconds - safetyNetMargin) * 1000) return last.sent;
+    if (safetyNets.size >= 10_000) safetyNets.clear();
+    const sent = jobs.send<NotificationJob>(
+      providerNotificationJob,
+      { ...scope, notificationId },
+      { startAfterSeconds: safetyNetSeconds },
+    );
+    safetyNets.set(key, { at: now, sent });
+    // A failed send is not remembered: the next notification sends again.
+    sent.catch(() => {
+      if (safetyNets.get(key)?.sent === sent) safetyNets.delete(key);
+    });
+    return sent;
+  }
+
+  /** Runs a company's drain now, in the background; a failure is left to the safety net's job. */
+  function startDrain(scope: PayScope) {
+    if (stopping) return;
+    drain(scope).catch((error: unknown) =>
+      log.error({ err: error, ...scope }, 'provider notifications left to their job'),
+    );
+  }
 
   /** Settles every unprocessed notification of a company, oldest first, until none is left. */
   async function drain(scope: PayScope) {
@@ -351,16 +459,34 @@ export function createProviderNotifications(deps: {
       running.again = true;
       return;
     }
-    const state = { again: true };
+    let finished!: () => void;
+    const state = { again: true, done: new Promise<void>((resolve) => (finished = resolve)) };
     draining.set(key, state);
     try {
-      while (state.again) {
+      while (state.again && !stopping) {
         state.again = false;
         await drainOnce(scope);
+        // More came while it ran: a moment for the next few, so they settle in one transaction
+        // rather than each in its own (a burst settles at a batch's cost per notification).
+        if (state.again) await new Promise((resolve) => setTimeout(resolve, gatherMs));
       }
     } finally {
       draining.delete(key);
+      finished();
     }
+  }
+
+  /**
+   * The safety net's work: after any drain of the company under way in this process has ended
+   * (an inline one that failed or was stopped says nothing), a drain of its own, which throws when
+   * it did not finish, so pg-boss retries the job.
+   */
+  async function drainForJob(scope: PayScope) {
+    const key = `${scope.tenantId}:${scope.datasetId}`;
+    for (let running = draining.get(key); running; running = draining.get(key)) await running.done;
+    await drain(scope);
+    if (stopping)
+      throw new Error('The process stopped before its provider notifications were settled.');
   }
 
   async function drainOnce(scope: PayScope) {
@@ -389,38 +515,50 @@ export function createProviderNotifications(deps: {
       }
       const lanes = [...byPayment.values()];
       const width = database.kind === 'pglite' ? 1 : drainConcurrency;
+      // Lanes go in groups of about `settleBatch` notifications, one transaction each, spread
+      // over the workers (a small backlog: smaller groups, every worker busy).
+      const groupSize = Math.min(
+        settleBatch,
+        Math.max(minimumGroup, Math.ceil(batch.length / width)),
+      );
       let next = 0;
-      // Every lane ends before the job does (a failed lane stops taking new payments; the others
-      // finish theirs), so nothing of a job runs on after it was given up or the process stops.
+      // Every group ends before the job does (a failed one stops the taking of new groups; the
+      // others finish theirs), so nothing of a job runs on after it was given up or the process stops.
       let failure: unknown = null;
       await Promise.allSettled(
         Array.from({ length: Math.min(width, lanes.length) }, async () => {
-          while (next < lanes.length && failure === null) {
-            const lane = lanes[next++]!;
-            for (const row of lane) {
-              try {
-                await process(scope, row);
-              } catch (error) {
-                log.error({ err: error, notificationId: row.id }, 'provider notification failed');
-                failure = error;
-                break;
-              }
+          while (next < lanes.length && failure === null && !stopping) {
+            const group: NotificationRow[][] = [];
+            let size = 0;
+            while (next < lanes.length && (size === 0 || size + lanes[next]!.length <= groupSize)) {
+              size += lanes[next]!.length;
+              group.push(lanes[next++]!);
+            }
+            try {
+              await processLanes(scope, group);
+            } catch (error) {
+              failure = error;
             }
           }
         }),
       );
       // The job fails and is retried: what was not settled is still unprocessed.
       if (failure !== null) throw failure;
-      if (batch.length < drainBatch) return;
+      if (batch.length < drainBatch || stopping) return;
     }
   }
 
   return {
     receive,
     drain,
+    /** The app is closing: no new drain; waits for those under way to end their current payments. */
+    async stop() {
+      stopping = true;
+      await Promise.all([...draining.values()].map((state) => state.done));
+    },
     register: () =>
       jobs.work<NotificationJob>(providerNotificationJob, (job) =>
-        drain({ tenantId: job.tenantId, datasetId: job.datasetId }),
+        drainForJob({ tenantId: job.tenantId, datasetId: job.datasetId }),
       ),
   };
 }

@@ -112,15 +112,15 @@ export interface SettleResult {
 export function createSettlement(deps: {
   database: Database;
   log: FastifyBaseLogger;
-  /** notifications.mail.ts paymentStatusChanged. */
-  notify?: (scope: PayScope, change: PaymentStatusChange) => Promise<void>;
+  /** notifications.mail.ts paymentStatusesChanged: one check for the moves of a batch. */
+  notify?: (scope: PayScope, changes: PaymentStatusChange[]) => Promise<void>;
   /** The payer's receipt mail (pay.receipt.ts). */
   receipt?: (scope: PayScope, paymentTransactionId: string) => Promise<void>;
   /**
    * The outgoing web hook events of a move (issue 15), written in the move's own transaction (the
    * outbox), so they are delivered exactly when the move commits.
    */
-  recordEvents?: (tx: Tx, scope: PayScope, move: PaymentMove) => Promise<void>;
+  recordEvents?: (tx: Tx, scope: PayScope, moves: PaymentMove[]) => Promise<void>;
 }) {
   const { database, log } = deps;
 
@@ -325,28 +325,367 @@ export function createSettlement(deps: {
     return full;
   }
 
-  async function afterCommit(scope: PayScope, before: string, payment: PaymentRow) {
-    const status = payment.status as CheckoutPaymentStatus;
-    const notificationStatus = notificationStatusOf(status);
+  /** What staff and payers may be told of a committed move (the notifications' wording). */
+  function changesOf(result: Moved): PaymentStatusChange[] {
+    const { payment } = result;
+    if (!payment) return [];
+    if (result.changed) {
+      const status = notificationStatusOf(payment.status as CheckoutPaymentStatus);
+      return status
+        ? [
+            {
+              paymentTransactionId: payment.id,
+              status,
+              from: result.before === 'Pending' ? 'Pending' : 'Provider',
+            },
+          ]
+        : [];
+    }
+    // Told once per payment: the mail's event key is the payment and the status.
+    if (result.processing)
+      return [{ paymentTransactionId: payment.id, status: 'Processing', from: 'Provider' }];
+    return [];
+  }
+
+  /**
+   * After the commit of one or several moves: the notification mails (one check for all of them)
+   * and the payers' receipts. The moves are committed: a mail that fails is logged, never undoes
+   * them (their jobs retry).
+   */
+  async function afterMoves(scope: PayScope, results: Moved[]) {
     const tasks: Promise<void>[] = [];
-    if (deps.notify && notificationStatus)
-      tasks.push(
-        deps.notify(scope, {
-          paymentTransactionId: payment.id,
-          status: notificationStatus,
-          from: before === 'Pending' ? 'Pending' : 'Provider',
-        }),
-      );
-    const payerEmail = (payment.customerDetails as { emailAddress?: string } | null)?.emailAddress;
-    if (deps.receipt && status === 'Paid' && payerEmail)
-      tasks.push(deps.receipt(scope, payment.id));
-    // The move is committed: a mail that fails is logged, never undoes it (their jobs retry).
+    const changes = results.flatMap(changesOf);
+    if (deps.notify && changes.length > 0) tasks.push(deps.notify(scope, changes));
+    for (const { changed, payment } of results) {
+      const payerEmail = (payment?.customerDetails as { emailAddress?: string } | null)
+        ?.emailAddress;
+      if (deps.receipt && changed && payment?.status === 'Paid' && payerEmail)
+        tasks.push(deps.receipt(scope, payment.id));
+    }
     for (const result of await Promise.allSettled(tasks))
       if (result.status === 'rejected')
         log.error(
-          { err: result.reason, paymentTransactionId: payment.id },
+          { err: result.reason, paymentTransactionIds: changes.map((c) => c.paymentTransactionId) },
           'after-payment work failed',
         );
+  }
+
+  /** What a move reads first: the claim, the locked payment, its quote and its locked request. */
+  interface Loaded {
+    claimed: boolean;
+    payment: PaymentRow | null;
+    quote: typeof payQuotes.$inferSelect | undefined;
+    request: PaymentRequestRow | undefined;
+  }
+
+  type Moved = {
+    changed: boolean;
+    payment: PaymentRow | null;
+    before: string | null;
+    processing: boolean;
+    /** What the move's web hook events say (recordEvents), when it moved. */
+    events?: PaymentMove;
+  };
+
+  /** One move's reads, for settle. */
+  async function load(
+    tx: Tx,
+    scope: PayScope,
+    paymentTransactionId: string,
+    outcome: PaymentOutcome,
+  ): Promise<Loaded> {
+    // A stored notification is processed exactly once: whoever claims it first does the work.
+    // The payment, then its request: a start never locks a payment, so this order cannot deadlock
+    // with it, and two moves of one request's payments queue on the request.
+    const [claimed, payment] = await Promise.all([
+      outcome.notificationId ? claimNotification(tx, scope, outcome.notificationId) : true,
+      lockPayment(tx, scope, paymentTransactionId, outcome.configurationId),
+    ]);
+    if (!claimed || !payment) return { claimed, payment, quote: undefined, request: undefined };
+    const [[quote], [request]] = await Promise.all([
+      tx
+        .select()
+        .from(payQuotes)
+        .where(
+          and(
+            eq(payQuotes.tenantId, scope.tenantId),
+            eq(payQuotes.datasetId, scope.datasetId),
+            eq(payQuotes.paymentTransactionId, payment.id),
+          ),
+        ),
+      payment.paymentRequestId
+        ? tx
+            .select()
+            .from(paymentRequests)
+            .where(
+              and(
+                eq(paymentRequests.tenantId, scope.tenantId),
+                eq(paymentRequests.datasetId, scope.datasetId),
+                eq(paymentRequests.id, payment.paymentRequestId),
+              ),
+            )
+            .for('update')
+        : Promise.resolve([] as PaymentRequestRow[]),
+    ]);
+    return { claimed, payment, quote, request };
+  }
+
+  /** The move itself, in the caller's transaction, from what load (or loadBatch) read. */
+  async function move(
+    tx: Tx,
+    scope: PayScope,
+    outcome: PaymentOutcome,
+    actor: SettleActor,
+    loaded: Loaded,
+  ): Promise<Moved> {
+    const { claimed, payment, quote, request } = loaded;
+    if (!claimed) return { changed: false, payment: null, before: null, processing: false };
+    if (!payment) {
+      await markNotification(tx, scope, outcome.notificationId, noPayment);
+      return { changed: false, payment: null, before: null, processing: false };
+    }
+    const event = outcome.exchange;
+    // Kept whatever it moves; it leaves with the next statement and is awaited with it.
+    const kept = event
+      ? tx.insert(providerEvents).values({
+          ...scope,
+          id: uuidv7(),
+          paymentTransactionId: payment.id,
+          providerName: payment.paymentProviderName ?? 'Unknown',
+          ...event,
+          payloadFileName: `${event.recordId ?? payment.id}.json`,
+        })
+      : null;
+    const before = payment.status;
+    if (!movesForward(before, outcome.status)) {
+      await Promise.all([
+        kept,
+        markNotification(
+          tx,
+          scope,
+          outcome.notificationId,
+          `Status stays ${before} (${outcome.status} does not move it forward)`,
+        ),
+      ]);
+      return {
+        changed: false,
+        payment,
+        before,
+        processing: before === 'Processing' && outcome.reportsProcessing === true,
+      };
+    }
+    const offered = (quote?.offered ?? null) as Offered | null;
+    const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
+    const allocatedNow = before === 'Processing' && taken;
+    // Everything below is issued without waiting where no value depends on an earlier answer:
+    // the statements run in the order issued, so what reads reads after what writes, and they
+    // leave in few writes (docs/decisions.md "Provider notifications are settled inline").
+    const moved = Promise.all([
+      kept,
+      tx
+        .update(paymentTransactions)
+        .set({
+          status: outcome.status,
+          statusDateTime: sql`now()`,
+          ...(outcome.providerReference
+            ? { paymentProviderReference: outcome.providerReference }
+            : {}),
+          ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
+          ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
+          ...(failed.has(outcome.status) && before === 'Processing'
+            ? { allocatedStatus: 'NotApplicable' }
+            : {}),
+        })
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, scope.tenantId),
+            eq(paymentTransactions.datasetId, scope.datasetId),
+            eq(paymentTransactions.id, payment.id),
+          ),
+        )
+        .returning(),
+      tx.insert(auditActivities).values({
+        tenantId: scope.tenantId,
+        id: uuidv7(),
+        datasetId: scope.datasetId,
+        operation: 'ChangePaymentStatus',
+        resourceType: 'PaymentTransaction',
+        resourceId: payment.id,
+        userName: actor.name,
+        status: 200,
+        errorMessage: failed.has(outcome.status)
+          ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
+          : null,
+        ipAddress: actor.ipAddress ?? null,
+        requestId: actor.requestId ?? null,
+      }),
+    ]);
+    // Awaited below; a failure fails the transaction either way.
+    moved.catch(() => undefined);
+    let completedRequestId: string | null = null;
+    try {
+      if (allocatedNow) {
+        if (request && request.usageType !== 'Multiple') {
+          // Single usage completes whatever was allocated: the request's update needs no answer.
+          const [, full] = await Promise.all([
+            allocate(tx, scope, payment, offered),
+            completeRequest(tx, scope, request),
+          ]);
+          if (full) completedRequestId = request.id;
+        } else {
+          await allocate(tx, scope, payment, offered);
+          if (request && (await completeRequest(tx, scope, request)))
+            completedRequestId = request.id;
+        }
+      }
+    } catch (error) {
+      // The move's own failure, if it failed, is the cause (what came after it was aborted).
+      await moved;
+      throw error;
+    }
+    const [, [after]] = await moved;
+    // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
+    if (before === 'Pending' && failed.has(outcome.status))
+      await allocationsFollowPayment(tx, scope, payment.id, null);
+    if (failed.has(outcome.status) && quote) {
+      await tx
+        .update(payQuotes)
+        .set({ failureMessage: outcome.errorMessage ?? null })
+        .where(
+          and(
+            eq(payQuotes.tenantId, scope.tenantId),
+            eq(payQuotes.datasetId, scope.datasetId),
+            eq(payQuotes.paymentTransactionId, payment.id),
+          ),
+        );
+    }
+    return {
+      changed: true,
+      payment: after!,
+      before,
+      processing: false,
+      events: {
+        paymentTransactionId: payment.id,
+        status: outcome.status,
+        eventType: eventTypeOf(outcome.status),
+        completedRequestId,
+      },
+    };
+  }
+
+  /** Moves' web hook events, in their transaction (the outbox), read as the moves left things. */
+  async function recordEvents(tx: Tx, scope: PayScope, moved: Moved[]) {
+    const moves = moved.flatMap((result) => (result.events ? [result.events] : []));
+    if (deps.recordEvents && moves.length > 0) await deps.recordEvents(tx, scope, moves);
+  }
+
+  /**
+   * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions.md
+   * "Provider notifications are settled inline"): their claims, payments, quotes and requests are
+   * read in one round trip — the payments, then the requests, each locked in id order, so two
+   * batches never wait on each other in a circle for them — then the moves, each payment's in the
+   * order given (in rounds: below), a later event seeing what its earlier one did. Every move
+   * commits with the others or none does; the caller settles them one by one when it fails.
+   */
+  async function settleBatch(
+    scope: PayScope,
+    items: { paymentTransactionId: string; outcome: PaymentOutcome; actor: SettleActor }[],
+  ): Promise<void> {
+    const results = await database.withTenant(scope.tenantId, async (tx) => {
+      const notificationIds = items.flatMap((item) =>
+        item.outcome.notificationId ? [item.outcome.notificationId] : [],
+      );
+      const paymentIds = [...new Set(items.map((item) => item.paymentTransactionId))];
+      const t = paymentTransactions;
+      const ofPayments = and(
+        eq(t.tenantId, scope.tenantId),
+        eq(t.datasetId, scope.datasetId),
+        inArray(t.id, paymentIds),
+      );
+      const [claimedRows, payments, quotes, requests] = await Promise.all([
+        notificationIds.length === 0
+          ? Promise.resolve([] as { id: string }[])
+          : tx
+              .update(providerNotifications)
+              .set({ processedAt: sql`now()` })
+              .where(
+                and(
+                  eq(providerNotifications.tenantId, scope.tenantId),
+                  eq(providerNotifications.datasetId, scope.datasetId),
+                  inArray(providerNotifications.id, notificationIds),
+                  isNull(providerNotifications.processedAt),
+                ),
+              )
+              .returning({ id: providerNotifications.id }),
+        tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
+        tx
+          .select()
+          .from(payQuotes)
+          .where(
+            and(
+              eq(payQuotes.tenantId, scope.tenantId),
+              eq(payQuotes.datasetId, scope.datasetId),
+              inArray(payQuotes.paymentTransactionId, paymentIds),
+            ),
+          ),
+        tx
+          .select()
+          .from(paymentRequests)
+          .where(
+            and(
+              eq(paymentRequests.tenantId, scope.tenantId),
+              eq(paymentRequests.datasetId, scope.datasetId),
+              inArray(
+                paymentRequests.id,
+                tx.select({ id: t.paymentRequestId }).from(t).where(ofPayments),
+              ),
+            ),
+          )
+          .orderBy(paymentRequests.id)
+          .for('update'),
+      ]);
+      const claimed = new Set(claimedRows.map((row) => row.id));
+      const current = new Map(payments.map((row) => [row.id, row]));
+      const quoteOf = new Map(quotes.map((row) => [row.paymentTransactionId, row]));
+      const requestOf = new Map(requests.map((row) => [row.id, row]));
+      // In rounds: every payment's first notification, then every second one... Each round's web
+      // hook events are read and written together once its moves are done (their reads leave in
+      // a few writes for the whole round, not a few per move); a payment moves at most once per
+      // round, so its events still show it as its own move left it.
+      const rounds: (typeof items)[] = [];
+      const seen = new Map<string, number>();
+      for (const item of items) {
+        const round = seen.get(item.paymentTransactionId) ?? 0;
+        seen.set(item.paymentTransactionId, round + 1);
+        (rounds[round] ??= []).push(item);
+      }
+      const moved: Moved[] = [];
+      for (const round of rounds) {
+        const movedInRound: Moved[] = [];
+        for (const { paymentTransactionId, outcome, actor } of round) {
+          const row = current.get(paymentTransactionId);
+          // Only a payment of the notification's own configuration moves (lockPayment's rule).
+          const payment =
+            row && (!outcome.configurationId || row.paymentProviderId === outcome.configurationId)
+              ? row
+              : null;
+          const result = await move(tx, scope, outcome, actor, {
+            claimed: outcome.notificationId ? claimed.has(outcome.notificationId) : true,
+            payment,
+            quote: payment ? quoteOf.get(payment.id) : undefined,
+            request: payment?.paymentRequestId
+              ? requestOf.get(payment.paymentRequestId)
+              : undefined,
+          });
+          if (result.changed && result.payment) current.set(result.payment.id, result.payment);
+          movedInRound.push(result);
+        }
+        await recordEvents(tx, scope, movedInRound);
+        moved.push(...movedInRound);
+      }
+      return moved;
+    });
+    await afterMoves(scope, results);
   }
 
   async function settle(
@@ -356,154 +695,20 @@ export function createSettlement(deps: {
     actor: SettleActor,
   ): Promise<SettleResult> {
     const result = await database.withTenant(scope.tenantId, async (tx) => {
-      // A stored notification is processed exactly once: whoever claims it first does the work.
-      // The payment, then its request: a start never locks a payment, so this order cannot deadlock
-      // with it, and two moves of one request's payments queue on the request.
-      const [claimed, payment] = await Promise.all([
-        outcome.notificationId ? claimNotification(tx, scope, outcome.notificationId) : true,
-        lockPayment(tx, scope, paymentTransactionId, outcome.configurationId),
-      ]);
-      if (!claimed) return { changed: false, payment: null, before: null, processing: false };
-      if (!payment) {
-        await markNotification(tx, scope, outcome.notificationId, noPayment);
-        return { changed: false, payment: null, before: null, processing: false };
-      }
-      const event = outcome.exchange;
-      const [, [quote], [request]] = await Promise.all([
-        event
-          ? tx.insert(providerEvents).values({
-              ...scope,
-              id: uuidv7(),
-              paymentTransactionId: payment.id,
-              providerName: payment.paymentProviderName ?? 'Unknown',
-              ...event,
-              payloadFileName: `${event.recordId ?? payment.id}.json`,
-            })
-          : Promise.resolve(),
-        tx
-          .select()
-          .from(payQuotes)
-          .where(
-            and(
-              eq(payQuotes.tenantId, scope.tenantId),
-              eq(payQuotes.datasetId, scope.datasetId),
-              eq(payQuotes.paymentTransactionId, payment.id),
-            ),
-          ),
-        payment.paymentRequestId
-          ? tx
-              .select()
-              .from(paymentRequests)
-              .where(
-                and(
-                  eq(paymentRequests.tenantId, scope.tenantId),
-                  eq(paymentRequests.datasetId, scope.datasetId),
-                  eq(paymentRequests.id, payment.paymentRequestId),
-                ),
-              )
-              .for('update')
-          : Promise.resolve([] as PaymentRequestRow[]),
-      ]);
-      const before = payment.status;
-      if (!movesForward(before, outcome.status)) {
-        await markNotification(
-          tx,
-          scope,
-          outcome.notificationId,
-          `Status stays ${before} (${outcome.status} does not move it forward)`,
-        );
-        return {
-          changed: false,
-          payment,
-          before,
-          processing: before === 'Processing' && outcome.reportsProcessing === true,
-        };
-      }
-      const offered = (quote?.offered ?? null) as Offered | null;
-      const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
-      const allocatedNow = before === 'Processing' && taken;
-      const [[after]] = await Promise.all([
-        tx
-          .update(paymentTransactions)
-          .set({
-            status: outcome.status,
-            statusDateTime: sql`now()`,
-            ...(outcome.providerReference
-              ? { paymentProviderReference: outcome.providerReference }
-              : {}),
-            ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
-            ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
-            ...(failed.has(outcome.status) && before === 'Processing'
-              ? { allocatedStatus: 'NotApplicable' }
-              : {}),
-          })
-          .where(
-            and(
-              eq(paymentTransactions.tenantId, scope.tenantId),
-              eq(paymentTransactions.datasetId, scope.datasetId),
-              eq(paymentTransactions.id, payment.id),
-            ),
-          )
-          .returning(),
-        tx.insert(auditActivities).values({
-          tenantId: scope.tenantId,
-          id: uuidv7(),
-          datasetId: scope.datasetId,
-          operation: 'ChangePaymentStatus',
-          resourceType: 'PaymentTransaction',
-          resourceId: payment.id,
-          userName: actor.name,
-          status: 200,
-          errorMessage: failed.has(outcome.status)
-            ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
-            : null,
-          ipAddress: actor.ipAddress ?? null,
-          requestId: actor.requestId ?? null,
-        }),
-      ]);
-      let completedRequestId: string | null = null;
-      if (allocatedNow) {
-        await allocate(tx, scope, payment, offered);
-        if (request && (await completeRequest(tx, scope, request))) completedRequestId = request.id;
-      }
-      // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
-      if (before === 'Pending' && failed.has(outcome.status))
-        await allocationsFollowPayment(tx, scope, payment.id, null);
-      if (failed.has(outcome.status) && quote) {
-        await tx
-          .update(payQuotes)
-          .set({ failureMessage: outcome.errorMessage ?? null })
-          .where(
-            and(
-              eq(payQuotes.tenantId, scope.tenantId),
-              eq(payQuotes.datasetId, scope.datasetId),
-              eq(payQuotes.paymentTransactionId, payment.id),
-            ),
-          );
-      }
-      if (deps.recordEvents)
-        await deps.recordEvents(tx, scope, {
-          paymentTransactionId: payment.id,
-          status: outcome.status,
-          eventType: eventTypeOf(outcome.status),
-          completedRequestId,
-        });
-      return { changed: true, payment: after!, before, processing: false };
+      const moved = await move(
+        tx,
+        scope,
+        outcome,
+        actor,
+        await load(tx, scope, paymentTransactionId, outcome),
+      );
+      await recordEvents(tx, scope, [moved]);
+      return moved;
     });
-    if (result.changed && result.payment) await afterCommit(scope, result.before!, result.payment);
-    if (result.processing && result.payment && deps.notify) {
-      // Told once per payment: the mail's event key is the payment and the status.
-      await deps
-        .notify(scope, {
-          paymentTransactionId: result.payment.id,
-          status: 'Processing',
-          from: 'Provider',
-        })
-        .catch((error: unknown) => log.error({ err: error }, 'processing notification failed'));
-    }
+    await afterMoves(scope, [result]);
     return { changed: result.changed, payment: result.payment };
   }
 
-  return { settle };
+  return { settle, settleBatch };
 }
 export type Settlement = ReturnType<typeof createSettlement>;

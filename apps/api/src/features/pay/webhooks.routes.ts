@@ -30,7 +30,7 @@ export async function webhooksRoutes(
         description:
           'No sign-in: the provider’s signature is verified before anything is read (Sandbox: `Sandbox-Signature: sha256=<hex HMAC-SHA256 of the body>`); ' +
           'a wrong one answers the provider’s expected code and changes nothing. Each event is stored once per (provider, event id) and ' +
-          'settled by a background job: 200 at once. An unknown provider or configuration answers 404.',
+          'settled right after the answer, with a delayed background job as the safety net: 200 at once. An unknown provider or configuration answers 404.',
         params: z.object({ provider: z.string().max(50), configurationId: z.string().max(100) }),
       },
     },

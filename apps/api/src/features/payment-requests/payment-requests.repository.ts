@@ -177,6 +177,15 @@ export function createPaymentRequestsRepository() {
       return row ?? null;
     },
 
+    /** Several requests by id (those not found left out). */
+    async findMany(executor: Executor, scope: PaymentRequestScope, ids: string[]): Promise<Row[]> {
+      if (ids.length === 0) return [];
+      return executor
+        .select()
+        .from(r)
+        .where(and(inScope(scope), inArray(r.id, ids)));
+    },
+
     async accountsById(executor: Executor, scope: PaymentRequestScope, ids: string[]) {
       if (ids.length === 0) return new Map<string, NonNullable<PaymentRequest['account']>>();
       const rows = await executor

@@ -199,6 +199,13 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
     get: (tx: Tx, scope: PaymentRequestScope, id: string, expandTransactions: boolean) =>
       load(tx, scope, id, { allocations: true, transactions: expandTransactions, payments: true, editState: true }),
 
+    /** get of several requests at once (the web hook payloads of a batch of settled payments), by id; those not found left out. */
+    async getMany(tx: Tx, scope: PaymentRequestScope, ids: string[], expandTransactions: boolean) {
+      const rows = await repository.findMany(tx, scope, ids);
+      const presented = await present(tx, scope, rows, { allocations: true, transactions: expandTransactions, payments: true, editState: true });
+      return new Map(presented.map((request, i) => [rows[i]!.id, request]));
+    },
+
     async create(tx: Tx, scope: PaymentRequestScope, input: CreatePaymentRequestInput): Promise<PaymentRequest> {
       const account = await accountOf(tx, scope, input.accountId);
       const id = uuidv7();

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import { readPaymentRecords } from '../../db/payment-records.js';
+import { readPaymentRecords, readPaymentRecordsOfPayments } from '../../db/payment-records.js';
 import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
@@ -10,6 +10,9 @@ import { createStatementCache, readPage } from '../../platform/paging/statement-
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
 type Fields = (typeof paymentTransactionQuery)['fields'];
+/** findWithDetails's answer. */
+type PaymentTransactionDetails = PaymentTransaction &
+  Awaited<ReturnType<typeof readPaymentRecords>>;
 export interface Scope {
   tenantId: string;
   datasetId: number;
@@ -185,6 +188,40 @@ export function createPaymentTransactionsRepository() {
           ) ?? null)
         : null;
       return toPaymentTransaction(row, request);
+    },
+
+    /**
+     * findWithDetails of several payments at once (the web hook payloads of a batch of settled
+     * payments): four statements for all of them. Those not found are left out.
+     */
+    async findManyWithDetails(executor: Executor, scope: Scope, ids: string[]) {
+      if (ids.length === 0) return new Map<string, PaymentTransactionDetails>();
+      const rows = await executor
+        .select()
+        .from(t)
+        .where(and(inScope(scope), inArray(t.id, ids)));
+      const [requests, records] = await Promise.all([
+        requestsById(executor, scope, [
+          ...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : []))),
+        ]),
+        readPaymentRecordsOfPayments(
+          executor,
+          scope,
+          rows.map((row) => row.id),
+        ),
+      ]);
+      return new Map<string, PaymentTransactionDetails>(
+        rows.map((row) => [
+          row.id,
+          {
+            ...toPaymentTransaction(
+              row,
+              row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null,
+            ),
+            ...records.get(row.id)!,
+          },
+        ]),
+      );
     },
 
     /** The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2). */

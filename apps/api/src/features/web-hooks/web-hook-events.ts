@@ -69,6 +69,32 @@ export async function recordWebhookEvent<T extends WebHookEventType>(
 }
 
 /**
+ * recordWebhookEvent of several events in one statement (a batch of settled payments): the same
+ * rows, in the order given. Returns their ids.
+ */
+export async function recordWebhookEvents(
+  tx: Tx,
+  scope: WebHookScope,
+  events: WebHookEventInput<WebHookEventType>[],
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const ids = events.map(() => uuidv7());
+  await tx.insert(webHookEvents).values(
+    events.map((event, i) => ({
+      tenantId: scope.tenantId,
+      datasetId: scope.datasetId,
+      id: ids[i]!,
+      type: event.type,
+      recordType: event.recordType,
+      recordId: event.recordId,
+      payload: event.payload as object,
+    })),
+  );
+  written = true;
+  return ids;
+}
+
+/**
  * The set-based form for statements that change many records at once (the allocated-status
  * import): a data-modifying CTE body inserting one event per row of `source`, whose columns are
  * `record_id` (text) and `payload` (jsonb). Put it in a `with … as (…)` of the same statement.

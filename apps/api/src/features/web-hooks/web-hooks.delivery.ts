@@ -57,6 +57,9 @@ export function envelopeOf(
   };
 }
 
+/** How long a commit's nudge waits for the commits beside it. */
+const commitNudgeDelayMs = 20;
+
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
@@ -84,8 +87,7 @@ export function createWebHookDelivery(deps: {
   const svixApps = new Set<string>();
   jobs.nudgeQueue(deliverQueue);
 
-  async function nudge() {
-    if (!started) return;
+  async function send() {
     try {
       await jobs.send(deliverQueue, {});
     } catch (error) {
@@ -93,10 +95,39 @@ export function createWebHookDelivery(deps: {
     }
   }
 
-  // After every transaction: one that recorded an event nudges the drain once it has committed.
+  /**
+   * One send at a time in this process. A nudge while one is under way (which may have been
+   * written before the caller's commit) waits for it and then sends once more, one send for every
+   * nudge that came meanwhile: a burst of commits (provider notifications settled side by side)
+   * queues two drains, not one per commit.
+   */
+  let sending: Promise<void> | null = null;
+  let following: Promise<void> | null = null;
+  function nudge(): Promise<void> {
+    if (!started) return Promise.resolve();
+    if (!sending) {
+      sending = send().finally(() => {
+        sending = null;
+      });
+      return sending;
+    }
+    following ??= sending.then(() => {
+      following = null;
+      return nudge();
+    });
+    return following;
+  }
+
+  // After every transaction: one that recorded an event nudges the drain once it has committed,
+  // a few milliseconds later, so the commits of a burst share one nudge (and one drain).
+  let nudgeSoon: NodeJS.Timeout | null = null;
   database.afterWrite(() => {
     // A stopped delivery leaves the mark to a running one on the same database (tests, restarts).
-    if (started && takeWrittenMark()) void nudge();
+    if (!started || !takeWrittenMark() || nudgeSoon) return;
+    nudgeSoon = setTimeout(() => {
+      nudgeSoon = null;
+      void nudge();
+    }, commitNudgeDelayMs);
   });
 
   /** New events → deliveries, in one owner transaction; answers how many events it took. */
