@@ -195,6 +195,22 @@ describe('a configuration keeps its provider exchanges as provider events', () =
     expect(second).toMatchObject({ totalItems: 4, items: [{ eventType: 'oauth.token' }] });
   });
 
+  it('Stripe: a refused code of an existing configuration (edit mode) keeps the refusal alone', async () => {
+    const refused = await call(
+      merchant,
+      'POST',
+      `stripe/account/connect?code=ac_refused&state=${encodeURIComponent(`${stripeId}|1|test`)}`,
+    );
+    expect(refused.statusCode).toBe(400);
+    const { items, totalItems } = await eventsOf(stripeId);
+    expect(totalItems).toBe(5);
+    expect(items[0]).toMatchObject({ eventType: 'oauth.token', status: 'http_400' });
+    expect(JSON.parse(items[0]!.payload)).toMatchObject({
+      request: { body: { code: '[kept sealed]' } },
+      response: { status: 400 },
+    });
+  });
+
   it('GoCardless: the code exchange is kept with the configuration it added, and a creditor read', async () => {
     const start = (await call(merchant, 'GET', 'gocardless/authorise/start?state=n')).json() as {
       url: string;
@@ -322,6 +338,11 @@ describe('a configuration keeps its provider exchanges as provider events', () =
       sql`select count(*)::int as n from payment_provider_events`,
     );
     expect((count as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(8);
+  });
+
+  it('the list is in the OpenAPI document', async () => {
+    const document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
+    expect(document.paths['/api/v0/providers/{id}/events']?.get).toBeDefined();
   });
 
   it('another tenant gets 404 for the list, a Viewer 403', async () => {
