@@ -67,6 +67,9 @@ import { createPaymentProvidersRepository } from './features/payment-providers/p
 import { createPaymentProvidersService } from './features/payment-providers/payment-providers.service.js';
 import { providerConnectionsRoutes } from './features/payment-providers/provider-connections.routes.js';
 import { createProviderConnections } from './features/payment-providers/provider-connections.service.js';
+import { createPaymentProviderEventsRepository } from './features/payment-providers/payment-provider-events.repository.js';
+import { paymentProviderEventsRoutes } from './features/payment-providers/payment-provider-events.routes.js';
+import { createPaymentProviderEventsService } from './features/payment-providers/payment-provider-events.service.js';
 import { createPaymentAdapters, createProviderClients } from './providers/clients.js';
 import {
   createSecretBox,
@@ -552,13 +555,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Settles under way in this process end before the database closes (the rest: their job).
   app.addHook('onClose', () => providerNotifications.stop());
+
+  // Issue 12: the configurations' own provider exchanges, kept as their provider events.
+  const paymentProviderEvents = createPaymentProviderEventsRepository();
   await app.register(providerConnectionsRoutes, {
     connections: createProviderConnections({
       providers: paymentProviders,
       repository: paymentProvidersRepository,
+      events: paymentProviderEvents,
       ...createProviderClients(config),
       publicUrl: config.publicUrl,
       opayoServerIp: config.OPAYO_SERVER_IP,
+    }),
+    database,
+  });
+  await app.register(paymentProviderEventsRoutes, {
+    events: createPaymentProviderEventsService({
+      providers: paymentProvidersRepository,
+      events: paymentProviderEvents,
     }),
   });
   await app.register(accessKeysRoutes, {

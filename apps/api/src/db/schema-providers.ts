@@ -57,3 +57,42 @@ export const paymentProviders = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * What a provider said about a configuration rather than a payment (issue 12): the Stripe and
+ * GoCardless OAuth exchanges, account and creditor reads, Stripe deauthorisation, connection tests
+ * and Opayo IP registration. The payload is the request as sent and the answer as received, with
+ * every secret masked as in a payment's provider events (providers/exchange.ts).
+ */
+export const paymentProviderEvents = pgTable(
+  'payment_provider_events',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    datasetId: integer('dataset_id').notNull(),
+    id: uuid('id').notNull(),
+    paymentProviderId: uuid('payment_provider_id').notNull(),
+    createdOn: at('created_on').notNull().defaultNow(),
+    providerName: text('provider_name').notNull(),
+    eventType: text('event_type').notNull(),
+    recordType: text('record_type'),
+    recordId: text('record_id'),
+    status: text('status'),
+    payload: text('payload').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
+    // The list: one configuration's events, newest first.
+    index('payment_provider_events_list_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.paymentProviderId,
+      t.createdOn,
+      t.id,
+    ),
+    foreignKey({
+      name: 'payment_provider_events_provider_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentProviderId],
+      foreignColumns: [paymentProviders.tenantId, paymentProviders.datasetId, paymentProviders.id],
+    }).onDelete('cascade'),
+  ],
+);

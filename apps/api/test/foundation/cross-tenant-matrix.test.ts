@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { secretSentinel } from '@ledgerline/contract';
 import { datasets, users } from '../../src/db/schema.js';
+import { paymentProviderEvents } from '../../src/db/schema-providers.js';
 import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.js';
 import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
@@ -232,6 +234,21 @@ beforeAll(async () => {
     isTest: true,
   });
   await call(b, 'PUT', 'providers/default', { paymentProviderId: provider.id });
+  // A provider event of B's configuration (issue 12: providers/{id}/events); the Sandbox makes no
+  // connection exchange of its own, so it is written as a connection test would keep it.
+  await ctx.database.db.insert(paymentProviderEvents).values({
+    tenantId: b.tenantId,
+    datasetId: 1,
+    id: randomUUID(),
+    paymentProviderId: provider.id,
+    providerName: 'Sandbox',
+    eventType: 'version',
+    recordType: 'vendor',
+    recordId: 'b-vendor',
+    status: '0000',
+    payload:
+      '{"request":{"method":"POST","url":"https://b.example"},"response":{"status":200,"body":""}}',
+  });
   Object.assign(theirs, {
     'settlement-configuration-groups': group.id,
     configurations: withConfiguration.configurations[0].id,

@@ -19,6 +19,7 @@ import {
   tranSafeTestResult,
   uuidParam,
 } from '@ledgerline/contract';
+import type { Database } from '../../db/client.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { ProviderScope } from './payment-providers.repository.js';
 import type { ProviderConnections, Transactions } from './provider-connections.service.js';
@@ -30,9 +31,10 @@ function scopeOf(request: FastifyRequest): ProviderScope {
   return { tenantId, datasetId: request.datasetId };
 }
 
-const transactionsOf = (request: FastifyRequest): Transactions => ({
+const transactionsFor = (database: Database, request: FastifyRequest): Transactions => ({
   read: (fn) => request.tenantRead(fn),
   write: (fn, status) => request.unitOfWork(fn, status),
+  record: (fn) => database.withTenant(requirePrincipal(request.principal).tenantId, fn),
 });
 
 const permission = 'ConfigurePaymentProvider' as const;
@@ -45,10 +47,11 @@ const secretNote = 'A password sent as the sentinel uses the stored one of `paym
  */
 export async function providerConnectionsRoutes(
   app: FastifyInstance,
-  options: { connections: ProviderConnections },
+  options: { connections: ProviderConnections; database: Database },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { connections } = options;
+  const transactionsOf = (request: FastifyRequest) => transactionsFor(options.database, request);
 
   r.get(
     '/api/v0/stripe/keys',

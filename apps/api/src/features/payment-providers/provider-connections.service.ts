@@ -11,12 +11,14 @@ import {
   type StripeKeys,
 } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
+import type { ProviderExchange } from '../../providers/adapter.js';
 import { AppError, ConflictError } from '../../platform/errors.js';
 import {
   GoCardlessError,
   type GoCardlessConnect,
 } from '../../providers/gocardless/gocardless.connect.js';
 import { ProviderUnreachableError } from '../../providers/http.js';
+import type { ExchangeRecorder } from '../../providers/recorded-fetch.js';
 import type { OpayoAdmin } from '../../providers/opayo/opayo.admin.js';
 import { StripeError, type StripeConnect } from '../../providers/stripe/stripe.connect.js';
 import type { TranSafeAdmin } from '../../providers/transafe/transafe.admin.js';
@@ -25,14 +27,23 @@ import { TrueLayerTokenError } from '../../providers/truelayer/truelayer.checkou
 import type { ProviderScope } from './payment-providers.repository.js';
 import type { Credentials, PaymentProvidersService } from './payment-providers.service.js';
 import type { PaymentProvidersRepository } from './payment-providers.repository.js';
+import type { PaymentProviderEventsRepository } from './payment-provider-events.repository.js';
 
 const goCardlessNotConfigured =
   'GoCardless is not set up on this server yet: ask the operator to set GOCARDLESS_CLIENT_ID and GOCARDLESS_CLIENT_SECRET.';
 
-/** The request's two kinds of transaction: provider calls happen between them (style.md §7). */
+/** The request's kinds of transaction: provider calls happen between them (style.md §7). */
 export interface Transactions {
   read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   write<T>(fn: (tx: Tx) => Promise<T>, successStatus?: number): Promise<T>;
+  /** A transaction that only keeps provider events (of a read or a failed call): no audit. */
+  record<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+/** The exchanges one call made, in order, for the configuration's provider events. */
+function exchangeLog() {
+  const exchanges: ProviderExchange[] = [];
+  return { exchanges, recorder: (exchange: ProviderExchange) => void exchanges.push(exchange) };
 }
 
 const verificationStatuses: Record<string, GoCardlessCreditorInfo['status']> = {
@@ -47,12 +58,18 @@ const notConnected = () => new ConflictError(messages.notConnected, 'StripeNotCo
 export interface ProviderConnectionsDeps {
   providers: PaymentProvidersService;
   repository: PaymentProvidersRepository;
+  events: PaymentProviderEventsRepository;
   stripe: StripeConnect;
   goCardless: GoCardlessConnect;
   opayo: OpayoAdmin;
   tranSafe: TranSafeAdmin;
   oppwa: OppwaAdmin;
-  trueLayer: { token(configuration: { credentials: Record<string, unknown> }): Promise<string> };
+  trueLayer: {
+    token(
+      configuration: { credentials: Record<string, unknown> },
+      recorder?: ExchangeRecorder,
+    ): Promise<string>;
+  };
   publicUrl: string;
   opayoServerIp: string | undefined;
 }
@@ -86,7 +103,8 @@ async function reach<T>(call: () => Promise<T>, failed: (message: string) => T):
 }
 
 export function createProviderConnections(deps: ProviderConnectionsDeps) {
-  const { providers, repository, stripe, goCardless, opayo, tranSafe, oppwa, trueLayer } = deps;
+  const { providers, repository, events, stripe, goCardless, opayo, tranSafe, oppwa, trueLayer } =
+    deps;
   const stripeReturn = `${deps.publicUrl}/stripe-connect/connect/oauth`;
   const goCardlessReturn = `${deps.publicUrl}/gocardless/connect/oauth`;
 
@@ -100,6 +118,37 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
     const { row, credentials } = await providers.credentialsFor(tx, scope, id);
     if (row.providerName !== kind) throw badRequest(messages.invalidProviderType);
     return { row, credentials };
+  }
+
+  /**
+   * Keeps a call's exchanges as events of a configuration in a transaction of their own: for a
+   * read, a connection test or a call that failed (a change keeps them in its own transaction).
+   * A test of a form not saved yet, or of an id that is not this company's configuration of the
+   * kind, has no configuration to keep them with.
+   */
+  async function keep(
+    db: Transactions,
+    scope: ProviderScope,
+    configuration: { id: string; providerName: string } | null | undefined,
+    exchanges: readonly ProviderExchange[],
+  ) {
+    if (!configuration || exchanges.length === 0) return;
+    await db.record((tx) => events.insert(tx, scope, configuration, exchanges));
+  }
+
+  /** The configuration a connection test names, if it is this company's one of the kind. */
+  async function keepForTest(
+    db: Transactions,
+    scope: ProviderScope,
+    kind: PaymentProviderName,
+    id: string | null | undefined,
+    exchanges: readonly ProviderExchange[],
+  ) {
+    if (!id || exchanges.length === 0) return;
+    await db.record(async (tx) => {
+      const row = await repository.find(tx, scope, id);
+      if (row?.providerName === kind) await events.insert(tx, scope, row, exchanges);
+    });
   }
 
   /** A secret sent as the sentinel stands for the stored one of the named configuration. */
@@ -156,41 +205,50 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       if (testOrLive !== undefined && (testOrLive === 'test') !== stripe.isTestMode())
         throw badRequest(messages.testModeMismatch);
       const editing = mode === '1';
-      if (editing) {
-        // Checked before the code is spent: the configuration must be a card account link.
-        await db.read((tx) => configurationOf(tx, scope, configurationId, 'Stripe'));
-      }
-      const exchanged = await reach(
-        () => stripe.exchangeCode(input.code),
-        (message) => {
-          throw badRequest(message);
-        },
+      // Checked before the code is spent: the configuration must be a card account link.
+      const edited = editing
+        ? (await db.read((tx) => configurationOf(tx, scope, configurationId, 'Stripe'))).row
+        : null;
+      const { exchanges, recorder } = exchangeLog();
+      // A failed connection of an existing configuration still keeps what Stripe said.
+      const fail = async (error: AppError): Promise<never> => {
+        await keep(db, scope, edited, exchanges);
+        throw error;
+      };
+      const exchanged = await reach<{ accountId: string; livemode: boolean } | AppError>(
+        () => stripe.exchangeCode(input.code, recorder),
+        (message) => badRequest(message),
       );
-      if (exchanged.livemode === stripe.isTestMode()) throw badRequest(messages.testModeMismatch);
+      if (exchanged instanceof AppError) return fail(exchanged);
+      if (exchanged.livemode === stripe.isTestMode())
+        return fail(badRequest(messages.testModeMismatch));
       const account = await reach(
-        () => stripe.account(exchanged.accountId),
+        () => stripe.account(exchanged.accountId, recorder),
         () => null,
       );
-      if (!account) throw badRequest(messages.accountNotFound);
+      if (!account) return fail(badRequest(messages.accountNotFound));
       const serverCredentials: Credentials = {
         stripeAccountId: account.id,
         connectClientId: stripe.clientId(),
       };
       const paymentProviderId = await db.write(async (tx) => {
+        let id: string;
         if (editing) {
           await configurationOf(tx, scope, configurationId, 'Stripe');
-          return (
-            await providers.setServerCredentials(tx, scope, configurationId, serverCredentials)
-          ).id;
+          id = (await providers.setServerCredentials(tx, scope, configurationId, serverCredentials))
+            .id;
+        } else {
+          const base = (account.displayName ?? account.id).slice(0, 90);
+          const name = uniqueName(base, await repository.namesLike(tx, scope, base));
+          try {
+            id = (await providers.create(tx, scope, stripeCreateBody(name), serverCredentials)).id;
+          } catch (error) {
+            if (error instanceof AppError) throw badRequest(messages.unableToAddStripe);
+            throw error;
+          }
         }
-        const base = (account.displayName ?? account.id).slice(0, 90);
-        const name = uniqueName(base, await repository.namesLike(tx, scope, base));
-        try {
-          return (await providers.create(tx, scope, stripeCreateBody(name), serverCredentials)).id;
-        } catch (error) {
-          if (error instanceof AppError) throw badRequest(messages.unableToAddStripe);
-          throw error;
-        }
+        await events.insert(tx, scope, { id, providerName: 'Stripe' }, exchanges);
+        return id;
       });
       return { paymentProviderId, account: { id: account.id, displayName: account.displayName } };
     },
@@ -200,13 +258,15 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       scope: ProviderScope,
       id: string,
     ): Promise<StripeAccountInfo> {
-      const { credentials } = await db.read((tx) => configurationOf(tx, scope, id, 'Stripe'));
+      const { row, credentials } = await db.read((tx) => configurationOf(tx, scope, id, 'Stripe'));
       const accountId = credentials.stripeAccountId;
       if (typeof accountId !== 'string' || accountId === '') throw notConnected();
+      const { exchanges, recorder } = exchangeLog();
       const account = await reach(
-        () => stripe.account(accountId),
+        () => stripe.account(accountId, recorder),
         () => null,
       );
+      await keep(db, scope, row, exchanges);
       if (!account)
         return {
           valid: false,
@@ -222,18 +282,25 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
 
     /** spec 3 §4: deauthorise at Stripe, then clear the account id. */
     async stripeDisconnect(db: Transactions, scope: ProviderScope, id: string): Promise<void> {
-      const { credentials } = await db.read((tx) => configurationOf(tx, scope, id, 'Stripe'));
+      const { row, credentials } = await db.read((tx) => configurationOf(tx, scope, id, 'Stripe'));
       const accountId = credentials.stripeAccountId;
       if (typeof accountId !== 'string' || accountId === '') throw notConnected();
-      await reach(
-        () => stripe.deauthorize(accountId),
-        (message) => {
-          throw badRequest(message);
+      const { exchanges, recorder } = exchangeLog();
+      const refused = await reach<AppError | null>(
+        async () => {
+          await stripe.deauthorize(accountId, recorder);
+          return null;
         },
+        (message) => badRequest(message),
       );
+      if (refused) {
+        await keep(db, scope, row, exchanges);
+        throw refused;
+      }
       await db.write(async (tx) => {
         await configurationOf(tx, scope, id, 'Stripe');
         await providers.setServerCredentials(tx, scope, id, { stripeAccountId: null });
+        await events.insert(tx, scope, row, exchanges);
       }, 204);
     },
 
@@ -253,8 +320,10 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       code: string,
     ): Promise<GoCardlessCompleteResult> {
       let token: { accessToken: string; organisationId: string };
+      // A refused code adds no configuration: its exchange has nothing to be kept with.
+      const { exchanges, recorder } = exchangeLog();
       try {
-        token = await goCardless.exchangeCode({ code, redirectUri: goCardlessReturn });
+        token = await goCardless.exchangeCode({ code, redirectUri: goCardlessReturn }, recorder);
       } catch (error) {
         return {
           success: false,
@@ -273,12 +342,12 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
           settings: {},
           credentials: {},
         });
-        return (
-          await providers.create(tx, scope, body, {
-            organisationId: token.organisationId,
-            accessToken: token.accessToken,
-          })
-        ).id;
+        const { id } = await providers.create(tx, scope, body, {
+          organisationId: token.organisationId,
+          accessToken: token.accessToken,
+        });
+        await events.insert(tx, scope, { id, providerName: 'GoCardless' }, exchanges);
+        return id;
       });
       return { success: true, paymentProviderId, errorMessage: null };
     },
@@ -288,7 +357,9 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       scope: ProviderScope,
       id: string,
     ): Promise<GoCardlessCreditorInfo> {
-      const { credentials } = await db.read((tx) => configurationOf(tx, scope, id, 'GoCardless'));
+      const { row, credentials } = await db.read((tx) =>
+        configurationOf(tx, scope, id, 'GoCardless'),
+      );
       const organisationId =
         typeof credentials.organisationId === 'string' ? credentials.organisationId : null;
       const accessToken = credentials.accessToken;
@@ -299,10 +370,12 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         verifyUrl: null,
       };
       if (typeof accessToken !== 'string') return unknown;
+      const { exchanges, recorder } = exchangeLog();
       const creditor = await reach(
-        () => goCardless.creditor(accessToken),
+        () => goCardless.creditor(accessToken, recorder),
         () => null,
       );
+      await keep(db, scope, row, exchanges);
       if (!creditor) return unknown;
       const status = verificationStatuses[creditor.verificationStatus] ?? 'Unknown';
       return {
@@ -331,15 +404,17 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         input.paymentProviderId,
         'password',
       );
-      return reach(
+      const { exchanges, recorder } = exchangeLog();
+      const result = await reach(
         () =>
-          tranSafe.testConnection({
-            useTestServer: input.useTestServer,
-            userName: input.userName,
-            password,
-          }),
+          tranSafe.testConnection(
+            { useTestServer: input.useTestServer, userName: input.userName, password },
+            recorder,
+          ),
         (message) => ({ success: false, message }),
       );
+      await keepForTest(db, scope, 'TranSafe', input.paymentProviderId, exchanges);
+      return result;
     },
 
     /** A client-credentials token for the client proves its id and secret. */
@@ -361,12 +436,20 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         input.paymentProviderId,
         'clientSecret',
       );
-      return reach(
+      const { exchanges, recorder } = exchangeLog();
+      const result = await reach(
         async () => {
           try {
-            await trueLayer.token({
-              credentials: { clientId: input.clientId, clientSecret, useSandbox: input.useSandbox },
-            });
+            await trueLayer.token(
+              {
+                credentials: {
+                  clientId: input.clientId,
+                  clientSecret,
+                  useSandbox: input.useSandbox,
+                },
+              },
+              recorder,
+            );
             return { success: true, message: messages.connectionTested };
           } catch (error) {
             if (error instanceof TrueLayerTokenError)
@@ -376,6 +459,8 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         },
         (message) => ({ success: false, message }),
       );
+      await keepForTest(db, scope, 'TrueLayer', input.paymentProviderId, exchanges);
+      return result;
     },
 
     /** A 1.00 GBP checkout (nothing is charged) proves the access token and entity. */
@@ -397,15 +482,17 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         input.paymentProviderId,
         'accessToken',
       );
-      return reach(
+      const { exchanges, recorder } = exchangeLog();
+      const result = await reach(
         () =>
-          oppwa.testConnection({
-            useSandbox: input.useSandbox,
-            entityId: input.entityId,
-            accessToken,
-          }),
+          oppwa.testConnection(
+            { useSandbox: input.useSandbox, entityId: input.entityId, accessToken },
+            recorder,
+          ),
         (message) => ({ success: false, message }),
       );
+      await keepForTest(db, scope, 'Oppwa', input.paymentProviderId, exchanges);
+      return result;
     },
 
     async opayoTest(
@@ -427,16 +514,21 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         input.paymentProviderId,
         'adminPassword',
       );
+      const { exchanges, recorder } = exchangeLog();
       const answer = await reach(
         () =>
-          opayo.testConnection({
-            useTestServer: input.useTestServer,
-            vendor: input.vendor,
-            user: input.user,
-            password,
-          }),
+          opayo.testConnection(
+            {
+              useTestServer: input.useTestServer,
+              vendor: input.vendor,
+              user: input.user,
+              password,
+            },
+            recorder,
+          ),
         (message) => ({ errorCode: 'HTTP', error: message }),
       );
+      await keepForTest(db, scope, 'Opayo', input.paymentProviderId, exchanges);
       return answer.errorCode === '0000'
         ? { success: true, errorCode: null, detail: null }
         : { success: false, errorCode: answer.errorCode, detail: answer.error };
@@ -464,18 +556,23 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         'adminPassword',
       );
       const ip = deps.opayoServerIp;
+      const { exchanges, recorder } = exchangeLog();
       const answer = await reach(
         () =>
-          opayo.registerIp({
-            useTestServer: input.useTestServer,
-            vendor: input.vendor,
-            user: input.user,
-            password,
-            ip,
-            note: 'Ledgerline',
-          }),
+          opayo.registerIp(
+            {
+              useTestServer: input.useTestServer,
+              vendor: input.vendor,
+              user: input.user,
+              password,
+              ip,
+              note: 'Ledgerline',
+            },
+            recorder,
+          ),
         (message) => ({ errorCode: 'HTTP', error: message }),
       );
+      await keepForTest(db, scope, 'Opayo', input.paymentProviderId, exchanges);
       return answer.errorCode === '0000'
         ? { success: true, errorCode: null, detail: null }
         : { success: false, errorCode: answer.errorCode, detail: answer.error };

@@ -1,4 +1,10 @@
-import { formBody, providerFetch } from '../http.js';
+import { formBody } from '../http.js';
+import {
+  maskedFields,
+  maskedJson,
+  recordedFetch,
+  type ExchangeRecorder,
+} from '../recorded-fetch.js';
 
 export class GoCardlessError extends Error {}
 
@@ -57,26 +63,41 @@ export function createGoCardlessConnect(options: {
     },
     verifyUrl: () => verify,
 
-    async exchangeCode(input: {
-      code: string;
-      redirectUri: string;
-    }): Promise<{ accessToken: string; organisationId: string }> {
+    async exchangeCode(
+      input: { code: string; redirectUri: string },
+      recorder?: ExchangeRecorder,
+    ): Promise<{ accessToken: string; organisationId: string }> {
       const { clientId, clientSecret } = configured();
-      const answer = await providerFetch('GoCardless', `${connect}/oauth/access_token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
+      const fields = {
+        grant_type: 'authorization_code',
+        code: input.code,
+        redirect_uri: input.redirectUri,
+        client_id: clientId,
+        client_secret: clientSecret,
+      };
+      const url = `${connect}/oauth/access_token`;
+      const answer = await recordedFetch(
+        'GoCardless',
+        url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            accept: 'application/json',
+          },
+          body: formBody(fields),
+          timeoutMs: options.timeoutMs,
         },
-        body: formBody({
-          grant_type: 'authorization_code',
-          code: input.code,
-          redirect_uri: input.redirectUri,
-          client_id: clientId,
-          client_secret: clientSecret,
-        }),
-        timeoutMs: options.timeoutMs,
-      });
+        {
+          recorder,
+          eventType: 'oauth.token',
+          recordType: 'organisation',
+          request: { method: 'POST', url, body: maskedFields(fields, ['code', 'client_secret']) },
+          status: (answer) => (answer.status === 200 ? 'connected' : `http_${answer.status}`),
+          // The merchant's access token is kept sealed with the configuration only.
+          maskAnswer: (text) => maskedJson(text, ['access_token', 'refresh_token']),
+        },
+      );
       const body = answer.json<{
         access_token?: string;
         organisation_id?: string;
@@ -91,16 +112,31 @@ export function createGoCardlessConnect(options: {
       return { accessToken: body.access_token, organisationId: body.organisation_id };
     },
 
-    async creditor(accessToken: string): Promise<GoCardlessCreditor | null> {
-      const answer = await providerFetch('GoCardless', `${api}/creditors`, {
-        method: 'GET',
-        headers: {
-          authorization: `Bearer ${accessToken}`,
-          'gocardless-version': '2015-07-06',
-          accept: 'application/json',
+    async creditor(
+      accessToken: string,
+      recorder?: ExchangeRecorder,
+    ): Promise<GoCardlessCreditor | null> {
+      const url = `${api}/creditors`;
+      const answer = await recordedFetch(
+        'GoCardless',
+        url,
+        {
+          method: 'GET',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'gocardless-version': '2015-07-06',
+            accept: 'application/json',
+          },
+          timeoutMs: options.timeoutMs,
         },
-        timeoutMs: options.timeoutMs,
-      });
+        {
+          recorder,
+          eventType: 'creditors.read',
+          recordType: 'creditor',
+          request: { method: 'GET', url },
+          status: (answer) => (answer.status === 200 ? 'read' : `http_${answer.status}`),
+        },
+      );
       const body = answer.json<{
         creditors?: { id: string; name: string; verification_status: string }[];
       }>();

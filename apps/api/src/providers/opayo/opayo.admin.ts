@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { formBody, providerFetch } from '../http.js';
+import { formBody } from '../http.js';
+import { keptSealed, recordedFetch, type ExchangeRecorder } from '../recorded-fetch.js';
 
 /** What the Reporting & Admin API answered: errorcode 0000 is success. */
 export interface OpayoAdminAnswer {
@@ -35,26 +36,47 @@ export const paddedIp = (ip: string) =>
  * password itself is never sent.
  */
 export function createOpayoAdmin(options: { testUrl: string; liveUrl: string; timeoutMs: number }) {
-  async function command(input: {
-    useTestServer: boolean;
-    vendor: string;
-    user: string;
-    password: string;
-    command: string;
-    parameters?: string;
-  }): Promise<OpayoAdminAnswer> {
+  async function command(
+    input: {
+      useTestServer: boolean;
+      vendor: string;
+      user: string;
+      password: string;
+      command: string;
+      parameters?: string;
+    },
+    recorder: ExchangeRecorder | undefined,
+  ): Promise<OpayoAdminAnswer> {
     const elements = `<command>${escapeXml(input.command)}</command><vendor>${escapeXml(input.vendor)}</vendor><user>${escapeXml(input.user)}</user>${input.parameters ?? ''}`;
     const signature = createHash('md5')
       .update(`${elements}<password>${escapeXml(input.password)}</password>`)
       .digest('hex');
     const xml = `<vspaccess>${elements}<signature>${signature}</signature></vspaccess>`;
     const base = input.useTestServer ? options.testUrl : options.liveUrl;
-    const answer = await providerFetch('Opayo', `${base.replace(/\/$/, '')}/access/access.htm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: formBody({ XML: xml }),
-      timeoutMs: options.timeoutMs,
-    });
+    const url = `${base.replace(/\/$/, '')}/access/access.htm`;
+    const answer = await recordedFetch(
+      'Opayo',
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: formBody({ XML: xml }),
+        timeoutMs: options.timeoutMs,
+      },
+      {
+        recorder,
+        eventType: input.command,
+        recordType: 'vendor',
+        recordId: input.vendor,
+        // The signature is the MD5 of the elements and the password: kept out like the password.
+        request: {
+          method: 'POST',
+          url,
+          body: { XML: `<vspaccess>${elements}<signature>${keptSealed}</signature></vspaccess>` },
+        },
+        status: (answer) => tagOf(answer.text, 'errorcode') ?? `http_${answer.status}`,
+      },
+    );
     const errorCode = tagOf(answer.text, 'errorcode');
     if (answer.status !== 200 || errorCode === null) {
       return { errorCode: 'HTTP', error: `Opayo answered HTTP ${answer.status}.` };
@@ -64,25 +86,34 @@ export function createOpayoAdmin(options: { testUrl: string; liveUrl: string; ti
 
   return {
     /** Connection test: the `version` command. */
-    testConnection: (input: {
-      useTestServer: boolean;
-      vendor: string;
-      user: string;
-      password: string;
-    }) => command({ ...input, command: 'version' }),
-    registerIp: (input: {
-      useTestServer: boolean;
-      vendor: string;
-      user: string;
-      password: string;
-      ip: string;
-      note: string;
-    }) =>
-      command({
-        ...input,
-        command: 'addValidIPs',
-        parameters: `<validips><ipaddress><address>${paddedIp(input.ip)}</address><mask>255.255.255.255</mask><note>${escapeXml(input.note)}</note></ipaddress></validips>`,
-      }),
+    testConnection: (
+      input: {
+        useTestServer: boolean;
+        vendor: string;
+        user: string;
+        password: string;
+      },
+      recorder?: ExchangeRecorder,
+    ) => command({ ...input, command: 'version' }, recorder),
+    registerIp: (
+      input: {
+        useTestServer: boolean;
+        vendor: string;
+        user: string;
+        password: string;
+        ip: string;
+        note: string;
+      },
+      recorder?: ExchangeRecorder,
+    ) =>
+      command(
+        {
+          ...input,
+          command: 'addValidIPs',
+          parameters: `<validips><ipaddress><address>${paddedIp(input.ip)}</address><mask>255.255.255.255</mask><note>${escapeXml(input.note)}</note></ipaddress></validips>`,
+        },
+        recorder,
+      ),
   };
 }
 export type OpayoAdmin = ReturnType<typeof createOpayoAdmin>;

@@ -1,4 +1,10 @@
-import { formBody, providerFetch } from '../http.js';
+import { formBody } from '../http.js';
+import {
+  maskedFields,
+  maskedJson,
+  recordedFetch,
+  type ExchangeRecorder,
+} from '../recorded-fetch.js';
 
 export interface StripeAccount {
   id: string;
@@ -45,13 +51,31 @@ export function createStripeConnect(options: {
     authoriseUrl: () => `${connect}/oauth/authorize`,
 
     /** The authorisation code for the connected account's id (`stripe_user_id`). */
-    async exchangeCode(code: string): Promise<{ accountId: string; livemode: boolean }> {
-      const answer = await providerFetch('Stripe', `${connect}/oauth/token`, {
-        method: 'POST',
-        headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: formBody({ grant_type: 'authorization_code', code }),
-        timeoutMs: options.timeoutMs,
-      });
+    async exchangeCode(
+      code: string,
+      recorder?: ExchangeRecorder,
+    ): Promise<{ accountId: string; livemode: boolean }> {
+      const fields = { grant_type: 'authorization_code', code };
+      const url = `${connect}/oauth/token`;
+      const answer = await recordedFetch(
+        'Stripe',
+        url,
+        {
+          method: 'POST',
+          headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: formBody(fields),
+          timeoutMs: options.timeoutMs,
+        },
+        {
+          recorder,
+          eventType: 'oauth.token',
+          recordType: 'account',
+          request: { method: 'POST', url, body: maskedFields(fields, ['code']) },
+          status: (answer) => (answer.status === 200 ? 'connected' : `http_${answer.status}`),
+          // The answer carries the connected account's tokens: never recorded.
+          maskAnswer: (text) => maskedJson(text, ['access_token', 'refresh_token']),
+        },
+      );
       const body = answer.json<{
         stripe_user_id?: string;
         livemode?: boolean;
@@ -66,14 +90,19 @@ export function createStripeConnect(options: {
       return { accountId: body.stripe_user_id, livemode: body.livemode === true };
     },
 
-    async account(accountId: string): Promise<StripeAccount | null> {
-      const answer = await providerFetch(
+    async account(accountId: string, recorder?: ExchangeRecorder): Promise<StripeAccount | null> {
+      const url = `${api}/v1/accounts/${encodeURIComponent(accountId)}`;
+      const answer = await recordedFetch(
         'Stripe',
-        `${api}/v1/accounts/${encodeURIComponent(accountId)}`,
+        url,
+        { method: 'GET', headers: auth(), timeoutMs: options.timeoutMs },
         {
-          method: 'GET',
-          headers: auth(),
-          timeoutMs: options.timeoutMs,
+          recorder,
+          eventType: 'account.read',
+          recordType: 'account',
+          recordId: accountId,
+          request: { method: 'GET', url },
+          status: (answer) => (answer.status === 200 ? 'read' : `http_${answer.status}`),
         },
       );
       const body = answer.json<StripeAccountBody>();
@@ -88,13 +117,27 @@ export function createStripeConnect(options: {
       };
     },
 
-    async deauthorize(accountId: string): Promise<void> {
-      const answer = await providerFetch('Stripe', `${connect}/oauth/deauthorize`, {
-        method: 'POST',
-        headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: formBody({ client_id: options.clientId ?? '', stripe_user_id: accountId }),
-        timeoutMs: options.timeoutMs,
-      });
+    async deauthorize(accountId: string, recorder?: ExchangeRecorder): Promise<void> {
+      const fields = { client_id: options.clientId ?? '', stripe_user_id: accountId };
+      const url = `${connect}/oauth/deauthorize`;
+      const answer = await recordedFetch(
+        'Stripe',
+        url,
+        {
+          method: 'POST',
+          headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
+          body: formBody(fields),
+          timeoutMs: options.timeoutMs,
+        },
+        {
+          recorder,
+          eventType: 'oauth.deauthorize',
+          recordType: 'account',
+          recordId: accountId,
+          request: { method: 'POST', url, body: fields },
+          status: (answer) => (answer.status === 200 ? 'disconnected' : `http_${answer.status}`),
+        },
+      );
       // An account that already revoked the platform is disconnected too.
       if (answer.status !== 200 && !/invalid_client|not connected/i.test(answer.text)) {
         const body = answer.json<{ error_description?: string }>();

@@ -1,4 +1,4 @@
-import { providerFetch } from '../http.js';
+import { recordedFetch, type ExchangeRecorder } from '../recorded-fetch.js';
 
 interface TranSafeAnswer {
   code?: string;
@@ -16,18 +16,32 @@ export function createTranSafeAdmin(options: {
   timeoutMs: number;
 }) {
   return {
-    async testConnection(input: { useTestServer: boolean; userName: string; password: string }) {
+    async testConnection(
+      input: { useTestServer: boolean; userName: string; password: string },
+      recorder?: ExchangeRecorder,
+    ) {
       const base = input.useTestServer ? options.testUrl : options.liveUrl;
       const credentials = Buffer.from(
         `${input.userName.replace(/:/g, '|')}:${input.password}`,
       ).toString('base64');
-      const answer = await providerFetch(
+      const url = `${base.replace(/\/$/, '')}/api/v2/user/permissions`;
+      const answer = await recordedFetch(
         'TranSafe',
-        `${base.replace(/\/$/, '')}/api/v2/user/permissions`,
+        url,
         {
           method: 'GET',
           headers: { authorization: `Basic ${credentials}`, accept: 'application/json' },
           timeoutMs: options.timeoutMs,
+        },
+        {
+          recorder,
+          eventType: 'user.permissions',
+          recordType: 'user',
+          recordId: input.userName,
+          // The credentials travel only in the Authorization header, which is never recorded.
+          request: { method: 'GET', url },
+          status: (answer) =>
+            answer.json<TranSafeAnswer>()?.code?.toLowerCase() ?? `http_${answer.status}`,
         },
       );
       const body = answer.json<TranSafeAnswer>();

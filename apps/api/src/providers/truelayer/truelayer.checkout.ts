@@ -17,6 +17,12 @@ import {
 import { exchangeOf } from '../exchange.js';
 import { formBody, providerFetch } from '../http.js';
 import { minorUnits } from '../money.js';
+import {
+  maskedFields,
+  maskedJson,
+  recordedFetch,
+  type ExchangeRecorder,
+} from '../recorded-fetch.js';
 import { createTlSignatureVerifier } from './truelayer.signing.js';
 
 /** TrueLayer's hosts (reference/providers.md), by a configuration's sandbox switch. */
@@ -91,7 +97,10 @@ export function createTrueLayerCheckout(
   },
 ): CheckoutAdapter & {
   /** A token for the client: proves the client id and secret (the connection test). */
-  token(configuration: Pick<CheckoutConfiguration, 'credentials'>): Promise<string>;
+  token(
+    configuration: Pick<CheckoutConfiguration, 'credentials'>,
+    recorder?: ExchangeRecorder,
+  ): Promise<string>;
 } {
   const now = options.now ?? Date.now;
   const tokens = new Map<string, { token: string; until: number }>();
@@ -108,27 +117,59 @@ export function createTrueLayerCheckout(
     };
   };
 
-  /** The token exchange; its answer (the token) is never recorded. */
-  async function token(configuration: Pick<CheckoutConfiguration, 'credentials'>): Promise<string> {
+  /** The token exchange; the token itself is never recorded (masked in a provider event). */
+  async function token(
+    configuration: Pick<CheckoutConfiguration, 'credentials'>,
+    recorder?: ExchangeRecorder,
+  ): Promise<string> {
     const clientId = textOf(configuration.credentials, 'clientId');
     const clientSecret = textOf(configuration.credentials, 'clientSecret');
     if (!clientId || !clientSecret)
       throw new TrueLayerTokenError('The client id and secret are required.');
     const { auth } = hostsOf(configuration.credentials);
+    const url = `${auth}/connect/token`;
     const key = `${auth} ${clientId} ${clientSecret}`;
     const cached = tokens.get(key);
-    if (cached && cached.until > now()) return cached.token;
-    const answer = await providerFetch('TrueLayer', `${auth}/connect/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: formBody({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-        scope: 'payments',
-      }),
-      timeoutMs: options.timeoutMs,
-    });
+    if (cached && cached.until > now()) {
+      recorder?.(
+        exchangeOf({
+          eventType: 'token',
+          recordType: 'token',
+          recordId: null,
+          status: 'cached',
+          request: { method: 'none', url },
+          response: { error: 'A token for these credentials is still valid: nothing was sent.' },
+        }),
+      );
+      return cached.token;
+    }
+    const fields = {
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+      scope: 'payments',
+    };
+    const answer = await recordedFetch(
+      'TrueLayer',
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: formBody(fields),
+        timeoutMs: options.timeoutMs,
+      },
+      {
+        recorder,
+        eventType: 'token',
+        recordType: 'token',
+        request: { method: 'POST', url, body: maskedFields(fields, ['client_secret']) },
+        status: (answer) => (answer.status === 200 ? 'issued' : `http_${answer.status}`),
+        maskAnswer: (text) => maskedJson(text, ['access_token', 'refresh_token']),
+      },
+    );
     const body = answer.json<{
       access_token?: string;
       expires_in?: number;

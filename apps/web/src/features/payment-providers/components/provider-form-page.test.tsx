@@ -188,6 +188,8 @@ describe('provider forms', () => {
     });
     expect(await screen.findByRole('heading', { name: 'Edit Opayo Provider' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toContain('Opayo cards'));
+    // Issue 12: the configuration's provider data, on its edit page only.
+    expect(screen.getByRole('button', { name: 'Provider data' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The providers list')).toBeInTheDocument();
     // spec 3 §4: a Server-type save registers the IP address first.

@@ -21,6 +21,7 @@ import { useUpdatePaymentProvider } from '../api/update-payment-provider';
 import { BankDetailsTab } from './bank-details-tab';
 import { GeneralTab } from './general-tab';
 import { OptionsTab } from './options-tab';
+import { ProviderDataButton } from './provider-data-dialog';
 import {
   bodyOf,
   editProviderValues,
@@ -120,9 +121,14 @@ export function ProviderForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="lg">
-        <Title order={2}>
-          {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}
-        </Title>
+        <Group justify="space-between">
+          <Title order={2}>
+            {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}
+          </Title>
+          {provider && (
+            <ProviderDataButton paymentProviderId={provider.id} providerName={providerName} />
+          )}
+        </Group>
         <Tabs
           value={tab}
           onChange={(value) => setTab((value as ProviderTab) ?? 'general')}

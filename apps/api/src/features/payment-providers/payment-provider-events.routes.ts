@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  pageOf,
+  pageQuerySchema,
+  parsePageQuery,
+  paymentProviderEventQuery,
+  paymentProviderEventSchema,
+  uuidParam,
+} from '@ledgerline/contract';
+import { requirePrincipal } from '../../platform/context.js';
+import type { ProviderScope } from './payment-providers.repository.js';
+import type { PaymentProviderEventsService } from './payment-provider-events.service.js';
+
+function scopeOf(request: FastifyRequest): ProviderScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null)
+    throw new Error('Payment provider event routes need access: dataset.');
+  return { tenantId, datasetId: request.datasetId };
+}
+
+/** Issue 12: what the providers said about a configuration (its provider data dialog). */
+export async function paymentProviderEventsRoutes(
+  app: FastifyInstance,
+  options: { events: PaymentProviderEventsService },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/v0/providers/:id/events',
+    {
+      config: { access: 'dataset', permission: 'ConfigurePaymentProvider' },
+      schema: {
+        tags: ['payment-providers'],
+        summary: "A configuration's provider events (its connection exchanges), newest first",
+        description:
+          'The Stripe and GoCardless authorisations, account and creditor reads, Stripe disconnection, connection tests and Opayo IP registration, ' +
+          'each with the request as sent and the answer as received (`payload`, JSON text), every secret masked. ' +
+          "Default sort: -createdOn. Filters: createdOn, eventType, status. Another company's or tenant's configuration answers 404.",
+        params: uuidParam,
+        querystring: pageQuerySchema,
+        response: { 200: pageOf(paymentProviderEventSchema) },
+      },
+    },
+    async (request) => {
+      const query = parsePageQuery(paymentProviderEventQuery, request.query);
+      return request.tenantRead((tx) =>
+        options.events.page(tx, scopeOf(request), request.params.id, query),
+      );
+    },
+  );
+}
