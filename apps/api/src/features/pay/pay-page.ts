@@ -56,6 +56,8 @@ export interface Offered {
       validUntil: string | null;
     } | null;
     fees: { type: string; amount: string; description: string }[];
+    /** The page's plain-words line on why fees apply (absent on quotes stored before it was kept). */
+    feesReason?: string | null;
     amountToPay: string;
     /**
      * Set when the payer chose to pay less than in full: what goes to the invoice (no discount,
@@ -65,7 +67,10 @@ export interface Offered {
   }[];
   discountTotal: string;
   feeTotal: string;
+  /** What the payment was started for: the amount the payer chose. */
   total: string;
+  /** The total the page offered to pay in full (absent on quotes stored before it was kept). */
+  amountOffered?: string;
 }
 
 const money = (value: Big | string, currency: string) =>
@@ -237,6 +242,7 @@ function invoiceOf(
 
 /** What was shown, kept with the payment (pay_quotes.offered). */
 export function offeredOf(quote: PayQuote): Offered {
+  const reasons = new Map(quote.page.invoices.map((i) => [i.transactionId, i.feesReason]));
   const invoices = quote.quotes.map((q) => ({
     transactionId: q.transactionId,
     outstandingAmount: q.outstandingAmount,
@@ -250,6 +256,7 @@ export function offeredOf(quote: PayQuote): Offered {
       validUntil: q.bestOffer.validUntil,
     },
     fees: q.fees.map((fee) => ({ ...fee })),
+    feesReason: reasons.get(q.transactionId) ?? null,
     amountToPay: q.amountToPay,
   }));
   const sum = (pick: (q: Quote) => Big) =>
@@ -260,6 +267,7 @@ export function offeredOf(quote: PayQuote): Offered {
     discountTotal: sum((q) => new Big(q.discount)),
     feeTotal: sum((q) => q.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0))),
     total: quote.amountToPay.toFixed(),
+    amountOffered: quote.amountToPay.toFixed(),
   };
 }
 

@@ -6,6 +6,7 @@ import { paymentRequests, paymentTransactions } from '../../db/schema-receivable
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
+import { readPayerQuote } from './payer-quote.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -187,14 +188,18 @@ export function createPaymentTransactionsRepository() {
       return toPaymentTransaction(row, request);
     },
 
-    /** The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2). */
+    /**
+     * The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2) and
+     * what the payer page offered (issue 14).
+     */
     async findWithDetails(executor: Executor, scope: Scope, id: string) {
       const payment = await this.find(executor, scope, id);
       if (!payment) return null;
-      return {
-        ...payment,
-        ...(await readPaymentRecords(executor, scope, { paymentTransactionId: id })),
-      };
+      const [records, payerQuote] = await Promise.all([
+        readPaymentRecords(executor, scope, { paymentTransactionId: id }),
+        readPayerQuote(executor, scope, payment),
+      ]);
+      return { ...payment, ...records, payerQuote };
     },
   };
 }
