@@ -82,6 +82,12 @@ export const payMethodSchema = z
     isDefault: z.boolean(),
     /** A test configuration: the page says no money moves. */
     isTest: z.boolean(),
+    /**
+     * The amounts this method takes (its payment amount filter, spec 3 §3); null or absent: no
+     * bound. The page offers it only for an amount between them.
+     */
+    minimumAmount: z.number().nullable().optional(),
+    maximumAmount: z.number().nullable().optional(),
   })
   .meta({ id: 'PayMethod' });
 export type PayMethod = z.infer<typeof payMethodSchema>;
@@ -130,7 +136,10 @@ export const payPageSchema = z
     paidAmount: z.number(),
     /** Account requests that allow paying part: the bounds of `amount` in the pay call. */
     partPayment: z.object({ minimumAmount: z.number(), maximumAmount: z.number() }).nullable(),
-    /** Enabled configurations whose filters match the currency and amount, the default first. */
+    /**
+     * Enabled configurations whose filters match the currency and an amount the payer may pay (the
+     * amount to pay, or up to it when the payer may choose), the default first.
+     */
     methods: z.array(payMethodSchema),
     /** Completed / PartCompleted: the latest successful payment. */
     receipt: payReceiptSchema.nullable(),

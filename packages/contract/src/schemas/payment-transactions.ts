@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
+import { feeLineSchema } from './money-rules.js';
 import { paymentFeeTransactionSchema, transactionPaymentAllocationSchema } from './transactions.js';
 
 /** spec 2 §3 Payment transaction */
@@ -72,6 +73,61 @@ export { transactionPaymentAllocationSchema as paymentAllocationSchema } from '.
 export type PaymentAllocation = z.infer<typeof transactionPaymentAllocationSchema>;
 export type PaymentFeeTransaction = z.infer<typeof paymentFeeTransactionSchema>;
 
+/** One invoice as the payer page offered it when the payer started the payment (issue 14). */
+export const payerQuoteInvoiceSchema = z
+  .object({
+    transactionId: z.uuid(),
+    /** The accounting transaction's reference as it reads now (null when it has been deleted). */
+    reference: z.string().nullable(),
+    outstandingAmount: z.number(),
+    /** The early-payment discount offered (0 when none). */
+    discount: z.number(),
+    offer: z
+      .object({
+        id: z.uuid(),
+        source: z.enum(['Manual', 'Generated']),
+        description: z.string().nullable(),
+        /** The last day the discount applied. */
+        validUntil: z.iso.date().nullable(),
+      })
+      .nullable(),
+    /** Late-payment fee lines (statutory interest, fixed sum) with their plain-words description. */
+    fees: z.array(feeLineSchema),
+    /** The page's plain-words line on why fees applied; null when none did or it was not stored. */
+    feesReason: z.string().nullable(),
+    /**
+     * The amount the payer chose for this invoice when they paid less than in full (it then gives
+     * up its discount and fee lines); null when paid as offered.
+     */
+    chosenAmount: z.number().nullable(),
+    amountToPay: z.number(),
+  })
+  .meta({ id: 'PayerQuoteInvoice' });
+export type PayerQuoteInvoice = z.infer<typeof payerQuoteInvoiceSchema>;
+
+/**
+ * What the payer page showed when the payer started this payment (issue 14: "what the payer saw
+ * ... is stored with it, so the merchant can later see exactly what was offered").
+ */
+export const payerQuoteSchema = z
+  .object({
+    /** When the payer started the payment. */
+    quotedAt: z.iso.datetime(),
+    /** The day the discounts and fees were worked out for. */
+    quotedOn: z.iso.date(),
+    currency: z.string(),
+    /** The invoices of a Transaction-type request; empty for an Account-type request. */
+    invoices: z.array(payerQuoteInvoiceSchema),
+    discountTotal: z.number(),
+    feeTotal: z.number(),
+    /** The total the page offered to pay in full. */
+    total: z.number(),
+    /** The amount the payer chose to pay (the total, unless they paid part). */
+    amountChosen: z.number(),
+  })
+  .meta({ id: 'PayerQuote' });
+export type PayerQuote = z.infer<typeof payerQuoteSchema>;
+
 export const paymentTransactionSchema = z
   .object({
     id: z.uuid(),
@@ -100,6 +156,8 @@ export const paymentTransactionSchema = z
     /** On the detail call only. */
     paymentAllocations: z.array(transactionPaymentAllocationSchema).optional(),
     paymentFeeTransactions: z.array(paymentFeeTransactionSchema).optional(),
+    /** On the detail call only: what the payer page offered; null for payments not made there. */
+    payerQuote: payerQuoteSchema.nullable().optional(),
   })
   .meta({ id: 'PaymentTransaction' });
 export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;

@@ -56,6 +56,8 @@ export interface Offered {
       validUntil: string | null;
     } | null;
     fees: { type: string; amount: string; description: string }[];
+    /** The page's plain-words line on why fees apply (absent on quotes stored before it was kept). */
+    feesReason?: string | null;
     amountToPay: string;
     /**
      * Set when the payer chose to pay less than in full: what goes to the invoice (no discount,
@@ -65,7 +67,10 @@ export interface Offered {
   }[];
   discountTotal: string;
   feeTotal: string;
+  /** What the payment was started for: the amount the payer chose. */
   total: string;
+  /** The total the page offered to pay in full (absent on quotes stored before it was kept). */
+  amountOffered?: string;
 }
 
 const money = (value: Big | string, currency: string) =>
@@ -92,25 +97,65 @@ export function feesReasonOf(quote: Quote, dueDate: string | null): string | nul
   return `This invoice was due on ${due}. UK law lets the seller add ${parts.join(' and ')} for late payment.`;
 }
 
-/** spec 3 §3 filters of one method configuration: currency and payment amount. */
-function methodMatches(
+/**
+ * spec 3 §3 filters of one method configuration: whether it takes the currency, and the amounts it
+ * takes (null: no bound on that side); null when it does not take the currency at all.
+ */
+function methodBounds(
   configuration: { enabled: boolean; filterGroup: { filterConfigurations: Filter[] } | null },
   currency: string,
-  amount: Big,
-): boolean {
-  if (!configuration.enabled) return false;
+): { minimum: Big | null; maximum: Big | null } | null {
+  if (!configuration.enabled) return null;
+  let minimum: Big | null = null;
+  let maximum: Big | null = null;
   for (const filter of configuration.filterGroup?.filterConfigurations ?? []) {
     if (filter.isEnabled === false) continue;
     if (filter.filterType === 'Currencies') {
       // An empty allowed list means all currencies (spec 3 §5).
       if ((filter.currencies?.length ?? 0) > 0 && !filter.currencies!.includes(currency))
-        return false;
+        return null;
     } else if (filter.filterType === 'PaymentAmount') {
-      if (filter.minimumPaymentValue != null && amount.lt(filter.minimumPaymentValue)) return false;
-      if (filter.maximumPaymentValue != null && amount.gt(filter.maximumPaymentValue)) return false;
+      if (filter.minimumPaymentValue != null) {
+        const value = new Big(filter.minimumPaymentValue);
+        if (minimum === null || value.gt(minimum)) minimum = value;
+      }
+      if (filter.maximumPaymentValue != null) {
+        const value = new Big(filter.maximumPaymentValue);
+        if (maximum === null || value.lt(maximum)) maximum = value;
+      }
     }
   }
-  return true;
+  return { minimum, maximum };
+}
+
+/** The amounts a payment of this request may have: the amount to pay, or a range when the payer may choose. */
+export interface AmountRange {
+  lowest: Big;
+  highest: Big;
+}
+
+/**
+ * Why a method does not take this amount (its payment amount filter), in words for the payer; null
+ * when it does.
+ */
+export function methodRefusesAmount(
+  method: PayMethod,
+  amount: Big,
+  currency: string,
+): string | null {
+  const { minimumAmount: minimum, maximumAmount: maximum } = method;
+  const below = minimum != null && amount.lt(minimum);
+  const above = maximum != null && amount.gt(maximum);
+  if (!below && !above) return null;
+  const shown = (value: number) =>
+    `${currency} ${new Big(value).toFixed(currencyDecimalPlaces(currency))}`;
+  const takes =
+    minimum != null && maximum != null
+      ? `from ${shown(minimum)} to ${shown(maximum)}`
+      : minimum != null
+        ? `of at least ${shown(minimum)}`
+        : `of at most ${shown(maximum!)}`;
+  return `${method.displayName} takes payments ${takes}. Choose another way to pay or change the amount.`;
 }
 interface Filter {
   filterType: string;
@@ -127,10 +172,12 @@ const groupOf = (methodType: string): PayMethodGroup | null =>
 
 /**
  * The methods the payer may choose: enabled configurations with a method type whose filters match
- * the currency and amount (and that the provider supports in this currency), one per
- * configuration, the default first, then grouped Card / Bank transfer / Direct debit.
+ * the currency and an amount in `range` (and that the provider supports in this currency), one per
+ * configuration, each with the amounts it takes, the default first, then grouped Card / Bank
+ * transfer / Direct debit. The page shows those that take the amount the payer chose.
  */
-export function methodsOf(rows: ProviderRow[], currency: string, amount: Big): PayMethod[] {
+export function methodsOf(rows: ProviderRow[], currency: string, range: AmountRange): PayMethod[] {
+  const decimals = currencyDecimalPlaces(currency);
   const methods: (PayMethod & { order: number })[] = [];
   for (const [order, row] of rows.entries()) {
     const type = paymentProviderTypes.find((t) => t.providerName === row.providerName);
@@ -146,18 +193,32 @@ export function methodsOf(rows: ProviderRow[], currency: string, amount: Big): P
       filterGroup: { filterConfigurations: Filter[] } | null;
     }[];
     const groups = configurations
-      .filter((c) => supported(c.paymentMethodType) && methodMatches(c, currency, amount))
-      .map((c) => groupOf(c.paymentMethodType))
-      .filter((group): group is PayMethodGroup => group !== null)
-      .sort((x, y) => payMethodGroups.indexOf(x) - payMethodGroups.indexOf(y));
-    if (groups.length === 0) continue;
+      .filter((c) => supported(c.paymentMethodType))
+      .flatMap((c) => {
+        const group = groupOf(c.paymentMethodType);
+        const bounds = methodBounds(c, currency);
+        if (group === null || bounds === null) return [];
+        // Takes some amount the payer may pay.
+        if (bounds.minimum !== null && bounds.minimum.gt(range.highest)) return [];
+        if (bounds.maximum !== null && bounds.maximum.lt(range.lowest)) return [];
+        if (bounds.minimum !== null && bounds.maximum !== null && bounds.minimum.gt(bounds.maximum))
+          return [];
+        return [{ group, bounds }];
+      })
+      .sort((x, y) => payMethodGroups.indexOf(x.group) - payMethodGroups.indexOf(y.group));
+    const first = groups[0];
+    if (!first) continue;
+    // A bound is sent only where the method has one.
+    const { minimum, maximum } = first.bounds;
     methods.push({
       configurationId: row.id,
       providerName: row.providerName,
       displayName: row.name,
-      group: groups[0]!,
+      group: first.group,
       isDefault: row.isDefault,
       isTest: row.isTest,
+      ...(minimum && { minimumAmount: Number(minimum.round(decimals, Big.roundUp)) }),
+      ...(maximum && { maximumAmount: Number(maximum.round(decimals, Big.roundDown)) }),
       order,
     });
   }
@@ -237,6 +298,7 @@ function invoiceOf(
 
 /** What was shown, kept with the payment (pay_quotes.offered). */
 export function offeredOf(quote: PayQuote): Offered {
+  const reasons = new Map(quote.page.invoices.map((i) => [i.transactionId, i.feesReason]));
   const invoices = quote.quotes.map((q) => ({
     transactionId: q.transactionId,
     outstandingAmount: q.outstandingAmount,
@@ -250,6 +312,7 @@ export function offeredOf(quote: PayQuote): Offered {
       validUntil: q.bestOffer.validUntil,
     },
     fees: q.fees.map((fee) => ({ ...fee })),
+    feesReason: reasons.get(q.transactionId) ?? null,
     amountToPay: q.amountToPay,
   }));
   const sum = (pick: (q: Quote) => Big) =>
@@ -260,6 +323,7 @@ export function offeredOf(quote: PayQuote): Offered {
     discountTotal: sum((q) => new Big(q.discount)),
     feeTotal: sum((q) => q.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0))),
     total: quote.amountToPay.toFixed(),
+    amountOffered: quote.amountToPay.toFixed(),
   };
 }
 
@@ -382,11 +446,20 @@ export async function buildPayQuote(
           maximumAmount: money(amountToPay, currency),
         }
       : null;
+  // The payer may choose the amount (part of an Account request, editable invoices): the methods
+  // that take any amount up to the whole; the page shows those that take the amount chosen.
+  const mayChoose = partPayment !== null || editable.size > 0;
+  const range: AmountRange = {
+    lowest: mayChoose
+      ? new Big(partPayment?.minimumAmount ?? new Big(1).div(10 ** currencyDecimalPlaces(currency)))
+      : amountToPay,
+    highest: amountToPay,
+  };
   const methods = payable
     ? methodsOf(
         configurations.filter((row) => options.canPay(row)),
         currency,
-        amountToPay,
+        range,
       )
     : [];
   const details = company.details;

@@ -28,6 +28,7 @@ import type { SecretBox } from '../../platform/secrets.js';
 import {
   buildPayQuote,
   loadCompanyFacts,
+  methodRefusesAmount,
   offeredOf,
   receiptOf,
   type CompanyFacts,
@@ -368,6 +369,9 @@ export function createPayService(deps: {
           offered = chosen.offered;
           amount = chosen.total;
         }
+        // The method's payment amount filter applies to the amount the payer chose.
+        const refused = methodRefusesAmount(method, amount, request.currency);
+        if (refused) throw new UnprocessableError(refused, { configurationId: [refused] });
         const { row: configuration, credentials } = await deps.configurations(
           tx,
           scope,

@@ -6,6 +6,7 @@ import { paymentRequests, paymentTransactions } from '../../db/schema-receivable
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
+import { readPayerQuote, readPayerQuotes } from './payer-quote.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
 type RequestRow = typeof paymentRequests.$inferSelect;
@@ -192,7 +193,7 @@ export function createPaymentTransactionsRepository() {
 
     /**
      * findWithDetails of several payments at once (the web hook payloads of a batch of settled
-     * payments): four statements for all of them. Those not found are left out.
+     * payments): six statements for all of them. Those not found are left out.
      */
     async findManyWithDetails(executor: Executor, scope: Scope, ids: string[]) {
       if (ids.length === 0) return new Map<string, PaymentTransactionDetails>();
@@ -200,7 +201,7 @@ export function createPaymentTransactionsRepository() {
         .select()
         .from(t)
         .where(and(inScope(scope), inArray(t.id, ids)));
-      const [requests, records] = await Promise.all([
+      const [requests, records, payerQuotes] = await Promise.all([
         requestsById(executor, scope, [
           ...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : []))),
         ]),
@@ -209,6 +210,7 @@ export function createPaymentTransactionsRepository() {
           scope,
           rows.map((row) => row.id),
         ),
+        readPayerQuotes(executor, scope, rows),
       ]);
       return new Map<string, PaymentTransactionDetails>(
         rows.map((row) => [
@@ -219,19 +221,24 @@ export function createPaymentTransactionsRepository() {
               row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null,
             ),
             ...records.get(row.id)!,
+            payerQuote: payerQuotes.get(row.id) ?? null,
           },
         ]),
       );
     },
 
-    /** The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2). */
+    /**
+     * The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2) and
+     * what the payer page offered (issue 14).
+     */
     async findWithDetails(executor: Executor, scope: Scope, id: string) {
       const payment = await this.find(executor, scope, id);
       if (!payment) return null;
-      return {
-        ...payment,
-        ...(await readPaymentRecords(executor, scope, { paymentTransactionId: id })),
-      };
+      const [records, payerQuote] = await Promise.all([
+        readPaymentRecords(executor, scope, { paymentTransactionId: id }),
+        readPayerQuote(executor, scope, payment),
+      ]);
+      return { ...payment, ...records, payerQuote };
     },
   };
 }

@@ -27,6 +27,14 @@ function defaultMethod(methods: PayMethod[]): string {
   return (methods.find((method) => method.isDefault) ?? methods[0])?.configurationId ?? '';
 }
 
+/** Whether a method's payment amount filter takes the amount (issue 14: it follows the choice). */
+function takesAmount(method: PayMethod, amount: number): boolean {
+  return (
+    (method.minimumAmount == null || amount >= method.minimumAmount) &&
+    (method.maximumAmount == null || amount <= method.maximumAmount)
+  );
+}
+
 /** The methods in their groups (Card, Bank transfer, Direct debit), the default first in each. */
 function grouped(methods: PayMethod[]) {
   return groupOrder
@@ -123,6 +131,11 @@ export function PayForm({ page, onStarted }: PayFormProps) {
     partPayment && Number.isFinite(typedAmount) && typedAmount > 0
       ? typedAmount
       : (chosenTotal ?? page.amountToPay);
+  // The methods offered follow the amount chosen; the choice falls back to the default of those.
+  const offeredMethods = page.methods.filter((method) => takesAmount(method, buttonAmount));
+  const configurationId = offeredMethods.some((m) => m.configurationId === values.configurationId)
+    ? values.configurationId
+    : defaultMethod(offeredMethods);
   const setInvoice = (transactionId: string, value: InvoiceAmountValue) =>
     setValues((current) => ({
       ...current,
@@ -141,7 +154,12 @@ export function PayForm({ page, onStarted }: PayFormProps) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    const checked = validatePayment(values, partPayment, invoiceRules, fixedTotal);
+    const checked = validatePayment(
+      { ...values, configurationId },
+      partPayment,
+      invoiceRules,
+      fixedTotal,
+    );
     if ('errors' in checked) {
       showErrors(checked.errors);
       return;
@@ -197,7 +215,13 @@ export function PayForm({ page, onStarted }: PayFormProps) {
             {errors.configurationId}
           </p>
         )}
-        {grouped(page.methods).map(({ group, methods }) => (
+        {offeredMethods.length === 0 && (
+          <p className="field-error" role="status">
+            No way to pay takes {formatMoney(buttonAmount, page.currency)}. Please change the
+            amount.
+          </p>
+        )}
+        {grouped(offeredMethods).map(({ group, methods }) => (
           <div key={group} className="method-group" role="group" aria-labelledby={`group-${group}`}>
             <p className="method-group-name" id={`group-${group}`}>
               {groupNames[group]}
@@ -208,7 +232,7 @@ export function PayForm({ page, onStarted }: PayFormProps) {
                   type="radio"
                   name="configurationId"
                   value={method.configurationId}
-                  checked={values.configurationId === method.configurationId}
+                  checked={configurationId === method.configurationId}
                   onChange={() => setValues({ ...values, configurationId: method.configurationId })}
                 />
                 <span>

@@ -11,6 +11,7 @@ import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
+import { PayerQuotePanel } from './payer-quote-panel';
 import { PendingActions } from './pending-actions';
 import { ProviderDataButton } from './provider-data-dialog';
 
@@ -190,6 +191,7 @@ export function PaymentTransactionPage() {
           <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
             Late payments
           </Tabs.Tab>
+          {payment.payerQuote && <Tabs.Tab value="payer-quote">Offered to the payer</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <Grid gutter="lg">
@@ -250,6 +252,11 @@ export function PaymentTransactionPage() {
         <Tabs.Panel value="late-payments" pt="md">
           <FeeLinesTable payment={payment} />
         </Tabs.Panel>
+        {payment.payerQuote && (
+          <Tabs.Panel value="payer-quote" pt="md">
+            <PayerQuotePanel quote={payment.payerQuote} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );
