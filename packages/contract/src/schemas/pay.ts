@@ -9,7 +9,13 @@ import { feeLineSchema } from './money-rules.js';
  * An id that does not exist answers exactly like an expired request (`{ state: 'Expired' }` and
  * nothing else), so the page never reveals whether an id exists.
  */
-export const payPageStates = ['Open', 'Completed', 'PartCompleted', 'Cancelled', 'Expired'] as const;
+export const payPageStates = [
+  'Open',
+  'Completed',
+  'PartCompleted',
+  'Cancelled',
+  'Expired',
+] as const;
 export type PayPageState = (typeof payPageStates)[number];
 
 /** The three groups the page shows methods in, in this order. */
@@ -150,7 +156,10 @@ export const startPaymentBodySchema = z
   .object({
     configurationId: z.uuid({ message: 'Choose how to pay' }),
     /** Only for requests with `partPayment`; otherwise the server's amount is used. */
-    amount: z.number({ message: 'Amount must be a number' }).positive('Amount must be greater than 0').optional(),
+    amount: z
+      .number({ message: 'Amount must be a number' })
+      .positive('Amount must be greater than 0')
+      .optional(),
     /**
      * Only for invoices the page shows as `editable`: what the payer pays of each (0 leaves out one
      * that is not required). Invoices not listed are paid in full.
@@ -208,6 +217,16 @@ export const paymentNextStepSchema = z
       /** `data-hmac-*` attribute → value, `data-hmac-hmacsha256` included. */
       attributes: z.record(z.string(), z.string()),
     }),
+    /**
+     * Opayo Pi: the page loads Opayo.js (`scriptUrl`), mounts its drop-in card form with the
+     * merchant session key, and posts the card identifier it gives to
+     * `POST pay/{id}/payments/{paymentId}/opayo`.
+     */
+    z.object({
+      kind: z.literal('opayo-pi'),
+      scriptUrl: z.url(),
+      merchantSessionKey: z.string(),
+    }),
   ])
   .meta({ id: 'PaymentNextStep' });
 export type PaymentNextStep = z.infer<typeof paymentNextStepSchema>;
@@ -223,7 +242,13 @@ export const startedPaymentSchema = z
 export type StartedPayment = z.infer<typeof startedPaymentSchema>;
 
 /** `GET /api/v0/pay/{id}/payments/{paymentId}`: the page polls this after the payer returns. */
-export const payPaymentOutcomes = ['Waiting', 'Succeeded', 'Reserved', 'Failed', 'Cancelled'] as const;
+export const payPaymentOutcomes = [
+  'Waiting',
+  'Succeeded',
+  'Reserved',
+  'Failed',
+  'Cancelled',
+] as const;
 export const payPaymentStatusSchema = z
   .object({
     paymentId: z.uuid(),
@@ -233,6 +258,13 @@ export const payPaymentStatusSchema = z
     /** A message for the payer when it failed (e.g. 'Your card was declined'). */
     message: z.string().nullable(),
     receipt: payReceiptSchema.nullable(),
+    /**
+     * Only in the answer to a card identifier (Opayo Pi) whose card issuer wants 3-D Secure: the
+     * page POSTs `creq` and `threeDSSessionData` to `acsUrl`, the issuer's page.
+     */
+    challenge: z
+      .object({ acsUrl: z.url(), creq: z.string(), threeDSSessionData: z.string() })
+      .optional(),
   })
   .meta({ id: 'PayPaymentStatus' });
 export type PayPaymentStatus = z.infer<typeof payPaymentStatusSchema>;
@@ -278,3 +310,38 @@ export const tranSafeTicketBodySchema = z
   })
   .meta({ id: 'TranSafeTicket' });
 export type TranSafeTicketBody = z.infer<typeof tranSafeTicketBodySchema>;
+
+const cardIdentifierMissing = 'The card details were not received. Please enter them again.';
+
+/**
+ * `POST /api/v0/pay/{id}/payments/{paymentId}/opayo`: the card identifier Opayo.js gave the page,
+ * and what 3-D Secure wants to know of the payer's browser (the server adds its address, user
+ * agent and Accept header). The amount is the payment's, never the browser's.
+ */
+export const opayoCardBodySchema = z
+  .object({
+    cardIdentifier: z
+      .string({ message: cardIdentifierMissing })
+      .trim()
+      .min(1, cardIdentifierMissing)
+      .max(100),
+    browser: z
+      .object({
+        language: z.string().trim().max(35).optional(),
+        colorDepth: z.number().int().min(1).max(64).optional(),
+        screenHeight: z.number().int().min(0).max(100000).optional(),
+        screenWidth: z.number().int().min(0).max(100000).optional(),
+        /** `new Date().getTimezoneOffset()`: minutes behind UTC. */
+        timeZoneOffset: z.number().int().min(-900).max(900).optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'OpayoCard' });
+export type OpayoCardBody = z.infer<typeof opayoCardBodySchema>;
+
+/** What a card issuer's 3-D Secure page POSTs back (form fields, as the ACS sends them). */
+export const opayoChallengeBodySchema = z.object({
+  cres: z.string().max(10000).optional(),
+  threeDSSessionData: z.string().max(1024).optional(),
+});
+export type OpayoChallengeBody = z.infer<typeof opayoChallengeBodySchema>;
