@@ -67,25 +67,29 @@ describe('row-level security', () => {
       adminName: 'B',
     });
     await database.withTenant(theirs.tenantId, (tx) =>
-      tx.insert(banks).values({
-        tenantId: theirs.tenantId,
-        datasetId: 1,
-        id: randomUUID(),
-        accountName: 'Their bank',
-        currency: 'GBP',
-      }),
+      tx
+        .insert(banks)
+        .values({
+          tenantId: theirs.tenantId,
+          datasetId: 1,
+          id: randomUUID(),
+          accountName: 'Their bank',
+          currency: 'GBP',
+        }),
     );
     const seen = await database.withTenant(mine.tenantId, (tx) => tx.select().from(banks));
     expect(seen).toEqual([]);
     await expect(
       database.withTenant(mine.tenantId, (tx) =>
-        tx.insert(banks).values({
-          tenantId: theirs.tenantId,
-          datasetId: 1,
-          id: randomUUID(),
-          accountName: 'Planted',
-          currency: 'GBP',
-        }),
+        tx
+          .insert(banks)
+          .values({
+            tenantId: theirs.tenantId,
+            datasetId: 1,
+            id: randomUUID(),
+            accountName: 'Planted',
+            currency: 'GBP',
+          }),
       ),
     ).rejects.toThrow();
   });

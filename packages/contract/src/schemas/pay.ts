@@ -9,13 +9,7 @@ import { feeLineSchema } from './money-rules.js';
  * An id that does not exist answers exactly like an expired request (`{ state: 'Expired' }` and
  * nothing else), so the page never reveals whether an id exists.
  */
-export const payPageStates = [
-  'Open',
-  'Completed',
-  'PartCompleted',
-  'Cancelled',
-  'Expired',
-] as const;
+export const payPageStates = ['Open', 'Completed', 'PartCompleted', 'Cancelled', 'Expired'] as const;
 export type PayPageState = (typeof payPageStates)[number];
 
 /** The three groups the page shows methods in, in this order. */
@@ -156,10 +150,7 @@ export const startPaymentBodySchema = z
   .object({
     configurationId: z.uuid({ message: 'Choose how to pay' }),
     /** Only for requests with `partPayment`; otherwise the server's amount is used. */
-    amount: z
-      .number({ message: 'Amount must be a number' })
-      .positive('Amount must be greater than 0')
-      .optional(),
+    amount: z.number({ message: 'Amount must be a number' }).positive('Amount must be greater than 0').optional(),
     /**
      * Only for invoices the page shows as `editable`: what the payer pays of each (0 leaves out one
      * that is not required). Invoices not listed are paid in full.
@@ -242,13 +233,7 @@ export const startedPaymentSchema = z
 export type StartedPayment = z.infer<typeof startedPaymentSchema>;
 
 /** `GET /api/v0/pay/{id}/payments/{paymentId}`: the page polls this after the payer returns. */
-export const payPaymentOutcomes = [
-  'Waiting',
-  'Succeeded',
-  'Reserved',
-  'Failed',
-  'Cancelled',
-] as const;
+export const payPaymentOutcomes = ['Waiting', 'Succeeded', 'Reserved', 'Failed', 'Cancelled'] as const;
 export const payPaymentStatusSchema = z
   .object({
     paymentId: z.uuid(),

@@ -1,14 +1,4 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  getTableColumns,
-  inArray,
-  sql,
-  type Query,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type Query, type SQL } from 'drizzle-orm';
 import type { PgDialect, PgSession, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { datasets } from '../../db/schema.js';
@@ -45,10 +35,7 @@ function rowJson(alias: string, table: PgTable): SQL {
   )}))`;
 }
 
-function fromRowJson<T extends PgTable>(
-  table: T,
-  json: Record<string, unknown>,
-): T['$inferSelect'] {
+function fromRowJson<T extends PgTable>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(getTableColumns(table))) {
     const value = json[column.name];
@@ -233,8 +220,7 @@ export function createPayRepository() {
             row.account,
             null,
           ),
-          companyDefault:
-            (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
+          companyDefault: (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
         },
         facts: invoiceFactsOf(row as unknown as InvoiceFactsRow),
       };
