@@ -37,6 +37,8 @@ export interface FakeOpayoPi {
   transactions: Map<string, FakePiTransaction>;
   /** A card identifier for a card, as Opayo.js would get it (for server tests). */
   tokenise(merchantSessionKey: string, cardNumber: string): string;
+  /** The payer finishes at the issuer's page but never comes back to us. */
+  finishChallenge(transactionId: string, passed: boolean): void;
   /** The cres the fake ACS posts back for a challenge the payer passes or fails. */
   cresFor(transactionId: string, passed: boolean): string;
   handle(request: FakeRequest, response: ServerResponse): boolean;
@@ -315,6 +317,23 @@ export function createFakeOpayoPi(deps: {
       createTransaction(request, response);
       return true;
     }
+    const lookup = /^\/api\/v1\/transactions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && lookup) {
+      const transaction = transactions.get(decodeURIComponent(lookup[1]!));
+      if (!authorised(request))
+        sendJson(response, 401, { code: 1001, description: 'Authentication values are missing' });
+      else if (!transaction)
+        sendJson(response, 404, { code: 1012, description: 'Transaction not found' });
+      else {
+        const {
+          acsUrl: _acsUrl,
+          cReq: _cReq,
+          ...answer
+        } = answerOf(transaction) as Record<string, unknown>;
+        sendJson(response, 200, answer);
+      }
+      return true;
+    }
     const challenge = /^\/api\/v1\/transactions\/([^/]+)\/3d-secure-challenge$/.exec(path);
     if (method === 'POST' && challenge) {
       const transaction = transactions.get(decodeURIComponent(challenge[1]!));
@@ -361,5 +380,10 @@ export function createFakeOpayoPi(deps: {
     return false;
   }
 
-  return { sessions, cards, transactions, tokenise, cresFor, handle };
+  function finishChallenge(transactionId: string, passed: boolean) {
+    const transaction = transactions.get(transactionId);
+    if (transaction?.status === '3DAuth') settle(transaction, passed ? 'Ok' : 'NotAuthed');
+  }
+
+  return { sessions, cards, transactions, tokenise, cresFor, finishChallenge, handle };
 }

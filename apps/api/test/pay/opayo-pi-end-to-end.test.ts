@@ -399,6 +399,26 @@ describe('Opayo Pi (drop-in on the page, then the server’s transaction)', () =
     expect((await paymentRow(waiting.paymentId)).status).toBe('Processing');
   });
 
+  it('a payer who never comes back from the issuer’s page: the page’s poll asks Opayo and settles it', async () => {
+    const request = await requestFor(['21']);
+    const started = await startPayment(request.requestId);
+    await postCard(request.requestId, started.paymentId, {
+      cardIdentifier: await tokenise(started.next, fakeOpayoPiCards.challenge),
+    });
+    const transactionId = (await paymentRow(started.paymentId)).paymentProviderReference!.replace(
+      /:challenge$/,
+      '',
+    );
+    opayo.pi.finishChallenge(transactionId, true);
+    const polled = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/pay/${request.requestId}/payments/${started.paymentId}`,
+    });
+    expect(polled.json()).toMatchObject({ status: 'Paid', outcome: 'Succeeded' });
+    expect((await paymentRow(started.paymentId)).paymentProviderReference).toBe(transactionId);
+    await expectSettled(request, started.paymentId);
+  });
+
   it("never charges a payment through another request's id; a missing card identifier is a 400", async () => {
     const mine = await requestFor(['14']);
     const theirs = await requestFor(['15']);

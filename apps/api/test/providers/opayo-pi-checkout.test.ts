@@ -222,6 +222,29 @@ describe('Opayo Pi checkout', () => {
     }
   });
 
+  it('a payment left at the issuer’s page is looked up: 3DAuth stays Processing, then Opayo’s outcome', async () => {
+    const { ticket } = await started(fakeOpayoPiCards.challenge);
+    const answer = await adapter.chargeTicket!(ticket);
+    const poll = () =>
+      adapter.status({
+        paymentTransactionId: ticket.paymentTransactionId,
+        providerReference: `${answer.providerReference}:challenge`,
+        returnQuery: {},
+        configuration: ticket.configuration,
+      });
+    expect((await poll()).status).toBe('Processing');
+    const lookup = opayo.requests.at(-1)!;
+    expect(lookup).toMatchObject({
+      method: 'GET',
+      path: `/api/v1/transactions/${answer.providerReference}`,
+    });
+    opayo.pi.finishChallenge(answer.providerReference!, true);
+    expect(await poll()).toMatchObject({
+      status: 'Paid',
+      providerReference: answer.providerReference,
+    });
+  });
+
   it('does not take a card identifier for a Server payment, nor for a claimed session', async () => {
     const { ticket } = await started(fakeOpayoPiCards.ok);
     const server = configuration({

@@ -327,10 +327,13 @@ export function createOpayoPi(options: {
   }
 
   /**
-   * Status polls ask Opayo nothing: the outcome is the answer to the charge or the challenge,
-   * which our server receives itself. A session left without card details is given up.
+   * Status polls ask Opayo nothing while the page holds the drop-in: the outcome is the answer to
+   * the charge or the challenge, which our server receives itself. A session left without card
+   * details is given up; a payment waiting for 3-D Secure is looked up.
    */
-  function status(input: CheckoutStatusInput): CheckoutStatus {
+  async function status(input: CheckoutStatusInput): Promise<CheckoutStatus> {
+    const challenged = /^([^:]{1,100}):challenge$/.exec(input.providerReference ?? '');
+    if (challenged) return lookUp(input, challenged[1]!);
     const session = piSessionOf(input.providerReference);
     if (session && now() - session.expiry > abandonAfterSeconds)
       return {
@@ -356,6 +359,57 @@ export function createOpayoPi(options: {
         response: { error: 'The outcome comes from the transaction or 3-D Secure answer.' },
       }),
     };
+  }
+
+  /**
+   * A payment left at the card issuer's page (the payer came back another way): what Opayo says
+   * of the transaction now (`GET /api/v1/transactions/{id}`); still `3DAuth` stays Processing.
+   */
+  async function lookUp(input: CheckoutStatusInput, transactionId: string) {
+    const url = apiUrl(input.configuration, `transactions/${encodeURIComponent(transactionId)}`);
+    const credentials = credentialsOf(input.configuration);
+    const request = { method: 'GET', url };
+    const waiting = (exchange: CheckoutStatus['exchange']): CheckoutStatus => ({
+      status: 'Processing',
+      exchange,
+    });
+    if (!credentials)
+      return waiting(
+        notSent('Opayo', 'transaction.status', 'the integration key is required').exchange,
+      );
+    try {
+      const answer = await providerFetch('Opayo', url, {
+        method: 'GET',
+        headers: { authorization: credentials.authorization },
+        timeoutMs: options.timeoutMs,
+      });
+      const answered = parse(answer.text);
+      const exchange = exchangeOf({
+        eventType: 'transaction.status',
+        recordType: 'transaction',
+        recordId: transactionId,
+        status: answered?.status ?? `http_${answer.status}`,
+        request,
+        response: { status: answer.status, body: answer.text },
+      });
+      // Not found, refused, or still at the issuer's page: nothing is known yet.
+      if (answer.status !== 200 || !answered?.status || answered.status === '3DAuth')
+        return waiting(exchange);
+      const outcome = outcomeOf(answer, answered, false, input.paymentTransactionId, exchange);
+      return { ...outcome, providerReference: transactionId };
+    } catch (error) {
+      if (!(error instanceof ProviderUnreachableError)) throw error;
+      return waiting(
+        exchangeOf({
+          eventType: 'transaction.status',
+          recordType: 'transaction',
+          recordId: transactionId,
+          status: 'unreachable',
+          request,
+          response: { error: error.message },
+        }),
+      );
+    }
   }
 
   return { start, verifyTicket, chargeTicket, completeChallenge, status };
