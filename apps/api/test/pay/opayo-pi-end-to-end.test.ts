@@ -334,6 +334,16 @@ describe('Opayo Pi (drop-in on the page, then the server’s transaction)', () =
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: new URLSearchParams({ cres: form![2]!, threeDSSessionData: form![3]! }).toString(),
       });
+    // An answer Opayo refuses (not the issuer's) settles nothing: the real one still can.
+    const forged = await ctx.app.inject({
+      method: 'POST',
+      url: action.pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'cres=forged&threeDSSessionData=x',
+    });
+    expect(forged.statusCode).toBe(303);
+    expect((await paymentRow(started.paymentId)).status).toBe('Processing');
+
     const returned = await back();
     expect(returned.statusCode).toBe(303);
     expect(returned.headers.location).toBe(

@@ -755,6 +755,19 @@ export function createPayService(deps: {
       });
       if (!claimed) return pageUrl;
       const answer = await claimed.adapter.completeChallenge!(claimed.input);
+      if (answer.status === 'Processing') {
+        // The provider refused this answer (not the issuer's): the payment waits for the real one.
+        await database.withTenant(scope.tenantId, async (tx) => {
+          await repository.recordProviderStart(
+            tx,
+            scope,
+            paymentId,
+            `${claimed.input.transactionId}:challenge`,
+          );
+          await repository.recordEvent(tx, scope, paymentId, claimed.adapter.name, answer.exchange);
+        });
+        return pageUrl;
+      }
       await settlement.settle(
         scope,
         paymentId,

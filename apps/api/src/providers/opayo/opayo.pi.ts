@@ -305,9 +305,13 @@ export function createOpayoPi(options: {
       body,
       { eventType: 'transaction.3d-secure-challenge', body, recordId: input.transactionId },
       (answer, exchange) => {
+        const answered = parse(answer.text);
+        // Opayo refused the request itself (a cres that is not this transaction's): the
+        // transaction still waits for its real answer.
+        if (answer.status >= 400 && !answered?.status) return { status: 'Processing', exchange };
         const outcome = outcomeOf(
           answer,
-          parse(answer.text),
+          answered,
           input.captureType === 'Reserve',
           input.paymentTransactionId,
           exchange,
