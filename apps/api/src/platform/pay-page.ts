@@ -11,8 +11,11 @@ import type { Config } from '../config.js';
  * from other hosts, except on the one load that shows the OPPWA COPYandPAY widget
  * (`?checkout={paymentId}`), which allows the configured OPPWA hosts, and the one that shows
  * the TranSafe PaymentFrame (`?frame={paymentId}`), which may frame the configured TranSafe hosts
- * and nothing else. Stripe, TrueLayer and GoCardless are redirects and need nothing; the hosted
- * forms the page POSTs to (Opayo) are allowed as form targets.
+ * and nothing else, and the one that shows the Opayo Pi drop-in (`?opayo={paymentId}`), which may
+ * load Opayo.js and its frames and calls from the configured Opayo hosts, and POST the payer to
+ * a card issuer's 3-D Secure page (any https host). Stripe, TrueLayer and GoCardless are
+ * redirects and need nothing; the hosted forms the page POSTs to (Opayo) are allowed as form
+ * targets.
  */
 
 /** The origins of the providers' hosts the page may reach, from the configured base URLs. */
@@ -23,7 +26,12 @@ export interface PayPageHosts {
   hostedForms: string[];
   /** TranSafe PaymentFrame hosts, framed on the frame's load only. */
   tranSafe: string[];
+  /** Opayo Pi hosts: Opayo.js, its frames and its calls, on the drop-in's load only. */
+  opayo: string[];
 }
+
+/** Which load of the page: plain, the OPPWA widget's, the TranSafe frame's, the Opayo drop-in's. */
+export type PayPageLoad = 'page' | 'widget' | 'tranSafeFrame' | 'opayoPi';
 
 const originOf = (url: string) => new URL(url).origin;
 const unique = (values: string[]) => [...new Set(values)];
@@ -33,6 +41,7 @@ export function payPageHosts(config: Config): PayPageHosts {
     oppwa: unique([config.OPPWA_TEST_URL, config.OPPWA_LIVE_URL].map(originOf)),
     hostedForms: unique([config.OPAYO_TEST_URL, config.OPAYO_LIVE_URL].map(originOf)),
     tranSafe: unique([config.TRANSAFE_TEST_URL, config.TRANSAFE_LIVE_URL].map(originOf)),
+    opayo: unique([config.OPAYO_TEST_URL, config.OPAYO_LIVE_URL].map(originOf)),
   };
 }
 
@@ -41,21 +50,32 @@ export function payPageHosts(config: Config): PayPageHosts {
  * also lets the card issuer's 3-D Secure pages (any https host) frame and receive forms, as the
  * widget's challenge flow needs; its script uses eval and inline styles (ACI's own guidance).
  */
-export function payPageSecurityPolicy(
-  hosts: PayPageHosts,
-  widget: boolean,
-  tranSafeFrame = false,
-): string {
-  const oppwa = widget ? hosts.oppwa : [];
+export function payPageSecurityPolicy(hosts: PayPageHosts, load: PayPageLoad): string {
+  const widget = load === 'widget';
+  const opayoPi = load === 'opayoPi';
+  // The hosts whose scripts, styles, images, fonts and calls this load may use.
+  const loaded = widget ? hosts.oppwa : opayoPi ? hosts.opayo : [];
+  const frames = widget
+    ? [...hosts.oppwa, 'https:']
+    : opayoPi
+      ? hosts.opayo
+      : load === 'tranSafeFrame'
+        ? hosts.tranSafe
+        : ["'none'"];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...oppwa, ...(widget ? ["'unsafe-eval'"] : [])],
-    'style-src': ["'self'", ...oppwa, ...(widget ? ["'unsafe-inline'"] : [])],
-    'img-src': ["'self'", 'data:', ...oppwa],
-    'font-src': ["'self'", ...oppwa],
-    'connect-src': ["'self'", ...oppwa],
-    'frame-src': widget ? [...oppwa, 'https:'] : tranSafeFrame ? hosts.tranSafe : ["'none'"],
-    'form-action': ["'self'", ...hosts.hostedForms, ...(widget ? [...oppwa, 'https:'] : [])],
+    'script-src': ["'self'", ...loaded, ...(widget ? ["'unsafe-eval'"] : [])],
+    'style-src': ["'self'", ...loaded, ...(widget ? ["'unsafe-inline'"] : [])],
+    'img-src': ["'self'", 'data:', ...loaded],
+    'font-src': ["'self'", ...loaded],
+    'connect-src': ["'self'", ...loaded],
+    'frame-src': frames,
+    // The OPPWA widget's and the Opayo drop-in's 3-D Secure: the issuer's page, any https host.
+    'form-action': [
+      "'self'",
+      ...hosts.hostedForms,
+      ...(widget ? [...hosts.oppwa, 'https:'] : opayoPi ? ['https:'] : []),
+    ],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
@@ -66,25 +86,31 @@ export function payPageSecurityPolicy(
 }
 
 export function registerPayPage(app: FastifyInstance, hosts: PayPageHosts): void {
-  const policies = {
-    page: payPageSecurityPolicy(hosts, false),
-    widget: payPageSecurityPolicy(hosts, true),
-    tranSafeFrame: payPageSecurityPolicy(hosts, false, true),
-  };
-  app.get<{ Params: { id: string }; Querystring: { checkout?: string; frame?: string } }>(
-    '/pay/:id',
-    { config: { access: 'none' }, schema: { hide: true } },
-    async (request, reply) => {
-      const widget = typeof request.query.checkout === 'string';
-      const frame = typeof request.query.frame === 'string';
-      const policy = widget ? policies.widget : frame ? policies.tranSafeFrame : policies.page;
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('content-security-policy', policy)
-        .header('x-frame-options', 'DENY')
-        .header('referrer-policy', 'no-referrer')
-        .header('x-robots-tag', 'noindex, nofollow')
-        .sendFile('pay.html');
-    },
-  );
+  const loads: PayPageLoad[] = ['page', 'widget', 'tranSafeFrame', 'opayoPi'];
+  const policies = Object.fromEntries(
+    loads.map((load) => [load, payPageSecurityPolicy(hosts, load)]),
+  ) as Record<PayPageLoad, string>;
+  app.get<{
+    Params: { id: string };
+    Querystring: { checkout?: string; frame?: string; opayo?: string };
+  }>('/pay/:id', { config: { access: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    const { checkout, frame, opayo } = request.query;
+    const policy =
+      policies[
+        typeof checkout === 'string'
+          ? 'widget'
+          : typeof frame === 'string'
+            ? 'tranSafeFrame'
+            : typeof opayo === 'string'
+              ? 'opayoPi'
+              : 'page'
+      ];
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', policy)
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .sendFile('pay.html');
+  });
 }

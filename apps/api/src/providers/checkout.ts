@@ -69,6 +69,12 @@ export interface CheckoutStatus {
   /** For the payer when it failed ('Your card was declined'). */
   errorMessage?: string | null;
   exchange: ProviderExchange;
+  /**
+   * The card issuer wants 3-D Secure (Opayo Pi `3DAuth`): the payment stays Processing, the page
+   * POSTs `creq` and `threeDSSessionData` to `acsUrl`, and the issuer's page sends the payer back
+   * to CheckoutTicketInput.challengeUrl with `cres` (completeChallenge).
+   */
+  challenge?: { acsUrl: string; creq: string; threeDSSessionData: string };
 }
 
 /** One thing a provider's notification says about one payment. */
@@ -135,9 +141,22 @@ export interface NotificationInput {
   publicUrl?: string;
 }
 
+/** What 3-D Secure asks of the payer's browser: the page's fields and the request's own. */
+export interface PayerBrowser {
+  ipAddress: string;
+  userAgent: string;
+  acceptHeader: string;
+  language?: string;
+  colorDepth?: number;
+  screenHeight?: number;
+  screenWidth?: number;
+  /** Minutes behind UTC (`Date.getTimezoneOffset()`). */
+  timeZoneOffset?: number;
+}
+
 /**
- * A card ticket a provider's frame gave the payer page (TranSafe PaymentFrame), to be charged by
- * the server with the payment's own amount.
+ * A card ticket a provider's frame gave the payer page (TranSafe PaymentFrame ticket, Opayo Pi
+ * card identifier), to be charged by the server with the payment's own amount.
  */
 export interface CheckoutTicketInput {
   paymentTransactionId: string;
@@ -150,7 +169,23 @@ export interface CheckoutTicketInput {
   captureType: 'Immediate' | 'Reserve';
   ticket: string;
   /** The frame's HMAC over the ticket, proving it comes from the frame start() described. */
-  ticketHmac: string;
+  ticketHmac?: string;
+  configuration: CheckoutConfiguration;
+  description?: string;
+  payer?: CheckoutStartInput['payer'];
+  browser?: PayerBrowser;
+  /** Where a card issuer's 3-D Secure page sends the payer back (`POST` with `cres`). */
+  challengeUrl?: string;
+}
+
+/** What a card issuer's 3-D Secure page sent back for a payment (Opayo Pi). */
+export interface CheckoutChallengeInput {
+  paymentTransactionId: string;
+  /** The provider's transaction id, kept when the charge answered with a challenge. */
+  transactionId: string;
+  captureType: 'Immediate' | 'Reserve';
+  cres: string;
+  threeDSSessionData: string;
   configuration: CheckoutConfiguration;
 }
 
@@ -158,7 +193,7 @@ export interface CheckoutAdapter {
   readonly name: string;
   /**
    * Whether a configuration with these settings can take payments on the payer page; absent:
-   * every one can. (Opayo: Server integrations only, Pi is not on the page yet.)
+   * every one can.
    */
   takes?(settings: Record<string, unknown>): boolean;
   start(input: CheckoutStartInput): Promise<CheckoutStart>;
@@ -182,6 +217,8 @@ export interface CheckoutAdapter {
    */
   verifyTicket?(input: CheckoutTicketInput): boolean;
   chargeTicket?(input: CheckoutTicketInput): Promise<CheckoutStatus>;
+  /** Present for providers whose charge may answer with a 3-D Secure challenge (Opayo Pi). */
+  completeChallenge?(input: CheckoutChallengeInput): Promise<CheckoutStatus>;
 }
 
 export interface CheckoutRegistry {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { createFakeOpayoPi, type FakeOpayoPi } from './fake-opayo-pi.js';
 import { escapeHtml, sendHtml, sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
 export interface FakeOpayoUser {
@@ -14,6 +15,8 @@ export interface FakeOpayo extends FakeServer {
   /** Pi: integration key → password, and deferred transactions by id. */
   integrations: Map<string, string>;
   deferred: Map<string, { amount: number; status: 'Deferred' | 'Released' | 'Aborted' }>;
+  /** Pi on the payer page: session keys, Opayo.js, card identifiers, transactions, 3-D Secure. */
+  pi: FakeOpayoPi;
   /** Server: vendors that may register transactions (their names, as Opayo spells them). */
   serverVendors: Set<string>;
   /** Server transactions by VPSTxId. */
@@ -306,7 +309,9 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     });
   }
 
+  const pi = createFakeOpayoPi({ base: () => base, integrations, deferred });
   const server = await startFakeServer((request, response) => {
+    if (pi.handle(request, response)) return;
     if (request.method === 'POST' && request.path === '/gateway/service/vspserver-register.vsp')
       return register(request.form, response);
     if (request.method === 'POST' && request.path === '/gateway/service/release.vsp')
@@ -424,6 +429,7 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     registeredIps,
     integrations,
     deferred,
+    pi,
     serverVendors,
     server: transactions,
     notificationFor,

@@ -49,6 +49,10 @@ const notTenantScoped = new Set([
   'GET /api/v0/pay/{id}/payments/{paymentId}',
   'POST /api/v0/pay/{id}/payments/{paymentId}/sandbox',
   'POST /api/v0/pay/{id}/payments/{paymentId}/transafe', // test/pay/transafe-end-to-end.test.ts, "another request's id"
+  'POST /api/v0/pay/{id}/payments/{paymentId}/opayo', // test/pay/opayo-pi-end-to-end.test.ts, "another request's id"
+  // The card issuer's 3-D Secure page posts the payer back; only a payment of that request waiting
+  // for 3-D Secure is acted on (test/pay/opayo-pi-end-to-end.test.ts, "not waiting").
+  'POST /api/v0/pay/{id}/payments/{paymentId}/3ds',
   'POST /api/v0/webhooks/{provider}/{configurationId}',
 ]);
 

@@ -102,6 +102,28 @@ describe('the payer page document', () => {
     expect(response.headers['x-frame-options']).toBe('DENY');
   });
 
+  it("allows the configured Opayo hosts only on the Opayo Pi drop-in's load (?opayo=)", async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/pay/${requestId}?opayo=0190d7a2-0000-7000-8000-000000000001`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<title>Pay</title>');
+    const csp = directives(String(response.headers['content-security-policy']));
+    const opayo = ['https://sandbox.opayo.eu.elavon.com', 'https://live.opayo.eu.elavon.com'];
+    // Opayo.js, its card frame and its card-identifier call; no eval, no inline styles.
+    expect(csp['script-src']).toEqual(["'self'", ...opayo]);
+    expect(csp['style-src']).toEqual(["'self'", ...opayo]);
+    expect(csp['connect-src']).toEqual(["'self'", ...opayo]);
+    expect(csp['frame-src']).toEqual(opayo);
+    // 3-D Secure: the page POSTs the payer to the card issuer's page, any https host.
+    expect(csp['form-action']).toEqual(["'self'", ...opayo, 'https:']);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+    expect(JSON.stringify(csp)).not.toContain('oppwa');
+    expect(JSON.stringify(csp)).not.toContain('transafe');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+  });
+
   it('answers HEAD, and leaves the admin site and the API as they were', async () => {
     const head = await app.inject({ method: 'HEAD', url: `/pay/${requestId}` });
     expect(head.statusCode).toBe(200);

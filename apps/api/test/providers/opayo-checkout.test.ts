@@ -217,7 +217,8 @@ describe('Opayo Server register', () => {
     expect(sent.form.has('CustomerEMail')).toBe(false);
   });
 
-  it('an Opayo Pi configuration is not offered on the page (Pi is not on the page yet)', async () => {
+  it('an Opayo Pi configuration is offered beside the Server one and starts the drop-in', async () => {
+    opayo.integrations.set('Pi-Key', 'Pi-Password');
     const pi = await ctx.app.inject({
       method: 'POST',
       url: '/api/v0/providers',
@@ -244,13 +245,18 @@ describe('Opayo Server register', () => {
       (m) => m.configurationId,
     );
     expect(offered).toContain(configId);
-    expect(offered).not.toContain(pi.json().id);
-    const refused = await ctx.app.inject({
+    expect(offered).toContain(pi.json().id);
+    const started = await ctx.app.inject({
       method: 'POST',
       url: `/api/v0/pay/${requestId}/payments`,
       payload: { configurationId: pi.json().id },
     });
-    expect(refused.statusCode).toBe(422);
+    expect(started.statusCode, started.body).toBe(201);
+    // Pi has no hosted page: the page mounts Opayo.js (test/pay/opayo-pi-end-to-end.test.ts).
+    expect(started.json().next).toMatchObject({
+      kind: 'opayo-pi',
+      scriptUrl: `${opayo.url}/api/v1/js/sagepay.js`,
+    });
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import type {
+  OpayoCardBody,
   PayPageAnswer,
   PayPaymentStatus,
   SandboxCardBody,
@@ -126,4 +127,16 @@ export function payWithTranSafeTicket(
   ticket: TranSafeTicketBody,
 ): Promise<PayPaymentStatus> {
   return post(`/${segment(requestId)}/payments/${segment(paymentId)}/transafe`, ticket);
+}
+
+/**
+ * The card identifier Opayo.js gave the page, with what 3-D Secure asks of the browser: the server
+ * charges it, and answers the outcome or the card issuer's challenge.
+ */
+export function payWithOpayoCard(
+  requestId: string,
+  paymentId: string,
+  card: OpayoCardBody,
+): Promise<PayPaymentStatus> {
+  return post(`/${segment(requestId)}/payments/${segment(paymentId)}/opayo`, card);
 }

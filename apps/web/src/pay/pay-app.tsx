@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { getPayPage, PayCallError } from './api';
 import type { PayBrowser } from './browser';
 import { CompanyContact } from './components/company-contact';
+import { OpayoDropIn, type OpayoPiStep } from './components/opayo-drop-in';
 import { OppwaWidget, type OppwaStep } from './components/oppwa-widget';
 import { PayForm } from './components/pay-form';
 import { PaymentOutcome } from './components/payment-outcome';
@@ -21,7 +22,7 @@ interface PayAppProps {
   requestId: string | null;
   /**
    * The page's query: `payment` after a provider sent the payer back, `checkout` for OPPWA,
-   * `frame` for the TranSafe PaymentFrame.
+   * `frame` for the TranSafe PaymentFrame, `opayo` for the Opayo Pi drop-in.
    */
   query: Record<string, string>;
   browser: PayBrowser;
@@ -38,6 +39,7 @@ type Step =
   | { kind: 'sandbox'; payment: StartedPayment }
   | { kind: 'oppwa'; paymentId: string; widget: OppwaStep | null }
   | { kind: 'transafe'; paymentId: string; frame: StoredFrame | null }
+  | { kind: 'opayo'; paymentId: string; dropIn: StoredDropIn | null }
   | {
       kind: 'outcome';
       paymentId: string;
@@ -47,12 +49,31 @@ type Step =
 
 const oppwaStorageKey = (paymentId: string) => `ledgerline.pay.oppwa.${paymentId}`;
 const tranSafeStorageKey = (paymentId: string) => `ledgerline.pay.transafe.${paymentId}`;
+const opayoStorageKey = (paymentId: string) => `ledgerline.pay.opayo.${paymentId}`;
 
 /** What the PaymentFrame's load needs: the frame and the amount the Pay button shows. */
 interface StoredFrame {
   next: TranSafeStep;
   amount: number;
   currency: string;
+}
+
+/** What the Opayo drop-in's load needs: the session key and the amount the Pay button shows. */
+interface StoredDropIn {
+  next: OpayoPiStep;
+  amount: number;
+  currency: string;
+}
+
+function storedDropIn(browser: PayBrowser, paymentId: string): StoredDropIn | null {
+  try {
+    const stored = JSON.parse(
+      browser.storage.getItem(opayoStorageKey(paymentId)) ?? 'null',
+    ) as StoredDropIn | null;
+    return stored?.next?.kind === 'opayo-pi' ? stored : null;
+  } catch {
+    return null;
+  }
 }
 
 function storedFrame(browser: PayBrowser, paymentId: string): StoredFrame | null {
@@ -67,14 +88,16 @@ function storedFrame(browser: PayBrowser, paymentId: string): StoredFrame | null
 }
 
 function firstStep(query: Record<string, string>, browser: PayBrowser): Step {
-  const { payment, checkout, frame, ...returnQuery } = query;
+  const { payment, checkout, frame, opayo, ...returnQuery } = query;
   if (payment) {
     // Back from the provider: an OPPWA step kept for the widget's load is done with.
     browser.storage.removeItem(oppwaStorageKey(payment));
     browser.storage.removeItem(tranSafeStorageKey(payment));
+    browser.storage.removeItem(opayoStorageKey(payment));
     return { kind: 'outcome', paymentId: payment, returnQuery };
   }
   if (frame) return { kind: 'transafe', paymentId: frame, frame: storedFrame(browser, frame) };
+  if (opayo) return { kind: 'opayo', paymentId: opayo, dropIn: storedDropIn(browser, opayo) };
   if (checkout) {
     const stored = browser.storage.getItem(oppwaStorageKey(checkout));
     const widget = stored ? (JSON.parse(stored) as OppwaStep) : null;
@@ -138,6 +161,13 @@ export function PayApp({ requestId, query, browser }: PayAppProps) {
       browser.goTo(
         `/pay/${encodeURIComponent(requestId ?? '')}?frame=${encodeURIComponent(payment.paymentId)}`,
       );
+    } else if (next.kind === 'opayo-pi') {
+      // Opayo.js must be allowed by the page's policy: load it again as the drop-in's page.
+      const stored: StoredDropIn = { next, amount: payment.amount, currency: payment.currency };
+      browser.storage.setItem(opayoStorageKey(payment.paymentId), JSON.stringify(stored));
+      browser.goTo(
+        `/pay/${encodeURIComponent(requestId ?? '')}?opayo=${encodeURIComponent(payment.paymentId)}`,
+      );
     } else {
       // The widget's page must be served with the OPPWA hosts allowed: load it again.
       browser.storage.setItem(oppwaStorageKey(payment.paymentId), JSON.stringify(next));
@@ -198,6 +228,7 @@ export function PayApp({ requestId, query, browser }: PayAppProps) {
       <StateContent
         page={page}
         step={step}
+        browser={browser}
         onStarted={started}
         onSandboxAnswered={sandboxAnswered}
         onChooseAgain={chooseAgain}
@@ -210,6 +241,7 @@ export function PayApp({ requestId, query, browser }: PayAppProps) {
 function StateContent({
   page,
   step,
+  browser,
   onStarted,
   onSandboxAnswered,
   onChooseAgain,
@@ -217,6 +249,7 @@ function StateContent({
 }: {
   page: PayPage;
   step: Step;
+  browser: PayBrowser;
   onStarted: (payment: StartedPayment) => void;
   onSandboxAnswered: (paymentId: string, status: PayPaymentStatus) => void;
   onChooseAgain: () => void;
@@ -299,6 +332,21 @@ function StateContent({
                 step={step.frame.next}
                 amount={step.frame.amount}
                 currency={step.frame.currency}
+                onAnswered={(status) => onSandboxAnswered(step.paymentId, status)}
+                onBack={onChooseAgain}
+              />
+            ) : (
+              <ExpiredForm onStartAgain={onChooseAgain} />
+            )
+          ) : step.kind === 'opayo' ? (
+            step.dropIn ? (
+              <OpayoDropIn
+                requestId={page.id}
+                paymentId={step.paymentId}
+                step={step.dropIn.next}
+                amount={step.dropIn.amount}
+                currency={step.dropIn.currency}
+                browser={browser}
                 onAnswered={(status) => onSandboxAnswered(step.paymentId, status)}
                 onBack={onChooseAgain}
               />

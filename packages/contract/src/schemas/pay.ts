@@ -217,6 +217,16 @@ export const paymentNextStepSchema = z
       /** `data-hmac-*` attribute → value, `data-hmac-hmacsha256` included. */
       attributes: z.record(z.string(), z.string()),
     }),
+    /**
+     * Opayo Pi: the page loads Opayo.js (`scriptUrl`), mounts its drop-in card form with the
+     * merchant session key, and posts the card identifier it gives to
+     * `POST pay/{id}/payments/{paymentId}/opayo`.
+     */
+    z.object({
+      kind: z.literal('opayo-pi'),
+      scriptUrl: z.url(),
+      merchantSessionKey: z.string(),
+    }),
   ])
   .meta({ id: 'PaymentNextStep' });
 export type PaymentNextStep = z.infer<typeof paymentNextStepSchema>;
@@ -242,6 +252,13 @@ export const payPaymentStatusSchema = z
     /** A message for the payer when it failed (e.g. 'Your card was declined'). */
     message: z.string().nullable(),
     receipt: payReceiptSchema.nullable(),
+    /**
+     * Only in the answer to a card identifier (Opayo Pi) whose card issuer wants 3-D Secure: the
+     * page POSTs `creq` and `threeDSSessionData` to `acsUrl`, the issuer's page.
+     */
+    challenge: z
+      .object({ acsUrl: z.url(), creq: z.string(), threeDSSessionData: z.string() })
+      .optional(),
   })
   .meta({ id: 'PayPaymentStatus' });
 export type PayPaymentStatus = z.infer<typeof payPaymentStatusSchema>;
@@ -287,3 +304,38 @@ export const tranSafeTicketBodySchema = z
   })
   .meta({ id: 'TranSafeTicket' });
 export type TranSafeTicketBody = z.infer<typeof tranSafeTicketBodySchema>;
+
+const cardIdentifierMissing = 'The card details were not received. Please enter them again.';
+
+/**
+ * `POST /api/v0/pay/{id}/payments/{paymentId}/opayo`: the card identifier Opayo.js gave the page,
+ * and what 3-D Secure wants to know of the payer's browser (the server adds its address, user
+ * agent and Accept header). The amount is the payment's, never the browser's.
+ */
+export const opayoCardBodySchema = z
+  .object({
+    cardIdentifier: z
+      .string({ message: cardIdentifierMissing })
+      .trim()
+      .min(1, cardIdentifierMissing)
+      .max(100),
+    browser: z
+      .object({
+        language: z.string().trim().max(35).optional(),
+        colorDepth: z.number().int().min(1).max(64).optional(),
+        screenHeight: z.number().int().min(0).max(100000).optional(),
+        screenWidth: z.number().int().min(0).max(100000).optional(),
+        /** `new Date().getTimezoneOffset()`: minutes behind UTC. */
+        timeZoneOffset: z.number().int().min(-900).max(900).optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'OpayoCard' });
+export type OpayoCardBody = z.infer<typeof opayoCardBodySchema>;
+
+/** What a card issuer's 3-D Secure page POSTs back (form fields, as the ACS sends them). */
+export const opayoChallengeBodySchema = z.object({
+  cres: z.string().max(10000).optional(),
+  threeDSSessionData: z.string().max(1024).optional(),
+});
+export type OpayoChallengeBody = z.infer<typeof opayoChallengeBodySchema>;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  opayoCardBodySchema,
   payPageAnswerSchema,
   payPaymentStatusSchema,
   sandboxCardBodySchema,
@@ -9,6 +10,7 @@ import {
   startedPaymentSchema,
   tranSafeTicketBodySchema,
 } from '@ledgerline/contract';
+import { payChallengeRoutes } from './pay-challenge.routes.js';
 import type { PayService } from './pay.service.js';
 
 const tags = ['pay'];
@@ -192,4 +194,43 @@ export async function payRoutes(
       );
     },
   );
+
+  r.post(
+    '/api/v0/pay/:id/payments/:paymentId/opayo',
+    {
+      config: { access: 'none', rateLimit, operation: 'OpayoCardIdentifier' },
+      schema: {
+        tags,
+        summary: 'The card identifier of the Opayo Pi drop-in (Opayo.js)',
+        description:
+          `${publicNote} The card identifier Opayo.js gave the page for this payment's merchant session key, and the browser fields 3-D Secure asks for; ` +
+          "the server charges the payment's own amount (POST /api/v1/transactions, Payment, or Deferred when the request's capture type is Reserve) " +
+          'and answers the outcome, or `challenge` when the card issuer wants 3-D Secure (the page POSTs `creq` and `threeDSSessionData` to `acsUrl`). ' +
+          '409: not an Opayo Pi payment, or card details were already sent for it; 422: the payment does not wait for a card identifier.',
+        params: paymentParams,
+        body: opayoCardBodySchema,
+        response: { 200: payPaymentStatusSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      const { cardIdentifier, browser } = request.body;
+      return pay.cardTicket(
+        request.params.id,
+        request.params.paymentId,
+        {
+          ticket: cardIdentifier,
+          browser: {
+            ...browser,
+            ipAddress: request.ip,
+            userAgent: request.headers['user-agent'] ?? '',
+            acceptHeader: request.headers.accept ?? '',
+          },
+        },
+        actorOf(request),
+      );
+    },
+  );
+
+  await app.register(payChallengeRoutes, { pay, rateLimit, actorOf });
 }

@@ -22,7 +22,12 @@ import {
   NotFoundError,
   UnprocessableError,
 } from '../../platform/errors.js';
-import type { CheckoutConfiguration, CheckoutRegistry } from '../../providers/checkout.js';
+import type {
+  CheckoutConfiguration,
+  CheckoutRegistry,
+  CheckoutStartInput,
+  PayerBrowser,
+} from '../../providers/checkout.js';
 import { CredentialCache } from '../../platform/credential-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import {
@@ -58,6 +63,22 @@ export const payMessages = {
     'Card details were already sent for this payment. Refresh the page to see its outcome.',
   ticketNotVerified: 'The card details could not be verified. Please enter them again.',
 } as const;
+
+/**
+ * A card ticket for a frame's payment (TranSafe ticket, Opayo Pi card identifier), with what 3-D
+ * Secure needs to know of the payer's browser.
+ */
+export type CardTicket = Pick<TranSafeTicketBody, 'ticket'> & {
+  ticketHmac?: string;
+  browser?: PayerBrowser;
+};
+
+/**
+ * A payment's card details were sent: its ticket is claimed (`…:ticket`) or its charge waits for
+ * the card issuer's 3-D Secure answer (`…:challenge`).
+ */
+const cardDetailsSent = (reference: string) =>
+  reference.endsWith(':ticket') || reference.endsWith(':challenge');
 
 /** The 422 messages of an invoice's chosen amount (docs/api.md "The payer page"). */
 export const editMessages = {
@@ -623,7 +644,7 @@ export function createPayService(deps: {
      * against the frame's HMAC, claimed once (a second post is refused), charged with the payment's
      * own amount, and the provider's answer settled like any other outcome.
      */
-    async cardTicket(id: string, paymentId: string, body: TranSafeTicketBody, actor: SettleActor) {
+    async cardTicket(id: string, paymentId: string, body: CardTicket, actor: SettleActor) {
       const scope = await locatePayment(id);
       const claimed = await database.withTenant(scope.tenantId, async (tx) => {
         const payment = await repository.payment(tx, scope, id, paymentId);
@@ -633,7 +654,7 @@ export function createPayService(deps: {
         if (!adapter?.verifyTicket || !adapter.chargeTicket || !payment.paymentProviderId)
           throw new ConflictError(payMessages.notCardFrame, 'notCardFrame');
         const reference = payment.paymentProviderReference;
-        if (payment.status !== 'Processing' || !reference || reference.endsWith(':ticket'))
+        if (payment.status !== 'Processing' || !reference || cardDetailsSent(reference))
           throw new ConflictError(payMessages.ticketAlreadySent, 'ticketAlreadySent');
         const { row, credentials } = await deps.configurations(
           tx,
@@ -650,8 +671,12 @@ export function createPayService(deps: {
           captureType:
             request.captureType === 'Reserve' ? ('Reserve' as const) : ('Immediate' as const),
           ticket: body.ticket,
-          ticketHmac: body.ticketHmac,
+          ...(body.ticketHmac !== undefined ? { ticketHmac: body.ticketHmac } : {}),
           configuration: configurationOf(row, credentials),
+          description: request.description ?? `Payment ${payment.ledgerlineReference}`,
+          payer: (payment.customerDetails ?? {}) as CheckoutStartInput['payer'],
+          ...(body.browser ? { browser: body.browser } : {}),
+          challengeUrl: `${publicUrl}/api/v0/pay/${id}/payments/${payment.id}/3ds`,
         };
         if (!adapter.verifyTicket(input))
           throw new UnprocessableError(payMessages.ticketNotVerified, {
@@ -662,6 +687,15 @@ export function createPayService(deps: {
         return { adapter, input };
       });
       const answer = await claimed.adapter.chargeTicket!(claimed.input);
+      if (answer.status === 'Processing' && answer.challenge && answer.providerReference) {
+        // The card issuer wants 3-D Secure: the payment waits for its answer (completeChallenge).
+        const waiting = `${answer.providerReference}:challenge`;
+        await database.withTenant(scope.tenantId, async (tx) => {
+          await repository.recordProviderStart(tx, scope, paymentId, waiting);
+          await repository.recordEvent(tx, scope, paymentId, claimed.adapter.name, answer.exchange);
+        });
+        return { ...(await statusOf(scope, id, paymentId)), challenge: answer.challenge };
+      }
       await settlement.settle(
         scope,
         paymentId,
@@ -675,6 +709,82 @@ export function createPayService(deps: {
         actor,
       );
       return statusOf(scope, id, paymentId);
+    },
+
+    /**
+     * POST pay/{id}/payments/{paymentId}/3ds: the card issuer's 3-D Secure page sends the payer
+     * back with `cres`. Claimed once (a replay or a second post changes nothing), sent to the
+     * provider for the final outcome, settled; the payer then lands on the page's outcome.
+     */
+    async completeChallenge(
+      id: string,
+      paymentId: string,
+      body: { cres?: string; threeDSSessionData?: string },
+      actor: SettleActor,
+    ): Promise<string> {
+      const pageUrl = `/pay/${encodeURIComponent(id)}?payment=${paymentId}`;
+      const scope = await locatePayment(id);
+      const claimed = await database.withTenant(scope.tenantId, async (tx) => {
+        const payment = await repository.payment(tx, scope, id, paymentId);
+        const request = payment ? await repository.request(tx, scope, id) : null;
+        if (!payment || !request) throw new NotFoundError(payMessages.paymentNotFound);
+        const adapter = checkouts.forProvider(payment.paymentProviderName);
+        const reference = payment.paymentProviderReference ?? '';
+        if (
+          !adapter?.completeChallenge ||
+          !payment.paymentProviderId ||
+          payment.status !== 'Processing' ||
+          !reference.endsWith(':challenge') ||
+          !body.cres
+        )
+          return null;
+        if (!(await repository.claimTicket(tx, scope, payment.id, reference))) return null;
+        const { row, credentials } = await deps.configurations(
+          tx,
+          scope,
+          payment.paymentProviderId,
+        );
+        return {
+          adapter,
+          input: {
+            paymentTransactionId: payment.id,
+            transactionId: reference.slice(0, -':challenge'.length),
+            captureType:
+              request.captureType === 'Reserve' ? ('Reserve' as const) : ('Immediate' as const),
+            cres: body.cres,
+            threeDSSessionData: body.threeDSSessionData ?? '',
+            configuration: configurationOf(row, credentials),
+          },
+        };
+      });
+      if (!claimed) return pageUrl;
+      const answer = await claimed.adapter.completeChallenge!(claimed.input);
+      if (answer.status === 'Processing') {
+        // The provider refused this answer (not the issuer's): the payment waits for the real one.
+        await database.withTenant(scope.tenantId, async (tx) => {
+          await repository.recordProviderStart(
+            tx,
+            scope,
+            paymentId,
+            `${claimed.input.transactionId}:challenge`,
+          );
+          await repository.recordEvent(tx, scope, paymentId, claimed.adapter.name, answer.exchange);
+        });
+        return pageUrl;
+      }
+      await settlement.settle(
+        scope,
+        paymentId,
+        {
+          status: answer.status,
+          providerReference: answer.providerReference,
+          paymentMethodType: answer.paymentMethodType,
+          errorMessage: answer.errorMessage,
+          exchange: answer.exchange,
+        },
+        actor,
+      );
+      return pageUrl;
     },
   };
 }

@@ -3,6 +3,7 @@ import { CheckoutStartError, notSent, sameHex, startCall, textOf } from '../chec
 import { exchangeOf } from '../exchange.js';
 import { formBody, providerFetch } from '../http.js';
 import { majorUnits } from '../money.js';
+import { createOpayoPi } from './opayo.pi.js';
 import {
   notificationReply,
   opayoNotificationSignature,
@@ -75,7 +76,8 @@ export function billingFields(payer: CheckoutStartInput['payer']): Record<string
  * sealed with the payment, send the payer to Opayo's card page (NextURL). Opayo then POSTs its
  * notification, signed with that SecurityKey (VPSSignature), and reads our `Status=OK` and
  * `RedirectURL=` answer to send the payer back. Server has no status call: the outcome is the
- * notification, which arrives before the payer returns. Pi (Opayo.js) is not on the page yet.
+ * notification, which arrives before the payer returns. Pi (Opayo.js drop-in, a card identifier
+ * charged by our server) is in opayo.pi.ts.
  */
 export function createOpayoCheckout(options: {
   testUrl: string;
@@ -84,18 +86,21 @@ export function createOpayoCheckout(options: {
 }): CheckoutAdapter {
   const hostOf = (settings: Record<string, unknown>) =>
     settings.useTestServer === true ? options.testUrl : options.liveUrl;
+  const pi = createOpayoPi({
+    hostOf: (configuration) => hostOf(configuration.settings).replace(/\/$/, ''),
+    timeoutMs: options.timeoutMs,
+  });
+  const isPi = (configuration: { settings: Record<string, unknown> }) =>
+    configuration.settings.integrationType === 'Pi';
 
   return {
     name: 'Opayo',
 
-    takes: (settings) => settings.integrationType !== 'Pi',
-
     async start(input) {
+      if (isPi(input.configuration)) return pi.start(input);
       const eventType = 'transaction.register';
       const { credentials, settings } = input.configuration;
       const vendorName = textOf(credentials, 'vendorName');
-      if (settings.integrationType === 'Pi')
-        throw notSent('Opayo', eventType, 'Opayo Pi payments are not available on this page yet');
       if (!vendorName) throw notSent('Opayo', eventType, 'the vendor name is required');
       const vendorTxCode =
         settings.vendorTxCodeType === 'Guid'
@@ -162,6 +167,7 @@ export function createOpayoCheckout(options: {
 
     // Server has no status call: the payment stays as its notification left it.
     async status(input) {
+      if (isPi(input.configuration)) return pi.status(input);
       return {
         status: 'Processing',
         exchange: exchangeOf({
@@ -227,5 +233,10 @@ export function createOpayoCheckout(options: {
           : {}),
       };
     },
+
+    // Pi: the card identifier of the page's Opayo.js drop-in (a Server payment has none).
+    verifyTicket: (input) => isPi(input.configuration) && pi.verifyTicket(input),
+    chargeTicket: (input) => pi.chargeTicket(input),
+    completeChallenge: (input) => pi.completeChallenge(input),
   };
 }

@@ -124,7 +124,7 @@ export function createTranSafeCheckout(options: {
       input.paymentTransactionId,
       input.ticket,
     );
-    return sameHex(expected, input.ticketHmac);
+    return sameHex(expected, input.ticketHmac ?? '');
   }
 
   async function chargeTicket(input: CheckoutTicketInput): Promise<CheckoutStatus> {

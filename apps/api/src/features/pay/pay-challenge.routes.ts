@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { opayoChallengeBodySchema } from '@ledgerline/contract';
+import type { SettleActor } from './settle.js';
+import type { PayService } from './pay.service.js';
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The card issuer's 3-D Secure page POSTs the payer's browser back here (a form: `cres`,
+ * `threeDSSessionData`), so this plugin reads form bodies for its own route only.
+ */
+export async function payChallengeRoutes(
+  app: FastifyInstance,
+  options: {
+    pay: PayService;
+    rateLimit: { max: number; timeWindow: string };
+    actorOf: (request: FastifyRequest) => SettleActor;
+  },
+) {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/v0/pay/:id/payments/:paymentId/3ds',
+    {
+      config: { access: 'none', rateLimit: options.rateLimit, operation: 'CardChallengeReturn' },
+      schema: {
+        tags: ['pay'],
+        summary: "The card issuer's 3-D Secure answer (Opayo Pi)",
+        description:
+          'No sign-in: the card issuer’s page POSTs the payer back with the form fields `cres` and `threeDSSessionData`. ' +
+          'The first answer for a payment waiting for 3-D Secure is sent to the provider and settles the payment; any other changes nothing. ' +
+          'Always 303 to the payer page’s outcome (`/pay/{id}?payment={paymentId}`).',
+        params: z.object({ id: z.string().max(100), paymentId: z.uuid() }),
+        body: opayoChallengeBodySchema,
+      },
+    },
+    async (request, reply) => {
+      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      const pageUrl = await options.pay.completeChallenge(
+        request.params.id,
+        request.params.paymentId,
+        request.body,
+        options.actorOf(request),
+      );
+      return reply.redirect(pageUrl, 303);
+    },
+  );
+}
