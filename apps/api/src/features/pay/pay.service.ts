@@ -26,6 +26,7 @@ import type {
   CheckoutConfiguration,
   CheckoutRegistry,
   CheckoutStartInput,
+  CheckoutStatus,
   PayerBrowser,
 } from '../../providers/checkout.js';
 import { CredentialCache } from '../../platform/credential-cache.js';
@@ -41,7 +42,7 @@ import {
   type PayQuote,
 } from './pay-page.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
-import type { SettleActor, Settlement } from './settle.js';
+import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
 
 /** The payer-facing messages of the pay calls (docs/api.md "The payer page"). */
 export const payMessages = {
@@ -551,18 +552,7 @@ export function createPayService(deps: {
           configuration: ask.configuration,
         });
         if (answer.status !== 'Processing') {
-          await settlement.settle(
-            scope,
-            paymentId,
-            {
-              status: answer.status,
-              providerReference: answer.providerReference,
-              paymentMethodType: answer.paymentMethodType,
-              errorMessage: answer.errorMessage,
-              exchange: answer.exchange,
-            },
-            actor,
-          );
+          await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
         }
       } catch (error) {
         // The page keeps polling; the provider's notification may still settle it.
@@ -696,18 +686,7 @@ export function createPayService(deps: {
         });
         return { ...(await statusOf(scope, id, paymentId)), challenge: answer.challenge };
       }
-      await settlement.settle(
-        scope,
-        paymentId,
-        {
-          status: answer.status,
-          providerReference: answer.providerReference,
-          paymentMethodType: answer.paymentMethodType,
-          errorMessage: answer.errorMessage,
-          exchange: answer.exchange,
-        },
-        actor,
-      );
+      await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
       return statusOf(scope, id, paymentId);
     },
 
@@ -772,20 +751,20 @@ export function createPayService(deps: {
         });
         return pageUrl;
       }
-      await settlement.settle(
-        scope,
-        paymentId,
-        {
-          status: answer.status,
-          providerReference: answer.providerReference,
-          paymentMethodType: answer.paymentMethodType,
-          errorMessage: answer.errorMessage,
-          exchange: answer.exchange,
-        },
-        actor,
-      );
+      await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
       return pageUrl;
     },
   };
 }
 export type PayService = ReturnType<typeof createPayService>;
+
+/** What a provider's status answer moves the payment to (settle.ts). */
+function outcomeOfStatus(answer: CheckoutStatus): PaymentOutcome {
+  return {
+    status: answer.status,
+    providerReference: answer.providerReference,
+    paymentMethodType: answer.paymentMethodType,
+    errorMessage: answer.errorMessage,
+    exchange: answer.exchange,
+  };
+}
