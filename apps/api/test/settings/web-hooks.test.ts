@@ -784,10 +784,14 @@ describe('delivery through Svix', () => {
         },
       },
     });
-    const [delivery] = await svixCtx.database.db
-      .select()
-      .from(webHookDeliveries)
-      .where(eq(webHookDeliveries.eventId, message!.eventId!));
+    // The delivery row is written once Svix's answer is back: Svix may hold the message first.
+    const delivery = await waitFor(async () => {
+      const [row] = await svixCtx.database.db
+        .select()
+        .from(webHookDeliveries)
+        .where(eq(webHookDeliveries.eventId, message!.eventId!));
+      return row?.status === 'Pending' ? undefined : row;
+    });
     expect(delivery).toMatchObject({
       endpointId: null,
       status: 'Succeeded',
