@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
 import {
   paymentAllocations,
@@ -671,7 +671,8 @@ describe('Opayo Server (hosted card page, signed notification, release / abort)'
     const events = await ctx.database.db
       .select()
       .from(providerEvents)
-      .where(eq(providerEvents.paymentTransactionId, started.paymentId));
+      .where(eq(providerEvents.paymentTransactionId, started.paymentId))
+      .orderBy(asc(providerEvents.createdOn), asc(providerEvents.id));
     expect(events.map((e) => e.eventType)).toEqual([
       'transaction.register',
       'notification.ok',
