@@ -131,7 +131,13 @@ describe.each(['a demo company', 'a company paid in instalments'])('%s', (name) 
           (q.request_status = 'Completed' and s.paid >= q.amount_to_pay)
           or (q.request_status = 'PartCompleted' and s.paid > 0 and s.paid < q.amount_to_pay)
           or (q.request_status = 'Pending' and s.paid = 0 and s.pending)
-          or (q.request_status in ('Open', 'Expired', 'Cancelled') and s.paid = 0 and not s.pending))`),
+          or (q.request_status in ('Open', 'Expired', 'Cancelled') and s.paid = 0 and not s.pending)
+          or (q.request_status = 'Expired' and s.paid > 0 and s.paid < q.amount_to_pay and q.valid_until < now()))`),
+    ).toEqual([]);
+    // Nothing is left for the expiry sweep: no Open or PartCompleted request is past its valid-until.
+    expect(
+      await rows(who, sql`select q.id from payment_requests q where ${scope(who)}
+        and q.request_status in ('Open', 'PartCompleted') and q.valid_until < now()`),
     ).toEqual([]);
     expect(
       await rows(who, sql`select q.id from payment_requests q where ${scope(who)} and q.request_type = 'Transaction'

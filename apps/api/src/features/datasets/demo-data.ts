@@ -275,14 +275,18 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     where t.tenant_id = ${tenantId} and t.dataset_id = ${datasetId} and t.id = s.transaction_id`);
 
   // The requests' status, from their payments: paid in full, in part, authorised, or still open
-  // (some open ones later expired or were cancelled).
+  // (some open ones later expired or were cancelled). One left Open or PartCompleted past its
+  // valid-until is Expired, as the expiry sweep (payment-requests.expiry.ts) would have left it:
+  // a new company must not hand the sweep a burst of expiries minutes after it was made.
   await executor.execute(sql`
     update payment_requests q set request_status = case
         when s.paid >= q.amount_to_pay then 'Completed'
+        when s.paid > 0 and q.valid_until < ${nowIso}::timestamptz then 'Expired'
         when s.paid > 0 then 'PartCompleted'
         when s.pending then 'Pending'
         when r.n % 8 = 6 then 'Expired'
         when r.n % 8 = 7 then 'Cancelled'
+        when q.valid_until < ${nowIso}::timestamptz then 'Expired'
         else 'Open' end
     from demo_requests r
     left join lateral (
