@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { paymentRequestAllocations, paymentRequests } from '../../src/db/schema-receivables.js';
+import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import {
+  paymentAllocations,
+  paymentRequestAllocations,
+  paymentRequests,
+  paymentTransactions,
+} from '../../src/db/schema-receivables.js';
 import type { SignedIn, TestContext } from '../app.js';
 import { insertAccount, insertInvoice } from '../money-rules/fixtures.js';
 
@@ -55,4 +62,43 @@ export function mailsIn(outbox: string): string[] {
           readFileSync(join(outbox, file), 'utf8').replace(/=\n/g, '').replace(/=3D/g, '='),
         )
     : [];
+}
+
+/** A payment transaction's row as stored. */
+export async function paymentRowIn(ctx: TestContext, id: string) {
+  const [row] = await ctx.database.db
+    .select()
+    .from(paymentTransactions)
+    .where(eq(paymentTransactions.id, id));
+  return row!;
+}
+
+/**
+ * A payment that paid the whole request: allocated to each of its invoices, the request Completed
+ * for staff and on the payer page.
+ */
+export async function expectSettledIn(
+  ctx: TestContext,
+  who: SignedIn,
+  request: { requestId: string; invoices: string[] },
+  paymentId: string,
+) {
+  const allocations = await ctx.database.db
+    .select()
+    .from(paymentAllocations)
+    .where(
+      and(
+        eq(paymentAllocations.tenantId, who.tenantId),
+        eq(paymentAllocations.paymentTransactionId, paymentId),
+      ),
+    );
+  expect(allocations.map((a) => a.transactionId).sort()).toEqual([...request.invoices].sort());
+  const staff = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/v0/payment-requests/${request.requestId}`,
+    headers: who.headers({ 'dataset-id': '1' }),
+  });
+  expect(staff.json().requestStatus).toBe('Completed');
+  const page = await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${request.requestId}` });
+  expect(page.json().state).toBe('Completed');
 }

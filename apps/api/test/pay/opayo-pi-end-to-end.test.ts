@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
-import {
-  paymentAllocations,
-  paymentTransactions,
-  providerEvents,
-} from '../../src/db/schema-receivables.js';
+import { eq } from 'drizzle-orm';
+import { providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { fakeOpayoPiCards } from '../fakes/fake-opayo-pi.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
-import { day, insertAccount, insertInvoice } from './fixtures.js';
+import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
 
 /**
  * The payer page paid through Opayo Pi (issues 12 and 14), through HTTP only, against the fake:
@@ -145,31 +141,10 @@ function postCard(requestId: string, paymentId: string, payload: object) {
   });
 }
 
-async function paymentRow(id: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(paymentTransactions)
-    .where(eq(paymentTransactions.id, id));
-  return row!;
-}
+const paymentRow = (id: string) => paymentRowIn(ctx, id);
 
-async function expectSettled(
-  request: { requestId: string; invoices: string[] },
-  paymentId: string,
-) {
-  const allocations = await ctx.database.db
-    .select()
-    .from(paymentAllocations)
-    .where(
-      and(
-        eq(paymentAllocations.tenantId, company.who.tenantId),
-        eq(paymentAllocations.paymentTransactionId, paymentId),
-      ),
-    );
-  expect(allocations.map((a) => a.transactionId).sort()).toEqual([...request.invoices].sort());
-  const page = await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${request.requestId}` });
-  expect(page.json().state).toBe('Completed');
-}
+const expectSettled = (request: { requestId: string; invoices: string[] }, paymentId: string) =>
+  expectSettledIn(ctx, company.who, request, paymentId);
 
 const transactionCalls = () =>
   opayo.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/transactions').length;

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
-import {
-  paymentAllocations,
-  paymentTransactions,
-  providerEvents,
-} from '../../src/db/schema-receivables.js';
+import { paymentAllocations, providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
@@ -15,7 +11,7 @@ import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.js';
 import { startFakeTrueLayer, type FakeTrueLayer } from '../fakes/fake-truelayer.js';
 import { clickThrough } from '../providers/checkout-input.js';
 import { waitFor } from '../wait.js';
-import { day, insertAccount, insertInvoice } from './fixtures.js';
+import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
 
 /**
  * The payer page paid through each real provider (issue 14), through HTTP only, against the
@@ -148,13 +144,7 @@ async function startPayment(requestId: string, configurationId: string, provider
   };
 }
 
-async function paymentRow(id: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(paymentTransactions)
-    .where(eq(paymentTransactions.id, id));
-  return row!;
-}
+const paymentRow = (id: string) => paymentRowIn(ctx, id);
 const allocationsOf = (tenantId: string, paymentId: string) =>
   ctx.database.db
     .select()
@@ -188,18 +178,11 @@ const until = (id: string, status: string) =>
     return row.status === status ? row : undefined;
   });
 
-async function expectSettled(
+const expectSettled = (
   company: { who: SignedIn },
   request: { requestId: string; invoices: string[] },
   paymentId: string,
-) {
-  const allocations = await allocationsOf(company.who.tenantId, paymentId);
-  expect(allocations.map((a) => a.transactionId).sort()).toEqual([...request.invoices].sort());
-  const staff = await call(company.who, 'GET', `payment-requests/${request.requestId}`);
-  expect(staff.json().requestStatus).toBe('Completed');
-  const page = await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${request.requestId}` });
-  expect(page.json().state).toBe('Completed');
-}
+) => expectSettledIn(ctx, company.who, request, paymentId);
 
 function post(path: string, event: { body: string; headers: Record<string, string> }) {
   return ctx.app.inject({ method: 'POST', url: path, headers: event.headers, payload: event.body });

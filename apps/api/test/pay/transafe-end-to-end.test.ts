@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { tranSafeTestCredentials } from '@ledgerline/contract';
-import {
-  paymentAllocations,
-  paymentTransactions,
-  providerEvents,
-} from '../../src/db/schema-receivables.js';
+import { providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { fakeTranSafeCards, startFakeTranSafe, type FakeTranSafe } from '../fakes/fake-transafe.js';
-import { day, insertAccount, insertInvoice } from './fixtures.js';
+import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
 
 /**
  * The payer page paid through TranSafe (issues 12 and 14), through HTTP only, against the fake:
@@ -142,33 +138,10 @@ function postTicket(requestId: string, paymentId: string, payload: object) {
   });
 }
 
-async function paymentRow(id: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(paymentTransactions)
-    .where(eq(paymentTransactions.id, id));
-  return row!;
-}
+const paymentRow = (id: string) => paymentRowIn(ctx, id);
 
-async function expectSettled(
-  request: { requestId: string; invoices: string[] },
-  paymentId: string,
-) {
-  const allocations = await ctx.database.db
-    .select()
-    .from(paymentAllocations)
-    .where(
-      and(
-        eq(paymentAllocations.tenantId, company.who.tenantId),
-        eq(paymentAllocations.paymentTransactionId, paymentId),
-      ),
-    );
-  expect(allocations.map((a) => a.transactionId).sort()).toEqual([...request.invoices].sort());
-  const staff = await call(company.who, 'GET', `payment-requests/${request.requestId}`);
-  expect(staff.json().requestStatus).toBe('Completed');
-  const page = await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${request.requestId}` });
-  expect(page.json().state).toBe('Completed');
-}
+const expectSettled = (request: { requestId: string; invoices: string[] }, paymentId: string) =>
+  expectSettledIn(ctx, company.who, request, paymentId);
 
 describe('TranSafe (PaymentFrame on the page, then purchase / preauth)', () => {
   it('the ticket is charged with the server’s amount: Paid with allocations; a second post is refused', async () => {

@@ -9,7 +9,7 @@ import {
 } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
-import { day, insertAccount, insertInvoice } from '../pay/fixtures.js';
+import { day, insertAccount, insertInvoice, paymentRowIn } from '../pay/fixtures.js';
 import { waitFor } from '../wait.js';
 
 /**
@@ -97,13 +97,7 @@ function start(
   });
 }
 
-async function paymentRow(id: string) {
-  const [row] = await ctx.database.db
-    .select()
-    .from(paymentTransactions)
-    .where(eq(paymentTransactions.id, id));
-  return row!;
-}
+const paymentRow = (id: string) => paymentRowIn(ctx, id);
 
 const notify = (body: string) =>
   ctx.app.inject({
