@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PaymentAllocation, PaymentFeeTransaction } from '@ledgerline/contract';
 import type { Executor } from './client.js';
 import { paymentAllocations, paymentFeeTransactions } from './schema-receivables.js';
@@ -20,37 +20,41 @@ export async function readPaymentRecords(
   scope: Scope,
   owner: PaymentRecordOwner,
 ) {
+  const [allocations, fees] =
+    'transactionId' in owner
+      ? await readRows(
+          executor,
+          scope,
+          eq(paymentAllocations.transactionId, owner.transactionId),
+          eq(paymentFeeTransactions.transactionId, owner.transactionId),
+        )
+      : await readRows(
+          executor,
+          scope,
+          eq(paymentAllocations.paymentTransactionId, owner.paymentTransactionId),
+          eq(paymentFeeTransactions.paymentTransactionId, owner.paymentTransactionId),
+        );
+  return recordsOf(allocations, fees);
+}
+
+/** The allocations and fee lines of the company that match each condition, oldest first. */
+function readRows(executor: Executor, scope: Scope, allocationsWhere: SQL, feesWhere: SQL) {
   const a = paymentAllocations;
   const f = paymentFeeTransactions;
-  const [allocations, fees] = await Promise.all([
+  return Promise.all([
     executor
       .select()
       .from(a)
       .where(
-        and(
-          eq(a.tenantId, scope.tenantId),
-          eq(a.datasetId, scope.datasetId),
-          'transactionId' in owner
-            ? eq(a.transactionId, owner.transactionId)
-            : eq(a.paymentTransactionId, owner.paymentTransactionId),
-        ),
+        and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId), allocationsWhere),
       )
       .orderBy(asc(a.createdOn), asc(a.id)),
     executor
       .select()
       .from(f)
-      .where(
-        and(
-          eq(f.tenantId, scope.tenantId),
-          eq(f.datasetId, scope.datasetId),
-          'transactionId' in owner
-            ? eq(f.transactionId, owner.transactionId)
-            : eq(f.paymentTransactionId, owner.paymentTransactionId),
-        ),
-      )
+      .where(and(eq(f.tenantId, scope.tenantId), eq(f.datasetId, scope.datasetId), feesWhere))
       .orderBy(asc(f.createdOn), asc(f.id)),
   ]);
-  return recordsOf(allocations, fees);
 }
 
 type AllocationRow = typeof paymentAllocations.$inferSelect;
@@ -98,32 +102,12 @@ export async function readPaymentRecordsOfPayments(
   paymentTransactionIds: string[],
 ) {
   if (paymentTransactionIds.length === 0) return new Map<string, ReturnType<typeof recordsOf>>();
-  const a = paymentAllocations;
-  const f = paymentFeeTransactions;
-  const [allocations, fees] = await Promise.all([
-    executor
-      .select()
-      .from(a)
-      .where(
-        and(
-          eq(a.tenantId, scope.tenantId),
-          eq(a.datasetId, scope.datasetId),
-          inArray(a.paymentTransactionId, paymentTransactionIds),
-        ),
-      )
-      .orderBy(asc(a.createdOn), asc(a.id)),
-    executor
-      .select()
-      .from(f)
-      .where(
-        and(
-          eq(f.tenantId, scope.tenantId),
-          eq(f.datasetId, scope.datasetId),
-          inArray(f.paymentTransactionId, paymentTransactionIds),
-        ),
-      )
-      .orderBy(asc(f.createdOn), asc(f.id)),
-  ]);
+  const [allocations, fees] = await readRows(
+    executor,
+    scope,
+    inArray(paymentAllocations.paymentTransactionId, paymentTransactionIds),
+    inArray(paymentFeeTransactions.paymentTransactionId, paymentTransactionIds),
+  );
   return new Map(
     paymentTransactionIds.map((id) => [
       id,
