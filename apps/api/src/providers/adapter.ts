@@ -34,10 +34,39 @@ export interface ProviderExchange {
 
 export type ProviderOutcome = ({ ok: true } | { ok: false; errorMessage: string }) & { exchange: ProviderExchange };
 
+/**
+ * Issue 19: give money back through the provider's own refund API. `amount` (inherited) is what
+ * to refund now, a decimal string in major units, never more than what is left of the payment
+ * (the books check that before the call).
+ */
+export interface RefundCall extends PendingPaymentCall {
+  /**
+   * Our id for this refund (the Refund-type payment transaction's id): unique per refund, so it
+   * is the provider's idempotency key, vendor code or merchant transaction id where it takes one.
+   */
+  refundTransactionId: string;
+  /** What the payment was for in total (major units): a provider may pick reversal vs refund by it. */
+  paymentAmount: string;
+  /** Staff's reason, where the provider carries one (Stripe `reason`/metadata, Opayo Description). */
+  reason: string | null;
+}
+
+/**
+ * What the provider said to a refund. ok: the provider accepted it; `pending` when it is not final
+ * yet (TrueLayer `pending`, GoCardless `created`): its notification finishes it later.
+ */
+export type RefundOutcome = ProviderOutcome & {
+  /** The provider's id of the refund (Stripe `re_…`, GoCardless `RF…`, OPPWA's RF id...). */
+  refundReference?: string | null;
+  pending?: boolean;
+};
+
 export interface PaymentProviderAdapter {
   readonly name: string;
   capture(call: PendingPaymentCall): Promise<ProviderOutcome>;
   cancel(call: PendingPaymentCall): Promise<ProviderOutcome>;
+  /** Absent: the provider has no refund API Ledgerline can call (staff refund in its portal). */
+  refund?(call: RefundCall): Promise<RefundOutcome>;
 }
 
 export interface ProviderRegistry {

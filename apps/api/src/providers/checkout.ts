@@ -68,6 +68,13 @@ export interface CheckoutStatus {
   paymentMethodType?: 'Card' | 'BankTransfer' | 'BankDebit' | null;
   /** For the payer when it failed ('Your card was declined'). */
   errorMessage?: string | null;
+  /**
+   * What the provider says it took or reserved (major units, decimal string) and in which
+   * currency, where its answer carries them: the books refuse and record a mismatch with the
+   * payment's own amount or currency (issue 20 item 10).
+   */
+  amount?: string | null;
+  currency?: string | null;
   exchange: ProviderExchange;
   /**
    * The card issuer wants 3-D Secure (Opayo Pi `3DAuth`): the payment stays Processing, the page
@@ -96,6 +103,47 @@ export interface NotificationEvent {
    * `links.organisation`), for platform-wide providers (see CheckoutAdapter.accountOf).
    */
   account?: string | null;
+  /** What the provider says was taken (major units) and its currency, where the event carries them. */
+  amount?: string | null;
+  currency?: string | null;
+  /**
+   * A status move that comes after the payment had succeeded (GoCardless `failed` after
+   * `confirmed`/`paid_out`, `late_failure_settled`): the money is gone again. Only with this flag
+   * may a notification move a Paid payment to Failed (issue 19).
+   */
+  lateFailure?: boolean;
+  /** A refund the event reports: provider-initiated, or the outcome of one staff asked for. */
+  refund?: NotificationRefund;
+  /** A dispute or chargeback the event reports (issue 19). */
+  dispute?: NotificationDispute;
+}
+
+/** A refund as a notification reports it (issue 19; reference/providers.md "Refunds"). */
+export interface NotificationRefund {
+  /** The provider's refund id: matches a refund staff made (RefundOutcome.refundReference). */
+  refundReference: string;
+  /** Major units, decimal string; null when the event does not say (read it from the provider). */
+  amount: string | null;
+  /** Succeeded: money went back; Pending: on its way; Failed: it did not (or came back). */
+  status: 'Succeeded' | 'Pending' | 'Failed';
+  reason?: string | null;
+}
+
+/**
+ * A dispute as a notification reports it. Opened/UnderReview: the payer's bank questions it (the
+ * money may be held); Lost: the money is gone (a GoCardless `charged_back` is Lost at once); Won:
+ * it came back (`chargeback_cancelled`, Stripe `won`).
+ */
+export interface NotificationDispute {
+  /** The provider's dispute id (Stripe `dp_…`); for providers without one, the event's payment id. */
+  disputeReference: string;
+  stage: 'Opened' | 'UnderReview' | 'Won' | 'Lost';
+  /** Major units, decimal string; null means the whole payment. */
+  amount: string | null;
+  currency?: string | null;
+  reason: string | null;
+  /** ISO 8601: the last moment evidence can be given (Stripe `evidence_details.due_by`), or null. */
+  respondBy: string | null;
 }
 
 /** The answer a provider expects to a notification, when it is not our default JSON. */
