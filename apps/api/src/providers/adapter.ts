@@ -49,6 +49,14 @@ export interface RefundCall extends PendingPaymentCall {
   paymentAmount: string;
   /** Staff's reason, where the provider carries one (Stripe `reason`/metadata, Opayo Description). */
   reason: string | null;
+  /**
+   * What earlier refunds of this payment gave back (major units), as the books hold it: GoCardless
+   * must be told the total of all refunds including this one (`total_amount_confirmation`), so two
+   * refunds made unaware of each other are refused. Absent: the adapter asks the provider.
+   */
+  alreadyRefunded?: string | null;
+  /** Ledgerline's payment reference, where the provider shows the payer a refund reference (TrueLayer). */
+  ledgerlineReference?: string | null;
 }
 
 /**

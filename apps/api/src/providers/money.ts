@@ -16,3 +16,9 @@ export function minorUnits(amount: string, currency: string): string {
 export function majorUnits(amount: string, currency: string): string {
   return new Big(amount).toFixed(decimalsOf(currency));
 }
+
+/** An amount in minor units (Stripe's, GoCardless's, TrueLayer's integers) as major units ("92.50"). */
+export function fromMinorUnits(minor: number | string, currency: string): string {
+  const decimals = decimalsOf(currency.toUpperCase());
+  return new Big(minor).div(new Big(10).pow(decimals)).toFixed(decimals);
+}

@@ -44,6 +44,20 @@ export interface FakeCheckoutSession {
   paymentIntent: string | null;
 }
 
+/** A refund made on a connected account (POST /v1/refunds). */
+export interface FakeStripeRefund {
+  id: string;
+  account: string;
+  paymentIntent: string;
+  charge: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+  reason: string | null;
+  failureReason: string | null;
+  metadata: Record<string, string>;
+}
+
 export interface FakeStripeEvent {
   body: string;
   headers: Record<string, string>;
@@ -74,12 +88,55 @@ export interface FakeStripe extends FakeServer {
   accounts: Map<string, FakeStripeAccount>;
   /** The account the next authorisation connects. */
   connectNext(account: FakeStripeAccount): void;
+  /** Refunds made through `POST /v1/refunds`, by id. */
+  refunds: Map<string, FakeStripeRefund>;
+  /** The next refund is made with this status (Stripe's `pending` for slow methods); once. */
+  nextRefundStatus(status: FakeStripeRefund['status']): void;
+  /** A payment intent that succeeded for `amount` (minor units) on `account`, as a paid checkout leaves it. */
+  succeededIntent(
+    account: string,
+    amount: number,
+    currency?: string,
+    metadata?: Record<string, string>,
+  ): string;
+  /** The Refund object as Stripe sends it (in answers and in refund.* events). */
+  refundObject(id: string): object;
+  /**
+   * The refund moves to `status` (failed with `failureReason`), as Stripe reports a refund the
+   * card network returned; returns the signed `refund.updated` (or `type`) event.
+   */
+  moveRefund(
+    id: string,
+    status: FakeStripeRefund['status'],
+    options?: { failureReason?: string; type?: string },
+  ): FakeStripeEvent;
+  /** A refund made in Stripe's dashboard (no metadata of ours); returns the signed `charge.refunded`. */
+  dashboardRefund(
+    intentId: string,
+    amount: number,
+  ): { refund: FakeStripeRefund; event: FakeStripeEvent };
+  /**
+   * A dispute on the intent's charge, signed as `charge.dispute.created|updated|closed` (by the
+   * status: needs_response → created, under_review → updated, won/lost → closed, unless `type`).
+   */
+  disputeEvent(
+    intentId: string,
+    status:
+      | 'warning_needs_response'
+      | 'needs_response'
+      | 'under_review'
+      | 'won'
+      | 'lost'
+      | 'warning_closed',
+    options?: { id?: string; amount?: number; reason?: string; dueBy?: number; type?: string },
+  ): FakeStripeEvent;
   /** Accounts that deauthorised the platform. */
   deauthorized: Set<string>;
 }
 
 interface FakeIntentState {
   id: string;
+  account?: string;
   amount: number;
   currency: string;
   status: string;
@@ -120,6 +177,40 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   let eventsUrl: string | null = null;
   let loseAnswer = false;
   const idempotent = new Map<string, { status: number; body: unknown }>();
+  const refunds = new Map<string, FakeStripeRefund>();
+  let refundStatus: FakeStripeRefund['status'] | null = null;
+  const chargeOf = (intentId: string) => `ch_${intentId.slice(3)}`;
+  const refundObject = (id: string) => {
+    const refund = refunds.get(id)!;
+    return {
+      id: refund.id,
+      object: 'refund',
+      amount: refund.amount,
+      balance_transaction: `txn_${refund.id.slice(3)}`,
+      charge: refund.charge,
+      created: Math.floor(Date.now() / 1000),
+      currency: refund.currency,
+      destination_details: {
+        card: { reference: null, reference_status: 'pending', type: 'refund' },
+      },
+      failure_reason: refund.failureReason,
+      metadata: refund.metadata,
+      payment_intent: refund.paymentIntent,
+      reason: refund.reason,
+      status: refund.status,
+    };
+  };
+  /** What is left to refund of a succeeded intent (failed and canceled refunds gave nothing back). */
+  const refundedOf = (intentId: string) =>
+    [...refunds.values()]
+      .filter(
+        (r) => r.paymentIntent === intentId && r.status !== 'failed' && r.status !== 'canceled',
+      )
+      .reduce((sum, r) => sum + r.amount, 0);
+  const money = (minor: number, currency: string) => {
+    const symbol = ({ gbp: '£', usd: '$', eur: '€' } as Record<string, string>)[currency] ?? '';
+    return `${symbol}${(minor / 100).toFixed(2)}${symbol ? '' : ` ${currency}`}`;
+  };
   const intentBody = (intent: FakePaymentIntent | FakeIntentState) => ({
     id: intent.id,
     object: 'payment_intent',
@@ -217,6 +308,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     } else {
       otherIntents.set(intentId, {
         id: intentId,
+        account: session.account,
         amount: session.amount,
         currency: session.currency,
         status: 'succeeded',
@@ -390,6 +482,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const intent = intentById(id);
       const owner =
         paymentIntents.get(id)?.account ??
+        otherIntents.get(id)?.account ??
         [...sessions.values()].find((s) => s.paymentIntent === id)?.account;
       if (!intent || owner !== request.headers['stripe-account'])
         return sendJson(response, 404, {
@@ -475,6 +568,90 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
       return answer(200, intentBody(intent));
     }
+    if (request.method === 'POST' && request.path === '/v1/refunds') {
+      if (!authorised) return sendJson(response, 401, invalidKey());
+      const key = request.headers['idempotency-key'];
+      const replay = typeof key === 'string' ? idempotent.get(key) : undefined;
+      if (replay) return sendJson(response, replay.status, replay.body);
+      const answer = (status: number, body: unknown) => {
+        if (typeof key === 'string') idempotent.set(key, { status, body });
+        if (loseAnswer) {
+          loseAnswer = false;
+          response.socket?.destroy();
+          return;
+        }
+        return sendJson(response, status, body);
+      };
+      const invalid = (code: string, message: string, param?: string) =>
+        answer(400, {
+          error: { type: 'invalid_request_error', code, message, ...(param ? { param } : {}) },
+        });
+      const account = String(request.headers['stripe-account'] ?? '');
+      const charge = request.form.get('charge');
+      const intentId =
+        request.form.get('payment_intent') ?? (charge ? `pi_${charge.slice(3)}` : null);
+      if (!intentId)
+        return invalid(
+          'parameter_missing',
+          'One of the following params should be provided for this request: payment_intent or charge.',
+        );
+      const intent = intentById(intentId);
+      const owner = paymentIntents.get(intentId)?.account ?? otherIntents.get(intentId)?.account;
+      if (!intent || owner !== account)
+        return answer(404, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_intent',
+            message: `No such payment_intent: '${intentId}'`,
+          },
+        });
+      if (intent.status !== 'succeeded')
+        return invalid(
+          'charge_not_refundable',
+          `This PaymentIntent (${intentId}) does not have a successful charge to refund.`,
+        );
+      const refunded = refundedOf(intentId);
+      const left = intent.amountReceived - refunded;
+      if (left <= 0)
+        return invalid(
+          'charge_already_refunded',
+          `Charge ${chargeOf(intentId)} has already been refunded.`,
+        );
+      const amount = request.form.has('amount') ? Number(request.form.get('amount')) : left;
+      if (!Number.isInteger(amount) || amount < 1)
+        return invalid('parameter_invalid_integer', 'Invalid positive integer', 'amount');
+      if (amount > left)
+        return invalid(
+          'amount_too_large',
+          refunded === 0
+            ? `Refund amount (${money(amount, intent.currency)}) is greater than charge amount (${money(intent.amountReceived, intent.currency)})`
+            : `Refund amount (${money(amount, intent.currency)}) is greater than unrefunded amount on charge (${money(left, intent.currency)})`,
+          'amount',
+        );
+      const reason = request.form.get('reason');
+      if (reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(reason))
+        return invalid(
+          'parameter_invalid_string',
+          'Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer',
+          'reason',
+        );
+      const refund: FakeStripeRefund = {
+        id: `re_${randomBytes(12).toString('hex')}`,
+        account,
+        paymentIntent: intentId,
+        charge: chargeOf(intentId),
+        amount,
+        currency: intent.currency,
+        status: refundStatus ?? 'succeeded',
+        reason: reason ?? null,
+        failureReason: null,
+        metadata: metadataOf(request.form, 'metadata'),
+      };
+      refundStatus = null;
+      refunds.set(refund.id, refund);
+      return answer(200, refundObject(refund.id));
+    }
     const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(request.path);
     if (request.method === 'GET' && accountPath) {
       if (!authorised) return sendJson(response, 401, invalidKey());
@@ -505,6 +682,117 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       },
     });
   });
+  function succeededIntent(
+    account: string,
+    amount: number,
+    currency = 'gbp',
+    metadata: Record<string, string> = {},
+  ) {
+    const id = `pi_${randomBytes(12).toString('hex')}`;
+    otherIntents.set(id, {
+      id,
+      account,
+      amount,
+      currency,
+      status: 'succeeded',
+      amountReceived: amount,
+    });
+    intentMetadata.set(id, metadata);
+    return id;
+  }
+  function moveRefund(
+    id: string,
+    status: FakeStripeRefund['status'],
+    options: { failureReason?: string; type?: string } = {},
+  ) {
+    const refund = refunds.get(id)!;
+    refund.status = status;
+    if (status === 'failed') refund.failureReason = options.failureReason ?? 'unknown';
+    return signedEvent(options.type ?? 'refund.updated', refundObject(id), refund.account);
+  }
+  function chargeObject(intentId: string) {
+    const intent = intentById(intentId)!;
+    const listed = [...refunds.values()].filter((r) => r.paymentIntent === intentId).reverse();
+    return {
+      id: chargeOf(intentId),
+      object: 'charge',
+      amount: intent.amount,
+      amount_captured: intent.amountReceived,
+      amount_refunded: refundedOf(intentId),
+      currency: intent.currency,
+      disputed: false,
+      metadata: {},
+      paid: true,
+      payment_intent: intentId,
+      refunded: refundedOf(intentId) >= intent.amountReceived,
+      refunds: { object: 'list', data: listed.map((r) => refundObject(r.id)), has_more: false },
+      status: 'succeeded',
+    };
+  }
+  function dashboardRefund(intentId: string, amount: number) {
+    const intent = intentById(intentId)!;
+    const account =
+      paymentIntents.get(intentId)?.account ?? otherIntents.get(intentId)?.account ?? '';
+    const refund: FakeStripeRefund = {
+      id: `re_${randomBytes(12).toString('hex')}`,
+      account,
+      paymentIntent: intentId,
+      charge: chargeOf(intentId),
+      amount,
+      currency: intent.currency,
+      status: 'succeeded',
+      reason: 'requested_by_customer',
+      failureReason: null,
+      metadata: {},
+    };
+    refunds.set(refund.id, refund);
+    return { refund, event: signedEvent('charge.refunded', chargeObject(intentId), account) };
+  }
+  function disputeEvent(
+    intentId: string,
+    status: string,
+    options: { id?: string; amount?: number; reason?: string; dueBy?: number; type?: string } = {},
+  ) {
+    const intent = intentById(intentId)!;
+    const account =
+      paymentIntents.get(intentId)?.account ?? otherIntents.get(intentId)?.account ?? '';
+    const type =
+      options.type ??
+      (status === 'won' || status === 'lost' || status === 'warning_closed'
+        ? 'charge.dispute.closed'
+        : status.endsWith('needs_response')
+          ? 'charge.dispute.created'
+          : 'charge.dispute.updated');
+    return signedEvent(
+      type,
+      {
+        id: options.id ?? `dp_${randomBytes(12).toString('hex')}`,
+        object: 'dispute',
+        amount: options.amount ?? intent.amountReceived,
+        balance_transactions: [],
+        charge: chargeOf(intentId),
+        created: Math.floor(Date.now() / 1000),
+        currency: intent.currency,
+        evidence_details: {
+          due_by: options.dueBy ?? Math.floor(Date.now() / 1000) + 7 * 86400,
+          has_evidence: false,
+          past_due: false,
+          submission_count: 0,
+        },
+        is_charge_refundable: false,
+        livemode: false,
+        metadata: {},
+        payment_intent: intentId,
+        payment_method_details: {
+          card: { brand: 'visa', case_type: 'chargeback', network_reason_code: '10.4' },
+          type: 'card',
+        },
+        reason: options.reason ?? 'fraudulent',
+        status,
+      },
+      account,
+    );
+  }
   return {
     ...server,
     webhookSecret,
@@ -520,6 +808,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     accounts,
     deauthorized,
     paymentIntents,
+    refunds,
+    nextRefundStatus: (status) => {
+      refundStatus = status;
+    },
+    succeededIntent,
+    refundObject,
+    moveRefund,
+    dashboardRefund,
+    disputeEvent,
     loseNextAnswer: () => {
       loseAnswer = true;
     },
