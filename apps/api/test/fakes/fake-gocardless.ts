@@ -37,6 +37,23 @@ export interface FakeGoCardlessPayment {
   metadata: Record<string, string>;
 }
 
+/** A refund made through `POST /refunds`. */
+export interface FakeGoCardlessRefund {
+  id: string;
+  payment: string;
+  amount: number;
+  currency: string;
+  status:
+    | 'created'
+    | 'pending_submission'
+    | 'submitted'
+    | 'paid'
+    | 'cancelled'
+    | 'bounced'
+    | 'funds_returned';
+  metadata: Record<string, string>;
+}
+
 export interface FakeGoCardless extends FakeServer {
   /** The partner app's webhook endpoint secret. */
   webhookSecret: string;
@@ -61,6 +78,29 @@ export interface FakeGoCardless extends FakeServer {
   ): { body: string; headers: Record<string, string> };
   /** Where movePayment posts its events (the partner app's webhook endpoint). */
   sendEventsTo(url: string | null): void;
+  refunds: Map<string, FakeGoCardlessRefund>;
+  /** A payment of the merchant with `token`, already `status` (confirmed), as the flow leaves one. */
+  collectedPayment(
+    token: string,
+    amount: number,
+    options?: { status?: string; metadata?: Record<string, string>; currency?: string },
+  ): FakeGoCardlessPayment;
+  /**
+   * A payments event with GoCardless's own details for `action` after success: `charged_back`
+   * (origin bank, cause authorisation_disputed, scheme bacs, reason code), `chargeback_cancelled`,
+   * `failed` (a late failure: insufficient_funds), `late_failure_settled`; the payment moves too.
+   */
+  afterSuccessEvent(
+    paymentId: string,
+    action:
+      | 'charged_back'
+      | 'chargeback_cancelled'
+      | 'chargeback_settled'
+      | 'failed'
+      | 'late_failure_settled',
+  ): { body: string; headers: Record<string, string> };
+  /** A refunds event for `action` (created, paid, refund_settled, failed, funds_returned), signed. */
+  refundEvent(refundId: string, action: string): { body: string; headers: Record<string, string> };
   clientId: string;
   clientSecret: string;
   /** The organisation the next authorisation connects and its creditor. */
@@ -85,6 +125,54 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
   const billingRequests = new Map<string, FakeBillingRequest>();
   const payments = new Map<string, FakeGoCardlessPayment>();
   const idempotent = new Map<string, string>();
+  const refunds = new Map<string, FakeGoCardlessRefund>();
+  /** Who may see a payment made outside a billing request (collectedPayment). */
+  const paymentTokens = new Map<string, string>();
+  const refundedOf = (paymentId: string) =>
+    [...refunds.values()]
+      .filter(
+        (r) =>
+          r.payment === paymentId && !['cancelled', 'bounced', 'funds_returned'].includes(r.status),
+      )
+      .reduce((sum, r) => sum + r.amount, 0);
+  const refundBody = (refund: FakeGoCardlessRefund) => ({
+    id: refund.id,
+    created_at: new Date().toISOString(),
+    amount: refund.amount,
+    currency: refund.currency,
+    reference: null,
+    status: refund.status,
+    metadata: refund.metadata,
+    fx: {
+      fx_currency: refund.currency,
+      fx_amount: null,
+      exchange_rate: null,
+      estimated_exchange_rate: null,
+    },
+    links: { payment: refund.payment, mandate: 'MD000FAKE0001' },
+  });
+  const validationFailed = (response: ServerResponse, field: string, message: string) =>
+    sendJson(response, 422, {
+      error: {
+        message: 'Validation failed',
+        documentation_url: 'https://developer.gocardless.com/api-reference#validation_failed',
+        type: 'validation_failed',
+        request_id: randomBytes(8).toString('hex'),
+        code: 422,
+        errors: [{ field, message, request_pointer: `/refunds/${field}` }],
+      },
+    });
+  const invalidState = (response: ServerResponse, reason: string, message: string) =>
+    sendJson(response, 422, {
+      error: {
+        message,
+        documentation_url: `https://developer.gocardless.com/api-reference#${reason}`,
+        type: 'invalid_state',
+        request_id: randomBytes(8).toString('hex'),
+        code: 422,
+        errors: [{ reason, message }],
+      },
+    });
   let eventsUrl: string | null = null;
   const gcId = (prefix: string) => `${prefix}${randomBytes(7).toString('hex').toUpperCase()}`;
   const billingBody = (billing: FakeBillingRequest) => ({
@@ -107,6 +195,7 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
   const paymentBody = (payment: FakeGoCardlessPayment) => ({
     id: payment.id,
     amount: payment.amount,
+    amount_refunded: refundedOf(payment.id),
     currency: payment.currency,
     status: payment.status,
     metadata: payment.metadata,
@@ -216,7 +305,7 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
     }
     if (
       request.path === '/creditors' ||
-      /^\/(billing_requests|billing_request_flows|payments)(\/|$)/.test(request.path)
+      /^\/(billing_requests|billing_request_flows|payments|refunds)(\/|$)/.test(request.path)
     ) {
       const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
       if (!tokens.has(token)) {
@@ -349,6 +438,82 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
         },
       });
     }
+    if (request.method === 'POST' && request.path === '/refunds') {
+      const key = request.headers['idempotency-key'];
+      const earlier = typeof key === 'string' ? idempotent.get(key) : undefined;
+      if (earlier)
+        return sendJson(response, 409, {
+          error: {
+            message: 'A resource has already been created with this idempotency key',
+            type: 'invalid_state',
+            code: 409,
+            errors: [
+              {
+                reason: 'idempotent_creation_conflict',
+                message: 'A resource has already been created with this idempotency key',
+                links: { conflicting_resource_id: earlier },
+              },
+            ],
+          },
+        });
+      const given = (body.refunds ?? {}) as {
+        amount?: number | string;
+        total_amount_confirmation?: number | string;
+        metadata?: Record<string, string>;
+        links?: { payment?: string };
+      };
+      const payment = payments.get(given.links?.payment ?? '');
+      const owner =
+        [...billingRequests.values()].find((b) => b.payment === payment?.id)?.token ??
+        paymentTokens.get(payment?.id ?? '');
+      if (!payment || owner !== token) return notFound(response);
+      const amount = Number(given.amount);
+      if (!Number.isInteger(amount) || amount < 1)
+        return validationFailed(response, 'amount', 'must be greater than or equal to 1');
+      if (Object.keys(given.metadata ?? {}).length > 3)
+        return validationFailed(response, 'metadata', 'must have at most 3 keys');
+      if (payment.status !== 'confirmed' && payment.status !== 'paid_out')
+        return invalidState(
+          response,
+          'refund_payment_invalid_state',
+          'The linked payment must be confirmed or paid out to be refunded',
+        );
+      const refunded = refundedOf(payment.id);
+      if (Number(given.total_amount_confirmation) !== refunded + amount)
+        return invalidState(
+          response,
+          'total_amount_confirmation_invalid',
+          'The total_amount_confirmation does not match the total amount refunded for the payment',
+        );
+      if (refunded + amount > payment.amount)
+        return validationFailed(response, 'amount', 'exceeds the amount available to refund');
+      if ([...refunds.values()].filter((r) => r.payment === payment.id).length >= 5)
+        return invalidState(
+          response,
+          'number_of_refunds_exceeded',
+          'Five or more refunds have already been created against this payment',
+        );
+      const refund: FakeGoCardlessRefund = {
+        id: gcId('RF'),
+        payment: payment.id,
+        amount,
+        currency: payment.currency,
+        status: 'created',
+        metadata: given.metadata ?? {},
+      };
+      refunds.set(refund.id, refund);
+      if (typeof key === 'string') idempotent.set(key, refund.id);
+      return sendJson(response, 201, { refunds: refundBody(refund) });
+    }
+    const refundPath = /^\/refunds\/([^/]+)$/.exec(request.path);
+    if (request.method === 'GET' && refundPath) {
+      const refund = refunds.get(refundPath[1]!);
+      const owner =
+        [...billingRequests.values()].find((b) => b.payment === refund?.payment)?.token ??
+        paymentTokens.get(refund?.payment ?? '');
+      if (!refund || owner !== token) return notFound(response);
+      return sendJson(response, 200, { refunds: refundBody(refund) });
+    }
     const billingPath = /^\/billing_requests\/([^/]+)$/.exec(request.path);
     if (request.method === 'GET' && billingPath) {
       const billing = billingRequests.get(billingPath[1]!);
@@ -358,8 +523,10 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
     const paymentPath = /^\/payments\/([^/]+)$/.exec(request.path);
     if (request.method === 'GET' && paymentPath) {
       const payment = payments.get(paymentPath[1]!);
-      const owner = [...billingRequests.values()].find((b) => b.payment === paymentPath[1]);
-      if (!payment || owner?.token !== token) return notFound(response);
+      const owner =
+        [...billingRequests.values()].find((b) => b.payment === paymentPath[1])?.token ??
+        paymentTokens.get(paymentPath[1]!);
+      if (!payment || owner !== token) return notFound(response);
       return sendJson(response, 200, { payments: paymentBody(payment) });
     }
     return notFound(response);
@@ -401,6 +568,126 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
       );
     return batch;
   }
+  /** GoCardless's details for each action after success (reference/providers.md). */
+  const afterSuccess: Record<
+    string,
+    {
+      origin: string;
+      cause: string;
+      description: string;
+      scheme?: string;
+      reason_code?: string;
+      will_attempt_retry?: boolean;
+    }
+  > = {
+    charged_back: {
+      origin: 'bank',
+      cause: 'authorisation_disputed',
+      description: 'The customer has disputed having authorised you to take this payment.',
+      scheme: 'bacs',
+      reason_code: 'ADDACS-1',
+    },
+    chargeback_cancelled: {
+      origin: 'bank',
+      cause: 'payment_confirmed',
+      description: "The customer's bank has cancelled the chargeback request.",
+    },
+    chargeback_settled: {
+      origin: 'gocardless',
+      cause: 'chargeback_settled',
+      description: 'This payment has been charged back and the amount debited from a payout.',
+    },
+    failed: {
+      origin: 'bank',
+      cause: 'insufficient_funds',
+      description: "The customer's account had insufficient funds to make this payment.",
+      scheme: 'bacs',
+      reason_code: 'ARUDD-0',
+      will_attempt_retry: false,
+    },
+    late_failure_settled: {
+      origin: 'gocardless',
+      cause: 'late_failure_settled',
+      description:
+        'This payment was a late failure which had already been paid out, and has been debited from a payout.',
+    },
+  };
+  function afterSuccessEvent(paymentId: string, action: string) {
+    const payment = payments.get(paymentId)!;
+    if (action !== 'chargeback_settled' && action !== 'late_failure_settled')
+      payment.status = action === 'chargeback_cancelled' ? 'confirmed' : action;
+    return signedEvents([{ ...paymentEvent(paymentId, action), details: afterSuccess[action] }]);
+  }
+  /** Refund event details (karoo-ca/gocardless-events, reference/providers.md). */
+  const refundDetails: Record<string, { origin: string; cause: string; description: string }> = {
+    created: {
+      origin: 'api',
+      cause: 'payment_refunded',
+      description: 'The refund has been created and will be submitted in the next batch.',
+    },
+    paid: {
+      origin: 'gocardless',
+      cause: 'refund_paid',
+      description: 'The refund has been paid to your customer.',
+    },
+    refund_settled: {
+      origin: 'gocardless',
+      cause: 'refund_settled',
+      description: 'The refund has been deducted from a payout.',
+    },
+    failed: {
+      origin: 'gocardless',
+      cause: 'refund_failed',
+      description:
+        "The refund could not be paid to your customer's bank account; the funds will be returned to you.",
+    },
+    funds_returned: {
+      origin: 'gocardless',
+      cause: 'refund_funds_returned',
+      description: 'The refund funds have been returned to you.',
+    },
+  };
+  function refundEvent(refundId: string, action: string) {
+    const refund = refunds.get(refundId)!;
+    const moved: Record<string, FakeGoCardlessRefund['status']> = {
+      paid: 'paid',
+      failed: 'bounced',
+      funds_returned: 'funds_returned',
+    };
+    refund.status = moved[action] ?? refund.status;
+    return signedEvents([
+      {
+        id: gcId('EV'),
+        created_at: new Date().toISOString(),
+        resource_type: 'refunds',
+        action,
+        details: refundDetails[action] ?? {
+          origin: 'gocardless',
+          cause: `refund_${action}`,
+          description: `Refund ${action}.`,
+        },
+        metadata: {},
+        resource_metadata: refund.metadata,
+        links: { refund: refund.id, payment: refund.payment, organisation: fake.organisation.id },
+      },
+    ]);
+  }
+  function collectedPayment(
+    token: string,
+    amount: number,
+    options: { status?: string; metadata?: Record<string, string>; currency?: string } = {},
+  ) {
+    const payment: FakeGoCardlessPayment = {
+      id: gcId('PM'),
+      amount,
+      currency: options.currency ?? 'GBP',
+      status: options.status ?? 'confirmed',
+      metadata: options.metadata ?? {},
+    };
+    payments.set(payment.id, payment);
+    paymentTokens.set(payment.id, token);
+    return payment;
+  }
   return Object.assign(server, fake, {
     webhookSecret,
     billingRequests,
@@ -409,6 +696,10 @@ export async function startFakeGoCardless(): Promise<FakeGoCardless> {
     signedEvents,
     paymentEvent,
     movePayment,
+    refunds,
+    collectedPayment,
+    afterSuccessEvent,
+    refundEvent,
     sendEventsTo(url: string | null) {
       eventsUrl = url;
     },
