@@ -81,6 +81,9 @@ export const configSchema = z.object({
   TRUELAYER_AUTH_LIVE_URL: z.url().default('https://auth.truelayer.com'),
   TRUELAYER_PAY_SANDBOX_URL: z.url().default('https://pay-api.truelayer-sandbox.com'),
   TRUELAYER_PAY_LIVE_URL: z.url().default('https://pay-api.truelayer.com'),
+  /** TrueLayer's v3 API hosts: refunds (`/v3/payments/{id}/refunds`), by the sandbox switch. */
+  TRUELAYER_API_SANDBOX_URL: z.url().default('https://api.truelayer-sandbox.com'),
+  TRUELAYER_API_LIVE_URL: z.url().default('https://api.truelayer.com'),
   /**
    * The JWKS addresses a Tl-Signature's `jku` may name (comma list): TrueLayer's webhook keys,
    * live and sandbox. A signature naming any other address is refused.

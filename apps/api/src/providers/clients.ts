@@ -6,11 +6,13 @@ import { createTranSafeAdmin } from './transafe/transafe.admin.js';
 import { createOppwaAdmin } from './oppwa/oppwa.admin.js';
 import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
 import type { PaymentProviderAdapter } from './adapter.js';
+import { createGoCardlessAdapter } from './gocardless/gocardless.adapter.js';
 import { createOpayoAdapter } from './opayo/opayo.adapter.js';
 import { createOppwaAdapter } from './oppwa/oppwa.adapter.js';
 import { createSandboxAdapter } from './sandbox/sandbox.adapter.js';
 import { createStripeAdapter } from './stripe/stripe.adapter.js';
 import { createTranSafeAdapter } from './transafe/transafe.adapter.js';
+import { createTrueLayerAdapter } from './truelayer/truelayer.adapter.js';
 
 /** The providers' HTTP clients, their base URLs and timeouts from configuration. */
 export function createProviderClients(config: Config) {
@@ -60,9 +62,9 @@ export function createProviderClients(config: Config) {
 }
 
 /**
- * The adapters that capture and cancel pending payments (reserve-then-capture), by the payment's
- * provider name. GoCardless and TrueLayer payments are never held for capture; Opayo's are
- * through Pi.
+ * The adapters that capture and cancel pending payments (reserve-then-capture) and refund paid
+ * ones, by the payment's provider name. GoCardless and TrueLayer payments are never held for
+ * capture (their adapters refund only); Opayo's are through Pi.
  */
 export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] {
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
@@ -86,6 +88,21 @@ export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] 
     createOpayoAdapter({
       testUrl: config.OPAYO_TEST_URL,
       liveUrl: config.OPAYO_LIVE_URL,
+      timeoutMs,
+    }),
+    createGoCardlessAdapter({
+      live: config.GOCARDLESS_LIVE,
+      apiUrl: config.GOCARDLESS_API_URL,
+      timeoutMs,
+    }),
+    createTrueLayerAdapter({
+      authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
+      authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
+      paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
+      payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
+      apiSandboxUrl: config.TRUELAYER_API_SANDBOX_URL,
+      apiLiveUrl: config.TRUELAYER_API_LIVE_URL,
+      jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
       timeoutMs,
     }),
   ];

@@ -1,10 +1,20 @@
-import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import {
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  randomUUID,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import {
   escapeHtml,
   returnUrl,
   sendHtml,
   sendJson,
   startFakeServer,
+  type FakeRequest,
   type FakeServer,
 } from './fake-server.js';
 
@@ -13,6 +23,23 @@ export interface FakeSingleImmediatePayment {
   clientId: string;
   body: Record<string, unknown>;
   status: 'new' | 'authorised' | 'cancelled' | 'failed' | 'rejected' | 'submitted' | 'executed';
+}
+
+/** A v3 payment into the merchant's TrueLayer account (closed loop): the only kind refundable. */
+export interface FakeV3Payment {
+  id: string;
+  amountInMinor: number;
+  currency: string;
+  status: 'authorized' | 'executed' | 'settled' | 'failed';
+}
+
+export interface FakeTrueLayerRefund {
+  id: string;
+  paymentId: string;
+  amountInMinor: number;
+  reference: string;
+  metadata: Record<string, string>;
+  status: 'pending' | 'authorized' | 'executed' | 'failed';
 }
 
 export interface FakeTrueLayer extends FakeServer {
@@ -31,8 +58,22 @@ export interface FakeTrueLayer extends FakeServer {
   signedWebhook(
     path: string,
     body: object,
-    options?: { key?: 'other'; jku?: string },
+    options?: { key?: 'other'; jku?: string; timestamp?: string; unsignedTimestamp?: boolean },
   ): { body: string; headers: Record<string, string> };
+  /** v3 payments into the merchant account, by id; refunds made on them, by id. */
+  v3Payments: Map<string, FakeV3Payment>;
+  refunds: Map<string, FakeTrueLayerRefund>;
+  /** A v3 payment that settled into the merchant account (what a v3 checkout leaves). */
+  settledPayment(amountInMinor: number): FakeV3Payment;
+  /**
+   * The merchant's request signing public key as registered in TrueLayer's console: refunds must
+   * carry a Tl-Signature by it (kid = `keyId`).
+   */
+  registerSigningKey(keyId: string, publicKeyPem: string): void;
+  /** The refund executes or fails; returns the v3 `refund_executed` / `refund_failed` body. */
+  refundWebhook(refundId: string, outcome: 'executed' | 'failed', failureReason?: string): object;
+  /** The v3 `payment_disputed` body (Direct Debit mandates). */
+  disputedWebhook(paymentId: string, reason: string): object;
   /** A v1 status-changed webhook body for a payment. */
   statusChanged(simpId: string, status: string): object;
   /**
@@ -60,6 +101,151 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-521' });
   const other = generateKeyPairSync('ec', { namedCurve: 'P-521' });
   let eventsUrl: string | null = null;
+  const v3Payments = new Map<string, FakeV3Payment>();
+  const refunds = new Map<string, FakeTrueLayerRefund>();
+  const signingKeys = new Map<string, KeyObject>();
+  const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
+  const problem = (
+    response: ServerResponse,
+    status: number,
+    title: string,
+    detail: string,
+    errors?: Record<string, string[]>,
+  ) => {
+    response.writeHead(status, { 'content-type': 'application/problem+json' });
+    response.end(
+      JSON.stringify({
+        type: `https://docs.truelayer.com/docs/error-types#${title.toLowerCase().replace(/\s+/g, '-')}`,
+        title,
+        status,
+        trace_id: randomBytes(16).toString('hex'),
+        detail,
+        ...(errors ? { errors } : {}),
+      }),
+    );
+  };
+  /** truelayer-signing v2, checked on the fake's own: the JWS over method, path, headers, body. */
+  function signedByMerchant(
+    signature: string,
+    method: string,
+    path: string,
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ): boolean {
+    const [headerB64, empty, signatureB64] = signature.split('.');
+    if (!headerB64 || empty !== '' || !signatureB64) return false;
+    let header: { alg?: string; kid?: string; tl_version?: string; tl_headers?: string };
+    try {
+      header = JSON.parse(Buffer.from(headerB64, 'base64url').toString('utf8')) as typeof header;
+    } catch {
+      return false;
+    }
+    const key = signingKeys.get(header.kid ?? '');
+    if (!key || header.alg !== 'ES512' || header.tl_version !== '2') return false;
+    const names = (header.tl_headers ?? '').split(',').filter(Boolean);
+    // TrueLayer requires the Idempotency-Key to be signed.
+    if (!names.some((n) => n.toLowerCase() === 'idempotency-key')) return false;
+    const lines = names.map((name) => {
+      const value = headers[name.toLowerCase()];
+      return `${name}: ${Array.isArray(value) ? value[0] : (value ?? '')}\n`;
+    });
+    const payload = `${method} ${path}\n${lines.join('')}${body}`;
+    return verify(
+      'sha512',
+      Buffer.from(`${headerB64}.${b64url(payload)}`),
+      { key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signatureB64, 'base64url'),
+    );
+  }
+  function v3(request: FakeRequest, response: ServerResponse) {
+    const refundsPath = /^\/v3\/payments\/([^/]+)\/refunds$/.exec(request.path);
+    if (!refundsPath || request.method !== 'POST')
+      return problem(response, 404, 'Not Found', 'The requested resource was not found.');
+    const key = request.headers['idempotency-key'];
+    if (typeof key !== 'string' || !key)
+      return problem(
+        response,
+        400,
+        'Invalid Parameters',
+        'The Idempotency-Key header is required.',
+        {
+          'Idempotency-Key': ['The header is required.'],
+        },
+      );
+    const signature = request.headers['tl-signature'];
+    if (
+      typeof signature !== 'string' ||
+      !signedByMerchant(signature, 'POST', request.path, request.headers, request.body)
+    )
+      return problem(
+        response,
+        401,
+        'Invalid Request Signature',
+        'The request signature is missing or invalid.',
+      );
+    const earlier = idempotent.get(key);
+    if (earlier) {
+      if (earlier.body !== request.body)
+        return problem(
+          response,
+          422,
+          'Idempotency-Key Reuse',
+          'The Idempotency-Key was used with a different request.',
+        );
+      return sendJson(response, earlier.status, earlier.answer);
+    }
+    const payment = v3Payments.get(decodeURIComponent(refundsPath[1]!));
+    if (!payment) return problem(response, 404, 'Payment Not Found', 'The payment was not found.');
+    let body: { amount_in_minor?: unknown; reference?: unknown; metadata?: Record<string, string> };
+    try {
+      body = JSON.parse(request.body) as typeof body;
+    } catch {
+      return problem(response, 400, 'Invalid Parameters', 'The request body is not JSON.');
+    }
+    const amount = body.amount_in_minor;
+    if (!Number.isInteger(amount) || (amount as number) < 1)
+      return problem(response, 400, 'Invalid Parameters', 'Some parameters are invalid.', {
+        amount_in_minor: ['Must be a positive integer.'],
+      });
+    if (typeof body.reference !== 'string' || !body.reference)
+      return problem(response, 400, 'Invalid Parameters', 'Some parameters are invalid.', {
+        reference: ['The reference is required.'],
+      });
+    if (
+      payment.status !== 'settled' &&
+      payment.status !== 'executed' &&
+      payment.status !== 'authorized'
+    )
+      return problem(
+        response,
+        400,
+        'Payment Not Refundable',
+        `The payment is ${payment.status} and cannot be refunded.`,
+      );
+    const refunded = [...refunds.values()]
+      .filter((r) => r.paymentId === payment.id && r.status !== 'failed')
+      .reduce((sum, r) => sum + r.amountInMinor, 0);
+    if (refunded + (amount as number) > payment.amountInMinor)
+      return problem(
+        response,
+        400,
+        'Invalid Parameters',
+        'The refund amount exceeds the amount that can still be refunded on this payment.',
+        { amount_in_minor: [`Must be at most ${payment.amountInMinor - refunded}.`] },
+      );
+    const refund: FakeTrueLayerRefund = {
+      id: randomUUID(),
+      paymentId: payment.id,
+      amountInMinor: amount as number,
+      reference: body.reference,
+      metadata: body.metadata ?? {},
+      status: 'pending',
+    };
+    refunds.set(refund.id, refund);
+    const answer = { id: refund.id };
+    idempotent.set(key, { body: request.body, status: 201, answer });
+    return sendJson(response, 201, answer);
+  }
 
   const server = await startFakeServer((request, response) => {
     if (request.method === 'GET' && request.path === '/.well-known/jwks') {
@@ -111,6 +297,16 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
       );
     }
     const token = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (request.path.startsWith('/v3/')) {
+      if (!tokens.has(token))
+        return problem(
+          response,
+          401,
+          'Unauthenticated',
+          'The access token is invalid or has expired.',
+        );
+      return v3(request, response);
+    }
     if (request.path.startsWith('/single-immediate-payments') && !tokens.has(token))
       return sendJson(response, 401, {
         error: 'invalid_token',
@@ -200,20 +396,22 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
   function signedWebhook(
     path: string,
     body: object,
-    options: { key?: 'other'; jku?: string } = {},
+    options: { key?: 'other'; jku?: string; timestamp?: string; unsignedTimestamp?: boolean } = {},
   ) {
     const text = JSON.stringify(body);
-    const timestamp = new Date().toISOString();
+    const timestamp = options.timestamp ?? new Date().toISOString();
     const header = b64url(
       JSON.stringify({
         alg: 'ES512',
         kid: keyId,
         tl_version: '2',
-        tl_headers: 'X-Tl-Webhook-Timestamp',
+        tl_headers: options.unsignedTimestamp ? '' : 'X-Tl-Webhook-Timestamp',
         jku: options.jku ?? jwksUrl,
       }),
     );
-    const payload = `POST ${path}\nX-Tl-Webhook-Timestamp: ${timestamp}\n${text}`;
+    const payload = options.unsignedTimestamp
+      ? `POST ${path}\n${text}`
+      : `POST ${path}\nX-Tl-Webhook-Timestamp: ${timestamp}\n${text}`;
     const key: KeyObject = options.key === 'other' ? other.privateKey : privateKey;
     const signature = sign('sha512', Buffer.from(`${header}.${b64url(payload)}`), {
       key,
@@ -228,7 +426,52 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
       },
     };
   }
+  function settledPayment(amountInMinor: number): FakeV3Payment {
+    const payment: FakeV3Payment = {
+      id: randomUUID(),
+      amountInMinor,
+      currency: 'GBP',
+      status: 'settled',
+    };
+    v3Payments.set(payment.id, payment);
+    return payment;
+  }
+  function refundWebhook(refundId: string, outcome: 'executed' | 'failed', failureReason?: string) {
+    const refund = refunds.get(refundId)!;
+    refund.status = outcome;
+    const at = new Date().toISOString();
+    return {
+      type: outcome === 'executed' ? 'refund_executed' : 'refund_failed',
+      event_id: randomUUID(),
+      event_version: 1,
+      payment_id: refund.paymentId,
+      refund_id: refund.id,
+      ...(outcome === 'executed'
+        ? { executed_at: at, scheme_id: 'faster_payments_service' }
+        : { failed_at: at, failure_reason: failureReason ?? 'unknown' }),
+      metadata: refund.metadata,
+    };
+  }
+  function disputedWebhook(paymentId: string, reason: string) {
+    return {
+      type: 'payment_disputed',
+      event_id: randomUUID(),
+      event_version: 1,
+      payment_id: paymentId,
+      disputed_at: new Date().toISOString(),
+      disputed_reason: reason,
+      metadata: {},
+    };
+  }
   return Object.assign(server, {
+    v3Payments,
+    refunds,
+    settledPayment,
+    registerSigningKey: (id: string, publicKeyPem: string) => {
+      signingKeys.set(id, createPublicKey(publicKeyPem));
+    },
+    refundWebhook,
+    disputedWebhook,
     clientId,
     clientSecret,
     jwksUrl,

@@ -16,7 +16,7 @@ import {
 } from '../checkout-support.js';
 import { exchangeOf } from '../exchange.js';
 import { formBody, providerFetch } from '../http.js';
-import { minorUnits } from '../money.js';
+import { fromMinorUnits, minorUnits } from '../money.js';
 import {
   maskedFields,
   maskedJson,
@@ -39,7 +39,12 @@ interface SingleImmediatePayment {
   auth_uri?: string;
   status?: string;
   failure_reason?: string;
+  amount?: number;
+  currency?: string;
 }
+
+/** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions.md, issue 20 item 11). */
+export const trueLayerWebhookToleranceSeconds = 300;
 
 /** Faster Payments carries at most 18 characters of reference. */
 export const trueLayerReferenceLength = 18;
@@ -71,7 +76,7 @@ const v3Types: Record<string, CheckoutPaymentStatus> = {
 };
 
 /** The configuration's reference template with its placeholders filled, cut to 18 characters. */
-function referenceOf(template: unknown, values: Record<string, string>): string {
+export function referenceOf(template: unknown, values: Record<string, string>): string {
   const text = typeof template === 'string' && template.trim() ? template : '{accountReference}';
   const filled = text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
   return filled
@@ -108,6 +113,8 @@ export function createTrueLayerCheckout(
     allowedJwks: options.jwksUrls,
     timeoutMs: options.timeoutMs,
     now,
+    // The timestamp is only worth checking when TrueLayer's signature covers it.
+    mustSign: ['X-Tl-Webhook-Timestamp'],
   });
   const hostsOf = (credentials: Record<string, unknown>) => {
     const sandbox = credentials.useSandbox === true;
@@ -346,6 +353,11 @@ export function createTrueLayerCheckout(
             status,
             providerReference: result.simp_id ?? reference,
             paymentMethodType: 'BankTransfer',
+            amount:
+              typeof result.amount === 'number' && result.currency
+                ? fromMinorUnits(result.amount, result.currency)
+                : null,
+            currency: result.currency ?? null,
             errorMessage:
               status === 'Failed' || status === 'Rejected' || status === 'Cancelled'
                 ? `The bank ${result.status === 'cancelled' ? 'payment was cancelled' : 'did not make the payment'}${result.failure_reason ? ` (${result.failure_reason})` : ''}.`
@@ -357,6 +369,13 @@ export function createTrueLayerCheckout(
     },
 
     async verifyNotification(input) {
+      // A notification signed long ago (a captured one replayed) is refused before anything else.
+      const stamped = headerOf(input.headers, 'x-tl-webhook-timestamp');
+      if (!stamped) return refused(401, 'Missing X-TL-Webhook-Timestamp header.');
+      const at = Date.parse(stamped);
+      if (Number.isNaN(at)) return refused(401, 'X-TL-Webhook-Timestamp is not a timestamp.');
+      if (Math.abs(now() - at) > trueLayerWebhookToleranceSeconds * 1000)
+        return refused(401, 'X-TL-Webhook-Timestamp is outside the tolerance zone.');
       const signature =
         headerOf(input.headers, 'tl-signature') ?? headerOf(input.headers, 'x-tl-signature');
       const verified = await verifyTl({
@@ -379,6 +398,8 @@ export function createTrueLayerCheckout(
         payment_id?: string;
         failure_reason?: string;
         metadata?: Record<string, string>;
+        refund_id?: string;
+        disputed_reason?: string;
       };
       try {
         body = JSON.parse(input.rawBody.toString('utf8')) as typeof body;
@@ -412,6 +433,27 @@ export function createTrueLayerCheckout(
       }
       const type = body.type ?? body.event_type ?? 'unknown';
       const status = v3Types[type] ?? null;
+      const refund =
+        (type === 'refund_executed' || type === 'refund_failed') && body.refund_id
+          ? {
+              refundReference: body.refund_id,
+              // Refund webhooks carry no amount: the refund staff made says it.
+              amount: null,
+              status: type === 'refund_executed' ? ('Succeeded' as const) : ('Failed' as const),
+              reason: type === 'refund_failed' ? (body.failure_reason ?? null) : null,
+            }
+          : undefined;
+      // Direct Debit mandates only: the payer's bank questions the payment (no dispute id).
+      const dispute =
+        type === 'payment_disputed' && body.payment_id
+          ? {
+              disputeReference: body.payment_id,
+              stage: 'Opened' as const,
+              amount: null,
+              reason: body.disputed_reason ?? null,
+              respondBy: null,
+            }
+          : undefined;
       return {
         ok: true,
         events: [
@@ -423,6 +465,8 @@ export function createTrueLayerCheckout(
             eventType: type,
             payload,
             errorMessage: status === 'Failed' ? (body.failure_reason ?? null) : null,
+            ...(refund ? { refund } : {}),
+            ...(dispute ? { dispute } : {}),
           },
         ],
       };

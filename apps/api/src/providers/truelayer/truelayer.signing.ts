@@ -1,5 +1,7 @@
 import {
+  createPrivateKey,
   createPublicKey,
+  sign as signPayload,
   verify as verifySignature,
   type JsonWebKey,
   type KeyObject,
@@ -33,6 +35,41 @@ export function tlSigningPayload(
   return Buffer.concat([Buffer.from(lines.join('')), body]);
 }
 
+/**
+ * A Tl-Signature for a request Ledgerline sends (truelayer-signing v2, as TrueLayer's libraries
+ * make it): a detached ES512 JWS with the merchant's signing key (`kid` = its id in TrueLayer's
+ * console) over the method, path, each named header and the body.
+ */
+export function tlSignRequest(input: {
+  privateKeyPem: string;
+  keyId: string;
+  method: string;
+  path: string;
+  headers: [string, string][];
+  body: string;
+}): string {
+  const key = createPrivateKey(input.privateKeyPem);
+  const header = b64url(
+    JSON.stringify({
+      alg: 'ES512',
+      kid: input.keyId,
+      tl_version: '2',
+      tl_headers: input.headers.map(([name]) => name).join(','),
+    }),
+  );
+  const payload = tlSigningPayload(
+    input.method,
+    input.path,
+    input.headers,
+    Buffer.from(input.body),
+  );
+  const signature = signPayload('sha512', Buffer.from(`${header}.${b64url(payload)}`), {
+    key,
+    dsaEncoding: 'ieee-p1363',
+  });
+  return `${header}..${b64url(signature)}`;
+}
+
 export type TlVerification = { ok: true } | { ok: false; reason: string; retry?: boolean };
 
 interface Jwks {
@@ -49,6 +86,8 @@ export function createTlSignatureVerifier(options: {
   allowedJwks: string[];
   timeoutMs: number;
   now?: () => number;
+  /** Headers every signature must cover (the webhook timestamp, so freshness is signed too). */
+  mustSign?: string[];
 }) {
   const now = options.now ?? Date.now;
   const cache = new Map<string, { at: number; keys: Map<string, KeyObject> }>();
@@ -101,6 +140,15 @@ export function createTlSignatureVerifier(options: {
     if (!header.jku || !allowed.has(header.jku))
       return { ok: false, reason: 'Tl-Signature jku is not an allowed TrueLayer address.' };
     if (!header.kid) return { ok: false, reason: 'Tl-Signature has no kid.' };
+
+    const named = new Set(
+      (header.tl_headers ?? '')
+        .split(',')
+        .map((n) => n.trim().toLowerCase())
+        .filter(Boolean),
+    );
+    const unsigned = options.mustSign?.find((name) => !named.has(name.toLowerCase()));
+    if (unsigned) return { ok: false, reason: `Tl-Signature does not cover ${unsigned}.` };
 
     const signed: [string, string][] = [];
     for (const name of (header.tl_headers ?? '')
