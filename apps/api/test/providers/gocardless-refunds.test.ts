@@ -155,6 +155,22 @@ describe('GoCardless refunds (POST /refunds)', () => {
     expect(goCardless.requests.length).toBe(before);
   });
 
+  it('a GoCardless that does not answer is a refusal recorded as unreachable', async () => {
+    const away = createGoCardlessAdapter({
+      live: false,
+      apiUrl: 'http://127.0.0.1:9',
+      timeoutMs: 2000,
+    });
+    const outcome = await away.refund!(
+      refundCall(credentials(), { providerReference: 'PM000AWAY', alreadyRefunded: '0' }),
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      errorMessage: 'GoCardless could not be reached.',
+      exchange: { eventType: 'refund.create', status: 'unreachable' },
+    });
+  });
+
   it('never captures or cancels: direct debits are not held', async () => {
     const payment = goCardless.collectedPayment(token, 100);
     const call = refundCall(credentials(), { providerReference: payment.id });

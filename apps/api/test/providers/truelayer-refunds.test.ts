@@ -164,6 +164,17 @@ describe('TrueLayer refunds (v3, signed requests)', () => {
       exchange: { status: 'not_sent' },
     });
     expect(trueLayer.requests.length).toBe(before);
+    // Credentials TrueLayer refuses: its answer, and no refund call.
+    const refundCalls = trueLayer.requests.filter((r) => r.path.endsWith('/refunds')).length;
+    const refused = await adapter.refund!(
+      refundCall({ ...credentials(), clientSecret: 'wrong' }, { providerReference: payment.id }),
+    );
+    expect(refused).toMatchObject({
+      ok: false,
+      errorMessage: 'TrueLayer refused the client credentials (invalid_client).',
+      exchange: { eventType: 'token', status: 'refused' },
+    });
+    expect(trueLayer.requests.filter((r) => r.path.endsWith('/refunds'))).toHaveLength(refundCalls);
   });
 });
 

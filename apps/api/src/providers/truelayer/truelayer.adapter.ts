@@ -103,7 +103,19 @@ export function createTrueLayerAdapter(
     try {
       accessToken = await tokens.token(call.configuration);
     } catch (error) {
-      if (error instanceof TrueLayerTokenError) return notSent(eventType, error.message);
+      if (error instanceof TrueLayerTokenError)
+        return {
+          ok: false,
+          errorMessage: error.message,
+          exchange: exchangeOf({
+            eventType: 'token',
+            recordType: 'token',
+            recordId: null,
+            status: 'refused',
+            request: { method: 'POST', url: 'connect/token' },
+            response: { error: error.message },
+          }),
+        };
       if (error instanceof ProviderUnreachableError)
         return {
           ok: false,
