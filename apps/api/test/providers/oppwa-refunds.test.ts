@@ -172,8 +172,6 @@ describe('OPPWA notifications', () => {
           providerReference: paymentId,
           status: null,
           eventType: 'payment.cb',
-          amount: '50.00',
-          currency: 'GBP',
           dispute: {
             disputeReference: paymentId,
             stage: 'Lost',
@@ -185,6 +183,8 @@ describe('OPPWA notifications', () => {
         },
       ],
     });
+    // The chargeback's amount is the dispute's, not a claim of what the payment took.
+    expect(lost.ok && lost.events[0]!.amount).toBeUndefined();
     const cr = oppwa.chargeback(paymentId, 'CR', '50.00');
     const won = await checkout.verifyNotification!(
       notification(oppwa.encrypt({ type: 'PAYMENT', payload: cr })),
@@ -265,6 +265,30 @@ describe('OPPWA notifications', () => {
       },
     });
     expect(noSecret).toMatchObject({ ok: false, statusCode: 401 });
+    // A debit's own notification is kept but moves nothing: the status call settles payments.
+    const debit = await checkout.verifyNotification!(
+      notification(
+        oppwa.encrypt({
+          type: 'PAYMENT',
+          payload: {
+            id: 'db1',
+            paymentType: 'DB',
+            amount: '92.50',
+            currency: 'GBP',
+            merchantTransactionId: randomUUID(),
+            result: { code: '000.100.110' },
+          },
+        }),
+      ),
+    );
+    expect(debit.ok && debit.events[0]).toMatchObject({
+      eventId: 'db1:000.100.110',
+      providerReference: 'db1',
+      paymentTransactionId: null,
+      status: null,
+      amount: '92.50',
+      currency: 'GBP',
+    });
     // Registrations and risk notifications are received but say nothing about money.
     const registration = await checkout.verifyNotification!(
       notification(

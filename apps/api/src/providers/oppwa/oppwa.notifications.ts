@@ -92,8 +92,6 @@ export function oppwaEvent(
     status: null,
     eventType: `${type.toLowerCase()}.${paymentType.toLowerCase() || 'unknown'}`,
     payload: raw,
-    amount,
-    currency,
   };
   if (paymentType === 'RF' && referencedId)
     return {
@@ -115,7 +113,8 @@ export function oppwaEvent(
         respondBy: null,
       },
     };
-  return { ...base, providerReference: id };
+  // Only here is `amount` what the payment took: a refund's or a chargeback's amount is its own.
+  return { ...base, providerReference: id, amount, currency };
 }
 
 export function verifyOppwaNotification(input: NotificationInput): VerifiedNotification {
