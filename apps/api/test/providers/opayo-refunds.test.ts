@@ -46,8 +46,8 @@ beforeAll(async () => {
 afterAll(() => opayo.close());
 
 /** A Server payment paid on the card page: its VPSTxId and its secret as Ledgerline keeps it. */
-async function serverPayment(amount = '100') {
-  const input = startInput(serverConfiguration, { amount });
+async function serverPayment(amount = '100', captureType: 'Immediate' | 'Reserve' = 'Immediate') {
+  const input = startInput(serverConfiguration, { amount, captureType });
   const started = await checkout.start(input);
   const vpsTxId = started.providerReference!;
   const notification = opayo.notificationFor(vpsTxId, 'pay');
@@ -156,6 +156,24 @@ describe('Opayo Server refunds (refund.vsp)', () => {
     const other = await adapter.refund!({ ...call, refundTransactionId: randomUUID() });
     expect(other.ok).toBe(true);
     expect(opayo.server.get(vpsTxId)!.refundedPence).toBe(2_000);
+  });
+
+  it('a DEFERRED payment released in part is refunded within what was released, by its own VPSTxId', async () => {
+    const { vpsTxId, secret } = await serverPayment('100', 'Reserve');
+    expect(opayo.server.get(vpsTxId)!.status).toBe('Deferred');
+    const release = await adapter.capture(
+      refundCall(serverConfiguration, vpsTxId, '70', { providerSecret: secret }),
+    );
+    expect(release.ok).toBe(true);
+    const over = await adapter.refund!(
+      refundCall(serverConfiguration, vpsTxId, '70.01', { providerSecret: secret }),
+    );
+    expect(over.ok).toBe(false);
+    const whole = await adapter.refund!(
+      refundCall(serverConfiguration, vpsTxId, '70', { providerSecret: secret }),
+    );
+    expect(whole.ok).toBe(true);
+    expect(opayo.requests.at(-1)!.form.get('RelatedVPSTxId')).toBe(vpsTxId);
   });
 
   it('a payment with no kept security key, or not yet authorised, is refused with no call', async () => {
