@@ -28,6 +28,15 @@ export interface FakePiTransaction {
   body: Record<string, unknown>;
 }
 
+/** A Pi Refund transaction: its id, vendor code and amount (minor units), and the original's id. */
+export interface FakePiRefund {
+  transactionId: string;
+  vendorTxCode: string;
+  referenceTransactionId: string;
+  amount: number;
+  description: string;
+}
+
 export interface FakeOpayoPi {
   /** Merchant session keys handed out, with their vendor. */
   sessions: Map<string, { vendor: string; expiry: Date }>;
@@ -35,6 +44,8 @@ export interface FakeOpayoPi {
   cards: Map<string, { merchantSessionKey: string; cardNumber: string }>;
   /** Pi transactions by id. */
   transactions: Map<string, FakePiTransaction>;
+  /** Refund transactions by id. */
+  refunds: Map<string, FakePiRefund>;
   /** A card identifier for a card, as Opayo.js would get it (for server tests). */
   tokenise(merchantSessionKey: string, cardNumber: string): string;
   /** The payer finishes at the issuer's page but never comes back to us. */
@@ -101,6 +112,7 @@ export function createFakeOpayoPi(deps: {
   const sessions: FakeOpayoPi['sessions'] = new Map();
   const cards: FakeOpayoPi['cards'] = new Map();
   const transactions: FakeOpayoPi['transactions'] = new Map();
+  const refunds: FakeOpayoPi['refunds'] = new Map();
 
   const authorised = (request: FakeRequest) => {
     const [key, ...rest] = Buffer.from(
@@ -185,6 +197,7 @@ export function createFakeOpayoPi(deps: {
         description: 'Authentication values are missing',
       });
     const body = json(request);
+    if (body.transactionType === 'Refund') return refund(body, response);
     const card = (body.paymentMethod as { card?: Record<string, string> } | undefined)?.card;
     const sca = body.strongCustomerAuthentication as Record<string, unknown> | undefined;
     const type = body.transactionType;
@@ -263,6 +276,68 @@ export function createFakeOpayoPi(deps: {
             : 'Ok';
     settle(transaction, status);
     return sendJson(response, status === '3DAuth' ? 202 : 201, answerOf(transaction));
+  }
+
+  /**
+   * A Refund transaction (Elavon's refund page): the original must be a taken Payment or a
+   * released Deferred; its refunds together stay within what was taken, else
+   * 1018 'This refund amount will exceed the amount of the original transaction'.
+   */
+  function refund(body: Record<string, unknown>, response: ServerResponse) {
+    const fieldError = (property: string, description: string, code = 1003) =>
+      sendJson(response, 422, { errors: [{ description, property, code }] });
+    if (typeof body.amount !== 'number' || !Number.isInteger(body.amount) || body.amount <= 0)
+      return fieldError('amount', 'Invalid amount');
+    for (const property of ['vendorTxCode', 'description', 'referenceTransactionId'])
+      if (typeof body[property] !== 'string' || body[property] === '')
+        return fieldError(property, 'Missing mandatory field');
+    const vendorTxCode = body.vendorTxCode as string;
+    if (
+      vendorTxCode.length > 40 ||
+      [...transactions.values(), ...refunds.values()].some((t) => t.vendorTxCode === vendorTxCode)
+    )
+      return fieldError('vendorTxCode', 'The VendorTxCode has been used before', 4042);
+    const originalId = body.referenceTransactionId as string;
+    const original = transactions.get(originalId);
+    const released = deps.deferred.get(originalId);
+    const taken =
+      original?.status !== 'Ok'
+        ? null
+        : original.transactionType === 'Payment'
+          ? original.amount
+          : released?.status === 'Released'
+            ? released.amount
+            : null;
+    if (taken === null)
+      return sendJson(response, 404, { code: 1012, description: 'Transaction not found' });
+    const refunded = [...refunds.values()]
+      .filter((r) => r.referenceTransactionId === originalId)
+      .reduce((sum, r) => sum + r.amount, 0);
+    if (refunded + body.amount > taken)
+      return sendJson(response, 422, {
+        code: 1018,
+        description: 'This refund amount will exceed the amount of the original transaction',
+      });
+    const transactionId = randomUUID().toUpperCase();
+    refunds.set(transactionId, {
+      transactionId,
+      vendorTxCode,
+      referenceTransactionId: originalId,
+      amount: body.amount,
+      description: body.description as string,
+    });
+    return sendJson(response, 201, {
+      statusCode: '0000',
+      statusDetail: 'The Authorisation was Successful.',
+      transactionId,
+      transactionType: 'Refund',
+      retrievalReference: 12_260_787,
+      bankAuthorisationCode: '999777',
+      paymentMethod: { card: { cardType: 'Visa', lastFourDigits: '0006', expiryDate: '1229' } },
+      amount: { totalAmount: body.amount, saleAmount: body.amount, surchargeAmount: 0 },
+      currency: original!.currency,
+      status: 'Ok',
+    });
   }
 
   function handle(request: FakeRequest, response: ServerResponse): boolean {
@@ -385,5 +460,5 @@ export function createFakeOpayoPi(deps: {
     if (transaction?.status === '3DAuth') settle(transaction, passed ? 'Ok' : 'NotAuthed');
   }
 
-  return { sessions, cards, transactions, tokenise, cresFor, finishChallenge, handle };
+  return { sessions, cards, transactions, refunds, tokenise, cresFor, finishChallenge, handle };
 }

@@ -21,6 +21,8 @@ export interface FakeOpayo extends FakeServer {
   serverVendors: Set<string>;
   /** Server transactions by VPSTxId. */
   server: Map<string, FakeServerTransaction>;
+  /** Server refunds by their own VPSTxId. */
+  serverRefunds: Map<string, FakeServerRefund>;
   /**
    * Where notifications go instead of NotificationURL's own origin (the app's PUBLIC_URL is not
    * where a test's app listens); null: NotificationURL as registered.
@@ -53,6 +55,17 @@ export interface FakeServerTransaction {
   txAuthNo: string | null;
   status: 'Registered' | 'Paid' | 'Deferred' | 'Released' | 'Aborted' | 'NotAuthed';
   releasedAmount: string | null;
+  /** Shared REFUNDs of it (refund.vsp), in pence. */
+  refundedPence?: number;
+}
+
+/** A shared REFUND Opayo took: its own VPSTxId, VendorTxCode and amount, and the original's. */
+export interface FakeServerRefund {
+  vendor: string;
+  vendorTxCode: string;
+  relatedVpsTxId: string;
+  amount: string;
+  description: string;
 }
 
 /** The fields of a notification in the order protocol 4.00 signs them, with the key and vendor. */
@@ -134,6 +147,7 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
   const deferred: FakeOpayo['deferred'] = new Map();
   const serverVendors = new Set<string>();
   const transactions: FakeOpayo['server'] = new Map();
+  const serverRefunds: FakeOpayo['serverRefunds'] = new Map();
   let base = '';
   // The fake itself, once made: a test sets failNextRegister on it.
   let fakeRef: FakeOpayo | null = null;
@@ -244,6 +258,98 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     return serverAnswer(response, { Status: 'OK', StatusDetail: '0000 : Done.' });
   }
 
+  /**
+   * refund.vsp: a shared REFUND of a paid (or released) transaction, the Related* keys its own,
+   * a VendorTxCode never used before (4042), the sum of its refunds within what was taken.
+   */
+  function refund(form: URLSearchParams, response: ServerResponse) {
+    const required = [
+      'VPSProtocol',
+      'TxType',
+      'Vendor',
+      'VendorTxCode',
+      'Amount',
+      'Currency',
+      'Description',
+      'RelatedVPSTxId',
+      'RelatedVendorTxCode',
+      'RelatedSecurityKey',
+      'RelatedTxAuthNo',
+    ];
+    const missing = required.find((field) => !form.get(field));
+    if (missing)
+      return serverAnswer(response, {
+        Status: 'MALFORMED',
+        StatusDetail: `3000 : The ${missing} field is missing.`,
+      });
+    if (form.get('VPSProtocol') !== '4.00' || form.get('TxType') !== 'REFUND')
+      return serverAnswer(response, {
+        Status: 'MALFORMED',
+        StatusDetail: '3227 : The VPSProtocol or TxType value is invalid.',
+      });
+    const original = transactions.get(form.get('RelatedVPSTxId')!);
+    if (
+      !original ||
+      original.vendor !== form.get('Vendor') ||
+      original.vendorTxCode !== form.get('RelatedVendorTxCode') ||
+      original.securityKey !== form.get('RelatedSecurityKey') ||
+      original.txAuthNo !== form.get('RelatedTxAuthNo')
+    )
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4022 : The Transaction was not found or the keys do not match.',
+      });
+    const vendorTxCode = form.get('VendorTxCode')!;
+    if (
+      vendorTxCode.length > 40 ||
+      [...transactions.values(), ...serverRefunds.values()].some(
+        (t) => t.vendor === original.vendor && t.vendorTxCode === vendorTxCode,
+      )
+    )
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4042 : The VendorTxCode has been used before.',
+      });
+    const taken =
+      original.status === 'Paid'
+        ? original.amount
+        : original.status === 'Released'
+          ? original.releasedAmount
+          : null;
+    if (!taken)
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4043 : The Transaction has not been taken, so it cannot be refunded.',
+      });
+    const amount = form.get('Amount')!;
+    const pence = (value: string) => Math.round(Number(value) * 100);
+    if (!/^\d+\.\d{2}$/.test(amount) || pence(amount) <= 0)
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '3035 : The Amount value is invalid.',
+      });
+    if ((original.refundedPence ?? 0) + pence(amount) > pence(taken))
+      return serverAnswer(response, {
+        Status: 'INVALID',
+        StatusDetail: '4044 : This Refund would exceed the amount of the original transaction.',
+      });
+    original.refundedPence = (original.refundedPence ?? 0) + pence(amount);
+    const vpsTxId = `{${randomUUID().toUpperCase()}}`;
+    serverRefunds.set(vpsTxId, {
+      vendor: original.vendor,
+      vendorTxCode,
+      relatedVpsTxId: form.get('RelatedVPSTxId')!,
+      amount,
+      description: form.get('Description')!,
+    });
+    return serverAnswer(response, {
+      Status: 'OK',
+      StatusDetail: '0000 : The Authorisation was Successful.',
+      VPSTxId: vpsTxId,
+      TxAuthNo: String(9_000_000 + serverRefunds.size),
+    });
+  }
+
   function register(form: URLSearchParams, response: ServerResponse) {
     if (fakeRef?.failNextRegister) {
       const { status, detail } = fakeRef.failNextRegister;
@@ -318,6 +424,8 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
       return instruct(request.form, response, 'RELEASE');
     if (request.method === 'POST' && request.path === '/gateway/service/abort.vsp')
       return instruct(request.form, response, 'ABORT');
+    if (request.method === 'POST' && request.path === '/gateway/service/refund.vsp')
+      return refund(request.form, response);
     if (request.method === 'GET' && request.path === '/gateway/service/cardselection') {
       const id = request.query.get('vpstxid') ?? '';
       const transaction = transactions.get(id);
@@ -432,6 +540,7 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     pi,
     serverVendors,
     server: transactions,
+    serverRefunds,
     notificationFor,
     complete,
     failNextRegister: null,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { sendJson, startFakeServer, type FakeServer } from './fake-server.js';
 
 export interface FakeOppwaCheckout {
@@ -19,8 +19,33 @@ export interface FakeOppwa extends FakeServer {
   pay(checkoutId: string, outcome?: 'success' | 'declined' | 'pending' | 'threeDs'): string;
   entityId: string;
   accessToken: string;
-  /** Pre-authorisations (PA) by payment id, and what became of them. */
-  payments: Map<string, { amount: string; currency: string; status: 'PA' | 'CP' | 'RV' }>;
+  /**
+   * Payments by id: debits (DB) and pre-authorisations (PA), and what became of them (CP with the
+   * amount captured, RV); `refunded` is the sum of their RFs, in cents.
+   */
+  payments: Map<string, FakeOppwaPayment>;
+  /** Refunds (RF) by their own id. */
+  refunds: Map<string, { referencedId: string; amount: string; merchantTransactionId: string }>;
+  /** The webhook listener's secret (64 hex characters), as OPPWA shows it to the merchant. */
+  webhookSecret: string;
+  /** A webhook body as OPPWA encrypts it: hex ciphertext, IV and tag headers. */
+  encrypt(
+    notification: unknown,
+    secret?: string,
+  ): { body: string; headers: Record<string, string> };
+  /** The PAYMENT payload of a chargeback (CB) or its reversal (CR) of a payment. */
+  chargeback(paymentId: string, kind: 'CB' | 'CR', amount?: string): Record<string, unknown>;
+  /** POSTs an encrypted notification to `url` (a configuration's webhook address). */
+  notify(url: string, notification: unknown): Promise<Response>;
+}
+
+export interface FakeOppwaPayment {
+  amount: string;
+  currency: string;
+  status: 'DB' | 'PA' | 'CP' | 'RV';
+  /** For a CP: the amount captured. */
+  captured?: string;
+  refunded?: number;
 }
 
 const timestamp = () => new Date().toISOString().replace('T', ' ').replace('Z', '+0000');
@@ -35,6 +60,8 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
   const entityId = `8a8294174b7ecb28${randomBytes(8).toString('hex')}`;
   const accessToken = randomBytes(24).toString('base64');
   const payments: FakeOppwa['payments'] = new Map();
+  const refunds: FakeOppwa['refunds'] = new Map();
+  const webhookSecret = randomBytes(32).toString('hex').toUpperCase();
   const result = (code: string, description: string) => ({
     result: { code, description },
     buildNumber: 'fake',
@@ -56,11 +83,11 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     const [code, description] = outcomes[outcome];
     const id = `8ac7a4a1${randomBytes(12).toString('hex')}`;
     checkout.payment = { id, code, description };
-    if (outcome === 'success' && checkout.form.get('paymentType') === 'PA')
+    if (outcome === 'success')
       payments.set(id, {
         amount: checkout.form.get('amount')!,
         currency: checkout.form.get('currency')!,
-        status: 'PA',
+        status: checkout.form.get('paymentType') === 'PA' ? 'PA' : 'DB',
       });
     return id;
   }
@@ -144,6 +171,8 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     }
     const payment = payments.get(decodeURIComponent(match[1]!));
     if (!payment) return sendJson(response, 400, result('700.400.000', 'invalid payment id'));
+    if (request.form.get('paymentType') === 'RF')
+      return refund(decodeURIComponent(match[1]!), payment, request.form, response);
     if (payment.status !== 'PA')
       return sendJson(
         response,
@@ -168,6 +197,7 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
           ),
         );
       payment.status = 'CP';
+      payment.captured = amount;
     } else if (paymentType === 'RV') {
       payment.status = 'RV';
     } else {
@@ -186,5 +216,117 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
       ),
     });
   });
-  return Object.assign(server, { entityId, accessToken, payments, checkouts, pay });
+  /**
+   * RF against a debit or a captured pre-authorisation (its own id): the amount in major units and
+   * the payment's currency; the refunds together within what was taken, else 700.300.300.
+   */
+  function refund(
+    id: string,
+    payment: FakeOppwaPayment,
+    form: URLSearchParams,
+    response: Parameters<Parameters<typeof startFakeServer>[0]>[1],
+  ) {
+    const taken =
+      payment.status === 'DB' ? payment.amount : payment.status === 'CP' ? payment.captured : null;
+    if (!taken)
+      return sendJson(
+        response,
+        400,
+        result(
+          '700.300.100',
+          'referenced tx can not be refunded, captured or reversed (invalid type)',
+        ),
+      );
+    const amount = form.get('amount') ?? '';
+    if (!/^\d+\.\d{2}$/.test(amount) || form.get('currency') !== payment.currency)
+      return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
+    const cents = (value: string) => Math.round(Number(value) * 100);
+    if ((payment.refunded ?? 0) + cents(amount) > cents(taken))
+      return sendJson(
+        response,
+        400,
+        result(
+          '700.300.300',
+          'cannot refund (refund volume exceeded or tx reversed or invalid workflow?)',
+        ),
+      );
+    payment.refunded = (payment.refunded ?? 0) + cents(amount);
+    const refundId = `8ac7a4a2${randomBytes(12).toString('hex')}`;
+    refunds.set(refundId, {
+      referencedId: id,
+      amount,
+      merchantTransactionId: form.get('merchantTransactionId') ?? '',
+    });
+    return sendJson(response, 200, {
+      id: refundId,
+      referencedId: id,
+      paymentType: 'RF',
+      amount,
+      currency: payment.currency,
+      descriptor: '4588.1234.5678 Fake descriptor',
+      merchantTransactionId: form.get('merchantTransactionId') ?? undefined,
+      ...result(
+        '000.100.110',
+        "Request successfully processed in 'Merchant in Integrator Test Mode'",
+      ),
+    });
+  }
+
+  function encrypt(notification: unknown, secret = webhookSecret) {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', Buffer.from(secret, 'hex'), iv);
+    const body = Buffer.concat([
+      cipher.update(JSON.stringify(notification), 'utf8'),
+      cipher.final(),
+    ])
+      .toString('hex')
+      .toUpperCase();
+    return {
+      body,
+      headers: {
+        'x-initialization-vector': iv.toString('hex').toUpperCase(),
+        'x-authentication-tag': cipher.getAuthTag().toString('hex').toUpperCase(),
+      },
+    };
+  }
+
+  function chargeback(paymentId: string, kind: 'CB' | 'CR', amount?: string) {
+    const payment = payments.get(paymentId);
+    if (!payment) throw new Error(`no OPPWA payment ${paymentId}`);
+    return {
+      id: `8ac7a4a3${randomBytes(12).toString('hex')}`,
+      referencedId: paymentId,
+      paymentType: kind,
+      paymentBrand: 'VISA',
+      amount: amount ?? payment.captured ?? payment.amount,
+      currency: payment.currency,
+      descriptor: '4588.1234.5678 Fake descriptor',
+      ...result(
+        kind === 'CB' ? '000.100.200' : '000.100.201',
+        kind === 'CB' ? 'Chargeback: fraud, card absent environment' : 'Chargeback reversed',
+      ),
+    };
+  }
+
+  async function notify(url: string, notification: unknown) {
+    const { body, headers } = encrypt(notification);
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', ...headers },
+      body,
+    });
+  }
+
+  return Object.assign(server, {
+    entityId,
+    accessToken,
+    payments,
+    refunds,
+    checkouts,
+    pay,
+    webhookSecret,
+    encrypt,
+    chargeback,
+    notify,
+  });
 }

@@ -7,14 +7,26 @@ export interface FakeTranSafe extends FakeServer {
   users: Map<string, string>;
   /** API key id → secret (`X-API-KEY-ID` / `X-API-KEY`). */
   apiKeys: Map<string, string>;
-  /** Transactions by ttid: preauths waiting to be completed or reversed, and purchases. */
-  transactions: Map<string, { amount: string; status: 'preauth' | 'complete' | 'reversed' }>;
+  /**
+   * Transactions by ttid: preauths waiting to be completed or reversed, and purchases; `settled`
+   * once their batch settled (a test sets it), `refunded` the sum of their refunds.
+   */
+  transactions: Map<string, FakeTranSafeTransaction>;
+  /** Refunds by their own ttid: the transaction refunded and the amount. */
+  refunds: Map<string, { of: string; amount: string }>;
   /** Card tickets the PaymentFrame issued: ticket → the card behind it, used once. */
   tickets: Map<string, { account: string; used: boolean }>;
   /** Every purchase or preauth as TranSafe read it (the ticket's card, the amount, the order). */
   charges: { kind: 'purchase' | 'preauth'; amount: string; ordernum: string; account: string }[];
   /** Test switch: the next purchase or preauth answers this, whatever the card. */
   nextAnswer: { code: string; verbiage: string } | null;
+}
+
+export interface FakeTranSafeTransaction {
+  amount: string;
+  status: 'preauth' | 'complete' | 'reversed' | 'voided';
+  settled?: boolean;
+  refunded?: string;
 }
 
 /** Test cards of the fake (any other valid number is approved). */
@@ -105,6 +117,7 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
   const users = new Map<string, string>();
   const apiKeys = new Map<string, string>();
   const transactions: FakeTranSafe['transactions'] = new Map();
+  const refunds: FakeTranSafe['refunds'] = new Map();
   const tickets: FakeTranSafe['tickets'] = new Map();
   const charges: FakeTranSafe['charges'] = [];
   let ttids = 0;
@@ -213,6 +226,9 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
         amount,
       });
     }
+    const refundable =
+      /^\/api\/v2\/(?:transaction\/([^/]+)\/(refund|void)|report\/unsettled)$/.exec(request.path);
+    if (refundable) return refundCall(request, response, refundable[1], refundable[2]);
     const transaction = /^\/api\/v2\/transaction\/([^/]+)(\/complete)?$/.exec(request.path);
     if (transaction && (request.method === 'PATCH' || request.method === 'DELETE')) {
       const basic = (request.headers.authorization ?? '').replace(/^Basic /, '');
@@ -226,7 +242,14 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
       }
       const ttid = decodeURIComponent(transaction[1]!);
       const found = transactions.get(ttid);
-      if (!found || found.status !== 'preauth') {
+      // A reversal also takes back a whole purchase while its batch is unsettled and unrefunded.
+      const reversible =
+        request.method === 'DELETE' &&
+        !transaction[2] &&
+        found?.status === 'complete' &&
+        !found.settled &&
+        !found.refunded;
+      if (!found || (found.status !== 'preauth' && !reversible)) {
         return sendJson(response, 200, {
           code: 'DENY',
           msoft_code: 'TRAN_NOTFOUND',
@@ -290,11 +313,81 @@ export async function startFakeTranSafe(): Promise<FakeTranSafe> {
       trans_perms: 'SALE|PREAUTH|CAPTURE|REVERSAL',
     });
   });
+  /**
+   * `GET report/unsettled?ttid=` (the transaction while its batch is unsettled: `report` with its
+   * amount, else an empty report), `POST transaction/{ttid}/refund` (`money.amount`, never more
+   * than what is left: DENY `Refund amount exceeds original transaction`) and
+   * `DELETE transaction/{ttid}/void` (an unsettled one, whole).
+   */
+  function refundCall(
+    request: FakeRequest,
+    response: ServerResponse,
+    ttid: string | undefined,
+    kind: string | undefined,
+  ) {
+    if (!authorised(request, users, apiKeys))
+      return sendJson(response, 401, {
+        code: 'DENY',
+        msoft_code: 'ACCT_BADAUTH',
+        verbiage: 'Invalid username or password',
+      });
+    if (!ttid && request.method === 'GET') {
+      const found = transactions.get(request.query.get('ttid') ?? '');
+      const open = found && found.status === 'complete' && !found.settled;
+      return sendJson(response, 200, {
+        code: 'AUTH',
+        msoft_code: 'INT_SUCCESS',
+        verbiage: 'SUCCESS',
+        report: open ? [{ ttid: request.query.get('ttid'), amount: found.amount }] : [],
+      });
+    }
+    const id = decodeURIComponent(ttid ?? '');
+    const found = transactions.get(id);
+    const deny = (msoft_code: string, verbiage: string) =>
+      sendJson(response, 200, { code: 'DENY', msoft_code, verbiage, ttid: id });
+    if (!found || found.status !== 'complete')
+      return deny('TRAN_NOTFOUND', 'Transaction not found or not refundable');
+    if (kind === 'void' && request.method === 'DELETE') {
+      if (found.settled) return deny('TRAN_SETTLED', 'Transaction already settled');
+      found.status = 'voided';
+      return sendJson(response, 200, {
+        code: 'AUTH',
+        msoft_code: 'INT_SUCCESS',
+        verbiage: 'VOIDED',
+        ttid: id,
+      });
+    }
+    if (kind !== 'refund' || request.method !== 'POST')
+      return sendJson(response, 405, { code: 'DENY', verbiage: 'Method not allowed' });
+    const amount =
+      (JSON.parse(request.body || '{}') as { money?: { amount?: string } }).money?.amount ?? '';
+    if (!/^\d+(\.\d{1,3})?$/.test(amount) || Number(amount) <= 0)
+      return deny('DATA_INVALIDMOD', 'Invalid amount');
+    const left = Math.round((Number(found.amount) - Number(found.refunded ?? 0)) * 100);
+    if (Math.round(Number(amount) * 100) > left)
+      return deny('TRAN_AMOUNTEXCEEDS', 'Refund amount exceeds original transaction');
+    found.refunded = (
+      (Math.round(Number(found.refunded ?? 0) * 100) + Math.round(Number(amount) * 100)) /
+      100
+    ).toFixed(2);
+    const refundTtid = String(++ttids + 96_000_000_000);
+    refunds.set(refundTtid, { of: id, amount });
+    return sendJson(response, 200, {
+      code: 'AUTH',
+      msoft_code: 'INT_SUCCESS',
+      phard_code: 'SUCCESS',
+      verbiage: 'APPROVED',
+      ttid: refundTtid,
+      amount,
+    });
+  }
+
   // The object handed back; the handler reads its test switch (`fake` is set before any request).
   const fake: FakeTranSafe = Object.assign(server, {
     users,
     apiKeys,
     transactions,
+    refunds,
     tickets,
     charges,
     nextAnswer: null,

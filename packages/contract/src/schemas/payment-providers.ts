@@ -366,8 +366,11 @@ const oppwa: ProviderKindSchema = {
     entityId: text('Entity ID'),
     accessToken: text('Access token'),
     useSandbox: flag('Use sandbox', false),
+    // The webhook listener's decryption secret (64 hex characters): optional; without it OPPWA's
+    // notifications (refunds, chargebacks) are refused (docs/decisions.md).
+    webhookSecret: optionalText('Webhook secret'),
   }),
-  secrets: ['accessToken'],
+  secrets: ['accessToken', 'webhookSecret'],
   serverManaged: [],
 };
 

@@ -1,7 +1,14 @@
-import type { PaymentProviderAdapter, PendingPaymentCall, ProviderOutcome } from '../adapter.js';
+import type {
+  PaymentProviderAdapter,
+  PendingPaymentCall,
+  ProviderOutcome,
+  RefundCall,
+  RefundOutcome,
+} from '../adapter.js';
 import { exchangeOf, missingConfiguration, outcomeOf } from '../exchange.js';
 import { formBody, providerFetch } from '../http.js';
 import { majorUnits, minorUnits } from '../money.js';
+import { opayoPiRefund, opayoRefundUnsupported, opayoServerRefund } from './opayo.refund.js';
 import {
   opayoProtocol,
   opayoServiceUrl,
@@ -188,9 +195,37 @@ export function createOpayoAdapter(options: {
     );
   }
 
+  /**
+   * Issue 19: a Server payment (its sealed SecurityKey) is refunded with `refund.vsp`, a Pi one
+   * with a Refund transaction (opayo.refund.ts); a Server payment without a kept key is refused
+   * with no call.
+   */
+  async function refund(call: RefundCall): Promise<RefundOutcome> {
+    if (!call.configuration) return missingConfiguration('Opayo', 'transaction.refund');
+    const host = call.configuration.isTest ? options.testUrl : options.liveUrl;
+    const serverSecret = readServerSecret(call.providerSecret);
+    if (serverSecret)
+      return opayoServerRefund(call, serverSecret, { host, timeoutMs: options.timeoutMs });
+    if (!call.configuration.credentials.integrationKey)
+      return {
+        ok: false,
+        errorMessage: opayoRefundUnsupported,
+        exchange: exchangeOf({
+          eventType: 'transaction.refund',
+          recordType: 'transaction',
+          recordId: call.providerReference,
+          status: 'not_sent',
+          request: { method: 'none', url: '' },
+          response: { error: opayoRefundUnsupported },
+        }),
+      };
+    return opayoPiRefund(call, { host, timeoutMs: options.timeoutMs });
+  }
+
   return {
     name: 'Opayo',
     capture: (call) => act('capture', call),
     cancel: (call) => act('cancel', call),
+    refund,
   };
 }

@@ -11,6 +11,8 @@ import type {
 import { CheckoutStartError, notSent, startCall, textOf } from '../checkout-support.js';
 import { exchangeOf } from '../exchange.js';
 import { providerFetch, ProviderUnreachableError } from '../http.js';
+import { currencies } from '@ledgerline/contract';
+import Big from 'big.js';
 import { minorUnits } from '../money.js';
 
 /**
@@ -33,6 +35,9 @@ interface PiTransactionAnswer {
   statusDetail?: string;
   acsUrl?: string;
   cReq?: string;
+  /** Minor units (Pi's `amount.totalAmount`, with any surcharge). */
+  amount?: { totalAmount?: number; saleAmount?: number; surchargeAmount?: number };
+  currency?: string;
   code?: number | string;
   description?: string;
   errors?: { description?: string; property?: string }[];
@@ -45,6 +50,24 @@ const piMessages: Partial<Record<CheckoutPaymentStatus, string>> = {
 };
 
 const cut = (value: string, length: number) => value.trim().slice(0, length);
+
+/**
+ * What Pi says it took (issue 20 item 10): `amount.totalAmount` in minor units, as a decimal
+ * string in major units with the currency's decimals, and the currency; absent when not said.
+ */
+export function piAmountOf(
+  answered: PiTransactionAnswer | null,
+): Pick<CheckoutStatus, 'amount' | 'currency'> {
+  const total = answered?.amount?.totalAmount;
+  const currency = answered?.currency;
+  if (typeof total !== 'number' || !Number.isInteger(total) || typeof currency !== 'string')
+    return {};
+  const decimals = currencies.find((c) => c.code === currency)?.decimalPlaces ?? 2;
+  return {
+    amount: new Big(total).div(new Big(10).pow(decimals)).toFixed(decimals),
+    currency,
+  };
+}
 
 export function piSessionOf(reference: string | null): { expiry: number; key: string } | null {
   const match = reference ? /^pi-session:(\d{1,12}):([^:]{1,100})$/.exec(reference) : null;
@@ -136,7 +159,12 @@ export function createOpayoPi(options: {
     exchange: CheckoutStatus['exchange'],
   ): CheckoutStatus {
     const transactionId = answered?.transactionId ?? null;
-    const base = { providerReference: transactionId, paymentMethodType: 'Card' as const, exchange };
+    const base = {
+      providerReference: transactionId,
+      paymentMethodType: 'Card' as const,
+      ...piAmountOf(answered),
+      exchange,
+    };
     const status = answered?.status ?? '';
     if (status === 'Ok' && answer.status < 300)
       return {

@@ -9,19 +9,20 @@ import {
 } from '../checkout-support.js';
 import { formBody, providerFetch } from '../http.js';
 import { majorUnits } from '../money.js';
-import { oppwaSuccess } from './oppwa.adapter.js';
+import { oppwaPending, oppwaSuccess, oppwaSuccessNeedingReview } from './oppwa.adapter.js';
+import { verifyOppwaNotification } from './oppwa.notifications.js';
 
 interface OppwaResult {
   id?: string;
   paymentType?: string;
   paymentBrand?: string;
   merchantTransactionId?: string;
+  amount?: string;
+  currency?: string;
   result?: { code?: string; description?: string };
 }
 
 /** OPPWA's result code groups (reference/providers.md; the rest from OPPWA's result code list). */
-const successNeedingReview = /^(000\.400\.0[^3]|000\.400\.100)/;
-const pending = /^(000\.200|800\.400\.5|100\.400\.500)/;
 const cancelledByPayer = /^100\.396\.10[1-4]/;
 /** 3-D Secure and risk checks: the card's issuer or the processor would not authorise it. */
 const notAuthorised = /^(000\.400\.[1][0-9][1-9]|000\.400\.2|100\.390|800\.400\.1)/;
@@ -36,9 +37,9 @@ export function oppwaStatus(
   paymentType: string | undefined,
   description = '',
 ): CheckoutPaymentStatus {
-  if (oppwaSuccess.test(code) || successNeedingReview.test(code))
+  if (oppwaSuccess.test(code) || oppwaSuccessNeedingReview.test(code))
     return paymentType === 'PA' ? 'Pending' : 'Paid';
-  if (pending.test(code)) return 'Processing';
+  if (oppwaPending.test(code)) return 'Processing';
   if (cancelledByPayer.test(code) || noSession.test(description)) return 'Cancelled';
   if (notAuthorised.test(code)) return 'NotAuthorised';
   if (rejected.test(code)) return 'Rejected';
@@ -49,12 +50,20 @@ export function oppwaStatus(
 const resourcePathOf = (value: string | undefined) =>
   value && /^\/v1\/checkouts\/[A-Za-z0-9.\-_]+\/payment$/.test(value) ? value : null;
 
+/** OPPWA's amount ("92.00") as a decimal string, when the answer carries a well-formed one. */
+const amountOf = (body: OppwaResult | null) =>
+  typeof body?.amount === 'string' &&
+  /^\d{1,15}(\.\d{1,4})?$/.test(body.amount) &&
+  typeof body.currency === 'string' &&
+  /^[A-Z]{3}$/.test(body.currency)
+    ? { amount: body.amount, currency: body.currency }
+    : {};
+
 /**
  * ACI / PAY.ON OPPWA COPYandPAY (Total Processing) for the payer page (issue 14): a checkout
  * (`POST /v1/checkouts`, DB, or PA when the request reserves) whose widget the page shows, then
- * the payment status call (`GET /v1/checkouts/{id}/payment`). OPPWA's notifications are encrypted
- * in a format reference/providers.md does not give, so none are read: the outcome comes from the
- * status call (docs/decisions.md).
+ * the payment status call (`GET /v1/checkouts/{id}/payment`), which settles the payment. Its
+ * encrypted notifications (oppwa.notifications.ts) bring refunds and chargebacks (issue 19).
  */
 export function createOppwaCheckout(options: {
   testUrl: string;
@@ -187,10 +196,14 @@ export function createOppwaCheckout(options: {
             paymentMethodType: 'Card',
             errorMessage:
               settled || status === 'Processing' ? null : (body?.result?.description ?? null),
+            // What OPPWA says it took or reserved (issue 20 item 10).
+            ...amountOf(body),
             exchange,
           };
         },
       );
     },
+
+    verifyNotification: verifyOppwaNotification,
   };
 }

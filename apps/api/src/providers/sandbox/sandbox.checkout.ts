@@ -6,8 +6,14 @@ import type {
   VerifiedNotification,
 } from '../checkout.js';
 
-/** The header a Sandbox notification carries: `sha256=<hex HMAC-SHA256 of the raw body>`. */
+/**
+ * The header a Sandbox notification carries: `t=<unix seconds>,sha256=<hex HMAC-SHA256 of
+ * "{t}.{raw body}">`, as Stripe-Signature does: the time is signed with the body, so a
+ * notification replayed later is refused (issue 20 item 11).
+ */
 export const sandboxSignatureHeader = 'sandbox-signature';
+/** How far a notification's signed time may be from ours, either way (seconds). */
+export const sandboxNotificationTolerance = 300;
 
 const statuses: readonly CheckoutPaymentStatus[] = [
   'Processing',
@@ -32,10 +38,22 @@ export function sandboxNotificationSecret(
   return createHmac('sha256', key).update(`sandbox-notifications:${configurationId}`).digest('hex');
 }
 
-/** Signs a body as the Sandbox does: the value of the Sandbox-Signature header. */
-export function signSandboxNotification(secret: string, rawBody: Buffer | string): string {
-  return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+const signatureOf = (secret: string, timestamp: number, rawBody: Buffer | string) =>
+  createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+
+/**
+ * Signs a body as the Sandbox does, at `timestamp` (unix seconds, now by default): the value of
+ * the Sandbox-Signature header.
+ */
+export function signSandboxNotification(
+  secret: string,
+  rawBody: Buffer | string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
+  return `t=${timestamp},sha256=${signatureOf(secret, timestamp, rawBody)}`;
 }
+
+const signaturePattern = /^t=(\d{1,12}),sha256=([0-9a-f]{64})$/;
 
 interface SandboxEventBody {
   id?: unknown;
@@ -50,7 +68,12 @@ interface SandboxEventBody {
  * are signed JSON `{ id, type, data: { paymentId, reference, status, message } }` with the
  * configuration's secret, so the notification path is tried end to end without a real provider.
  */
-export function createSandboxCheckout(options: { notificationKey?: string }): CheckoutAdapter {
+export function createSandboxCheckout(options: {
+  notificationKey?: string;
+  /** The clock, in whole seconds (the notification tolerance). */
+  now?: () => number;
+}): CheckoutAdapter {
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   return {
     name: 'Sandbox',
     async start(input) {
@@ -98,10 +121,15 @@ export function createSandboxCheckout(options: { notificationKey?: string }): Ch
       const header = input.headers[sandboxSignatureHeader];
       const given = typeof header === 'string' ? header : null;
       if (!secret || !given) return { ok: false, statusCode: 401, body: 'Missing signature' };
-      const expected = Buffer.from(signSandboxNotification(secret, input.rawBody));
-      const received = Buffer.from(given);
-      if (expected.length !== received.length || !timingSafeEqual(expected, received))
+      const parts = signaturePattern.exec(given);
+      if (!parts) return { ok: false, statusCode: 401, body: 'Invalid signature' };
+      const timestamp = Number(parts[1]);
+      const expected = Buffer.from(signatureOf(secret, timestamp, input.rawBody), 'hex');
+      if (!timingSafeEqual(expected, Buffer.from(parts[2]!, 'hex')))
         return { ok: false, statusCode: 401, body: 'Invalid signature' };
+      // Checked once the time is known to be the Sandbox's own.
+      if (Math.abs(now() - timestamp) > sandboxNotificationTolerance)
+        return { ok: false, statusCode: 401, body: 'Notification timestamp outside the tolerance' };
       let body: SandboxEventBody;
       try {
         body = JSON.parse(input.rawBody.toString('utf8')) as SandboxEventBody;

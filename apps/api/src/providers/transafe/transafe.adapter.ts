@@ -2,6 +2,7 @@ import type { PaymentProviderAdapter, PendingPaymentCall, ProviderOutcome } from
 import { exchangeOf, missingConfiguration, outcomeOf } from '../exchange.js';
 import { providerFetch } from '../http.js';
 import { majorUnits } from '../money.js';
+import { tranSafeRefund } from './transafe.refund.js';
 
 interface TranSafeAnswer {
   code?: string;
@@ -88,5 +89,13 @@ export function createTranSafeAdapter(options: {
     name: 'TranSafe',
     capture: (call) => act('capture', call),
     cancel: (call) => act('cancel', call),
+    // Issue 19: refund, or reversal of a whole unsettled payment (transafe.refund.ts).
+    refund: (call) =>
+      call.configuration
+        ? tranSafeRefund(call, {
+            host: call.configuration.isTest ? options.testUrl : options.liveUrl,
+            timeoutMs: options.timeoutMs,
+          })
+        : Promise.resolve(missingConfiguration('TranSafe', 'transaction.refund')),
   };
 }

@@ -15,6 +15,8 @@ interface TranSafeAnswer {
   msoft_code?: string;
   verbiage?: string;
   ttid?: string;
+  /** The amount approved, where the answer carries it (a partial approval may be less). */
+  amount?: string;
 }
 
 /** The frame's identity kept as the payment's provider reference until TranSafe gives a ttid. */
@@ -181,6 +183,11 @@ export function createTranSafeCheckout(options: {
           providerReference: ttid,
           paymentMethodType: 'Card',
           errorMessage: null,
+          // What TranSafe approved (issue 20 item 10); it names no currency (an account settles
+          // in one), so none is claimed.
+          ...(typeof answered?.amount === 'string' && /^\d{1,15}(\.\d{1,4})?$/.test(answered.amount)
+            ? { amount: answered.amount }
+            : {}),
           exchange,
         };
       const said = answered?.verbiage?.trim();

@@ -36,19 +36,23 @@ function SecretInput({
   path,
   label,
   disabled,
+  required = true,
+  description,
 }: {
   form: Form;
   path: string;
   label: string;
   disabled?: boolean;
+  required?: boolean;
+  description?: string;
 }) {
   const stored = form.getValues().credentials[path.split('.')[1]!] === secretSentinel;
   return (
     <PasswordInput
       label={label}
-      required
+      required={required}
       disabled={disabled}
-      description={stored ? 'Stored. Type a new value to replace it.' : undefined}
+      description={stored ? 'Stored. Type a new value to replace it.' : description}
       onFocus={(event) => {
         if (event.currentTarget.value === secretSentinel) event.currentTarget.select();
       }}
@@ -327,6 +331,13 @@ export function CredentialFields({
           />
           <TextInput label="Entity ID" required {...form.getInputProps('credentials.entityId')} />
           <SecretInput form={form} path="credentials.accessToken" label="Access token" />
+          <SecretInput
+            form={form}
+            path="credentials.webhookSecret"
+            label="Webhook secret"
+            required={false}
+            description="The webhook's decryption key (64 hexadecimal characters): refunds and chargebacks are read from its notifications."
+          />
           <CredentialsTestButton form={form} configurationId={configurationId} kind="Oppwa" />
         </Stack>
       );

@@ -115,7 +115,7 @@ export function newProviderValues(
           saveCardOptionDefault: false,
           brands: [...primaryCardBrands],
         },
-        credentials: { entityId: '', accessToken: '', useSandbox: false },
+        credentials: { entityId: '', accessToken: '', useSandbox: false, webhookSecret: '' },
       };
     case 'Stripe':
       return {
