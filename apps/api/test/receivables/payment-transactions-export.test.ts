@@ -120,6 +120,18 @@ describe('GET payment-transactions/export', () => {
     expect(filtered.every((row) => row[2] === 'Pending')).toBe(true);
   });
 
+  // issue 19 item 9: the dialog sends both days as the same UTC midnight (spec 2 §5).
+  it('exports one whole day when from and to are the same day', async () => {
+    const all = await payments(merchant);
+    const day = all[0]!.statusDateTime.toISOString().slice(0, 10);
+    const response = await exportCsv(merchant, `?fromDate=${day}T00:00:00.000Z&toDate=${day}T00:00:00.000Z`);
+    expect(response.statusCode).toBe(200);
+    const rows = parseCsv(response.body).slice(1);
+    const thatDay = all.filter((row) => row.statusDateTime.toISOString().startsWith(day));
+    expect(rows.map((row) => row[0]).sort()).toEqual(thatDay.map((row) => row.id).sort());
+    expect(rows.every((row) => row[6]!.startsWith(day))).toBe(true);
+  });
+
   it('keeps a customer’s text from becoming a spreadsheet formula, and quotes what needs it', async () => {
     const [first, second] = await payments(merchant);
     await ctx.database.withTenant(merchant.tenantId, async (tx) => {
