@@ -446,7 +446,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
-    copyOut: database.copyOutAsTenant,
+    exports: {
+      copyOut: database.copyOutAsTenant,
+      limits: {
+        deadlineSeconds: config.EXPORT_DEADLINE_SECONDS,
+        minBytesPerSecond: config.EXPORT_MIN_BYTES_PER_SECOND,
+        windowSeconds: config.EXPORT_THROUGHPUT_WINDOW_SECONDS,
+        perTenant: config.EXPORTS_PER_TENANT,
+        spoolDir: config.EXPORT_SPOOL_DIR,
+      },
+    },
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));

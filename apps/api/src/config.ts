@@ -25,6 +25,21 @@ export const configSchema = z.object({
    * many as the database server has cores to give this process.
    */
   DATABASE_READ_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * statement_timeout and idle_in_transaction_session_timeout of every PostgreSQL connection, in
+   * milliseconds (0: none). Migrations run without them.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /** The payment export (issue 20 item 5): seconds it may take, made and downloaded. */
+  EXPORT_DEADLINE_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** A download slower than this many bytes a second over a window is ended. */
+  EXPORT_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(4096),
+  EXPORT_THROUGHPUT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Exports one tenant may run at once (per process); more answer 429. */
+  EXPORTS_PER_TENANT: z.coerce.number().int().min(1).default(2),
+  /** Folder of the exports' spool files; the system's temporary folder when unset. */
+  EXPORT_SPOOL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** External OpenID Connect provider; when unset the embedded provider at /idp is used. */
   OIDC_ISSUER: optionalUrl,

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { exportColumns } from '@ledgerline/contract';
 import { paymentAllocations, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { users } from '../../src/db/schema.js';
+import type { Executor } from '../../src/db/client.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { exportPaymentTransactions } from '../../src/features/payment-transactions/payment-transactions.export.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
@@ -85,11 +86,12 @@ describe('GET payment-transactions/export', () => {
 
   it('gives the same file in small batches as in one (keyset paging over equal status dates)', async () => {
     const collect = async (batchSize: number) =>
-      ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      (async () => {
         let text = '';
-        for await (const chunk of exportPaymentTransactions(tx, { tenantId: merchant.tenantId, datasetId: 1 }, { exportType: 'PaymentsAndAllocations', excludeAllocatedStatus: [] }, batchSize)) text += chunk;
+        const read = <T,>(fn: (tx: Executor) => Promise<T>) => ctx.database.readAsTenant(merchant.tenantId, fn);
+        for await (const chunk of exportPaymentTransactions(read, { tenantId: merchant.tenantId, datasetId: 1 }, { exportType: 'PaymentsAndAllocations', excludeAllocatedStatus: [] }, batchSize)) text += chunk;
         return text;
-      });
+      })();
     // Two payments share a status date, so the cursor must break the tie by id.
     const [first, second] = await payments(merchant);
     await ctx.database.withTenant(merchant.tenantId, (tx) =>
