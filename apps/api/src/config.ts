@@ -120,6 +120,14 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: z.url().optional(),
   /** Lets embedded deliveries reach private, loopback and link-local addresses (tests, intranets). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /**
+   * Ports embedded deliveries may be sent to (comma list, or `*` for any). Unset: 443 and 80, or
+   * any when WEBHOOK_ALLOW_PRIVATE (an intranet's receivers listen where they like).
+   */
+  WEBHOOK_ALLOWED_PORTS: z
+    .string()
+    .regex(/^(\*|\d{1,5}(,\d{1,5})*)$/, 'a comma list of ports, or *')
+    .optional(),
   /** Seconds between an embedded delivery's failed attempts (comma list; one retry per entry). */
   WEBHOOK_RETRY_SECONDS: z
     .string()
@@ -151,6 +159,8 @@ export interface Config extends RawConfig {
   featureFlagDefaults: Record<string, boolean>;
   /** FRAME_ANCESTORS as origins; when any is set, cookies are SameSite=None; Partitioned. */
   frameAncestors: string[];
+  /** WEBHOOK_ALLOWED_PORTS as numbers; null: any port. */
+  webhookAllowedPorts: number[] | null;
 }
 
 /** FRAME_ANCESTORS: each item must be an origin (scheme, host and port only). */
@@ -203,6 +213,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     cookieSecure,
     frameAncestors: parseFrameAncestors(raw.FRAME_ANCESTORS, cookieSecure),
+    webhookAllowedPorts:
+      raw.WEBHOOK_ALLOWED_PORTS === '*' ||
+      (raw.WEBHOOK_ALLOWED_PORTS === undefined && raw.WEBHOOK_ALLOW_PRIVATE)
+        ? null
+        : (raw.WEBHOOK_ALLOWED_PORTS ?? '443,80').split(',').map(Number),
     oidcIssuer: raw.OIDC_ISSUER ?? `${publicUrl}/idp`,
     oidcAudience: raw.OIDC_AUDIENCE ?? `${publicUrl}/api`,
     embeddedIdp,
