@@ -217,6 +217,7 @@ export function createStripeCheckout(options: {
           if (isIntent) {
             return {
               status: intentStatus(body),
+              paymentTransactionId: body.metadata?.[metadataKey] ?? null,
               paymentMethodType: 'Card',
               errorMessage: body.last_payment_error?.message ?? null,
               exchange: answered(
@@ -246,6 +247,7 @@ export function createStripeCheckout(options: {
             status,
             // The payment intent is what capture and cancel act on (providers/stripe/stripe.adapter.ts).
             providerReference: intentIdOf(body) ?? body.id!,
+            paymentTransactionId: body.metadata?.[metadataKey] ?? body.client_reference_id ?? null,
             paymentMethodType: 'Card',
             errorMessage:
               status === 'Processing' || status === 'Paid' || status === 'Pending'
