@@ -90,6 +90,7 @@ import { createPaymentRequestsRepository } from './features/payment-requests/pay
 import { createPaymentRequestsService } from './features/payment-requests/payment-requests.service.js';
 import { createPaymentRequestExpiry } from './features/payment-requests/payment-requests.expiry.js';
 import { createSvixClient } from './features/web-hooks/svix-client.js';
+import { ownAddressesOf } from './features/web-hooks/safe-http.js';
 import { createWebHookDelivery } from './features/web-hooks/web-hooks.delivery.js';
 import { withWebHooks } from './features/web-hooks/web-hooks.openapi.js';
 import { createWebHooksRepository } from './features/web-hooks/web-hooks.repository.js';
@@ -368,6 +369,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       retrySeconds: config.WEBHOOK_RETRY_SECONDS.split(',').map(Number),
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      allowedPorts: config.webhookAllowedPorts ?? undefined,
+      ownAddresses: ownAddressesOf(config.publicUrl),
       disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
     },
   });
@@ -446,7 +449,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
-    copyOut: database.copyOutAsTenant,
+    exports: {
+      copyOut: database.copyOutAsTenant,
+      limits: {
+        deadlineSeconds: config.EXPORT_DEADLINE_SECONDS,
+        minBytesPerSecond: config.EXPORT_MIN_BYTES_PER_SECOND,
+        windowSeconds: config.EXPORT_THROUGHPUT_WINDOW_SECONDS,
+        perTenant: config.EXPORTS_PER_TENANT,
+        spoolDir: config.EXPORT_SPOOL_DIR,
+      },
+    },
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
   await app.register(import('./features/banks/banks.routes.js'));
@@ -595,6 +607,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       svix: svix ? { client: svix, selfHosted: !!config.SVIX_SERVER_URL } : null,
       allowLoopbackHttp: config.NODE_ENV !== 'production',
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      allowedPorts: config.webhookAllowedPorts,
+      publicUrl: config.publicUrl,
     }),
     nudge: () => webHookDelivery.nudge(),
   });

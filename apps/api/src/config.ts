@@ -25,6 +25,21 @@ export const configSchema = z.object({
    * many as the database server has cores to give this process.
    */
   DATABASE_READ_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * statement_timeout and idle_in_transaction_session_timeout of every PostgreSQL connection, in
+   * milliseconds (0: none). Migrations run without them.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  /** The payment export (issue 20 item 5): seconds it may take, made and downloaded. */
+  EXPORT_DEADLINE_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** A download slower than this many bytes a second over a window is ended. */
+  EXPORT_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(4096),
+  EXPORT_THROUGHPUT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** Exports one tenant may run at once (per process); more answer 429. */
+  EXPORTS_PER_TENANT: z.coerce.number().int().min(1).default(2),
+  /** Folder of the exports' spool files; the system's temporary folder when unset. */
+  EXPORT_SPOOL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** External OpenID Connect provider; when unset the embedded provider at /idp is used. */
   OIDC_ISSUER: optionalUrl,
@@ -108,6 +123,14 @@ export const configSchema = z.object({
   SVIX_SERVER_URL: z.url().optional(),
   /** Lets embedded deliveries reach private, loopback and link-local addresses (tests, intranets). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /**
+   * Ports embedded deliveries may be sent to (comma list, or `*` for any). Unset: 443 and 80, or
+   * any when WEBHOOK_ALLOW_PRIVATE (an intranet's receivers listen where they like).
+   */
+  WEBHOOK_ALLOWED_PORTS: z
+    .string()
+    .regex(/^(\*|\d{1,5}(,\d{1,5})*)$/, 'a comma list of ports, or *')
+    .optional(),
   /** Seconds between an embedded delivery's failed attempts (comma list; one retry per entry). */
   WEBHOOK_RETRY_SECONDS: z
     .string()
@@ -139,6 +162,8 @@ export interface Config extends RawConfig {
   featureFlagDefaults: Record<string, boolean>;
   /** FRAME_ANCESTORS as origins; when any is set, cookies are SameSite=None; Partitioned. */
   frameAncestors: string[];
+  /** WEBHOOK_ALLOWED_PORTS as numbers; null: any port. */
+  webhookAllowedPorts: number[] | null;
 }
 
 /** FRAME_ANCESTORS: each item must be an origin (scheme, host and port only). */
@@ -191,6 +216,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     cookieSecure,
     frameAncestors: parseFrameAncestors(raw.FRAME_ANCESTORS, cookieSecure),
+    webhookAllowedPorts:
+      raw.WEBHOOK_ALLOWED_PORTS === '*' ||
+      (raw.WEBHOOK_ALLOWED_PORTS === undefined && raw.WEBHOOK_ALLOW_PRIVATE)
+        ? null
+        : (raw.WEBHOOK_ALLOWED_PORTS ?? '443,80').split(',').map(Number),
     oidcIssuer: raw.OIDC_ISSUER ?? `${publicUrl}/idp`,
     oidcAudience: raw.OIDC_AUDIENCE ?? `${publicUrl}/api`,
     embeddedIdp,

@@ -64,8 +64,13 @@ export interface Database {
    * PostgreSQL only: the rows of one SELECT in COPY's text format, read-only and scoped to the
    * tenant, streamed from a connection of its own (docs/decisions.md "The export is one COPY").
    * The statement's parameters are written in as literals. Destroying the stream ends the COPY.
+   * `timeoutMs` is the COPY's statement_timeout (the export's time left).
    */
-  copyOutAsTenant?(tenantId: string, statement: SQL): Promise<Readable>;
+  copyOutAsTenant?(
+    tenantId: string,
+    statement: SQL,
+    options?: { timeoutMs?: number },
+  ): Promise<Readable>;
   /** Plain SQL for libraries that bring their own (pg-boss) and for health checks. */
   raw: RawClient;
   migrate(): Promise<void>;
@@ -88,7 +93,7 @@ export function cancelsStatements(executor: Executor): boolean {
 }
 
 /** PostgreSQL's answer to a statement that ran past statement_timeout. */
-function isQueryCanceled(error: unknown): boolean {
+export function isQueryCanceled(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause ?? error;
   return (cause as { code?: string }).code === '57014';
 }
@@ -231,8 +236,23 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database>
   };
 }
 
+/**
+ * What every PostgreSQL connection starts with, in milliseconds (0: none), so that no statement
+ * and no forgotten transaction holds a connection, its locks and the vacuum horizon for ever
+ * (issue 20 item 5). Configuration: DATABASE_STATEMENT_TIMEOUT_MS and
+ * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS.
+ */
+export const defaultConnectionTimeouts = {
+  statementTimeoutMs: 60_000,
+  idleInTransactionTimeoutMs: 60_000,
+};
+
 export interface PostgresOptions {
   connectionString: string;
+  /** statement_timeout of every connection (ms, 0: none); default 60 s. */
+  statementTimeoutMs?: number;
+  /** idle_in_transaction_session_timeout of every connection (ms, 0: none); default 60 s. */
+  idleInTransactionTimeoutMs?: number;
   /** Connections for writes and owner queries. */
   poolSize?: number;
   /** Connections that reads share (db/scoped-read.ts); default 2. */
@@ -241,8 +261,9 @@ export interface PostgresOptions {
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const connectionSettings = () => settingsOf(options);
   const pool = new pg.Pool({
-    ...connectionSettings(options.connectionString),
+    ...connectionSettings(),
     max: options.poolSize ?? 10,
     // Queries written one after another without waiting go out together (readWithinBudget's
     // savepoint, statement and rollback); code that awaits each query behaves as without it.
@@ -253,7 +274,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const reads = createReadConnections(
     () =>
       new pg.Client({
-        ...connectionSettings(options.connectionString),
+        ...connectionSettings(),
         pipeline: true,
       } as pg.ClientConfig),
     options.readConnections ?? 2,
@@ -265,7 +286,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   let copyPool: pg.Pool | undefined;
   const copyConnections = () => {
     if (!copyPool) {
-      copyPool = new pg.Pool({ ...connectionSettings(options.connectionString), max: 4 });
+      copyPool = new pg.Pool({ ...connectionSettings(), max: 4 });
       survivesConnectionLoss(copyPool);
     }
     return copyPool;
@@ -288,22 +309,32 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       // Several API processes may start together: one migrates, the others wait on the lock.
       const connection = await pool.connect();
       try {
-        await connection.query(`select pg_advisory_lock(hashtext('ledgerline.migrations'))`);
+        // A migration may rewrite a large table, and other processes wait on the lock: no
+        // timeouts for this connection until it goes back to the pool.
+        await connection.query(
+          `set statement_timeout = 0; set idle_in_transaction_session_timeout = 0; select pg_advisory_lock(hashtext('ledgerline.migrations'))`,
+        );
         await migratePg(drizzlePg({ client: connection }), {
           migrationsFolder: options.migrationsFolder ?? migrationsFolder,
         });
       } finally {
-        await connection.query(`select pg_advisory_unlock(hashtext('ledgerline.migrations'))`);
+        await connection.query(
+          `select pg_advisory_unlock(hashtext('ledgerline.migrations')); reset statement_timeout; reset idle_in_transaction_session_timeout`,
+        );
         connection.release();
       }
     },
-    async copyOutAsTenant(tenantId, statement) {
+    async copyOutAsTenant(tenantId, statement, copyOptions = {}) {
       const { dialect } = db as unknown as { dialect: PgDialect };
       const query = dialect.sqlToQuery(statement);
       const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout`;
       const client = await copyConnections().connect();
       try {
-        await client.query(beginAsTenant(tenantId, ' read only'));
+        const timeout =
+          copyOptions.timeoutMs === undefined
+            ? ''
+            : `; set local statement_timeout = ${Math.max(1, Math.round(copyOptions.timeoutMs))}`;
+        await client.query(`${beginAsTenant(tenantId, ' read only')}${timeout}`);
       } catch (error) {
         client.release(error as Error);
         throw error;
@@ -343,13 +374,18 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
  * What every connection is opened with. A connection attempt gives up after a few seconds, so a
  * call made while the database is away fails fast (503) instead of waiting for the operating
  * system; TCP keep-alive finds a connection whose peer vanished without a word (a network drop).
+ * statement_timeout and idle_in_transaction_session_timeout go in the startup message, so they
+ * hold from the first statement (defaultConnectionTimeouts).
  */
-function connectionSettings(connectionString: string) {
+function settingsOf(options: PostgresOptions) {
   return {
-    connectionString,
+    connectionString: options.connectionString,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    statement_timeout: options.statementTimeoutMs ?? defaultConnectionTimeouts.statementTimeoutMs,
+    idle_in_transaction_session_timeout:
+      options.idleInTransactionTimeoutMs ?? defaultConnectionTimeouts.idleInTransactionTimeoutMs,
   };
 }
 

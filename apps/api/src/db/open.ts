@@ -12,6 +12,8 @@ export async function openDatabase(
       connectionString: config.DATABASE_URL,
       poolSize: config.DATABASE_POOL_SIZE,
       readConnections: config.DATABASE_READ_CONNECTIONS,
+      statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     });
     await database.migrate();
     return { database, release: () => undefined };

@@ -65,6 +65,12 @@ export interface CheckoutStatus {
   status: CheckoutPaymentStatus;
   /** The provider's id, when only now known. */
   providerReference?: string | null;
+  /**
+   * Our payment transaction id as the provider's answer names it (Stripe's metadata, OPPWA's
+   * merchantTransactionId), or null when it names none. An answer found through an id from the
+   * return URL settles a payment only when it names that payment (issue 20 item 10).
+   */
+  paymentTransactionId?: string | null;
   paymentMethodType?: 'Card' | 'BankTransfer' | 'BankDebit' | null;
   /** For the payer when it failed ('Your card was declined'). */
   errorMessage?: string | null;

@@ -31,9 +31,16 @@ import { day, insertAccount, insertInvoice, insertRequest, mailsIn } from './fix
  * the test sets, a provider that cannot be reached. The Sandbox's own adapter is used as is.
  */
 const notificationKey = 'checkout-status-notification-key-0123';
-let providerSays: { status: CheckoutPaymentStatus; errorMessage?: string } = {
+let providerSays: {
+  status: CheckoutPaymentStatus;
+  errorMessage?: string;
+  /** The payment id the provider's answer names (its metadata), when it names one. */
+  paymentTransactionId?: string;
+} = {
   status: 'Processing',
 };
+/** The provider's start answer carried no id (it was lost): the payment has no reference. */
+let startWithoutReference = false;
 let statusCalls: CheckoutStatusInput[] = [];
 let unreachable = false;
 const testCheckout: CheckoutAdapter = {
@@ -42,7 +49,9 @@ const testCheckout: CheckoutAdapter = {
     if (unreachable) throw new Error('connect ECONNREFUSED');
     return {
       next: { kind: 'redirect', url: `https://provider.example/pay/${input.paymentTransactionId}` },
-      providerReference: `ref_${input.paymentTransactionId.slice(0, 8)}`,
+      providerReference: startWithoutReference
+        ? null
+        : `ref_${input.paymentTransactionId.slice(0, 8)}`,
       exchange: {
         eventType: 'checkout.created',
         recordType: 'checkout',
@@ -57,6 +66,7 @@ const testCheckout: CheckoutAdapter = {
     return {
       status: providerSays.status,
       errorMessage: providerSays.errorMessage ?? null,
+      paymentTransactionId: providerSays.paymentTransactionId ?? null,
       paymentMethodType: 'Card',
       exchange: {
         eventType: 'payment.status',
@@ -189,6 +199,59 @@ describe('a provider checkout', () => {
     await new Promise((resolve) => setTimeout(resolve, 3100));
     await pay('GET', `${id}/payments/${paymentId}`);
     expect(statusCalls).toHaveLength(2);
+  });
+
+  // issue 20 item 10: an id from the return URL only finds the provider's answer; it settles only
+  // when that answer names this payment.
+  it('settles a payment without a reference only on an answer that names it, and records the others', async () => {
+    startWithoutReference = true;
+    const id = await insertRequest(ctx, admin, { accountId, amountToPay: '84' });
+    const started = await pay('POST', `${id}/payments`, { configurationId: oppwaId });
+    startWithoutReference = false;
+    expect(started.statusCode, started.body).toBe(201);
+    const { paymentId } = started.json();
+    const other = await insertRequest(ctx, admin, { accountId, amountToPay: '85' });
+    const otherPayment = (
+      await pay('POST', `${other}/payments`, { configurationId: oppwaId })
+    ).json().paymentId as string;
+    const poll = async (says: typeof providerSays) => {
+      providerSays = says;
+      statusCalls = [];
+      const answer = await pay('GET', `${id}/payments/${paymentId}?id=chk_someone_else`);
+      expect(statusCalls, JSON.stringify(says)).toHaveLength(1);
+      expect(statusCalls[0]).toMatchObject({
+        providerReference: null,
+        returnQuery: { id: 'chk_someone_else' },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 3100));
+      return answer.json();
+    };
+    // Another payment's checkout (a payer replaying a paid one's return link), then one that names
+    // no payment at all: neither settles this one.
+    expect(await poll({ status: 'Paid', paymentTransactionId: otherPayment })).toMatchObject({
+      outcome: 'Waiting',
+    });
+    expect(await poll({ status: 'Paid' })).toMatchObject({ outcome: 'Waiting' });
+    const [row] = await ctx.database.db
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.id, paymentId));
+    expect(row!.status).toBe('Processing');
+    const ignored = await ctx.database.db
+      .select()
+      .from(providerEvents)
+      .where(
+        and(
+          eq(providerEvents.paymentTransactionId, paymentId),
+          eq(providerEvents.status, 'ignored: not this payment'),
+        ),
+      );
+    expect(ignored).toHaveLength(2);
+    // The provider's answer for this very payment settles it.
+    expect(await poll({ status: 'Paid', paymentTransactionId: paymentId })).toMatchObject({
+      status: 'Paid',
+      outcome: 'Succeeded',
+    });
   });
 
   it('a failure the provider reports reaches the payer', async () => {

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { exportColumns } from '@ledgerline/contract';
 import { paymentAllocations, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { users } from '../../src/db/schema.js';
+import type { Executor } from '../../src/db/client.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { exportPaymentTransactions } from '../../src/features/payment-transactions/payment-transactions.export.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
@@ -85,11 +86,12 @@ describe('GET payment-transactions/export', () => {
 
   it('gives the same file in small batches as in one (keyset paging over equal status dates)', async () => {
     const collect = async (batchSize: number) =>
-      ctx.database.withTenant(merchant.tenantId, async (tx) => {
+      (async () => {
         let text = '';
-        for await (const chunk of exportPaymentTransactions(tx, { tenantId: merchant.tenantId, datasetId: 1 }, { exportType: 'PaymentsAndAllocations', excludeAllocatedStatus: [] }, batchSize)) text += chunk;
+        const read = <T,>(fn: (tx: Executor) => Promise<T>) => ctx.database.readAsTenant(merchant.tenantId, fn);
+        for await (const chunk of exportPaymentTransactions(read, { tenantId: merchant.tenantId, datasetId: 1 }, { exportType: 'PaymentsAndAllocations', excludeAllocatedStatus: [] }, batchSize)) text += chunk;
         return text;
-      });
+      })();
     // Two payments share a status date, so the cursor must break the tie by id.
     const [first, second] = await payments(merchant);
     await ctx.database.withTenant(merchant.tenantId, (tx) =>
@@ -118,6 +120,18 @@ describe('GET payment-transactions/export', () => {
     const filtered = parseCsv((await exportCsv(merchant, `?filter=${encodeURIComponent('status eq Pending')}`)).body).slice(1);
     expect(filtered.length).toBe(all.filter((row) => row.status === 'Pending').length);
     expect(filtered.every((row) => row[2] === 'Pending')).toBe(true);
+  });
+
+  // issue 19 item 9: the dialog sends both days as the same UTC midnight (spec 2 §5).
+  it('exports one whole day when from and to are the same day', async () => {
+    const all = await payments(merchant);
+    const day = all[0]!.statusDateTime.toISOString().slice(0, 10);
+    const response = await exportCsv(merchant, `?fromDate=${day}T00:00:00.000Z&toDate=${day}T00:00:00.000Z`);
+    expect(response.statusCode).toBe(200);
+    const rows = parseCsv(response.body).slice(1);
+    const thatDay = all.filter((row) => row.statusDateTime.toISOString().startsWith(day));
+    expect(rows.map((row) => row[0]).sort()).toEqual(thatDay.map((row) => row.id).sort());
+    expect(rows.every((row) => row[6]!.startsWith(day))).toBe(true);
   });
 
   it('keeps a customer’s text from becoming a spreadsheet formula, and quotes what needs it', async () => {

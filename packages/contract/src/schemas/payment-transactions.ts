@@ -245,7 +245,8 @@ export const exportQuerySchema = z
       }),
     filter: z.string().max(4000).optional(),
   })
-  .refine((query) => !query.fromDate || !query.toDate || Date.parse(query.fromDate) < Date.parse(query.toDate), {
+  // spec 2 §5: the message is for a from later than to; from = to is that one whole day (to is inclusive).
+  .refine((query) => !query.fromDate || !query.toDate || Date.parse(query.fromDate) <= Date.parse(query.toDate), {
     message: paymentTransactionMessages.fromBeforeTo,
     path: ['fromDate'],
   });

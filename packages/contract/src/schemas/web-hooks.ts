@@ -91,6 +91,8 @@ export const webHookMessages = {
     'URL must start with https:// (http:// is accepted only for this computer in development)',
   urlTooLong: `URL must be at most ${webHookLimits.url} characters`,
   urlPrivate: 'URL must not point to a private, loopback or link-local address',
+  urlPort: 'URL must use port 443 or 80, or another port this server allows',
+  urlOwnHost: 'URL must not point to Ledgerline itself',
   descriptionTooLong: `Description must be at most ${webHookLimits.description} characters`,
   eventType: `Event types must be among ${webHookEventTypes.join(', ')}`,
   endpointNotFound: 'The web hook endpoint was not found.',

@@ -551,7 +551,25 @@ export function createPayService(deps: {
           returnQuery,
           configuration: ask.configuration,
         });
-        if (answer.status !== 'Processing') {
+        // issue 20 item 10: without a stored reference the provider was asked about an id from the
+        // return URL, which anyone can write: its answer counts only when it names this payment
+        // (and never when it names another); otherwise it is recorded and ignored.
+        const named = answer.paymentTransactionId;
+        const ours = ask.payment.paymentProviderReference
+          ? !named || named === paymentId
+          : named === paymentId;
+        if (!ours) {
+          log.warn(
+            { paymentTransactionId: paymentId, named },
+            'status answer not for this payment',
+          );
+          await database.withTenant(scope.tenantId, (tx) =>
+            repository.recordEvent(tx, scope, paymentId, ask.adapter.name, {
+              ...answer.exchange,
+              status: 'ignored: not this payment',
+            }),
+          );
+        } else if (answer.status !== 'Processing') {
           await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
         }
       } catch (error) {

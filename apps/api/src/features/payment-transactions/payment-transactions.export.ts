@@ -110,18 +110,27 @@ export function exportLines(scope: Scope, selection: ExportSelection): SQL {
     order by p.status_date_time, p.id, a.created_on, a.id`;
 }
 
+/** Runs one read in a transaction of its own, scoped to the tenant. */
+export type TenantRead = <T>(fn: (tx: Executor) => Promise<T>) => Promise<T>;
+
 /**
  * The same lines in keyset batches, each made into CSV text by the database itself, for a
- * database without COPY to a client (PGlite). Each batch is read on its own.
+ * database without COPY to a client (PGlite). Each batch is read in a transaction of its own, so
+ * other calls take their turn on PGlite's one connection between batches, and nothing is held
+ * while the caller writes a batch out.
  */
 export async function* exportPaymentTransactions(
-  executor: Executor,
+  read: TenantRead,
   scope: Scope,
   selection: ExportSelection,
   batchSize = exportBatchSize,
 ): AsyncGenerator<string> {
   const where = exportWhere(scope, selection);
-  const batchAfter = async (after: { at: string; id: string } | null) => {
+  type Batch = { at: string; id: string; n: number; body: string | null };
+  const batchAfter = async (
+    executor: Executor,
+    after: { at: string; id: string } | null,
+  ): Promise<Batch | null> => {
     const cursor: SQL = after
       ? sql`and (payment_transactions.status_date_time, payment_transactions.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
       : sql``;
@@ -139,24 +148,18 @@ export async function* exportPaymentTransactions(
         (select string_agg(${csvLine()}, E'\\r\\n' order by p.status_date_time, p.id, a.created_on, a.id)
            from page p ${allocationJoin(selection)} ${allocationsOf}) as body
       from last`)) as unknown as {
-      rows: { at: string; id: string; n: number; body: string | null }[];
+      rows: Batch[];
     };
     return result.rows[0] ?? null;
   };
   yield exportHeader;
-  // The next batch is asked for as soon as this one's last row is known, so the database makes it
-  // while this one is written to the client (two batches in memory at most).
-  let next: Promise<Awaited<ReturnType<typeof batchAfter>>> | null = batchAfter(null);
-  try {
-    while (next) {
-      const batch = await next;
-      next = null;
-      if (!batch) return;
-      if (batch.n >= batchSize) next = batchAfter({ at: batch.at, id: batch.id });
-      if (batch.body) yield `${batch.body}\r\n`;
-    }
-  } finally {
-    // A client that went away leaves a batch in flight: let it finish inside the transaction.
-    await next?.catch(() => undefined);
+  let after: { at: string; id: string } | null = null;
+  for (;;) {
+    const from: { at: string; id: string } | null = after;
+    const batch: Batch | null = await read((tx) => batchAfter(tx, from));
+    if (!batch) return;
+    if (batch.body) yield `${batch.body}\r\n`;
+    if (batch.n < batchSize) return;
+    after = { at: batch.at, id: batch.id };
   }
 }

@@ -2,9 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { inArray } from 'drizzle-orm';
 import multipart from '@fastify/multipart';
-import { PassThrough, pipeline, Readable } from 'node:stream';
 import { z } from 'zod';
-import { once } from 'node:events';
 import {
   allocatedStatusBody,
   cancelBody,
@@ -29,14 +27,10 @@ import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
-import {
-  exportHeader,
-  exportLines,
-  exportPaymentTransactions,
-  type ExportSelection,
-} from './payment-transactions.export.js';
-import type { Database } from '../../db/client.js';
-import { copyTextToLines } from '../../db/copy-out.js';
+import type { ExportSelection } from './payment-transactions.export.js';
+import { spoolExport, type ExportSources } from './payment-transactions.download.js';
+import { createDownloadSlots, watchedDownload } from '../../platform/downloads.js';
+import { problem, sendProblem } from '../../platform/problems.js';
 import { importAllocatedStatuses, planImport, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
 import { readOneFile } from '../../platform/uploads.js';
@@ -46,43 +40,11 @@ import { compilePaymentTransactionFilter } from './payment-transactions.reposito
 export interface PaymentTransactionsRoutesOptions {
   repository: PaymentTransactionsRepository;
   pending: PendingPayments;
-  /** The database's COPY of one SELECT (PostgreSQL); without it the export reads in batches. */
-  copyOut?: Database['copyOutAsTenant'];
+  exports: ExportSources;
 }
 
-/** The export's header, then the COPY's lines as CSV lines. */
-async function* withHeader(copy: Readable): AsyncGenerator<Buffer | string> {
-  yield exportHeader;
-  // pipeline: a failed COPY fails the lines, and lines the client left unread end the COPY.
-  const lines = copyTextToLines();
-  pipeline(copy, lines, () => undefined);
-  yield* lines;
-}
-
-/**
- * The export in keyset batches (PGlite), each written when the client has taken the last, so
- * memory stays flat whatever the total.
- */
-function exportInBatches(request: FastifyRequest, scope: Scope, selection: ExportSelection) {
-  const body = new PassThrough();
-  let abandoned = false;
-  body.on('close', () => (abandoned = true));
-  request
-    .tenantRead(async (tx) => {
-      for await (const chunk of exportPaymentTransactions(tx, scope, selection)) {
-        if (abandoned) return;
-        if (!body.write(chunk)) await Promise.race([once(body, 'drain'), once(body, 'close')]);
-      }
-    })
-    .then(
-      () => body.end(),
-      (error: unknown) => {
-        request.log.error({ err: error }, 'payment transactions export failed');
-        body.destroy(error instanceof Error ? error : new Error('export failed'));
-      },
-    );
-  return body;
-}
+export const tooManyExports = (running: number) =>
+  `This organisation is running ${running} exports already; try again when one has finished.`;
 
 function scopeOf(request: FastifyRequest): Scope {
   return { tenantId: requirePrincipal(request.principal).tenantId, datasetId: request.datasetId! };
@@ -97,7 +59,8 @@ export async function paymentTransactionsRoutes(
   options: PaymentTransactionsRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { repository, pending } = options;
+  const { repository, pending, exports } = options;
+  const exportSlots = createDownloadSlots(exports.limits.perTenant);
   const tags = ['payment-transactions'];
   const page = estimatedPageOf(paymentTransactionSchema);
   // Scoped to this plugin: the import's file upload.
@@ -240,7 +203,7 @@ export async function paymentTransactionsRoutes(
       const scope = scopeOf(request);
       const query = request.query;
       const { filters } = parsePageQuery(paymentTransactionQuery, { filter: query.filter });
-      const selection = {
+      const selection: ExportSelection = {
         exportType: query.exportType,
         from: query.fromDate ? new Date(query.fromDate) : undefined,
         until: query.toDate ? new Date(Date.parse(query.toDate) + 86_400_000) : undefined,
@@ -248,14 +211,32 @@ export async function paymentTransactionsRoutes(
         excludeAllocatedStatus: query.excludeAllocatedStatus,
         filter: compilePaymentTransactionFilter(filters),
       };
-      const { copyOut } = options;
-      const body = copyOut
-        ? // PostgreSQL: one COPY, streamed as the client takes it (memory stays flat, issue 4).
-          Readable.from(withHeader(await copyOut(scope.tenantId, exportLines(scope, selection))))
-        : exportInBatches(request, scope, selection);
+      // issue 20 item 5: a bounded number at once per tenant, made whole before it is sent, and
+      // sent under a deadline and a minimum pace (docs/decisions.md "Exports never wait on the client").
+      const release = exportSlots.take(scope.tenantId);
+      if (!release) {
+        reply.header('retry-after', String(exports.limits.windowSeconds));
+        return sendProblem(reply, problem(429, tooManyExports(exportSlots.perTenant)));
+      }
+      reply.raw.once('close', release);
+      reply.raw.once('finish', release);
+      const deadlineAt = Date.now() + exports.limits.deadlineSeconds * 1000;
+      let spooled;
+      try {
+        spooled = await spoolExport(exports, (fn) => request.tenantRead(fn), scope, selection, deadlineAt);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const body = watchedDownload(spooled.read(), { ...exports.limits, deadlineAt }, (reason) => {
+        request.log.warn({ reason }, 'payment transactions export ended');
+        // A reset, not a close: the bytes the client left in the kernel's buffers go at once.
+        request.raw.socket?.resetAndDestroy();
+      });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="PaymentTransactions.csv"')
+        .header('content-length', String(spooled.bytes))
         .header('cache-control', 'no-store')
         .send(body);
     },

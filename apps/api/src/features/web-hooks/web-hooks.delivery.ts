@@ -20,6 +20,10 @@ export interface WebHookDeliveryOptions {
   retrySeconds: number[];
   timeoutMs: number;
   allowPrivate: boolean;
+  /** WEBHOOK_ALLOWED_PORTS; undefined: any. */
+  allowedPorts?: readonly number[];
+  /** This server's own addresses (PUBLIC_URL's host): never sent to. */
+  ownAddresses?: () => Promise<string[]>;
   /** An endpoint failing this long is disabled and the administrators are mailed. */
   disableAfterHours: number;
   /** Deliveries attempted at once (different endpoints or records). */
@@ -220,7 +224,12 @@ export function createWebHookDelivery(deps: {
         'webhook-timestamp': Math.floor(now.getTime() / 1000).toString(),
         'webhook-signature': signature,
       },
-      { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate },
+      {
+        timeoutMs: options.timeoutMs,
+        allowPrivate: options.allowPrivate,
+        allowedPorts: options.allowedPorts,
+        ownAddresses: options.ownAddresses,
+      },
     );
   }
 

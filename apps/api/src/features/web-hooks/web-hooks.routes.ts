@@ -76,7 +76,8 @@ export async function webHooksRoutes(
         summary: 'Add an endpoint (answers 201); a signing secret is made for it',
         description:
           'https:// only (http:// to this computer outside production); private, loopback and link-local ' +
-          'addresses are refused unless WEBHOOK_ALLOW_PRIVATE. `eventTypes` empty: every type. 409 when Svix is configured.',
+          'addresses are refused unless WEBHOOK_ALLOW_PRIVATE, and so are Ledgerline’s own host and ports other than 443 and 80 ' +
+          '(WEBHOOK_ALLOWED_PORTS). `eventTypes` empty: every type. 409 when Svix is configured.',
         body: webHookEndpointBody,
         response: { 201: webHookEndpointSchema },
       },

@@ -12,7 +12,7 @@ import type { Tx } from '../../db/client.js';
 import { datasets } from '../../db/schema.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { isForbiddenAddress, loopbackHosts } from './safe-http.js';
+import { hostKey, isForbiddenAddress, loopbackHosts, portOf } from './safe-http.js';
 import { svixAppUid, SvixError, type SvixClient } from './svix-client.js';
 import type { WebHookScope } from './web-hook-events.js';
 import { disableEndpoint } from './web-hooks.delivery.js';
@@ -34,17 +34,25 @@ export function createWebHooksService(deps: {
   /** http:// to this computer is accepted outside production (development, tests). */
   allowLoopbackHttp: boolean;
   allowPrivate: boolean;
+  /** WEBHOOK_ALLOWED_PORTS; null: any. */
+  allowedPorts: readonly number[] | null;
+  /** Ledgerline's own address: its host is never a web hook's. */
+  publicUrl: string;
 }) {
+  const ownHost = hostKey(new URL(deps.publicUrl).hostname);
   const { repository, secrets, svix } = deps;
 
   function embeddedOnly() {
     if (svix) throw new ConflictError(m.managedBySvix, 'managedBySvix');
   }
 
-  /** https only (http to loopback outside production); never a private address unless allowed. */
+  /**
+   * https only (http to loopback outside production); never a private address unless allowed,
+   * never Ledgerline's own host, only the allowed ports (issue 20 item 12).
+   */
   function checkUrl(value: string) {
     const url = new URL(value);
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = hostKey(url.hostname);
     const loopback = loopbackHosts.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
     if (
       url.protocol !== 'https:' &&
@@ -55,6 +63,10 @@ export function createWebHooksService(deps: {
     // Names are checked again where it counts, at connect time (safe-http.ts).
     if (!deps.allowPrivate && (host === 'localhost' || (isIP(host) && isForbiddenAddress(host)))) {
       throw new ValidationError({ url: [m.urlPrivate] }, m.urlPrivate);
+    }
+    if (host === ownHost) throw new ValidationError({ url: [m.urlOwnHost] }, m.urlOwnHost);
+    if (deps.allowedPorts && !deps.allowedPorts.includes(portOf(url))) {
+      throw new ValidationError({ url: [m.urlPort] }, m.urlPort);
     }
   }
 

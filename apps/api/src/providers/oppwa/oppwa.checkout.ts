@@ -193,6 +193,7 @@ export function createOppwaCheckout(options: {
             status,
             // The payment id: what capture (CP) and reversal (RV) act on (oppwa.adapter.ts).
             providerReference: settled && body?.id ? body.id : undefined,
+            paymentTransactionId: body?.merchantTransactionId ?? null,
             paymentMethodType: 'Card',
             errorMessage:
               settled || status === 'Processing' ? null : (body?.result?.description ?? null),

@@ -266,6 +266,7 @@ export function createStripeCheckout(options: {
           if (isIntent) {
             return {
               status: intentStatus(body),
+              paymentTransactionId: body.metadata?.[metadataKey] ?? null,
               paymentMethodType: 'Card',
               errorMessage: body.last_payment_error?.message ?? null,
               amount: majorOf(intentAmount(body), body.currency),
@@ -302,6 +303,8 @@ export function createStripeCheckout(options: {
               ? majorOf(intentAmount(intent), intent.currency)
               : majorOf(body.amount_total, body.currency),
             currency: currencyOf(intent?.currency ?? body.currency),
+
+            paymentTransactionId: body.metadata?.[metadataKey] ?? body.client_reference_id ?? null,
             paymentMethodType: 'Card',
             errorMessage:
               status === 'Processing' || status === 'Paid' || status === 'Pending'

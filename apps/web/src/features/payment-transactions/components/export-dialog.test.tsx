@@ -1,0 +1,72 @@
+import { exportQuerySchema } from '@ledgerline/contract';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getCompanyId, local } from '@/lib/storage';
+import { stubFetch } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { ExportDialog } from './export-dialog';
+
+beforeAll(() => {
+  URL.createObjectURL = vi.fn(() => 'blob:export');
+  URL.revokeObjectURL = vi.fn();
+});
+
+beforeEach(() => local.set(`ledgerline.payment-transactions.export.${getCompanyId()}`, null));
+
+/** The export call checked by the contract's own query schema, as the server checks it. */
+function exportRoute(call: { url: string }) {
+  const query = Object.fromEntries(new URL(call.url, 'http://x').searchParams);
+  const parsed = exportQuerySchema.safeParse(query);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => issue.message).join(' ');
+    return {
+      status: 400,
+      body: { type: 'about:blank', title: 'Bad Request', status: 400, detail },
+    };
+  }
+  return { body: 'PaymentTransactionId\r\n' };
+}
+
+// issue 19 item 9: one day (from = to) is a whole day's export (spec 2 §5).
+describe('the export dialog’s dates', () => {
+  it('exports one day when from and to are the same day', async () => {
+    local.set(
+      `ledgerline.payment-transactions.export.${getCompanyId()}`,
+      JSON.stringify({ fromDate: '2026-03-04', toDate: '2026-03-04' }),
+    );
+    const calls = stubFetch({
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+      'GET /payment-transactions/export': exportRoute,
+    });
+    renderWithProviders(
+      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      { user: aUser() },
+    );
+    expect(screen.queryByText('From Date must be less than To Date')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
+    const sent = new URL(
+      calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!.url,
+      'http://x',
+    ).searchParams;
+    expect(sent.get('fromDate')).toBe('2026-03-04T00:00:00.000Z');
+    expect(sent.get('toDate')).toBe('2026-03-04T00:00:00.000Z');
+  });
+
+  it('says From Date must be less than To Date when from is later than to', async () => {
+    local.set(
+      `ledgerline.payment-transactions.export.${getCompanyId()}`,
+      JSON.stringify({ fromDate: '2026-03-05', toDate: '2026-03-04' }),
+    );
+    const calls = stubFetch({ 'GET /providers': { body: { items: [], totalItems: 0 } } });
+    renderWithProviders(
+      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      { user: aUser() },
+    );
+    expect(screen.getByText('From Date must be less than To Date')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
+    expect(calls.some((call) => call.url.includes('/export'))).toBe(false);
+  });
+});
