@@ -303,7 +303,6 @@ export function createStripeCheckout(options: {
               ? majorOf(intentAmount(intent), intent.currency)
               : majorOf(body.amount_total, body.currency),
             currency: currencyOf(intent?.currency ?? body.currency),
-
             paymentTransactionId: body.metadata?.[metadataKey] ?? body.client_reference_id ?? null,
             paymentMethodType: 'Card',
             errorMessage:
