@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 import { auditActivities, datasets } from '../../src/db/schema.js';
-import { buildTestApp, byKey, signIn, type Caller, type SignedIn, type TestContext } from '../app.js';
+import {
+  buildTestApp,
+  byKey,
+  signIn,
+  type Caller,
+  type SignedIn,
+  type TestContext,
+} from '../app.js';
 
 /*
  * Issue 20 item 1: a key bound to one company (subscription-keys?noDataset=false) sees that
