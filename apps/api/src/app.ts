@@ -99,6 +99,7 @@ import { fundingRoutes } from './features/funding/funding.routes.js';
 import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
 import { createCheckoutAdapters } from './providers/checkouts.js';
 import { createPayRepository } from './features/pay/pay.repository.js';
+import { createProviderGates } from './features/payment-providers/provider-gates.js';
 import { createPayService } from './features/pay/pay.service.js';
 import { payRoutes } from './features/pay/pay.routes.js';
 import { createPayReceipts } from './features/pay/pay.receipt.js';
@@ -426,12 +427,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
   const paymentProvidersRepository = createPaymentProvidersRepository();
+  const providerGates = createProviderGates(config.featureFlagDefaults);
   const paymentProviders = createPaymentProvidersService({
     repository: paymentProvidersRepository,
     secrets,
+    gates: providerGates,
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
-  const payRepository = createPayRepository();
+  const payRepository = createPayRepository({ offered: providerGates.offeredCondition() });
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({
