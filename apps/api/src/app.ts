@@ -261,7 +261,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const framed = config.frameAncestors.length > 0;
-  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure, framed });
+  const flags = createFeatureFlags(database, config.featureFlagDefaults);
+  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure, framed, flags });
   registerAudit(app, database);
 
   app.addHook('preHandler', async (request) => {
@@ -293,7 +294,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   );
 
-  const flags = createFeatureFlags(database, config.featureFlagDefaults);
   const verifyToken = createTokenVerifier({
     issuer: config.oidcIssuer,
     audience: config.oidcAudience,

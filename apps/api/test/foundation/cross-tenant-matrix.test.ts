@@ -9,6 +9,7 @@ import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.
 import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany, setFeatureFlag } from '../feature-gates.js';
 
 /*
  * The cross-tenant matrix (issue 9): every operation of the served OpenAPI document, so a route
@@ -340,14 +341,6 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
   };
 }
 
-/** Test providers belong to demo companies (issue 20): each company the walk uses is one. */
-async function makeDemo(tenantId: string, company: string) {
-  await ctx.database.db
-    .update(datasets)
-    .set({ type: 'Demo' })
-    .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, Number(company))));
-}
-
 beforeAll(async () => {
   ctx = await buildTestApp({
     // GoCardless configured (an unconfigured server never reaches the tenant's records), its
@@ -363,6 +356,8 @@ beforeAll(async () => {
     // Web hook endpoints at a closed local port: A's own events fail at once, nothing leaves.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   });
+  // Settlement configurations lie behind their feature flag (issue 20).
+  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
   b = await signIn(ctx, { tenantName: 'Matrix B Ltd' });
@@ -390,7 +385,8 @@ beforeAll(async () => {
     [b, ownCompany],
     [a, siblingCompany],
   ] as const)
-    await makeDemo(who.tenantId, company);
+    // Test providers belong to demo companies (issue 20): each company the walk uses is one.
+    await makeDemoCompany(ctx, who, Number(company));
   // Same company id (1) in both tenants, so a check on the company alone would not hold.
   await ctx.database.withTenant(a.tenantId, (tx) =>
     generateReceivables(

@@ -1,4 +1,15 @@
+import type { FeatureFlagName } from '../enums.js';
 import { paymentProviderType } from './payment-providers.js';
+
+/** What a route behind a feature flag answers while the flag is off (the site's own words). */
+const featureOffMessages: Record<FeatureFlagName, string> = {
+  PermissionPolicy: 'This feature is not enabled for this site.',
+  NewAccessKeyPage: 'This feature is not enabled for this site.',
+  OpayoPi: 'Opayo Pi is not enabled for this site.',
+  Capitalise: 'Funding search is not enabled for this site.',
+  settlementConfigurations: 'Settlement configurations are not enabled for this site.',
+  paymentPlans: 'Payment plans are not available yet.',
+};
 
 /**
  * Issue 20 item 2 and 3: what the server answers when a feature flag, a tenant setting or the
@@ -19,6 +30,6 @@ export const featureGateMessages = {
   /** Opayo's integrated form while the OpayoPi flag is off (spec 3 §3: offered only when flagged). */
   opayoPiOff:
     'Opayo Pi (the integrated card form) is not available on this installation. Choose Server.',
-  /** The settlement configuration calls while the settlementConfigurations flag is off. */
-  settlementConfigurationsOff: 'Settlement configurations are not enabled for this site.',
+  /** A route whose feature flag is off (404). */
+  featureOff: (flag: FeatureFlagName) => featureOffMessages[flag],
 } as const;
