@@ -11,6 +11,7 @@
 // The database `ledgerline_bench_pay` is made anew each run (it is small).
 import Fastify from 'fastify';
 import pg from 'pg';
+import { and, eq } from 'drizzle-orm';
 import { performance } from 'node:perf_hooks';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from '../apps/api/src/app.js';
@@ -18,6 +19,7 @@ import { loadConfig } from '../apps/api/src/config.js';
 import { openPostgres } from '../apps/api/src/db/client.js';
 import { createSecretBox } from '../apps/api/src/platform/secrets.js';
 import { paymentProviders } from '../apps/api/src/db/schema-providers.js';
+import { datasets } from '../apps/api/src/db/schema.js';
 import {
   accounts,
   paymentRequestAllocations,
@@ -74,6 +76,8 @@ async function seed(database: Awaited<ReturnType<typeof openPostgres>>, secrets:
   const providerId = randomUUID();
   const pageRequestId = randomUUID();
   await database.db.transaction(async (tx) => {
+    // The Sandbox test provider is offered in demo companies only (issue 20).
+    await tx.update(datasets).set({ type: 'Demo' }).where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, 1)));
     await tx.insert(accounts).values({ ...scope, id: accountId, accountReference: 'BENCH-1', name: 'Bench Customer Ltd' });
     await tx.insert(paymentProviders).values({
       ...scope,

@@ -48,11 +48,13 @@ describe('the payer page', () => {
   let staffPage: Page;
   let erp: Connector;
   let accountId: string;
+  /** The demo company the journey works in: the Sandbox belongs to demo companies (issue 20). */
+  let companyId = 1;
 
   const api = async <T>(path: string, init: Parameters<typeof callApi>[3] = {}) => {
     const response = await callApi(staff, server.url, path, {
       ...init,
-      headers: { 'dataset-id': '1', ...init.headers },
+      headers: { 'dataset-id': String(companyId), ...init.headers },
     });
     const text = await response.text();
     if (!response.ok())
@@ -160,11 +162,42 @@ describe('the payer page', () => {
     await signInThroughBrowser(staffPage, server.url, server.adminEmail, server.adminPassword);
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
 
+    // Ledgerline's Sandbox test provider moves no money, so it belongs to demo companies only
+    // (issue 20): the company is one, chosen from the top bar as staff would.
+    const companyName = 'Payer Page Demo';
+    companyId = (
+      await api<{ id: number }>('/api/v0/data-sets', {
+        method: 'POST',
+        json: {
+          name: companyName,
+          hostSystemName: 'Sage200Pro',
+          hostId: 'PAY-DEMO',
+          customHostId: 'PAY-DEMO',
+          hostDemoSystem: true,
+        },
+      })
+    ).id;
+    const deadline = Date.now() + 30_000;
+    const statusOfCompany = async () =>
+      (await api<{ items: { id: number; status: string }[] }>('/api/v0/data-sets/all')).items.find(
+        (dataset) => dataset.id === companyId,
+      )?.status;
+    while ((await statusOfCompany()) !== 'Active' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await statusOfCompany()).toBe('Active');
+    await staffPage.reload();
+    await staffPage.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await staffPage.getByRole('button', { name: 'Company', exact: true }).click();
+    await Promise.all([
+      staffPage.waitForEvent('load'),
+      staffPage.getByRole('menu').getByRole('menuitem', { name: companyName, exact: true }).click(),
+    ]);
+
     const { accessKey } = await api<{ accessKey: string }>('/api/v0/access-keys', {
       method: 'POST',
       json: { name: 'Payer page connector' },
     });
-    erp = connector(server.url, accessKey, 1);
+    erp = connector(server.url, accessKey, companyId);
     accountId = (
       await erp.expect<{ id: string }>(201, '/api/v0/accounts', {
         json: account,

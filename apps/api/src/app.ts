@@ -100,6 +100,7 @@ import { fundingRoutes } from './features/funding/funding.routes.js';
 import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
 import { createCheckoutAdapters } from './providers/checkouts.js';
 import { createPayRepository } from './features/pay/pay.repository.js';
+import { createProviderGates } from './features/payment-providers/provider-gates.js';
 import { createPayService } from './features/pay/pay.service.js';
 import { payRoutes } from './features/pay/pay.routes.js';
 import { createPayReceipts } from './features/pay/pay.receipt.js';
@@ -261,7 +262,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     absoluteHours: config.SESSION_ABSOLUTE_HOURS,
   });
   const framed = config.frameAncestors.length > 0;
-  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure, framed });
+  const flags = createFeatureFlags(database, config.featureFlagDefaults);
+  registerAuth(app, { database, sessions, cookieSecure: config.cookieSecure, framed, flags });
   registerAudit(app, database);
 
   app.addHook('preHandler', async (request) => {
@@ -293,7 +295,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   );
 
-  const flags = createFeatureFlags(database, config.featureFlagDefaults);
   const verifyToken = createTokenVerifier({
     issuer: config.oidcIssuer,
     audience: config.oidcAudience,
@@ -429,12 +430,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
   const paymentProvidersRepository = createPaymentProvidersRepository();
+  const providerGates = createProviderGates(config.featureFlagDefaults);
   const paymentProviders = createPaymentProvidersService({
     repository: paymentProvidersRepository,
     secrets,
+    gates: providerGates,
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
-  const payRepository = createPayRepository();
+  const payRepository = createPayRepository({ offered: providerGates.offeredCondition() });
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({

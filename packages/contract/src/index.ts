@@ -35,3 +35,4 @@ export * from './schemas/dashboard.js';
 export * from './schemas/pay.js';
 export * from './schemas/web-hooks.js';
 export * from './schemas/funding.js';
+export * from './schemas/feature-gates.js';

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { rolePermissions, type Role } from '@ledgerline/contract';
+import { featureGateMessages, rolePermissions, type Role } from '@ledgerline/contract';
 import type { Database } from '../db/client.js';
 import { accessKeys, datasets } from '../db/schema.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
 import { sha256, safeEqual } from './crypto.js';
 import type { Principal, RouteAccess } from './context.js';
 import { credentialCacheOf } from './credential-cache.js';
+import type { FeatureFlagStore } from './feature-flags.js';
 import { datasetInTenant, type SessionStore } from './sessions.js';
 
 export const xsrfCookieName = 'XSRF-TOKEN';
@@ -116,6 +117,8 @@ export interface AuthOptions {
   cookieSecure: boolean;
   /** Parent sites may frame the site (FRAME_ANCESTORS): SameSite=None; Partitioned cookies. */
   framed?: boolean;
+  /** The feature flags a route's `featureFlag` is checked against. */
+  flags: FeatureFlagStore;
 }
 
 /**
@@ -189,6 +192,11 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       if (missing.length > 0) {
         throw new ForbiddenError(`This needs the ${missing.join(', ')} permission.`);
       }
+    }
+
+    const flag = request.routeOptions.config.featureFlag;
+    if (flag !== undefined && (await options.flags.all())[flag] !== true) {
+      throw new NotFoundError(featureGateMessages.featureOff(flag));
     }
   });
 }

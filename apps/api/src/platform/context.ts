@@ -1,4 +1,4 @@
-import type { Permission, Role } from '@ledgerline/contract';
+import type { FeatureFlagName, Permission, Role } from '@ledgerline/contract';
 import type { Tx } from '../db/client.js';
 
 /** How a route is reached (design §3): no sign-in, the tenant, or the tenant plus a company. */
@@ -27,6 +27,12 @@ declare module 'fastify' {
     operation?: string;
     /** A safe method that still changes something (GET logout): it needs the XSRF header too. */
     xsrf?: 'required';
+    /**
+     * The feature flag the route's feature lies behind: while it is off the route answers 404
+     * after sign-in and permission (issue 20; docs/decisions.md "Feature flags and tenant
+     * settings are checked by the server").
+     */
+    featureFlag?: FeatureFlagName;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -14,6 +14,7 @@ import {
   parseSecretsKey,
 } from '../../src/platform/secrets.js';
 import { signIn, type SignedIn, type TestContext } from '../app.js';
+import { setFeatureFlag, showBetaProviders } from '../feature-gates.js';
 import { createTestDatabase } from '../database.js';
 import { startFakeOidcProvider } from '../fake-oidc.js';
 
@@ -66,6 +67,10 @@ beforeAll(async () => {
     },
   };
   merchant = await signIn(ctx, { tenantName: 'Secrets Ltd' });
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  await setFeatureFlag(ctx, 'OpayoPi', true);
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  await showBetaProviders(ctx, merchant);
 });
 afterAll(() => ctx.close());
 

@@ -16,6 +16,7 @@ import {
   type SignedIn,
   type TestContext,
 } from '../app.js';
+import { makeDemoCompany, showBetaProviders } from '../feature-gates.js';
 
 let ctx: TestContext;
 let merchant: SignedIn;
@@ -93,6 +94,10 @@ async function createKey(who: SignedIn) {
 beforeAll(async () => {
   ctx = await buildTestApp();
   merchant = await signIn(ctx, { tenantName: 'Providers Ltd' });
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  await showBetaProviders(ctx, merchant);
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Providers Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Providers Ltd' });
   await ctx.database.db.insert(datasets).values({
@@ -104,8 +109,10 @@ beforeAll(async () => {
     customHostId: '2',
     hostSystemName: 'Custom',
     currency: 'GBP',
-    type: 'Production',
+    // The Sandbox test provider belongs to demo companies (issue 20).
+    type: 'Demo',
   });
+  await makeDemoCompany(ctx, viewer);
   merchantKey = await createKey(merchant);
 });
 afterAll(() => ctx.close());

@@ -5,6 +5,7 @@ import { paymentProviders } from '../../src/db/schema-providers.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { createSecretBox, parseSecretsKey } from '../../src/platform/secrets.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { setFeatureFlag } from '../feature-gates.js';
 import { opayoServerUnsupported } from '../../src/providers/opayo/opayo.adapter.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
@@ -112,6 +113,8 @@ beforeAll(async () => {
     OPAYO_LIVE_URL: opayo.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Capture Ltd' });
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  await setFeatureFlag(ctx, 'OpayoPi', true);
   await ctx.database.withTenant(merchant.tenantId, (tx) =>
     generateReceivables(
       tx,

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { providerConnectionMessages as messages, secretSentinel } from '@ledgerline/contract';
 import { users } from '../../src/db/schema.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { showBetaProviders } from '../feature-gates.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
 import { startFakeTrueLayer, type FakeTrueLayer } from '../fakes/fake-truelayer.js';
 
@@ -71,6 +72,8 @@ beforeAll(async () => {
     OPPWA_LIVE_URL: oppwa.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Connection Tests Ltd' });
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  await showBetaProviders(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Connection Tests Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Connection Tests Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));

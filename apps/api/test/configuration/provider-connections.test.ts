@@ -5,6 +5,7 @@ import { users } from '../../src/db/schema.js';
 import { paymentProviders } from '../../src/db/schema-providers.js';
 import { createSecretBox, parseSecretsKey } from '../../src/platform/secrets.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { startFakeStripe, type FakeStripe } from '../fakes/fake-stripe.js';
@@ -70,6 +71,8 @@ beforeAll(async () => {
     TRANSAFE_LIVE_URL: tranSafe.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Connections Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Connections Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Connections Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));

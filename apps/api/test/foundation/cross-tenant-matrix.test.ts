@@ -9,6 +9,7 @@ import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.
 import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany, setFeatureFlag } from '../feature-gates.js';
 
 /*
  * The cross-tenant matrix (issue 9): every operation of the served OpenAPI document, so a route
@@ -16,7 +17,9 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js
  * the path, B's references in the query and the body (a minimal valid body generated from the
  * operation's schema, so validation does not hide the check) and B's company in Dataset-Id, by
  * session and by access key. A Viewer is refused every unsafe operation, and so is a session
- * without the XSRF header.
+ * without the XSRF header. Then (issue 20) a key bound to A's company 1 calls each one with the ids,
+ * references and company of A's company 2 (a sibling company of the same tenant): it must see
+ * neither that company's records nor the tenant's own activity log, and change nothing of it.
  */
 
 type Schema = { [key: string]: unknown };
@@ -63,8 +66,11 @@ const viewerMayCall = new Set([
 ]);
 
 const ownCompany = '1';
-/** B has companies 1, 2 and 3; A only company 1, so 3 is a company of another tenant only. */
-const foreignCompany = '3';
+/**
+ * B has companies 1 to 4; A has 1 and 2 (and creates 3 during the walk), so 4 is a company of
+ * another tenant only.
+ */
+const foreignCompany = '4';
 
 let ctx: TestContext;
 let document: {
@@ -75,16 +81,36 @@ let a: SignedIn;
 let b: SignedIn;
 let viewer: SignedIn;
 let aKey: string;
+/** A key of tenant A bound to A's company 1 (subscription-keys?noDataset=false). */
+let aBoundKey: string;
+
+/** Whose records a walk aims at: their ids by the resource they name, and their company. */
+interface Target {
+  ids: Record<string, string>;
+  /** The company id sent in Dataset-Id and in bodies' company fields: not the caller's. */
+  company: string;
+}
 /** B's ids by the resource they name, for paths, queries and bodies. */
 const theirs: Record<string, string> = {};
+const tenantB: Target = { ids: theirs, company: foreignCompany };
+/** A's company 2: the sibling company a key bound to A's company 1 must not reach. */
+const siblingCompany = '2';
+const sibling: Target = { ids: {}, company: siblingCompany };
+const siblingName = 'A sibling company 2';
 
 const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-async function call(who: SignedIn, method: string, url: string, payload?: object) {
+async function call(
+  who: SignedIn,
+  method: string,
+  url: string,
+  payload?: object,
+  company = ownCompany,
+) {
   const response = await ctx.app.inject({
     method: method as 'GET',
     url: `/api/v0/${url}`,
-    headers: who.headers({ 'dataset-id': ownCompany }),
+    headers: who.headers({ 'dataset-id': company }),
     payload,
   });
   if (response.statusCode >= 300)
@@ -107,21 +133,212 @@ function multipart(fileName: string, content: Buffer, field = 'file') {
   return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Every row of every tenant-owned table of one tenant, as text: what A must not change. */
-async function rowsOf(tenantId: string): Promise<string> {
+/**
+ * Every row of every tenant-owned table of one tenant (or of one of its companies: the tables with
+ * a company column), as text: what A must not change.
+ */
+async function rowsOf(tenantId: string, company?: string): Promise<string> {
+  const column = company === undefined ? 'tenant_id' : 'dataset_id';
   const tables = (await ctx.database.db.execute(sql`
     select table_name from information_schema.columns
-    where table_schema = 'public' and column_name = 'tenant_id' order by table_name`)) as unknown as {
+    where table_schema = 'public' and column_name = ${column} order by table_name`)) as unknown as {
     rows: { table_name: string }[];
   };
   const dump: string[] = [];
   for (const { table_name } of tables.rows) {
+    const table = sql.identifier(table_name);
     const rows = (await ctx.database.db.execute(
-      sql`select * from ${sql.identifier(table_name)} where tenant_id = ${tenantId} order by 1, 2, 3`,
+      company === undefined
+        ? sql`select * from ${table} where tenant_id = ${tenantId} order by 1, 2, 3`
+        : sql`select * from ${table} where tenant_id = ${tenantId} and dataset_id = ${Number(company)} order by 1, 2, 3`,
     )) as unknown as { rows: unknown[] };
     dump.push(`${table_name}: ${JSON.stringify(rows.rows)}`);
   }
   return dump.join('\n');
+}
+
+/**
+ * What a key bound to A's company 1 must never see: the id of every row of A's company 2, and of
+ * every activity of the tenant itself (sign-ins, users, keys, companies).
+ */
+async function siblingSecrets(): Promise<Set<string>> {
+  const secrets = new Set<string>();
+  const ids = (await ctx.database.db.execute(sql`
+    select c.table_name from information_schema.columns c
+    join information_schema.columns i on i.table_schema = c.table_schema and i.table_name = c.table_name
+      and i.column_name = 'id'
+    where c.table_schema = 'public' and c.column_name = 'dataset_id'
+    order by c.table_name`)) as unknown as { rows: { table_name: string }[] };
+  for (const { table_name } of ids.rows) {
+    const rows = (await ctx.database.db.execute(
+      sql`select id::text as id from ${sql.identifier(table_name)} where tenant_id = ${a.tenantId} and dataset_id = ${Number(siblingCompany)}`,
+    )) as unknown as { rows: { id: string }[] };
+    for (const { id } of rows.rows) secrets.add(id.toLowerCase());
+  }
+  const tenantLog = (await ctx.database.db.execute(
+    sql`select id::text as id from audit_activities where tenant_id = ${a.tenantId} and dataset_id is null`,
+  )) as unknown as { rows: { id: string }[] };
+  for (const { id } of tenantLog.rows) secrets.add(id.toLowerCase());
+  return new Set([...secrets].filter((id) => new RegExp(`^${uuidPattern.source}$`, 'i').test(id)));
+}
+
+/**
+ * One company's records of every kind the walk names (receivables, a captured payment with its
+ * provider event, an offer, a document, keys, a user, money rules, a provider with an event, a web
+ * hook endpoint with a delivery), made by `who` in `company`; their ids by resource.
+ */
+async function seedRecords(who: SignedIn, company: string): Promise<Record<string, string>> {
+  const datasetId = Number(company);
+  const as = (method: string, url: string, payload?: object) =>
+    call(who, method, url, payload, company);
+  await ctx.database.withTenant(who.tenantId, (tx) =>
+    generateReceivables(
+      tx,
+      { tenantId: who.tenantId, datasetId },
+      { accounts: 3, transactions: 4, paymentRequests: 2, paymentTransactions: 24, banks: 1 },
+    ),
+  );
+  const first1 = async (url: string) => (await as('GET', url)).items[0];
+  const account = await first1('accounts?itemsPerPage=1');
+  const payer = await first1(`accounts/${account.id}/payers?itemsPerPage=1`);
+  const transaction = await first1('transactions?itemsPerPage=1&filter=paidStatus eq Unpaid');
+  const paymentRequest = await first1('payment-requests?itemsPerPage=1');
+  const bank = await first1('banks?itemsPerPage=1');
+  const pending = await first1('payment-transactions?itemsPerPage=1&filter=status eq Pending');
+  // The payer is not mailed about the capture: a mail job finishing later would change the
+  // company's rows (notification_deliveries) after the matrix counted them.
+  await as('PUT', 'notifications/customer', {
+    notificationSettings: [{ notificationName: 'PaymentPendingCompleted', isEnabled: false }],
+  });
+  await as('POST', `payment-transactions/${pending.id}/pending/capture`, { amountToCapture: 1 });
+  const event = (await as('GET', `provider-events/records/${pending.id}`)).items[0];
+  const offer = await as('POST', `transactions/${transaction.id}/settlement-offers`, {
+    type: 'AbsoluteDiscount',
+    amount: 1,
+    description: 'Matrix offer',
+  });
+  const file = multipart(
+    'b.pdf',
+    Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+    ),
+  );
+  const uploaded = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/transactions/${transaction.id}/documents`,
+    headers: who.headers({ 'dataset-id': company, 'content-type': file.contentType }),
+    payload: file.payload,
+  });
+  const later = new Date(Date.now() + 86_400_000).toISOString();
+  const accessKey = await as('POST', 'access-keys', { name: `Key ${company}`, validUntil: later });
+  const subscriptionKey = await as('POST', 'subscription-keys', {
+    name: `Subscription ${company}`,
+    validUntil: later,
+  });
+  const user = await as('POST', 'users', {
+    name: 'Matrix colleague',
+    email: `colleague-${company}-${who.userId.slice(0, 8)}@example.com`,
+    role: 'Standard',
+  });
+  // The money rules' and payment providers' records (issues 10–12): a settlement group with one
+  // configuration, a late payment configuration and a payment provider configuration, each the
+  // company's default, so a read of the caller's own preferences or default would show them if
+  // it leaked.
+  const group = await as('POST', 'settlement-configuration-groups', { name: 'Matrix group' });
+  const withConfiguration = await as(
+    'POST',
+    `settlement-configuration-groups/${group.id}/configurations`,
+    { type: 'AbsoluteDiscount', dateType: 'DueDate', numberOfDays: 5, amount: 1, currency: 'GBP' },
+  );
+  const latePayment = await as('POST', 'late-payment-configurations', {
+    type: 'Uk',
+    name: 'Matrix late payments',
+    gracePeriodInDays: 5,
+  });
+  await as('PUT', 'company-settings/preferences', {
+    defaultSettlementConfigurationGroupId: group.id,
+    defaultLatePaymentConfigurationId: latePayment.id,
+  });
+  const provider = await as('POST', 'providers', {
+    providerName: 'Sandbox',
+    name: 'Matrix sandbox',
+    enabled: true,
+    displayPriority: 1,
+    isTest: true,
+  });
+  await as('PUT', 'providers/default', { paymentProviderId: provider.id });
+  // A provider event of the configuration (issue 12: providers/{id}/events); the Sandbox makes no
+  // connection exchange of its own, so it is written as a connection test would keep it.
+  await ctx.database.db.insert(paymentProviderEvents).values({
+    tenantId: who.tenantId,
+    datasetId,
+    id: randomUUID(),
+    paymentProviderId: provider.id,
+    providerName: 'Sandbox',
+    eventType: 'version',
+    recordType: 'vendor',
+    recordId: `vendor-${company}`,
+    status: '0000',
+    payload:
+      '{"request":{"method":"POST","url":"https://b.example"},"response":{"status":200,"body":""}}',
+  });
+  // Web hooks (issue 15): an endpoint, switched off so nothing is sent to it, and a delivery of
+  // one of the company's events; every event of the company dispatched first, so its rows stay
+  // still during the walk.
+  const endpoint = await as('POST', 'web-hooks/endpoints', {
+    url: 'https://127.0.0.1:9/matrix-target-hooks',
+    disabled: true,
+  });
+  const ofCompany = and(
+    eq(webHookEvents.tenantId, who.tenantId),
+    eq(webHookEvents.datasetId, datasetId),
+  );
+  await waitFor(async () => {
+    const [left] = await ctx.database.db
+      .select({ n: count() })
+      .from(webHookEvents)
+      .where(and(ofCompany, isNull(webHookEvents.dispatchedOn)));
+    return left!.n === 0 ? true : undefined;
+  });
+  const [event1] = await ctx.database.db.select().from(webHookEvents).where(ofCompany).limit(1);
+  const [delivery] = await ctx.database.db
+    .insert(webHookDeliveries)
+    .values({
+      tenantId: who.tenantId,
+      datasetId,
+      eventId: event1!.id,
+      eventSeq: event1!.seq,
+      endpointId: endpoint.id,
+      recordId: event1!.recordId,
+      status: 'Succeeded',
+      attempts: 1,
+      statusCode: 200,
+      nextAttemptOn: null,
+    })
+    .returning();
+  return {
+    'settlement-configuration-groups': group.id,
+    configurations: withConfiguration.configurations[0].id,
+    'late-payment-configurations': latePayment.id,
+    providers: provider.id,
+    'payment-provider': provider.id, // stripe/… and gocardless/payment-provider/{id}
+    users: user.id,
+    accounts: account.id,
+    payers: payer.id,
+    'by-reference': account.accountReference,
+    transactions: transaction.id,
+    'settlement-offers': offer.id,
+    documents: uploaded.json().id,
+    'payment-requests': paymentRequest.id,
+    'payment-transactions': pending.id,
+    'provider-events': event.id,
+    records: pending.id,
+    banks: bank.id,
+    'access-keys': accessKey.id,
+    'subscription-keys': subscriptionKey.id,
+    endpoints: endpoint.id,
+    deliveries: delivery!.id,
+  };
 }
 
 beforeAll(async () => {
@@ -139,145 +356,65 @@ beforeAll(async () => {
     // Web hook endpoints at a closed local port: A's own events fail at once, nothing leaves.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   });
+  // Settlement configurations lie behind their feature flag (issue 20).
+  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
   b = await signIn(ctx, { tenantName: 'Matrix B Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Matrix Viewer Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
 
-  const [first] = await ctx.database.db
-    .select()
-    .from(datasets)
-    .where(eq(datasets.tenantId, b.tenantId));
-  for (const id of [2, 3])
-    await ctx.database.db
-      .insert(datasets)
-      .values({ ...first!, id, name: `B company ${id}`, createdAt: undefined });
-  // Same company id (1) in both tenants, so a check on the company alone would not hold.
-  const size = {
-    accounts: 3,
-    transactions: 4,
-    paymentRequests: 2,
-    paymentTransactions: 24,
-    banks: 1,
-  };
-  for (const who of [a, b]) {
-    await ctx.database.withTenant(who.tenantId, (tx) =>
-      generateReceivables(tx, { tenantId: who.tenantId, datasetId: 1 }, size),
-    );
+  for (const [who, companies] of [
+    [b, [2, 3, 4]],
+    [a, [2]],
+  ] as const) {
+    const [first] = await ctx.database.db
+      .select()
+      .from(datasets)
+      .where(eq(datasets.tenantId, who.tenantId));
+    for (const id of companies)
+      await ctx.database.db.insert(datasets).values({
+        ...first!,
+        id,
+        name: who === a ? siblingName : `B company ${id}`,
+        createdAt: undefined,
+      });
   }
-
-  const first1 = async (url: string) => (await call(b, 'GET', url)).items[0];
-  const account = await first1('accounts?itemsPerPage=1');
-  const payer = await first1(`accounts/${account.id}/payers?itemsPerPage=1`);
-  const transaction = await first1('transactions?itemsPerPage=1&filter=paidStatus eq Unpaid');
-  const paymentRequest = await first1('payment-requests?itemsPerPage=1');
-  const bank = await first1('banks?itemsPerPage=1');
-  const pending = await first1('payment-transactions?itemsPerPage=1&filter=status eq Pending');
-  // B's payer is not mailed about the capture: a mail job finishing later would change B's rows
-  // (notification_deliveries) after the matrix counted them.
-  await call(b, 'PUT', 'notifications/customer', {
-    notificationSettings: [{ notificationName: 'PaymentPendingCompleted', isEnabled: false }],
-  });
-  await call(b, 'POST', `payment-transactions/${pending.id}/pending/capture`, {
-    amountToCapture: 1,
-  });
-  const event = (await call(b, 'GET', `provider-events/records/${pending.id}`)).items[0];
-  const offer = await call(b, 'POST', `transactions/${transaction.id}/settlement-offers`, {
-    type: 'AbsoluteDiscount',
-    amount: 1,
-    description: 'B offer',
-  });
-  const file = multipart(
-    'b.pdf',
-    Buffer.from(
-      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+  for (const [who, company] of [
+    [a, ownCompany],
+    [b, ownCompany],
+    [a, siblingCompany],
+  ] as const)
+    // Test providers belong to demo companies (issue 20): each company the walk uses is one.
+    await makeDemoCompany(ctx, who, Number(company));
+  // Same company id (1) in both tenants, so a check on the company alone would not hold.
+  await ctx.database.withTenant(a.tenantId, (tx) =>
+    generateReceivables(
+      tx,
+      { tenantId: a.tenantId, datasetId: 1 },
+      { accounts: 3, transactions: 4, paymentRequests: 2, paymentTransactions: 24, banks: 1 },
     ),
   );
-  const uploaded = await ctx.app.inject({
-    method: 'POST',
-    url: `/api/v0/transactions/${transaction.id}/documents`,
-    headers: b.headers({ 'dataset-id': ownCompany, 'content-type': file.contentType }),
-    payload: file.payload,
-  });
-  const later = new Date(Date.now() + 86_400_000).toISOString();
-  const accessKey = await call(b, 'POST', 'access-keys', { name: 'B key', validUntil: later });
-  const subscriptionKey = await call(b, 'POST', 'subscription-keys', {
-    name: 'B subscription',
-    validUntil: later,
-  });
-  const user = await call(b, 'POST', 'users', {
-    name: 'B colleague',
-    email: `colleague-${b.userId.slice(0, 8)}@example.com`,
-    role: 'Standard',
-  });
-  // The money rules' and payment providers' records (issues 10–12): a settlement group with one
-  // configuration, a late payment configuration and a payment provider configuration, each B's
-  // company default, so a read of A's own preferences or default would show them if it leaked.
-  const group = await call(b, 'POST', 'settlement-configuration-groups', { name: 'B group' });
-  const withConfiguration = await call(
-    b,
-    'POST',
-    `settlement-configuration-groups/${group.id}/configurations`,
-    { type: 'AbsoluteDiscount', dateType: 'DueDate', numberOfDays: 5, amount: 1, currency: 'GBP' },
-  );
-  const latePayment = await call(b, 'POST', 'late-payment-configurations', {
-    type: 'Uk',
-    name: 'B late payments',
-    gracePeriodInDays: 5,
-  });
-  await call(b, 'PUT', 'company-settings/preferences', {
-    defaultSettlementConfigurationGroupId: group.id,
-    defaultLatePaymentConfigurationId: latePayment.id,
-  });
-  const provider = await call(b, 'POST', 'providers', {
-    providerName: 'Sandbox',
-    name: 'B sandbox',
-    enabled: true,
-    displayPriority: 1,
-    isTest: true,
-  });
-  await call(b, 'PUT', 'providers/default', { paymentProviderId: provider.id });
-  // A provider event of B's configuration (issue 12: providers/{id}/events); the Sandbox makes no
-  // connection exchange of its own, so it is written as a connection test would keep it.
-  await ctx.database.db.insert(paymentProviderEvents).values({
-    tenantId: b.tenantId,
-    datasetId: 1,
-    id: randomUUID(),
-    paymentProviderId: provider.id,
-    providerName: 'Sandbox',
-    eventType: 'version',
-    recordType: 'vendor',
-    recordId: 'b-vendor',
-    status: '0000',
-    payload:
-      '{"request":{"method":"POST","url":"https://b.example"},"response":{"status":200,"body":""}}',
-  });
-  Object.assign(theirs, {
-    'settlement-configuration-groups': group.id,
-    configurations: withConfiguration.configurations[0].id,
-    'late-payment-configurations': latePayment.id,
-    providers: provider.id,
-    'payment-provider': provider.id, // stripe/… and gocardless/payment-provider/{id}
+  Object.assign(theirs, await seedRecords(b, ownCompany), {
     'data-sets': foreignCompany,
-    users: user.id,
-    accounts: account.id,
-    payers: payer.id,
-    'by-reference': account.accountReference,
-    transactions: transaction.id,
-    'settlement-offers': offer.id,
-    documents: uploaded.json().id,
-    'payment-requests': paymentRequest.id,
-    'payment-transactions': pending.id,
-    'provider-events': event.id,
-    records: pending.id,
-    banks: bank.id,
-    'access-keys': accessKey.id,
-    'subscription-keys': subscriptionKey.id,
-    resources: accessKey.id, // the audit trail of B's key
+    resources: '', // set below: the audit trail of B's key
   });
+  theirs.resources = theirs['access-keys']!;
+  // A's company 2, for the key bound to A's company 1; its records' audit trail is the company's
+  // (the provider's), the tenant's own trail (users, keys) is refused to such a key as a whole.
+  Object.assign(sibling.ids, await seedRecords(a, siblingCompany), {
+    'data-sets': siblingCompany,
+  });
+  sibling.ids.resources = sibling.ids.providers!;
+  const later = new Date(Date.now() + 86_400_000).toISOString();
   aKey = (await call(a, 'POST', 'access-keys', { name: 'A connector', validUntil: later }))
     .accessKey;
+  aBoundKey = (
+    await call(a, 'POST', 'subscription-keys?noDataset=false', {
+      name: 'A company 1 connector',
+      validUntil: later,
+    })
+  ).accessKey;
   // A's custom host id rebuild needs a saved parse value, so the walk reaches the rebuild itself.
   await call(a, 'PUT', 'company-settings/custom-host-id', {
     createOption: 'AlwaysCreate',
@@ -285,41 +422,7 @@ beforeAll(async () => {
     trimWhiteSpace: true,
     parseValue: '{transactionReference}',
   });
-  // Web hooks (issue 15): B's endpoint, switched off so nothing is sent to it, and a delivery of
-  // one of B's events; every B event dispatched first, so B's rows stay still during the walk.
-  const endpoint = await call(b, 'POST', 'web-hooks/endpoints', {
-    url: 'https://127.0.0.1:9/b-hooks',
-    disabled: true,
-  });
-  await waitFor(async () => {
-    const [left] = await ctx.database.db
-      .select({ n: count() })
-      .from(webHookEvents)
-      .where(and(eq(webHookEvents.tenantId, b.tenantId), isNull(webHookEvents.dispatchedOn)));
-    return left!.n === 0 ? true : undefined;
-  });
-  const [bEvent] = await ctx.database.db
-    .select()
-    .from(webHookEvents)
-    .where(eq(webHookEvents.tenantId, b.tenantId))
-    .limit(1);
-  const [delivery] = await ctx.database.db
-    .insert(webHookDeliveries)
-    .values({
-      tenantId: b.tenantId,
-      datasetId: 1,
-      eventId: bEvent!.id,
-      eventSeq: bEvent!.seq,
-      endpointId: endpoint.id,
-      recordId: bEvent!.recordId,
-      status: 'Succeeded',
-      attempts: 1,
-      statusCode: 200,
-      nextAttemptOn: null,
-    })
-    .returning();
-  Object.assign(theirs, { endpoints: endpoint.id, deliveries: delivery!.id });
-}, 60_000);
+}, 180_000);
 afterAll(() => ctx.close());
 
 function operations(): Operation[] {
@@ -352,7 +455,7 @@ function resolve(schema: Schema): Schema {
 }
 
 /** B's id for a field or parameter by its name; `resource` is the path's resource, for `id`. */
-function theirIdFor(name: string, resource: string): string | undefined {
+function theirIdFor(name: string, resource: string, target: Target): string | undefined {
   const byName: Record<string, string> = {
     id: resource,
     accountId: 'accounts',
@@ -376,7 +479,7 @@ function theirIdFor(name: string, resource: string): string | undefined {
     paymentProviderId: 'providers',
   };
   const key = byName[name] ?? (name.endsWith('Id') ? `${name.slice(0, -2)}s` : undefined);
-  return key === undefined ? undefined : theirs[key];
+  return key === undefined ? undefined : target.ids[key];
 }
 
 const stringCandidates = [
@@ -417,7 +520,7 @@ const fieldValues: Record<string, unknown> = {
 };
 
 /** A minimal value the schema accepts, with B's ids wherever a field names a record. */
-function sample(raw: Schema, name: string, resource: string): unknown {
+function sample(raw: Schema, name: string, resource: string, target: Target): unknown {
   const schema = resolve(raw);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
@@ -427,13 +530,13 @@ function sample(raw: Schema, name: string, resource: string): unknown {
       const chosen =
         variants.map(resolve).find((v) => v.type !== 'null' && !('const' in v && v.const === '')) ??
         variants[0]!;
-      return sample(chosen, name, resource);
+      return sample(chosen, name, resource, target);
     }
   }
   if (Array.isArray(schema.allOf))
     return Object.assign(
       {},
-      ...(schema.allOf as Schema[]).map((part) => sample(part, name, resource)),
+      ...(schema.allOf as Schema[]).map((part) => sample(part, name, resource, target)),
     );
   const type = Array.isArray(schema.type)
     ? (schema.type as string[]).find((t) => t !== 'null')
@@ -444,23 +547,23 @@ function sample(raw: Schema, name: string, resource: string): unknown {
       const required = new Set((schema.required ?? []) as string[]);
       const value: Record<string, unknown> = {};
       for (const [property, propertySchema] of Object.entries(properties)) {
-        const theirId = theirIdFor(property, resource);
+        const theirId = theirIdFor(property, resource, target);
         if (property in fieldValues) value[property] = fieldValues[property];
         // Every reference is sent, required or not: that is what the matrix is about.
         else if (required.has(property) || theirId !== undefined)
-          value[property] = sample(propertySchema, property, resource);
+          value[property] = sample(propertySchema, property, resource, target);
       }
       return value;
     }
     case 'array':
       return Array.from(
-        { length: Number(schema.minItems ?? 0) || (theirIdFor(name, resource) ? 1 : 0) },
-        () => sample((schema.items ?? {}) as Schema, name, resource),
+        { length: Number(schema.minItems ?? 0) || (theirIdFor(name, resource, target) ? 1 : 0) },
+        () => sample((schema.items ?? {}) as Schema, name, resource, target),
       );
     case 'integer':
     case 'number': {
       if (/datasetid$/i.test(name) || (name === 'id' && resource === 'data-sets'))
-        return Number(foreignCompany);
+        return Number(target.company);
       const minimum =
         schema.minimum ??
         (schema.exclusiveMinimum !== undefined ? Number(schema.exclusiveMinimum) + 1 : 1);
@@ -469,12 +572,13 @@ function sample(raw: Schema, name: string, resource: string): unknown {
     case 'boolean':
       return false;
     case 'string': {
-      if (schema.format === 'uuid') return theirIdFor(name, resource) ?? theirs.accounts;
+      if (schema.format === 'uuid')
+        return theirIdFor(name, resource, target) ?? target.ids.accounts;
       if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
       if (schema.format === 'date')
         return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       if (schema.format === 'email') return 'matrix@example.com';
-      const theirId = theirIdFor(name, resource);
+      const theirId = theirIdFor(name, resource, target);
       if (theirId !== undefined) return theirId;
       const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : null;
       const minLength = Number(schema.minLength ?? 1);
@@ -490,7 +594,7 @@ function sample(raw: Schema, name: string, resource: string): unknown {
 }
 
 /** The request A makes for an operation: B's ids in the path, query and body. */
-function requestFor(operation: Operation) {
+function requestFor(operation: Operation, whose: Target = tenantB) {
   const segments = operation.path.split('/');
   let resource = '';
   const url = segments
@@ -503,7 +607,7 @@ function requestFor(operation: Operation) {
       // ISO 3166 reference data (geo-data) is the same for every tenant: there is no B's country.
       if (owner === 'countries') return '826';
       if (owner === 'states') return 'GB-ENG';
-      const value = theirs[owner];
+      const value = whose.ids[owner];
       if (value === undefined)
         throw new Error(
           `${nameOf(operation)}: no id of tenant B known for {${param}} after ${owner}; add one to the matrix`,
@@ -514,7 +618,7 @@ function requestFor(operation: Operation) {
     .join('/');
   const query = new URLSearchParams();
   for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
-    const theirId = theirIdFor(parameter.name, resource);
+    const theirId = theirIdFor(parameter.name, resource, whose);
     if (
       parameter.required ||
       (theirId !== undefined && parameter.name !== 'id') ||
@@ -522,11 +626,12 @@ function requestFor(operation: Operation) {
     ) {
       const value =
         parameter.name === 'id' && parameter.schema?.format === 'uuid' && resource === ''
-          ? theirs['provider-events']
+          ? whose.ids['provider-events']
           : sample(
               parameter.schema ?? {},
               parameter.name,
-              theirs[resource] ? resource : 'accounts',
+              whose.ids[resource] ? resource : 'accounts',
+              whose,
             );
       query.set(parameter.name, String(value));
     }
@@ -536,22 +641,23 @@ function requestFor(operation: Operation) {
     ? (sample(
         operation.body,
         '',
-        resource === '' ? defaultResource(operation.path) : resource,
+        resource === '' ? defaultResource(operation.path, whose) : resource,
+        whose,
       ) as object)
     : undefined;
   // An account reference is the ERP's key, not a record id: A may have (or create) its own
   // account with the reference B uses, so only B's ids in the answer would be a leak.
   const hasIdInPath = resource !== '' && resource !== 'by-reference';
-  return { url: target, body, hasIdInPath };
+  return { url: target, body, hasIdInPath, csv: uploadedCsv(whose) };
 }
 
 /** The resource an `id` field of a body names when the path has none (PUT /banks). */
-function defaultResource(path: string): string {
+function defaultResource(path: string, target: Target): string {
   const segment = path
     .split('/')
     .filter((s) => s && !s.startsWith('{'))
     .pop()!;
-  return segment in theirs ? segment : (path.split('/')[3] ?? '');
+  return segment in target.ids ? segment : (path.split('/')[3] ?? '');
 }
 
 interface Probe {
@@ -560,8 +666,8 @@ interface Probe {
 }
 
 /** What a file upload (a document, the allocated-status import) sends: B's payment ids. */
-const uploadedCsv = () =>
-  `PaymentTransactionId,AllocatedStatus\r\n${theirs['payment-transactions']},Error\r\n`;
+const uploadedCsv = (whose: Target) =>
+  `PaymentTransactionId,AllocatedStatus\r\n${whose.ids['payment-transactions']},Error\r\n`;
 
 async function send(
   operation: Operation,
@@ -580,7 +686,7 @@ async function send(
     // The company logo is a PUT of an image in the field imageFile (a 1×1 PNG).
     const file = operation.path.endsWith('/logo')
       ? multipart('matrix.png', Buffer.from(onePixelPng, 'base64'), 'imageFile')
-      : multipart('matrix.csv', Buffer.from(uploadedCsv()));
+      : multipart('matrix.csv', Buffer.from(request.csv));
     return ctx.app.inject({
       method: operation.method as 'POST',
       url: request.url,
@@ -615,88 +721,134 @@ const isEmptyList = (body: unknown) =>
     Array.isArray((body as { items?: unknown }).items) &&
     (body as { items: unknown[] }).items.length === 0);
 
+/** A way of calling as A: with a company in Dataset-Id, or none. */
+type Caller = readonly [label: string, headers: (company?: string) => Record<string, string>];
+
+/**
+ * Calls every operation as each caller with `whose` ids, references and company, and lists what
+ * went wrong: a 2xx that shows one of `secrets` (or matches `secretText`) or answers for one of their
+ * records, a 5xx, a request that did not validate, or anything but 404 for their company.
+ */
+async function walk(
+  whose: Target,
+  callers: readonly Caller[],
+  secrets: Set<string>,
+  secretText: RegExp | null,
+  walked: string[] = [],
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const operation of operations()) {
+    if (notTenantScoped.has(nameOf(operation))) continue;
+    walked.push(nameOf(operation));
+    const request = requestFor(operation, whose);
+    const referenceFields = fieldsHoldingIds(request.body);
+    const sent =
+      `${request.url} ${JSON.stringify(request.body ?? '')} ${operation.upload ? request.csv : ''}`.toLowerCase();
+    const judge = (label: string, response: LightMyRequestResponse, expectNotFound = false) => {
+      const where = `${nameOf(operation)} ${label} → ${response.statusCode}`;
+      const refused = Object.keys(
+        response.statusCode === 400 ? (response.json().errors ?? {}) : {},
+      );
+      // Refusing one of their references is the expected answer; refusing anything else means
+      // the generated request never reached the code behind the validation.
+      if (
+        !expectNotFound &&
+        refused.some((field) => !referenceFields.has(field.split('.').pop()!))
+      ) {
+        failures.push(
+          `${where}: the generated request did not validate, so nothing behind it was tried ${response.body.slice(0, 300)}`,
+        );
+      }
+      if (response.statusCode >= 500)
+        failures.push(`${where} (server error) ${response.body.slice(0, 200)}`);
+      if (expectNotFound && response.statusCode !== 404)
+        failures.push(`${where}, expected 404 for their company ${response.body.slice(0, 200)}`);
+      if (response.statusCode < 200 || response.statusCode >= 300) return;
+      const leaked = [...response.body.matchAll(uuidPattern)]
+        .map((m) => m[0].toLowerCase())
+        .filter((id) => secrets.has(id) && !sent.includes(id));
+      if (leaked.length > 0)
+        failures.push(`${where} shows their ids ${[...new Set(leaked)].join(', ')}`);
+      const shown = secretText?.exec(response.body);
+      if (shown) failures.push(`${where} shows '${shown[0]}'`);
+      if (request.hasIdInPath) {
+        const body = response.headers['content-type']?.toString().includes('json')
+          ? response.json()
+          : response.body;
+        if (unsafe(operation) || !isEmptyList(body))
+          failures.push(`${where} for their record ${request.url}: ${response.body.slice(0, 200)}`);
+      }
+    };
+
+    for (const [caller, headers] of callers) {
+      // Without a Dataset-Id a company's route answers 400 and nothing else runs.
+      const bare = await send(operation, request, { label: caller, headers: headers() });
+      const datasetRoute = bare.statusCode === 400 && Boolean(bare.json().errors?.['Dataset-Id']);
+      if (!datasetRoute) {
+        judge(`by ${caller}`, bare);
+        continue;
+      }
+      judge(
+        `by ${caller} in its own company`,
+        await send(operation, request, { label: caller, headers: headers(ownCompany) }),
+      );
+      judge(
+        `by ${caller} with their company ${whose.company}`,
+        await send(operation, request, { label: caller, headers: headers(whose.company) }),
+        true,
+      );
+    }
+  }
+  return failures;
+}
+
 describe('the cross-tenant matrix', () => {
   it('walks every operation as A with B’s ids, company and references: no 2xx with B’s data, no 5xx, B unchanged', async () => {
     const before = await rowsOf(b.tenantId);
     const theirUuids = new Set([...before.matchAll(uuidPattern)].map((m) => m[0].toLowerCase()));
     theirUuids.add(b.tenantId);
-    const failures: string[] = [];
     const walked: string[] = [];
-    const bySession = (company?: string) => a.headers(company ? { 'dataset-id': company } : {});
-    const byKey = (company?: string) => ({
-      authorization: `Bearer ${aKey}`,
-      ...(company ? { 'dataset-id': company } : {}),
-    });
-
-    for (const operation of operations()) {
-      if (notTenantScoped.has(nameOf(operation))) continue;
-      walked.push(nameOf(operation));
-      const request = requestFor(operation);
-      const referenceFields = fieldsHoldingIds(request.body);
-      const sent =
-        `${request.url} ${JSON.stringify(request.body ?? '')} ${operation.upload ? uploadedCsv() : ''}`.toLowerCase();
-      const judge = (label: string, response: LightMyRequestResponse, expectNotFound = false) => {
-        const where = `${nameOf(operation)} ${label} → ${response.statusCode}`;
-        const refused = Object.keys(
-          response.statusCode === 400 ? (response.json().errors ?? {}) : {},
-        );
-        // Refusing one of B's references is the expected answer; refusing anything else means
-        // the generated request never reached the code behind the validation.
-        if (
-          !expectNotFound &&
-          refused.some((field) => !referenceFields.has(field.split('.').pop()!))
-        ) {
-          failures.push(
-            `${where}: the generated request did not validate, so nothing behind it was tried ${response.body.slice(0, 300)}`,
-          );
-        }
-        if (response.statusCode >= 500)
-          failures.push(`${where} (server error) ${response.body.slice(0, 200)}`);
-        if (expectNotFound && response.statusCode !== 404)
-          failures.push(
-            `${where}, expected 404 for another tenant’s company ${response.body.slice(0, 200)}`,
-          );
-        if (response.statusCode < 200 || response.statusCode >= 300) return;
-        const leaked = [...response.body.matchAll(uuidPattern)]
-          .map((m) => m[0].toLowerCase())
-          .filter((id) => theirUuids.has(id) && !sent.includes(id));
-        if (leaked.length > 0)
-          failures.push(`${where} shows B’s ids ${[...new Set(leaked)].join(', ')}`);
-        if (request.hasIdInPath) {
-          const body = response.headers['content-type']?.toString().includes('json')
-            ? response.json()
-            : response.body;
-          if (unsafe(operation) || !isEmptyList(body))
-            failures.push(`${where} for B’s record ${request.url}: ${response.body.slice(0, 200)}`);
-        }
-      };
-
-      for (const [caller, headers] of [
-        ['session', bySession],
-        ['key', byKey],
-      ] as const) {
-        // Without a Dataset-Id a company's route answers 400 and nothing else runs.
-        const bare = await send(operation, request, { label: caller, headers: headers() });
-        const datasetRoute = bare.statusCode === 400 && Boolean(bare.json().errors?.['Dataset-Id']);
-        if (!datasetRoute) {
-          judge(`as A by ${caller}`, bare);
-          continue;
-        }
-        judge(
-          `as A by ${caller} in A’s company`,
-          await send(operation, request, { label: caller, headers: headers(ownCompany) }),
-        );
-        judge(
-          `as A by ${caller} with B’s company ${foreignCompany}`,
-          await send(operation, request, { label: caller, headers: headers(foreignCompany) }),
-          true,
-        );
-      }
-    }
-
+    const failures = await walk(
+      tenantB,
+      [
+        ['A’s session', (company) => a.headers(company ? { 'dataset-id': company } : {})],
+        [
+          'A’s key',
+          (company) => ({
+            authorization: `Bearer ${aKey}`,
+            ...(company ? { 'dataset-id': company } : {}),
+          }),
+        ],
+      ],
+      theirUuids,
+      null,
+      walked,
+    );
     expect(failures).toEqual([]);
     expect(walked.length).toBeGreaterThan(80);
     expect(await rowsOf(b.tenantId)).toBe(before);
+  }, 120_000);
+
+  it('walks every operation with a key bound to A’s company 1 against A’s company 2: none of its records, no tenant log, nothing changed', async () => {
+    const before = await rowsOf(a.tenantId, siblingCompany);
+    const failures = await walk(
+      sibling,
+      [
+        [
+          'A’s key bound to company 1',
+          (company) => ({
+            authorization: `Bearer ${aBoundKey}`,
+            ...(company ? { 'dataset-id': company } : {}),
+          }),
+        ],
+      ],
+      await siblingSecrets(),
+      // The company by name, and any row of another company or of the tenant itself (an activity
+      // of the tenant's log says datasetId null): the walk's own refused calls add to that log.
+      new RegExp(`${siblingName}|"datasetId":(?:null|(?!${ownCompany}[,}])\\d+)`),
+    );
+    expect(failures).toEqual([]);
+    expect(await rowsOf(a.tenantId, siblingCompany)).toBe(before);
   }, 120_000);
 
   it('refuses a Viewer every unsafe operation (403) and every unsafe operation of a session without the XSRF header', async () => {

@@ -16,6 +16,7 @@ import {
 } from '../../src/db/schema-receivables.js';
 import { editBoundsOf, mayEditAmount } from '../../src/features/pay/edit-rule.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
 
@@ -133,6 +134,8 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Pay Edit Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, admin);
   const provider = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',
     enabled: true,

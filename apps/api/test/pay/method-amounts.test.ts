@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
 
@@ -53,6 +54,8 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   company = await signIn(ctx, { tenantName: 'Method Amounts Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, company);
   accountId = await insertAccount(ctx, company);
   ids.any = await provider('Any amount', null, null);
   ids.upTo50 = await provider('Up to 50', null, 50);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { setFeatureFlag } from '../feature-gates.js';
 import { fakeOpayoPiCards } from '../fakes/fake-opayo-pi.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
@@ -37,6 +38,8 @@ beforeAll(async () => {
   opayo.integrations.set(integrationKey, integrationPassword);
   ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000', OPAYO_TEST_URL: opayo.url });
   const who = await signIn(ctx, { tenantName: 'Opayo Pi Ltd' });
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  await setFeatureFlag(ctx, 'OpayoPi', true);
   company = { who, accountId: await insertAccount(ctx, who) };
   const created = await call(who, 'POST', 'providers', {
     providerName: 'Opayo',

@@ -17,6 +17,7 @@ import {
   transactions,
 } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { waitFor } from '../wait.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest, mailsIn } from './fixtures.js';
@@ -48,6 +49,8 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Pay Page Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin, { name: 'Payer Customer Ltd' });
   // The first configuration is the company's default.
   sandboxId = await provider({ name: 'Card (test)' });
@@ -273,6 +276,8 @@ describe('the payer page', () => {
 
   it('lists only enabled methods whose currency and amount filters match, the default first', async () => {
     const company = await signIn(ctx, { tenantName: 'Methods Ltd' });
+    // The Sandbox test provider belongs to demo companies (issue 20).
+    await makeDemoCompany(ctx, company);
     const account = await insertAccount(ctx, company);
     const make = async (name: string, extra: object = {}) => {
       const response = await ctx.app.inject({

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { sandboxCards } from '@ledgerline/contract';
 import { paymentTransactions, transactions } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
 
@@ -30,6 +31,8 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Payer Quote Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, admin);
   const sandbox = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',
     name: 'Card (test)',

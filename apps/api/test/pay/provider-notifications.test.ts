@@ -16,6 +16,7 @@ import {
   signSandboxNotification,
 } from '../../src/providers/sandbox/sandbox.checkout.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { waitFor } from '../wait.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
 
@@ -32,6 +33,8 @@ beforeAll(async () => {
     RATE_LIMIT_PAY_PER_MINUTE: '100000',
   });
   admin = await signIn(ctx, { tenantName: 'Notified Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin);
   const created = await ctx.app.inject({
     method: 'POST',
@@ -362,6 +365,8 @@ describe('provider notifications', () => {
 
   it("never moves another configuration's or another tenant's payment", async () => {
     const rival = await signIn(ctx, { tenantName: 'Rival Notified Ltd' });
+    // The Sandbox test provider belongs to demo companies (issue 20).
+    await makeDemoCompany(ctx, rival);
     const rivalAccount = await insertAccount(ctx, rival);
     const rivalProvider = (
       await ctx.app.inject({

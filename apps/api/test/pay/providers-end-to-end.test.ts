@@ -4,6 +4,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
 import { paymentAllocations, providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { showBetaProviders } from '../feature-gates.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { startFakeOppwa, type FakeOppwa } from '../fakes/fake-oppwa.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
@@ -83,6 +84,8 @@ afterAll(async () => {
 /** A merchant company with an account (the invoices' customer). */
 async function merchant(name: string) {
   const who = await signIn(ctx, { tenantName: name });
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  await showBetaProviders(ctx, who);
   const accountId = await insertAccount(ctx, who);
   return { who, accountId };
 }

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { tranSafeTestCredentials } from '@ledgerline/contract';
 import { providerEvents } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { fakeTranSafeCards, startFakeTranSafe, type FakeTranSafe } from '../fakes/fake-transafe.js';
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
 
@@ -52,6 +53,8 @@ let configId: string;
 
 beforeAll(async () => {
   const who = await signIn(ctx, { tenantName: 'Card Gateway Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, who);
   company = { who, accountId: await insertAccount(ctx, who) };
   const created = await call(who, 'POST', 'providers', {
     providerName: 'TranSafe',

@@ -8,6 +8,7 @@ import {
   providerEvents,
 } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { setFeatureFlag } from '../feature-gates.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { day, insertAccount, insertInvoice, paymentRowIn } from '../pay/fixtures.js';
 import { waitFor } from '../wait.js';
@@ -32,6 +33,8 @@ beforeAll(async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   opayo.deliverTo = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   merchant = await signIn(ctx, { tenantName: 'Opayo Merchant Ltd' });
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  await setFeatureFlag(ctx, 'OpayoPi', true);
   accountId = await insertAccount(ctx, merchant);
   const created = await ctx.app.inject({
     method: 'POST',

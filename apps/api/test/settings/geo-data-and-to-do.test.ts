@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 let ctx: TestContext;
 let admin: SignedIn;
@@ -10,6 +11,8 @@ let viewer: SignedIn;
 beforeAll(async () => {
   ctx = await buildTestApp();
   admin = await signIn(ctx, { tenantName: 'Geo Ltd' });
+  // The Sandbox test provider belongs to demo companies (issue 20).
+  await makeDemoCompany(ctx, admin);
   viewer = await signIn(ctx, { tenantName: 'Geo Viewer Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
 });

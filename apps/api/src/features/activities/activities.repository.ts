@@ -57,12 +57,23 @@ export function createActivitiesRepository() {
       return toCursorPage(rows.map(toActivity), query, (row) => [row.id, row.id]);
     },
 
-    async forResource(executor: Executor, tenantId: string, resourceId: string, limit: number) {
+    /** One record's activities; with `datasetId`, only those of that company (a bound key). */
+    async forResource(
+      executor: Executor,
+      tenantId: string,
+      resourceId: string,
+      limit: number,
+      datasetId: number | null = null,
+    ) {
       const rows = await executor
         .select()
         .from(auditActivities)
         .where(
-          and(eq(auditActivities.tenantId, tenantId), eq(auditActivities.resourceId, resourceId)),
+          and(
+            eq(auditActivities.tenantId, tenantId),
+            eq(auditActivities.resourceId, resourceId),
+            datasetId === null ? undefined : eq(auditActivities.datasetId, datasetId),
+          ),
         )
         .orderBy(desc(auditActivities.id))
         .limit(limit);

@@ -12,6 +12,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { resolveDataset } from '../../platform/auth.js';
 import { requirePrincipal } from '../../platform/context.js';
+import { ForbiddenError } from '../../platform/errors.js';
 import type { ActivitiesRepository } from './activities.repository.js';
 
 export async function activitiesRoutes(
@@ -28,7 +29,7 @@ export async function activitiesRoutes(
       schema: {
         tags: ['audit-logs'],
         summary:
-          "Activities, newest first, cursor paged. With a Dataset-Id header: that company's; without: the tenant's own (users, keys, companies, sign-ins).",
+          "Activities, newest first, cursor paged. With a Dataset-Id header: that company's; without: the tenant's own (users, keys, companies, sign-ins), 403 for a company-bound key.",
         querystring: cursorQuerySchema,
         response: { 200: cursorPageOf(auditActivitySchema) },
       },
@@ -39,6 +40,13 @@ export async function activitiesRoutes(
       const header = request.headers['dataset-id'];
       const datasetId =
         header === undefined ? null : await resolveDataset(database, request, principal);
+      // A key bound to a company never reads the tenant's own log (sign-ins, users, keys).
+      if (datasetId === null && principal.keyDatasetId !== null) {
+        const company = principal.keyDatasetId;
+        throw new ForbiddenError(
+          `This access key is bound to company ${company}: it reads that company’s activities only (send Dataset-Id: ${company}).`,
+        );
+      }
       return request.tenantRead((tx) => repository.page(tx, principal.tenantId, datasetId, query));
     },
   );
@@ -49,7 +57,7 @@ export async function activitiesRoutes(
       config: { access: 'tenant', permission: 'ViewAuditLogs' },
       schema: {
         tags: ['audit-logs'],
-        summary: 'The latest activities of one record',
+        summary: "The latest activities of one record (a company-bound key: its company's only)",
         params: z.object({ id: z.string().min(1).max(100) }),
         querystring: z.object({
           itemsPerPage: z.coerce
@@ -63,9 +71,16 @@ export async function activitiesRoutes(
       },
     },
     async (request) => {
-      const { tenantId } = requirePrincipal(request.principal);
+      const { tenantId, keyDatasetId } = requirePrincipal(request.principal);
+      // A company-bound key sees its company's activities of the record, nothing else.
       const items = await request.tenantRead((tx) =>
-        repository.forResource(tx, tenantId, request.params.id, request.query.itemsPerPage),
+        repository.forResource(
+          tx,
+          tenantId,
+          request.params.id,
+          request.query.itemsPerPage,
+          keyDatasetId,
+        ),
       );
       return { items };
     },

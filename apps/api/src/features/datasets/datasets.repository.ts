@@ -49,18 +49,28 @@ async function lock(executor: Executor, tenantId: string): Promise<void> {
 
 export function createDatasetsRepository() {
   return {
-    async all(executor: Executor, tenantId: string): Promise<Dataset[]> {
+    /** The tenant's companies; with `only` (a company-bound key's company) that one alone. */
+    async all(executor: Executor, tenantId: string, only: number | null = null): Promise<Dataset[]> {
       const rows = await executor
         .select()
         .from(datasets)
-        .where(eq(datasets.tenantId, tenantId))
+        .where(and(eq(datasets.tenantId, tenantId), only === null ? undefined : eq(datasets.id, only)))
         .orderBy(asc(datasets.id));
       return rows.map(toDataset);
     },
 
-    async page(executor: Executor, tenantId: string, query: PageQuery<DatasetFields>) {
+    async page(
+      executor: Executor,
+      tenantId: string,
+      query: PageQuery<DatasetFields>,
+      only: number | null = null,
+    ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: datasets.id });
-      const where = and(eq(datasets.tenantId, tenantId), compiled.where);
+      const where = and(
+        eq(datasets.tenantId, tenantId),
+        only === null ? undefined : eq(datasets.id, only),
+        compiled.where,
+      );
       const rows = await executor
         .select()
         .from(datasets)

@@ -13,7 +13,8 @@ import {
   selectableHostSystems,
   updateDatasetBody,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+import type { Tx } from '../../db/client.js';
+import { requirePrincipal, type Principal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { DatasetsRepository } from './datasets.repository.js';
 import type { DatasetLifecycle } from './datasets.jobs.js';
@@ -36,6 +37,13 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     return change.dataset;
   }
 
+  /** A company the caller may see: a key bound to another company finds nothing (issue 20). */
+  async function findVisible(tx: Tx, principal: Principal | null, id: number) {
+    const { tenantId, keyDatasetId } = requirePrincipal(principal);
+    if (keyDatasetId !== null && keyDatasetId !== id) return null;
+    return repository.find(tx, tenantId, id);
+  }
+
   r.get(
     '/api/v0/data-sets',
     {
@@ -43,9 +51,9 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       schema: { tags, summary: 'Companies, paged (default sort: id ascending)', querystring: pageQuerySchema, response: { 200: pageOf(datasetSchema) } },
     },
     async (request) => {
-      const { tenantId } = requirePrincipal(request.principal);
+      const { tenantId, keyDatasetId } = requirePrincipal(request.principal);
       const query = parsePageQuery(datasetQuery, request.query);
-      return request.tenantRead((tx) => repository.page(tx, tenantId, query));
+      return request.tenantRead((tx) => repository.page(tx, tenantId, query, keyDatasetId));
     },
   );
 
@@ -56,8 +64,8 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       schema: { tags, summary: "All of the tenant's companies", response: { 200: z.object({ items: z.array(datasetSchema) }) } },
     },
     async (request) => {
-      const { tenantId } = requirePrincipal(request.principal);
-      return { items: await request.tenantRead((tx) => repository.all(tx, tenantId)) };
+      const { tenantId, keyDatasetId } = requirePrincipal(request.principal);
+      return { items: await request.tenantRead((tx) => repository.all(tx, tenantId, keyDatasetId)) };
     },
   );
 
@@ -86,8 +94,7 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       schema: { tags, summary: 'One company', params: datasetIdParam, response: { 200: datasetSchema } },
     },
     async (request) => {
-      const { tenantId } = requirePrincipal(request.principal);
-      const dataset = await request.tenantRead((tx) => repository.find(tx, tenantId, request.params.id));
+      const dataset = await request.tenantRead((tx) => findVisible(tx, request.principal, request.params.id));
       if (!dataset) throw new NotFoundError(`Company ${request.params.id} was not found.`);
       return dataset;
     },
@@ -100,8 +107,7 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       schema: { tags, summary: 'Whether a company exists: 204 yes, 404 no', params: datasetIdParam, response: { 204: z.null().describe('The company exists') } },
     },
     async (request, reply) => {
-      const { tenantId } = requirePrincipal(request.principal);
-      const dataset = await request.tenantRead((tx) => repository.find(tx, tenantId, request.params.id));
+      const dataset = await request.tenantRead((tx) => findVisible(tx, request.principal, request.params.id));
       if (!dataset) throw new NotFoundError(`Company ${request.params.id} was not found.`);
       return reply.status(204).send(null);
     },

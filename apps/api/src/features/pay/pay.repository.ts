@@ -104,7 +104,10 @@ function pageStatement(): SQL {
 }
 let pageQuery: Query | undefined;
 
-export function createPayRepository() {
+export function createPayRepository(options: {
+  /** Which configurations may be offered and paid with (payment-providers/provider-gates.ts). */
+  offered: SQL;
+}) {
   const scoped = <T extends { tenantId: unknown; datasetId: unknown }>(table: T, scope: PayScope) =>
     and(eq(table.tenantId as never, scope.tenantId), eq(table.datasetId as never, scope.datasetId));
 
@@ -327,12 +330,14 @@ export function createPayRepository() {
       return logo ?? null;
     },
 
-    /** The company's enabled provider configurations. */
+    /** The company's enabled provider configurations whose kind it may offer (issue 20). */
     async enabledConfigurations(tx: Executor, scope: PayScope) {
       return tx
         .select()
         .from(paymentProviders)
-        .where(and(scoped(paymentProviders, scope), eq(paymentProviders.enabled, true)))
+        .where(
+          and(scoped(paymentProviders, scope), eq(paymentProviders.enabled, true), options.offered),
+        )
         .orderBy(
           desc(paymentProviders.isDefault),
           desc(paymentProviders.displayPriority),

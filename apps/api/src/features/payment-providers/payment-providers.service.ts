@@ -24,6 +24,7 @@ import type {
   PaymentProvidersRepository,
   ProviderScope,
 } from './payment-providers.repository.js';
+import type { ProviderGates } from './provider-gates.js';
 
 type ProviderFields = (typeof paymentProviderQuery)['fields'];
 export type Credentials = Record<string, unknown>;
@@ -95,8 +96,10 @@ function methodConfigurationsOf(
 export function createPaymentProvidersService(deps: {
   repository: PaymentProvidersRepository;
   secrets: SecretBox;
+  /** Feature flags, tenant settings and demo companies that withhold kinds (issue 20). */
+  gates: ProviderGates;
 }) {
-  const { repository, secrets } = deps;
+  const { repository, secrets, gates } = deps;
   const notFound = () => new NotFoundError(paymentProviderMessages.notFound);
 
   const open = (row: PaymentProviderRow): Credentials =>
@@ -220,6 +223,7 @@ export function createPaymentProvidersService(deps: {
       if (type.addedByAuthorisation && Object.keys(serverCredentials).length === 0) {
         throw new ValidationError({ providerName: [paymentProviderMessages.addedByAuthorisation] });
       }
+      gates.check(await gates.facts(tx, scope), input);
       if (await repository.nameTaken(tx, scope, input.name, null)) throw nameTaken();
       const credentials = {
         ...credentialsToStore(input.providerName, input.settings, input.credentials, {}),
@@ -258,6 +262,7 @@ export function createPaymentProvidersService(deps: {
       if (stored.providerName !== input.providerName) {
         throw new ValidationError({ providerName: [paymentProviderMessages.providerNameChanged] });
       }
+      gates.check(await gates.facts(tx, scope), input, stored);
       if (await repository.nameTaken(tx, scope, input.name, input.id)) throw nameTaken();
       const credentials = credentialsToStore(
         input.providerName,

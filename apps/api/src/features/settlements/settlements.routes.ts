@@ -38,7 +38,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
   r.get(
     base,
     {
-      config: { access: 'dataset' },
+      config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
       schema: {
         tags,
         summary:
@@ -56,7 +56,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
   r.get(
     `${base}/:id`,
     {
-      config: { access: 'dataset' },
+      config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
       schema: {
         tags,
         summary: 'One settlement configuration group',
@@ -73,6 +73,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'CreateSettlementConfigurations',
         operation: 'CreateSettlementConfigurationGroup',
       },
@@ -98,6 +99,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'EditSettlementConfigurations',
         operation: 'UpdateSettlementConfigurationGroup',
       },
@@ -120,6 +122,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'DeleteSettlementConfigurations',
         operation: 'DeleteSettlementConfigurationGroup',
       },
@@ -146,6 +149,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'CreateSettlementConfigurations',
         operation: 'CreateSettlementConfiguration',
       },
@@ -173,6 +177,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'EditSettlementConfigurations',
         operation: 'UpdateSettlementConfiguration',
       },
@@ -198,6 +203,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     {
       config: {
         access: 'dataset',
+        featureFlag: 'settlementConfigurations',
         permission: 'DeleteSettlementConfigurations',
         operation: 'DeleteSettlementConfiguration',
       },
