@@ -9,6 +9,7 @@ import {
   signSandboxNotification,
 } from '../../src/providers/sandbox/sandbox.checkout.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /**
  * Sandbox notifications carry their time in what is signed (issue 20 item 11): `t=…,sha256=…`
@@ -26,6 +27,8 @@ const now = () => Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   ctx = await buildTestApp({ SANDBOX_NOTIFICATION_KEY: notificationKey });
   admin = await signIn(ctx, { tenantName: 'Fresh Notifications Ltd' });
+  // The Sandbox is for demo companies only (issue 20 item 2).
+  await makeDemoCompany(ctx, admin);
   const created = await ctx.app.inject({
     method: 'POST',
     url: '/api/v0/providers',
