@@ -4,7 +4,7 @@ import { users } from '../../db/schema.js';
 import { normalizeEmail } from '../../platform/crypto.js';
 import { ForbiddenError, UnauthorizedError } from '../../platform/errors.js';
 import type { SessionStore } from '../../platform/sessions.js';
-import type { TokenVerifier } from './token-verifier.js';
+import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
 
 export interface SignedInUser {
   tenantId: string;
@@ -59,13 +59,16 @@ export function createAuthService(deps: {
   }
 
   return {
-    async login(accessToken: string, client: { ip: string; userAgent?: string }) {
-      let token;
+    /** Signature, issuer, audience and expiry; anything else is 401 before any account is named. */
+    async verify(accessToken: string): Promise<VerifiedToken> {
       try {
-        token = await deps.verifyToken(accessToken);
+        return await deps.verifyToken(accessToken);
       } catch {
         throw new UnauthorizedError('Authentication not correct.');
       }
+    },
+
+    async signIn(token: VerifiedToken, client: { ip: string; userAgent?: string }) {
       const user = await findUser(token.issuer, token.subject, token.email);
       const session = await deps.sessions.create({
         tenantId: user.tenantId,
