@@ -13,7 +13,7 @@ import type { JSONWebKeySet } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import type { Config } from './config.js';
+import { fastifyTrustProxy, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { webDistFolder } from './paths.js';
 import { payPageHosts, registerPayPage } from './platform/pay-page.js';
@@ -157,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: { level: config.LOG_LEVEL } }),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
