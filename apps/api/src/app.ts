@@ -253,7 +253,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async () => app.swagger(),
   );
 
-  registerMetrics(app);
+  registerMetrics(app, {
+    token: config.METRICS_TOKEN,
+    listener: config.METRICS_PORT
+      ? { host: config.METRICS_HOST, port: config.METRICS_PORT }
+      : undefined,
+  });
 
   const sessions = createSessionStore(database, {
     idleMinutes: config.SESSION_IDLE_MINUTES,

@@ -47,6 +47,14 @@ export const configSchema = z.object({
    * there are (hops), or their addresses and networks (comma list). `true` means one hop.
    */
   TRUST_PROXY: z.string().default('false'),
+  /**
+   * /metrics (issue 20 item 13): a bearer token a scraper must send; and/or its own listener. With
+   * neither, /metrics answers the machine itself only (a loopback caller, nothing forwarded).
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Serves /metrics on this port only (not on PORT), on METRICS_HOST. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Ledgerline <no-reply@ledgerline.local>'),
   /** 32-byte key (base64) that encrypts provider credentials at rest. */
