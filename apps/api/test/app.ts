@@ -19,8 +19,8 @@ export interface TestContext {
 export async function buildTestApp(
   env: Record<string, string> = {},
   databaseOptions: Parameters<typeof createTestDatabase>[0] = {},
-  /** More of buildApp's options (the payer page's checkout adapters). */
-  appOptions: Pick<BuildAppOptions, 'checkouts'> = {},
+  /** More of buildApp's options (the payer page's checkout adapters, a mailer standing in for SMTP). */
+  appOptions: Pick<BuildAppOptions, 'checkouts' | 'mailer' | 'loggerInstance'> = {},
 ): Promise<TestContext> {
   const { database, dispose } = await createTestDatabase(databaseOptions);
   const oidc = await startFakeOidcProvider();
