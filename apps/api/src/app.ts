@@ -20,6 +20,7 @@ import { payPageHosts, registerPayPage } from './platform/pay-page.js';
 import { registerAudit } from './platform/audit.js';
 import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
+import { createLogger } from './platform/logger.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import {
@@ -119,7 +120,7 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   identityProvider?: MountableIdentityProvider;
-  /** The process's pino logger; by default the app makes its own at LOG_LEVEL. */
+  /** The process's pino logger (platform/logger.ts createLogger); by default the app makes one at LOG_LEVEL. */
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Defaults to SMTP_URL, else the .eml mail drop under DATA_DIR/mail. */
   mailer?: Mailer;
@@ -154,9 +155,8 @@ export function siteCacheControl(url: string): string {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    ...(options.loggerInstance
-      ? { loggerInstance: options.loggerInstance }
-      : { logger: { level: config.LOG_LEVEL } }),
+    // Request lines without query values or secret path segments (platform/logger.ts).
+    loggerInstance: options.loggerInstance ?? createLogger(config.LOG_LEVEL),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
