@@ -38,6 +38,7 @@ import { activitiesRoutes } from './features/activities/activities.routes.js';
 import { createActivitiesRepository } from './features/activities/activities.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createInvitationProofs } from './features/auth/invitation-proof.js';
 import { createTokenVerifier } from './features/auth/token-verifier.js';
 import { datasetsRoutes } from './features/datasets/datasets.routes.js';
 import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
@@ -320,6 +321,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     cookieSecure: config.cookieSecure,
     framed,
     sessionHours: config.SESSION_ABSOLUTE_HOURS,
+    publicUrl: config.publicUrl,
     throttle: createSignInThrottle(database, {
       perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
     }),
@@ -344,14 +346,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  const invitationProofs = createInvitationProofs({ database, publicUrl: config.publicUrl });
   const invitations = createInvitations({
     jobs,
     users: usersAdmin,
     mailer,
-    // With an external provider the invited user signs in there and is matched by e-mail.
+    // With an external provider the link carries the single-use proof the invited user's first
+    // sign-in must bring (issue 20 item 6); the embedded one mails its set-password link.
     links: {
       link: async (input) =>
-        identityProvider ? identityProvider.invitationLink(input) : input.redirectUri,
+        identityProvider ? identityProvider.invitationLink(input) : invitationProofs.link(input),
     },
     publicUrl: config.publicUrl,
     log: app.log,

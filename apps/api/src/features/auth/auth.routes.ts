@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loginBody } from '@ledgerline/contract';
+import { invitationAcceptQuery, loginBody } from '@ledgerline/contract';
 import { sessionCookieAttributes, sessionCookieName, xsrfCookieName } from '../../platform/auth.js';
 import { writeAuditActivity } from '../../platform/audit.js';
 import type { Database } from '../../db/client.js';
@@ -8,6 +8,12 @@ import type { SessionStore } from '../../platform/sessions.js';
 import { problem, sendProblem } from '../../platform/problems.js';
 import { accountWaitMessage, type SignInThrottle } from '../../platform/sign-in-throttle.js';
 import type { AuthService } from './auth.service.js';
+import {
+  invitationAcceptPath,
+  invitationCookieAttributes,
+  invitationCookieName,
+  invitationProofTtlHours,
+} from './invitation-proof.js';
 import type { VerifiedToken } from './token-verifier.js';
 
 export interface AuthRoutesOptions {
@@ -20,6 +26,8 @@ export interface AuthRoutesOptions {
   sessionHours: number;
   /** Sign-in attempts per address and per account, counted in the database. */
   throttle: SignInThrottle;
+  /** Where an opened invitation link sends the browser: the site, which starts the sign-in. */
+  publicUrl: string;
 }
 
 /**
@@ -39,6 +47,8 @@ function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number, detail:
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
   const cookieName = sessionCookieName(options.cookieSecure);
   const cookieBase = sessionCookieAttributes(options.cookieSecure, options.framed ?? false);
+  const proofCookie = invitationCookieName(options.cookieSecure);
+  const proofAttributes = invitationCookieAttributes(options.cookieSecure, options.framed ?? false);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -76,15 +86,17 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         );
       }
       const signedIn = await options.auth
-        .signIn(token, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-        })
+        .signIn(
+          token,
+          { ip: request.ip, userAgent: request.headers['user-agent'] },
+          request.cookies[proofCookie] ?? null,
+        )
         .catch(async (error: unknown) => {
           await throttle.failed(account);
           throw error;
         });
-      const { user, session } = signedIn;
+      const { user, session, usedInvitation } = signedIn;
+      if (usedInvitation) reply.clearCookie(proofCookie, proofAttributes);
       await throttle.succeeded(account);
       request.auditResource = { type: 'User', id: user.userId };
       await options.database.withTenant(user.tenantId, (tx) =>
@@ -101,6 +113,31 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         maxAge,
       });
       return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    invitationAcceptPath,
+    {
+      config: { access: 'none' },
+      schema: {
+        tags: ['session'],
+        summary: 'Open an invitation link (external identity provider)',
+        description:
+          'Keeps the invitation token in an HttpOnly cookie for POST /login, which binds the invited ' +
+          "user to the provider's account at the first sign-in, and sends the browser to the site. " +
+          'The token is checked at that sign-in, not here.',
+        querystring: invitationAcceptQuery,
+      },
+    },
+    async (request, reply) => {
+      reply.setCookie(proofCookie, request.query.token, {
+        ...proofAttributes,
+        maxAge: invitationProofTtlHours * 3600,
+      });
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+      return reply.redirect(`${options.publicUrl}/`, 303);
     },
   );
 
