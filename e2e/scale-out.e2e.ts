@@ -51,7 +51,7 @@ beforeAll(async () => {
   const env = {
     DATABASE_URL: databaseUrl,
     PUBLIC_URL: site,
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '1',
     LOG_LEVEL: 'info',
     RATE_LIMIT_LOGIN_PER_MINUTE: String(loginLimit),
   };

@@ -13,13 +13,14 @@ import type { JSONWebKeySet } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
-import type { Config } from './config.js';
+import { fastifyTrustProxy, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { webDistFolder } from './paths.js';
 import { payPageHosts, registerPayPage } from './platform/pay-page.js';
 import { registerAudit } from './platform/audit.js';
 import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
+import { createLogger } from './platform/logger.js';
 import { registerMetrics } from './platform/metrics.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import {
@@ -37,6 +38,7 @@ import { activitiesRoutes } from './features/activities/activities.routes.js';
 import { createActivitiesRepository } from './features/activities/activities.repository.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { createAuthService } from './features/auth/auth.service.js';
+import { createInvitationProofs } from './features/auth/invitation-proof.js';
 import { createTokenVerifier } from './features/auth/token-verifier.js';
 import { datasetsRoutes } from './features/datasets/datasets.routes.js';
 import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
@@ -121,7 +123,7 @@ export interface BuildAppOptions {
   config: Config;
   database: Database;
   identityProvider?: MountableIdentityProvider;
-  /** The process's pino logger; by default the app makes its own at LOG_LEVEL. */
+  /** The process's pino logger (platform/logger.ts createLogger); by default the app makes one at LOG_LEVEL. */
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Defaults to SMTP_URL, else the .eml mail drop under DATA_DIR/mail. */
   mailer?: Mailer;
@@ -156,10 +158,9 @@ export function siteCacheControl(url: string): string {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    ...(options.loggerInstance
-      ? { loggerInstance: options.loggerInstance }
-      : { logger: { level: config.LOG_LEVEL } }),
-    trustProxy: config.TRUST_PROXY,
+    // Request lines without query values or secret path segments (platform/logger.ts).
+    loggerInstance: options.loggerInstance ?? createLogger(config.LOG_LEVEL),
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -255,7 +256,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async () => app.swagger(),
   );
 
-  registerMetrics(app);
+  registerMetrics(app, {
+    token: config.METRICS_TOKEN,
+    listener: config.METRICS_PORT
+      ? { host: config.METRICS_HOST, port: config.METRICS_PORT }
+      : undefined,
+  });
 
   const sessions = createSessionStore(database, {
     idleMinutes: config.SESSION_IDLE_MINUTES,
@@ -317,6 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     cookieSecure: config.cookieSecure,
     framed,
     sessionHours: config.SESSION_ABSOLUTE_HOURS,
+    publicUrl: config.publicUrl,
     throttle: createSignInThrottle(database, {
       perAddressPerMinute: config.RATE_LIMIT_LOGIN_PER_MINUTE,
     }),
@@ -341,14 +348,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  const invitationProofs = createInvitationProofs({ database, publicUrl: config.publicUrl });
   const invitations = createInvitations({
     jobs,
     users: usersAdmin,
     mailer,
-    // With an external provider the invited user signs in there and is matched by e-mail.
+    // With an external provider the link carries the single-use proof the invited user's first
+    // sign-in must bring (issue 20 item 6); the embedded one mails its set-password link.
     links: {
       link: async (input) =>
-        identityProvider ? identityProvider.invitationLink(input) : input.redirectUri,
+        identityProvider ? identityProvider.invitationLink(input) : invitationProofs.link(input),
     },
     publicUrl: config.publicUrl,
     log: app.log,

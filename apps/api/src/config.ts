@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -56,7 +57,19 @@ export const configSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
   /** Sets Secure cookies and the __Host- prefix; defaults to true when PUBLIC_URL is https. */
   COOKIE_SECURE: bool.optional(),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * The proxies in front of the server whose X-Forwarded-* headers are believed: `false`, how many
+   * there are (hops), or their addresses and networks (comma list). `true` means one hop.
+   */
+  TRUST_PROXY: z.string().default('false'),
+  /**
+   * /metrics (issue 20 item 13): a bearer token a scraper must send; and/or its own listener. With
+   * neither, /metrics answers the machine itself only (a loopback caller, nothing forwarded).
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Serves /metrics on this port only (not on PORT), on METRICS_HOST. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Ledgerline <no-reply@ledgerline.local>'),
   /** 32-byte key (base64) that encrypts provider credentials at rest. */
@@ -160,10 +173,61 @@ export interface Config extends RawConfig {
   oidcAudience: string;
   embeddedIdp: boolean;
   featureFlagDefaults: Record<string, boolean>;
+  /**
+   * TRUST_PROXY as Fastify's `trustProxy` takes it: false, a hop count, or addresses/CIDRs. Never
+   * plain `true`, which would believe a client-written X-Forwarded-For (issue 20 item 7).
+   */
+  trustProxy: TrustProxy;
   /** FRAME_ANCESTORS as origins; when any is set, cookies are SameSite=None; Partitioned. */
   frameAncestors: string[];
   /** WEBHOOK_ALLOWED_PORTS as numbers; null: any port. */
   webhookAllowedPorts: number[] | null;
+}
+
+export type TrustProxy = false | number | string[];
+
+const trustProxyMessage =
+  'TRUST_PROXY: expected false, a number of proxies in front of the server, or their addresses and networks (comma list, e.g. 10.0.0.2,10.1.0.0/16)';
+
+/** An address, a network in CIDR notation, or one of proxy-addr's names for reserved ranges. */
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY (issue 20 item 7): `true` is kept for old configurations and means one hop, the
+ * load balancer in front; believing every hop would let any client choose its own address.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(text)) return false;
+  if (['true', 'yes'].includes(text)) return 1;
+  if (/^\d{1,3}$/.test(text)) return Number(text);
+  const addresses = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (addresses.length === 0 || !addresses.every(isProxyAddress))
+    throw new Error(`Invalid configuration:\n  ${trustProxyMessage}`);
+  return addresses;
+}
+
+/**
+ * What Fastify's `trustProxy` is given. Fastify 5 trusts nobody for a bare hop count (it cannot
+ * tell the proxy from a client that reached the port directly), so a count is a function that
+ * believes the nearest `hops` addresses: right only when the port is reachable through the proxies
+ * alone (README); otherwise name their addresses.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /** FRAME_ANCESTORS: each item must be an origin (scheme, host and port only). */
@@ -221,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       (raw.WEBHOOK_ALLOWED_PORTS === undefined && raw.WEBHOOK_ALLOW_PRIVATE)
         ? null
         : (raw.WEBHOOK_ALLOWED_PORTS ?? '443,80').split(',').map(Number),
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     oidcIssuer: raw.OIDC_ISSUER ?? `${publicUrl}/idp`,
     oidcAudience: raw.OIDC_AUDIENCE ?? `${publicUrl}/api`,
     embeddedIdp,

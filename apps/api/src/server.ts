@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
+import type { pino } from 'pino';
 import { buildApp, type MountableIdentityProvider } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -7,6 +7,7 @@ import { openDatabase } from './db/open.js';
 import { DataFolderInUseError } from './db/lock.js';
 import { createTenant, tenantCount } from './features/tenants/tenants.service.js';
 import { createIdentityProvider, registerIdentityProvider } from './idp/index.js';
+import { createLogger } from './platform/logger.js';
 
 const demoTenantName = 'Demo Ltd';
 const invitationHours = 72;
@@ -66,7 +67,7 @@ async function seedFirstStart(
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = pino({ level: config.LOG_LEVEL });
+  const log = createLogger(config.LOG_LEVEL);
   let opened;
   try {
     opened = await openDatabase(config);

@@ -19,8 +19,8 @@ export interface TestContext {
 export async function buildTestApp(
   env: Record<string, string> = {},
   databaseOptions: Parameters<typeof createTestDatabase>[0] = {},
-  /** More of buildApp's options (the payer page's checkout adapters). */
-  appOptions: Pick<BuildAppOptions, 'checkouts'> = {},
+  /** More of buildApp's options (the payer page's checkout adapters, a mailer standing in for SMTP). */
+  appOptions: Pick<BuildAppOptions, 'checkouts' | 'mailer' | 'loggerInstance'> = {},
 ): Promise<TestContext> {
   const { database, dispose } = await createTestDatabase(databaseOptions);
   const oidc = await startFakeOidcProvider();
@@ -108,4 +108,21 @@ export async function signIn(
     xsrf,
     headers: (extra = {}) => ({ cookie, 'x-xsrf-token': xsrf, ...extra }),
   };
+}
+
+/** The invitation link of a mail's text (an external provider's: `/api/v0/invitations/accept?token=…`). */
+export function invitationLinkIn(text: string): URL {
+  const link = /https?:\/\/\S+\/api\/v0\/invitations\/accept\?\S+/.exec(text);
+  if (!link) throw new Error(`no invitation link in ${text}`);
+  return new URL(link[0]);
+}
+
+/**
+ * Opens an invitation link as the invited user's browser does: the proof cookie it leaves is what
+ * the first sign-in brings to POST /login (issue 20 item 6).
+ */
+export async function openInvitation(ctx: TestContext, link: URL) {
+  const response = await ctx.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+  const proof = response.cookies.find((c) => c.name.endsWith('ledgerline_invitation'));
+  return { response, cookie: proof ? `${proof.name}=${proof.value}` : '' };
 }

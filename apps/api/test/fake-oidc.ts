@@ -57,7 +57,16 @@ export async function startFakeOidcProvider() {
     audience,
     /** A token as the provider would issue it; override any claim to break it on purpose. */
     async token(
-      claims: { sub: string; email?: string; name?: string },
+      /**
+       * `email_verified` is true unless given, as Keycloak, Entra ID (with its e-mail claims) and
+       * Auth0 say of an address they checked; null leaves the claim out.
+       */
+      claims: {
+        sub: string;
+        email?: string;
+        name?: string;
+        email_verified?: boolean | string | null;
+      },
       options: {
         issuer?: string;
         audience?: string;
@@ -65,7 +74,12 @@ export async function startFakeOidcProvider() {
         foreignKey?: boolean;
       } = {},
     ) {
-      return new SignJWT({ email: claims.email, name: claims.name })
+      const verified = claims.email_verified === undefined ? true : claims.email_verified;
+      return new SignJWT({
+        email: claims.email,
+        name: claims.name,
+        ...(verified === null || claims.email === undefined ? {} : { email_verified: verified }),
+      })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
         .setSubject(claims.sub)
         .setIssuer(options.issuer ?? issuer)

@@ -66,6 +66,12 @@ export const users = pgTable(
     /** The identity provider's issuer and subject, bound at first sign-in. */
     idpIssuer: text('idp_issuer'),
     idpSubject: text('idp_subject'),
+    /**
+     * With an external identity provider, an invited user binds through the invitation: the
+     * sha-256 of its single-use token, and until when it works (issue 20 item 6, migration 0023).
+     */
+    invitationTokenHash: text('invitation_token_hash'),
+    invitationExpiresAt: timestamp('invitation_expires_at', { withTimezone: true }),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -57,8 +57,10 @@ export async function createIdentityProvider(options: {
     config.oidcIssuer,
     createProviderConfiguration({ config, database, accounts, secrets }),
   );
-  // Behind a TLS-terminating proxy, X-Forwarded-Proto decides whether cookies are Secure.
-  provider.proxy = config.TRUST_PROXY;
+  // Behind a TLS-terminating proxy, X-Forwarded-Proto decides whether cookies are Secure. Client
+  // addresses come from Fastify (middie copies request.ip), which honours the hops or addresses.
+  provider.proxy = config.trustProxy !== false;
+  if (typeof config.trustProxy === 'number') provider.maxIpsCount = config.trustProxy;
   // COOKIE_SECURE=true says users reach the site over TLS: the provider's cookies are Secure
   // as the site's are, even when the TLS ends before this process (and SameSite=None needs it).
   if (config.cookieSecure)

@@ -88,7 +88,10 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
     async extraTokenClaims(_ctx, token) {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const account = await accounts.findById(token.accountId);
-      return account ? { email: account.email, name: account.name } : undefined;
+      // The address is the one the invitation was mailed to, proven by its set-password link.
+      return account
+        ? { email: account.email, email_verified: true, name: account.name }
+        : undefined;
     },
     interactions: {
       // Under /idp middie gives every request to oidc-provider, so the pages live beside it,

@@ -25,6 +25,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(message) {
+        message = { ...message, subject: safeSubject(message.subject) };
         await transport.sendMail({ from: options.from, ...message });
         options.log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
@@ -34,6 +35,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
+      message = { ...message, subject: safeSubject(message.subject) };
       const info = await transport.sendMail({ from: options.from, ...message });
       mkdirSync(folder, { recursive: true });
       const file = join(folder, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
@@ -41,6 +43,30 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
       options.log.info({ to: message.to, subject: message.subject, file }, 'mail written to the mail drop (no SMTP_URL)');
     },
   };
+}
+
+/** Characters no subject carries: C0 and C1 controls (CR and LF among them), DEL, Unicode line and
+ * paragraph separators and the bidirectional overrides that reorder what the reader sees. */
+// eslint-disable-next-line no-control-regex -- control characters are what this removes
+const subjectControls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The longest value (in characters) one interpolation puts into a subject. */
+export const subjectValueMaxLength = 80;
+
+/**
+ * A value for a mail subject (issue 20 item 13): a payer's name, a company name, an address.
+ * Control characters become spaces, runs of spaces one, and a value past `max` characters is cut
+ * with an ellipsis, so nobody writes header lines or pushes the subject's own words out of sight.
+ */
+export function subjectValue(value: string, max = subjectValueMaxLength): string {
+  const clean = value.replace(subjectControls, ' ').replace(/\s+/g, ' ').trim();
+  const characters = Array.from(clean);
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : clean;
+}
+
+/** The last guard, whoever composed the subject: no control characters, at most 250 characters. */
+function safeSubject(subject: string): string {
+  return subjectValue(subject, 250);
 }
 
 export function escapeHtml(value: string): string {

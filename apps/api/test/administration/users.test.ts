@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { auditActivities, sessions, users } from '../../src/db/schema.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { buildTestApp, invitationLinkIn, openInvitation, signIn, type SignedIn, type TestContext } from '../app.js';
 import { waitFor } from '../wait.js';
 
 let ctx: TestContext;
@@ -18,6 +18,16 @@ beforeAll(async () => {
   other = await signIn(ctx, { tenantName: 'Rival Ltd' });
 });
 afterAll(() => ctx.close());
+
+/** The invitation link mailed to an address (the mail drop's .eml, quoted-printable undone). */
+async function invitationTo(email: string) {
+  const mail = await waitFor(async () => {
+    if (!existsSync(join(mailDir, 'mail'))) return undefined;
+    const files = readdirSync(join(mailDir, 'mail')).map((f) => readFileSync(join(mailDir, 'mail', f), 'utf8'));
+    return files.find((f) => f.includes(`To: ${email}`));
+  });
+  return invitationLinkIn(mail.replace(/=\n/g, '').replace(/=3D/g, '='));
+}
 
 const post = (user: SignedIn, payload: object) =>
   ctx.app.inject({ method: 'POST', url: '/api/v0/users', headers: user.headers(), payload });
@@ -114,7 +124,8 @@ describe('changing users', () => {
     const secondEmail = 'second@pair.example';
     const second = (await post(first, { name: 'Second', email: secondEmail, role: 'Administrator' })).json();
     const token = await ctx.oidc.token({ sub: 'second-sub', email: secondEmail });
-    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token } });
+    const { cookie } = await openInvitation(ctx, await invitationTo(secondEmail));
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token }, headers: { cookie } });
     const jar = Object.fromEntries(login.cookies.map((c) => [c.name, c.value]));
     const secondHeaders = { cookie: `ledgerline_session=${jar.ledgerline_session}`, 'x-xsrf-token': jar['XSRF-TOKEN']! };
     const [a, b] = await Promise.all([
@@ -133,7 +144,8 @@ describe('changing users', () => {
     const colleagueEmail = 'colleague@team.example';
     const colleague = (await post(team, { name: 'Colleague', email: colleagueEmail, role: 'Standard' })).json();
     const token = await ctx.oidc.token({ sub: 'colleague-sub', email: colleagueEmail });
-    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token } });
+    const { cookie } = await openInvitation(ctx, await invitationTo(colleagueEmail));
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/v0/login', payload: { accessToken: token }, headers: { cookie } });
     expect(login.statusCode).toBe(204);
     const removed = await ctx.app.inject({ method: 'DELETE', url: `/api/v0/users/${colleague.id}`, headers: team.headers() });
     expect(removed.statusCode).toBe(204);

@@ -40,6 +40,9 @@ const notTenantScoped = new Set([
   'GET /api/health', // the database check, no tenant
   'GET /api/v0/info/sign-in', // the issuer and client id the site signs in with
   'POST /api/v0/login', // exchanges an identity provider's token; no session yet
+  // Keeps the invitation token of its link in a cookie for POST /login, which checks it against the
+  // invited user (test/administration/external-sign-in.test.ts); nothing is read or written here.
+  'GET /api/v0/invitations/accept',
   'GET /api/v0/logout', // ends the caller's own session (walked, it would sign A out mid-matrix)
   // The payer page (issue 14) has no tenant and no sign-in: the request's id in its link is what
   // gives access, and any caller with the link may see and pay it. A payment id of another request

@@ -36,17 +36,14 @@ afterAll(async () => {
 
 describe('POST /login per account', () => {
   it('delays attempts for one account from many addresses, and lets its owner in after the delay', async () => {
-    const email = 'victim@example.com';
-    const { userId } = await createTenant(ctx.database, {
-      name: 'Victim Ltd',
-      adminEmail: email,
-      adminName: 'Victim',
-    });
-    // Five addresses, one attempt each: under every address's limit, all for the same account.
+    // Verified tokens of an address the IdP vouches for, which has no Ledgerline access yet:
+    // every attempt is refused after the token was verified, and counts for that account.
+    const email = 'outsider@example.com';
+    const verified = () => ctx.oidc.token({ sub: 'outsider-sub', email });
     for (let i = 1; i <= 5; i++) {
-      expect((await login(forged(email), `127.0.0.${i}`)).statusCode).toBe(401);
+      expect((await login(await verified(), `127.0.0.${i}`)).statusCode).toBe(403);
     }
-    const delayed = await login(forged(email), '127.0.0.6');
+    const delayed = await login(await verified(), '127.0.0.6');
     expect(delayed.statusCode).toBe(429);
     expect(delayed.headers['content-type']).toContain('application/problem+json');
     expect(delayed.headers['retry-after']).toBe('1');
@@ -57,19 +54,50 @@ describe('POST /login per account', () => {
     });
     // The delay grows with each attempt taken...
     await wait(1_100);
-    expect((await login(forged(email), '127.0.0.7')).statusCode).toBe(401);
-    const longer = await login(forged(email), '127.0.0.8');
+    expect((await login(await verified(), '127.0.0.7')).statusCode).toBe(403);
+    const longer = await login(await verified(), '127.0.0.8');
     expect(longer.statusCode).toBe(429);
     expect(longer.headers['retry-after']).toBe('2');
     // ...but never locks the owner out, and another account is not slowed.
-    expect((await login(forged('bystander@example.com'), '127.0.0.9')).statusCode).toBe(401);
+    const bystander = await ctx.oidc.token({
+      sub: 'bystander-sub',
+      email: 'bystander@example.com',
+    });
+    expect((await login(bystander, '127.0.0.9')).statusCode).toBe(403);
     await wait(2_100);
+    const { userId } = await createTenant(ctx.database, {
+      name: 'Outsider Ltd',
+      adminEmail: email,
+      adminName: 'Outsider',
+    });
     const token = await ctx.oidc.token({ sub: `sub-${userId}`, email });
     expect((await login(token, '127.0.0.10')).statusCode).toBe(204);
     // A success starts the count over: five free attempts again.
+    const foreign = () => ctx.oidc.token({ sub: 'other-sub', email }, { foreignKey: true });
     for (let i = 0; i < 5; i++) {
-      expect((await login(forged(email), `127.0.1.${i}`)).statusCode).toBe(401);
+      expect((await login(await foreign(), `127.0.1.${i}`)).statusCode).toBe(401);
     }
+  });
+
+  it('charges an account only for tokens that verify: forged ones naming it never slow its owner (issue 20 item 8)', async () => {
+    const email = 'victim@example.com';
+    const { userId } = await createTenant(ctx.database, {
+      name: 'Victim Ltd',
+      adminEmail: email,
+      adminName: 'Victim',
+    });
+    // Ten addresses, one forged token each: under every address's limit, all naming the victim.
+    for (let i = 1; i <= 10; i++) {
+      expect((await login(forged(email), `127.0.2.${i}`)).statusCode).toBe(401);
+    }
+    // Signed by a key the server does not trust, naming the victim by e-mail and subject.
+    for (let i = 1; i <= 5; i++) {
+      const foreign = await ctx.oidc.token({ sub: `sub-${userId}`, email }, { foreignKey: true });
+      expect((await login(foreign, `127.0.3.${i}`)).statusCode).toBe(401);
+    }
+    const token = await ctx.oidc.token({ sub: `sub-${userId}`, email });
+    const owner = await login(token, '127.0.2.99');
+    expect(owner.statusCode, owner.body).toBe(204);
   });
 
   it('keeps the per-address limit, whatever account the attempts name', async () => {

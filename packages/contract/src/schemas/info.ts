@@ -24,3 +24,11 @@ export const tenantSettingResponse = z
   .meta({ id: 'TenantSetting' });
 
 export const loginBody = z.object({ accessToken: z.string().min(1).max(16384) });
+
+/**
+ * `GET /api/v0/invitations/accept`: the link an invitation mails when users sign in at an external
+ * identity provider; its token is the single-use proof the first sign-in brings (issue 20 item 6).
+ */
+export const invitationAcceptQuery = z.object({
+  token: z.string({ message: 'The invitation link is incomplete.' }).min(20).max(200),
+});

@@ -1,18 +1,20 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { decodeJwt } from 'jose';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { loginBody } from '@ledgerline/contract';
-import {
-  sessionCookieAttributes,
-  sessionCookieName,
-  xsrfCookieName,
-} from '../../platform/auth.js';
+import { invitationAcceptQuery, loginBody } from '@ledgerline/contract';
+import { sessionCookieAttributes, sessionCookieName, xsrfCookieName } from '../../platform/auth.js';
 import { writeAuditActivity } from '../../platform/audit.js';
 import type { Database } from '../../db/client.js';
 import type { SessionStore } from '../../platform/sessions.js';
 import { problem, sendProblem } from '../../platform/problems.js';
 import { accountWaitMessage, type SignInThrottle } from '../../platform/sign-in-throttle.js';
 import type { AuthService } from './auth.service.js';
+import {
+  invitationAcceptPath,
+  invitationCookieAttributes,
+  invitationCookieName,
+  invitationProofTtlHours,
+} from './invitation-proof.js';
+import type { VerifiedToken } from './token-verifier.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -24,20 +26,17 @@ export interface AuthRoutesOptions {
   sessionHours: number;
   /** Sign-in attempts per address and per account, counted in the database. */
   throttle: SignInThrottle;
+  /** Where an opened invitation link sends the browser: the site, which starts the sign-in. */
+  publicUrl: string;
 }
 
 /**
- * The account a token claims to be for, read without verifying it: the attempt counts for that
- * account whether or not the token turns out to be valid (issue 9, defect 4).
+ * The account a verified token is for: its e-mail, else its issuer and subject. Only a token that
+ * verifies is charged to an account, so a forged one naming somebody cannot slow them down
+ * (issue 20 item 8).
  */
-function claimedAccount(accessToken: string): string | null {
-  try {
-    const claims = decodeJwt(accessToken);
-    const named = typeof claims.email === 'string' ? claims.email : claims.sub;
-    return named ? named.slice(0, 500) : null;
-  } catch {
-    return null;
-  }
+function accountOf(token: VerifiedToken): string {
+  return (token.email ?? `${token.issuer}|${token.subject}`).slice(0, 500);
 }
 
 function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number, detail: string) {
@@ -48,6 +47,8 @@ function tooManyAttempts(reply: FastifyReply, retryAfterSeconds: number, detail:
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions) {
   const cookieName = sessionCookieName(options.cookieSecure);
   const cookieBase = sessionCookieAttributes(options.cookieSecure, options.framed ?? false);
+  const proofCookie = invitationCookieName(options.cookieSecure);
+  const proofAttributes = invitationCookieAttributes(options.cookieSecure, options.framed ?? false);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -74,28 +75,29 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
           `Too many sign-in attempts from this address. Try again in ${wait} seconds.`,
         );
       }
-      const account = claimedAccount(request.body.accessToken);
-      if (account !== null) {
-        const turn = await throttle.account(account);
-        if (!turn.allowed) {
-          return tooManyAttempts(
-            reply,
-            turn.retryAfterSeconds,
-            accountWaitMessage(turn.retryAfterSeconds),
-          );
-        }
+      const token = await options.auth.verify(request.body.accessToken);
+      const account = accountOf(token);
+      const turn = await throttle.account(account);
+      if (!turn.allowed) {
+        return tooManyAttempts(
+          reply,
+          turn.retryAfterSeconds,
+          accountWaitMessage(turn.retryAfterSeconds),
+        );
       }
       const signedIn = await options.auth
-        .login(request.body.accessToken, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-        })
+        .signIn(
+          token,
+          { ip: request.ip, userAgent: request.headers['user-agent'] },
+          request.cookies[proofCookie] ?? null,
+        )
         .catch(async (error: unknown) => {
-          if (account !== null) await throttle.failed(account);
+          await throttle.failed(account);
           throw error;
         });
-      const { user, session } = signedIn;
-      if (account !== null) await throttle.succeeded(account);
+      const { user, session, usedInvitation } = signedIn;
+      if (usedInvitation) reply.clearCookie(proofCookie, proofAttributes);
+      await throttle.succeeded(account);
       request.auditResource = { type: 'User', id: user.userId };
       await options.database.withTenant(user.tenantId, (tx) =>
         writeAuditActivity(tx, request, 204, user.tenantId, {
@@ -111,6 +113,31 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         maxAge,
       });
       return reply.status(204).send();
+    },
+  );
+
+  r.get(
+    invitationAcceptPath,
+    {
+      config: { access: 'none' },
+      schema: {
+        tags: ['session'],
+        summary: 'Open an invitation link (external identity provider)',
+        description:
+          'Keeps the invitation token in an HttpOnly cookie for POST /login, which binds the invited ' +
+          "user to the provider's account at the first sign-in, and sends the browser to the site. " +
+          'The token is checked at that sign-in, not here.',
+        querystring: invitationAcceptQuery,
+      },
+    },
+    async (request, reply) => {
+      reply.setCookie(proofCookie, request.query.token, {
+        ...proofAttributes,
+        maxAge: invitationProofTtlHours * 3600,
+      });
+      reply.header('cache-control', 'no-store');
+      reply.header('referrer-policy', 'no-referrer');
+      return reply.redirect(`${options.publicUrl}/`, 303);
     },
   );
 

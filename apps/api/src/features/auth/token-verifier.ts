@@ -10,6 +10,8 @@ export interface VerifiedToken {
   issuer: string;
   subject: string;
   email: string | null;
+  /** The provider checked the address (`email_verified` is the boolean true, nothing else). */
+  emailVerified: boolean;
   name: string | null;
 }
 
@@ -57,6 +59,7 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
       issuer: payload.iss!,
       subject: payload.sub,
       email: claim(payload, 'email'),
+      emailVerified: payload.email_verified === true,
       name: claim(payload, 'name'),
     };
   };

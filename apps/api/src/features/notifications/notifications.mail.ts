@@ -7,7 +7,7 @@ import { datasets, tenantSettings } from '../../db/schema.js';
 import { companyDetails, companyLogos, notificationDeliveries } from '../../db/schema-company.js';
 import { payers, paymentTransactions } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { escapeHtml, type Mailer } from '../../platform/mail.js';
+import { escapeHtml, subjectValue, type Mailer } from '../../platform/mail.js';
 import type { CompanyScope } from '../company-settings/company-settings.repository.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 
@@ -56,35 +56,42 @@ function wordingOf(
   name: NotificationName,
   v: { amount: string; company: string; customer: string; reference: string },
 ): Wording {
+  // Subjects take each value cleaned and bounded (issue 20 item 13: the customer's name is what a
+  // payer typed); the lead, in the body, keeps it whole.
+  const s = {
+    amount: subjectValue(v.amount),
+    company: subjectValue(v.company),
+    customer: subjectValue(v.customer),
+  };
   switch (name) {
     case 'TenantPaymentSuccessful':
       return {
-        subject: `Payment received: ${v.amount} from ${v.customer}`,
+        subject: `Payment received: ${s.amount} from ${s.customer}`,
         lead: `A payment of ${v.amount} from ${v.customer} was successful (reference ${v.reference}).`,
       };
     case 'TenantPaymentFailed':
       return {
-        subject: `Payment failed: ${v.amount} from ${v.customer}`,
+        subject: `Payment failed: ${s.amount} from ${s.customer}`,
         lead: `A payment of ${v.amount} from ${v.customer} failed (reference ${v.reference}).`,
       };
     case 'TenantPaymentProcessing':
       return {
-        subject: `Payment processing: ${v.amount} from ${v.customer}`,
+        subject: `Payment processing: ${s.amount} from ${s.customer}`,
         lead: `A payment of ${v.amount} from ${v.customer} is being processed (reference ${v.reference}).`,
       };
     case 'PaymentPending':
       return {
-        subject: `Your payment of ${v.amount} to ${v.company} is pending`,
+        subject: `Your payment of ${s.amount} to ${s.company} is pending`,
         lead: `Your payment of ${v.amount} to ${v.company} has been received and is pending (reference ${v.reference}).`,
       };
     case 'PaymentPendingCancelled':
       return {
-        subject: `Your payment of ${v.amount} to ${v.company} was cancelled`,
+        subject: `Your payment of ${s.amount} to ${s.company} was cancelled`,
         lead: `Your pending payment of ${v.amount} to ${v.company} was cancelled; no money was taken (reference ${v.reference}).`,
       };
     case 'PaymentPendingCompleted':
       return {
-        subject: `Your payment of ${v.amount} to ${v.company} is complete`,
+        subject: `Your payment of ${s.amount} to ${s.company} is complete`,
         lead: `Your pending payment of ${v.amount} to ${v.company} has been completed (reference ${v.reference}).`,
       };
   }

@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.js';
 import { notificationDeliveries } from '../../db/schema-company.js';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
-import type { Mailer } from '../../platform/mail.js';
+import { subjectValue, type Mailer } from '../../platform/mail.js';
 import { companyMail, readMailCompany } from '../notifications/notifications.mail.js';
 import type { PayScope } from './pay.repository.js';
 
@@ -81,7 +81,7 @@ export function createPayReceipts(deps: {
     // The company's layout, logo and details, as every mail about the company (issue 13).
     await mailer.send({
       to: email,
-      subject: `Receipt: your payment of ${amount} to ${company.companyName}`,
+      subject: `Receipt: your payment of ${subjectValue(amount)} to ${subjectValue(company.companyName)}`,
       ...companyMail(company, lines, link),
     });
     await database.withTenant(scope.tenantId, (tx) =>

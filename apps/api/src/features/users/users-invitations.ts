@@ -9,9 +9,18 @@ export interface InvitationData {
   redirectUri: string | null;
 }
 
-/** How a new user gets in: the embedded provider makes a set-password link; an external one signs in by e-mail. */
+/**
+ * How a new user gets in: the embedded provider makes a set-password link; with an external one
+ * the link carries the single-use proof of the invitation (features/auth/invitation-proof.ts).
+ */
 export interface InvitationLinks {
-  link(input: { email: string; name: string; redirectUri: string }): Promise<string>;
+  link(input: {
+    tenantId: string;
+    userId: string;
+    email: string;
+    name: string;
+    redirectUri: string;
+  }): Promise<string>;
 }
 
 export const invitationJob = 'user.invite';
@@ -32,7 +41,13 @@ export function createInvitations(deps: {
     const user = await deps.users.forInvitation(data.tenantId, data.userId);
     if (!user) return; // deleted before the mail went out
     const redirectUri = data.redirectUri ?? `${deps.publicUrl}/`;
-    const link = await deps.links.link({ email: user.emailAddress, name: user.displayName, redirectUri });
+    const link = await deps.links.link({
+      tenantId: data.tenantId,
+      userId: data.userId,
+      email: user.emailAddress,
+      name: user.displayName,
+      redirectUri,
+    });
     const greeting = `Hello ${user.displayName},`;
     const body = 'You have been invited to Ledgerline, the back office for your company’s payment collection.';
     await deps.mailer.send({

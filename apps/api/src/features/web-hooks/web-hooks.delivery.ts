@@ -5,7 +5,7 @@ import type { Database, Tx } from '../../db/client.js';
 import { datasets, users } from '../../db/schema.js';
 import { webHookDeliveries, webHookEndpoints } from '../../db/schema-web-hooks.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { escapeHtml, type Mailer } from '../../platform/mail.js';
+import { escapeHtml, subjectValue, type Mailer } from '../../platform/mail.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { postWebHook, type PostResult } from './safe-http.js';
 import { svixAppUid, type SvixClient } from './svix-client.js';
@@ -346,7 +346,7 @@ export function createWebHookDelivery(deps: {
       for (const { email } of administrators) {
         await mailer.send({
           to: email,
-          subject: `Web hook endpoint disabled: ${url}`,
+          subject: `Web hook endpoint disabled: ${subjectValue(url, 120)}`,
           text: `${lead}\n\n${link}\n`,
           html: `<p>${escapeHtml(lead)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
         });

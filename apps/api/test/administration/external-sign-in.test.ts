@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema.js';
+import { createTenant } from '../../src/features/tenants/tenants.service.js';
+import type { MailMessage } from '../../src/platform/mail.js';
+import {
+  buildTestApp,
+  invitationLinkIn,
+  openInvitation,
+  signIn,
+  type SignedIn,
+  type TestContext,
+} from '../app.js';
+import { waitFor } from '../wait.js';
+
+/**
+ * Issue 20 item 6: with an external identity provider (OIDC_ISSUER) a first sign-in binds a
+ * Ledgerline user to the provider's subject. It takes an address the provider verified
+ * (`email_verified: true`), and an invited user binds only through their invitation: the mailed
+ * link leaves a single-use proof in the browser, which the first sign-in must bring.
+ */
+let ctx: TestContext;
+let admin: SignedIn;
+const sent: MailMessage[] = [];
+
+beforeAll(async () => {
+  ctx = await buildTestApp(
+    {},
+    {},
+    { mailer: { send: async (message) => void sent.push(message) } },
+  );
+  admin = await signIn(ctx, { tenantName: 'External Ltd' });
+});
+afterAll(() => ctx?.close());
+
+const unverified =
+  'Your identity provider has not verified your e-mail address. Verify it there, then sign in again.';
+const needsInvitation =
+  'Open the invitation link from your e-mail to sign in to Ledgerline for the first time.';
+const invitationExpired =
+  'Your invitation has expired or was already used. Ask an administrator of your company to invite you again.';
+
+function login(accessToken: string, cookie?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/v0/login',
+    payload: { accessToken },
+    ...(cookie ? { headers: { cookie } } : {}),
+  });
+}
+
+async function binding(email: string) {
+  const [row] = await ctx.database.db
+    .select({ subject: users.idpSubject })
+    .from(users)
+    .where(eq(users.emailAddress, email));
+  return row?.subject ?? null;
+}
+
+async function invite(email: string, role = 'Administrator') {
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v0/users',
+    headers: admin.headers(),
+    payload: {
+      name: `Invited ${email.slice(0, 12)}`,
+      email,
+      role,
+      redirectUri: 'http://localhost:3000/',
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const mail = await waitFor(async () => sent.find((m) => m.to === email));
+  return invitationLinkIn(mail.text);
+}
+
+describe('a first sign-in by e-mail', () => {
+  it.each([
+    ['false', false],
+    ['left out', null],
+    ['the string "true"', 'true'],
+  ] as const)(
+    'is refused when email_verified is %s, and binds nobody',
+    async (_label, verified) => {
+      const email = `first-${randomUUID().slice(0, 8)}@example.com`;
+      await createTenant(ctx.database, {
+        name: `T ${email}`,
+        adminEmail: email,
+        adminName: `A ${email}`,
+      });
+      const token = await ctx.oidc.token({ sub: 'someone', email, email_verified: verified });
+      const response = await login(token);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ status: 403, detail: unverified });
+      expect(await binding(email)).toBeNull();
+    },
+  );
+
+  it("binds the first administrator an operator made by the provider's verified address", async () => {
+    const email = `owner-${randomUUID().slice(0, 8)}@example.com`;
+    await createTenant(ctx.database, {
+      name: `T ${email}`,
+      adminEmail: email,
+      adminName: `A ${email}`,
+    });
+    const response = await login(await ctx.oidc.token({ sub: `owner-sub-${email}`, email }));
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await binding(email)).toBe(`owner-sub-${email}`);
+    // Bound: the subject signs in afterwards whatever its token says of the address.
+    const later = await ctx.oidc.token({ sub: `owner-sub-${email}`, email, email_verified: false });
+    expect((await login(later)).statusCode).toBe(204);
+  });
+});
+
+describe('an invited user', () => {
+  it('is not bound by a verified address alone', async () => {
+    const email = 'ivan@external.example';
+    await invite(email);
+    const attacker = await ctx.oidc.token({ sub: 'attacker-sub', email });
+    const response = await login(attacker);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ status: 403, detail: needsInvitation });
+    expect(await binding(email)).toBeNull();
+  });
+
+  it('binds through the invitation link: once, to the verified address it was sent to', async () => {
+    const email = 'ines@external.example';
+    const link = await invite(email);
+    expect(link.origin + link.pathname).toBe('http://localhost:3000/api/v0/invitations/accept');
+    const opened = await openInvitation(ctx, link);
+    expect(opened.response.statusCode).toBe(303);
+    expect(opened.response.headers.location).toBe('http://localhost:3000/');
+    const cookie = opened.response.cookies.find((c) => c.name === 'ledgerline_invitation')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/v0/login' });
+
+    // The proof with an unverified address, or another address, binds nobody.
+    const unverifiedToken = await ctx.oidc.token({ sub: 'ines-sub', email, email_verified: false });
+    expect((await login(unverifiedToken, opened.cookie)).json().detail).toBe(unverified);
+    const other = await ctx.oidc.token({ sub: 'mallory-sub', email: 'mallory@external.example' });
+    expect((await login(other, opened.cookie)).statusCode).toBe(403);
+    expect(await binding(email)).toBeNull();
+
+    const response = await login(await ctx.oidc.token({ sub: 'ines-sub', email }), opened.cookie);
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await binding(email)).toBe('ines-sub');
+    // The sign-in used the proof up and clears its cookie.
+    expect(response.cookies.find((c) => c.name === 'ledgerline_invitation')?.value).toBe('');
+    const [row] = await ctx.database.db
+      .select({ hash: users.invitationTokenHash })
+      .from(users)
+      .where(eq(users.emailAddress, email));
+    expect(row!.hash).toBeNull();
+
+    // The link again, by another account with the same address at the provider: nobody to bind.
+    const again = await openInvitation(ctx, link);
+    const second = await login(await ctx.oidc.token({ sub: 'ines-twin', email }), again.cookie);
+    expect(second.statusCode).toBe(403);
+    expect(await binding(email)).toBe('ines-sub');
+  });
+
+  it('is refused with an expired invitation, and a wrong token is no proof', async () => {
+    const email = 'old@external.example';
+    const link = await invite(email);
+    const opened = await openInvitation(ctx, link);
+    await ctx.database.db
+      .update(users)
+      .set({ invitationExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(users.emailAddress, email));
+    const token = await ctx.oidc.token({ sub: 'old-sub', email });
+    const expired = await login(token, opened.cookie);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().detail).toBe(invitationExpired);
+    await ctx.database.db
+      .update(users)
+      .set({ invitationExpiresAt: new Date(Date.now() + 3_600_000) })
+      .where(eq(users.emailAddress, email));
+    const forged = await login(token, 'ledgerline_invitation=not-the-token');
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().detail).toBe(invitationExpired);
+    expect(await binding(email)).toBeNull();
+    expect((await login(token, opened.cookie)).statusCode).toBe(204);
+  });
+
+  it('answers an accept link without a token with 400', async () => {
+    const response = await ctx.app.inject({ method: 'GET', url: '/api/v0/invitations/accept' });
+    expect(response.statusCode).toBe(400);
+  });
+});
