@@ -17,6 +17,7 @@ import type { MailMessage } from '../../src/platform/mail.js';
 import { createLogger, redactUrl } from '../../src/platform/logger.js';
 import { CookieJar, browse, postForm } from '../browser.js';
 import { createTestDatabase } from '../database.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { insertAccount, insertRequest } from '../pay/fixtures.js';
 import { waitFor } from '../wait.js';
@@ -252,7 +253,8 @@ describe('the log', () => {
     });
     expect(machine.status).toBe(200);
 
-    // A pay link, opened and paid with the Sandbox card.
+    // A pay link, opened and paid with the Sandbox card (a demo company's test provider).
+    await makeDemoCompany({ database } as Parameters<typeof makeDemoCompany>[0], { tenantId });
     const sandbox = await api('POST', 'providers', {
       providerName: 'Sandbox',
       name: 'Card (test)',

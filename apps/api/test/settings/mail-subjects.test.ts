@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxCards } from '@ledgerline/contract';
 import type { MailMessage } from '../../src/platform/mail.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { caller } from '../money-rules/fixtures.js';
 import { insertAccount, insertRequest } from '../pay/fixtures.js';
 import { waitFor } from '../wait.js';
@@ -25,6 +26,7 @@ beforeAll(async () => {
   );
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Subject Ltd' });
+  await makeDemoCompany(ctx, admin);
   const recipient = await call(admin, 'POST', 'notifications/users', {
     type: 'EmailAddress',
     emailAddress: 'finance@subject.example',
