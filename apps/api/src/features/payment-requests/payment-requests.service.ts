@@ -96,6 +96,20 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
     return state;
   }
 
+  /**
+   * What a Transaction request asks: the sum of its allocations' amounts, an allocation without
+   * one counting what its transaction still owes (as createForInvoices sums them).
+   */
+  async function askedTotal(tx: Tx, scope: PaymentRequestScope, id: string): Promise<Big> {
+    const allocations = await repository.allocationsOf(tx, scope, [id]);
+    const owed = await repository.outstandingOf(
+      tx,
+      scope,
+      allocations.filter((x) => x.amount === null).map((x) => x.transactionId),
+    );
+    return allocations.reduce((sum, x) => sum.plus(x.amount ?? owed.get(x.transactionId) ?? 0), new Big(0));
+  }
+
   async function load(tx: Tx, scope: PaymentRequestScope, id: string, what: Loaded): Promise<PaymentRequest> {
     const row = await repository.find(tx, scope, id);
     if (!row) throw notFound();
@@ -352,6 +366,8 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
       for (const [index, allocation] of input.entries()) {
         await repository.updateAllocation(tx, scope, id, { ...allocation, amount: amounts[index]! });
       }
+      // Issue 19: the request asks what its allocations ask, in the same transaction.
+      await repository.update(tx, scope, id, { amountToPay: (await askedTotal(tx, scope, id)).toString() });
       return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
     },
   };
