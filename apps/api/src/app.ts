@@ -387,6 +387,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const paymentRequests = createPaymentRequestsService({
     repository: createPaymentRequestsRepository(),
     publicUrl: config.publicUrl,
+    holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
   });
   const paymentRequestExpiry = createPaymentRequestExpiry({
     database,

@@ -246,10 +246,10 @@ export interface CheckoutChallengeInput {
 export interface CheckoutAdapter {
   readonly name: string;
   /**
-   * Whether a configuration with these settings can take payments on the payer page; absent:
-   * every one can.
+   * Whether a configuration with these settings and credentials can take payments on the payer
+   * page (e.g. a Stripe configuration only once an account is connected); absent: every one can.
    */
-  takes?(settings: Record<string, unknown>): boolean;
+  takes?(settings: Record<string, unknown>, credentials?: Record<string, unknown>): boolean;
   start(input: CheckoutStartInput): Promise<CheckoutStart>;
   /** What the provider says now; called when the payer returns and while the page polls. */
   status(input: CheckoutStatusInput): Promise<CheckoutStatus>;

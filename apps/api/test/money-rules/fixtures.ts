@@ -4,7 +4,7 @@ import { users } from '../../src/db/schema.js';
 import { accounts, transactions } from '../../src/db/schema-receivables.js';
 import type { SignedIn, TestContext } from '../app.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Calls the API as `who` in company 1 of their tenant. */
 export function caller(ctx: TestContext) {

@@ -160,9 +160,11 @@ describe('the payer page', () => {
     expect((await pay('GET', 'not-a-request')).body).toBe(unknown.body);
     const expired = [
       await insertRequest(ctx, admin, { accountId, validUntil: new Date(Date.now() - 60_000) }),
-      await insertRequest(ctx, admin, { accountId, paymentRequiredBy: day(-1) }),
       await insertRequest(ctx, admin, { accountId, requestStatus: 'Expired' }),
     ];
+    // Issue 19: past its payment-required-by day a request is overdue, not expired.
+    const overdue = await insertRequest(ctx, admin, { accountId, paymentRequiredBy: day(-1) });
+    expect((await pay('GET', overdue)).json()).toMatchObject({ state: 'Open', overdue: true });
     for (const id of expired) {
       const response = await pay('GET', id);
       expect(response.statusCode).toBe(200);

@@ -321,6 +321,24 @@ describe('Stripe (Checkout Session on the connected account, Connect events)', (
     expect((await paymentRow(started.paymentId)).status).toBe('Processing');
     expect(await allocationsOf(other.who.tenantId, started.paymentId)).toHaveLength(0);
   });
+
+  it('a configuration without a connected account is never offered (issue 19)', async () => {
+    const company = await merchant('Disconnected Stripe Ltd');
+    const config = await connectStripe(company.who, 'acct_1EndToEnd000003', 'Disconnected Ltd');
+    const request = await requestFor(company, ['30']);
+    const offered = async () =>
+      (await ctx.app.inject({ method: 'GET', url: `/api/v0/pay/${request.requestId}` }))
+        .json()
+        .methods.map((method: { configurationId: string }) => method.configurationId);
+    expect(await offered()).toEqual([config]);
+    const disconnected = await call(
+      company.who,
+      'POST',
+      `stripe/payment-provider/${config}/account/disconnect`,
+    );
+    expect(disconnected.statusCode, disconnected.body).toBeLessThan(300);
+    expect(await offered()).toEqual([]);
+  });
 });
 
 describe('GoCardless (billing request flow, partner webhooks)', () => {

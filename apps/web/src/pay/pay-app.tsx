@@ -16,7 +16,7 @@ import { Receipt } from './components/receipt';
 import { RequestSummary } from './components/request-summary';
 import { SandboxCardForm } from './components/sandbox-card-form';
 import { TranSafeFrame, type TranSafeStep } from './components/transafe-frame';
-import { formatMoney } from './format';
+import { formatDate, formatDateTime, formatMoney } from './format';
 
 interface PayAppProps {
   requestId: string | null;
@@ -293,6 +293,19 @@ function StateContent({
           <RequestSummary page={page} />
         </>
       );
+    case 'NotYetOpen':
+      // docs/decisions.md "Links: valid-from opens, valid-until closes".
+      return (
+        <>
+          <h1>This payment link is not open yet</h1>
+          <p>
+            {page.validFrom
+              ? `You can pay from ${formatDateTime(page.validFrom)}.`
+              : 'You can pay once it opens.'}{' '}
+            If you need to pay sooner, please contact {page.company.name}: their details are below.
+          </p>
+        </>
+      );
     case 'Cancelled':
       return (
         <>
@@ -310,6 +323,12 @@ function StateContent({
           <h1>
             {partPaid ? `${money(page.amountToPay)} left to pay` : `Pay ${page.company.name}`}
           </h1>
+          {page.overdue && page.paymentRequiredBy && (
+            <p className="note overdue-note" role="note">
+              Payment was due on {formatDate(page.paymentRequiredBy)} and is now overdue.
+              {page.feeTotal > 0 && ' The late-payment fees below keep growing until it is paid.'}
+            </p>
+          )}
           {partPaid && (
             <p>{money(page.paidAmount)} has been paid so far. You can pay the rest below.</p>
           )}

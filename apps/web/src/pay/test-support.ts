@@ -20,8 +20,10 @@ export function openTransactionPage(overrides: Partial<PayPage> = {}): PayPage {
     customerName: 'Harbour Supplies Ltd',
     currency: 'GBP',
     quotedOn: '2026-11-24',
+    validFrom: null,
     validUntil: null,
     paymentRequiredBy: null,
+    overdue: false,
     company: {
       name: 'Northwind Trading',
       logoUrl: `/api/v0/pay/${requestId}/logo`,
@@ -48,6 +50,7 @@ export function openTransactionPage(overrides: Partial<PayPage> = {}): PayPage {
         fees: [],
         feesReason: null,
         amountToPay: 980,
+        amountInFull: 980,
         editable: null,
       },
       {
@@ -69,6 +72,7 @@ export function openTransactionPage(overrides: Partial<PayPage> = {}): PayPage {
         ],
         feesReason: 'This invoice was due on 1 October 2026 and is 54 days late.',
         amountToPay: 576.22,
+        amountInFull: 576.22,
         editable: null,
       },
     ],

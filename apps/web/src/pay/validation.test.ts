@@ -107,6 +107,7 @@ describe('editable invoice amounts', () => {
     maximumAmount: 576.22,
     required: false,
     amountToPay: 576.22,
+    askedAmount: 576.22,
     outstandingAmount: 500,
     currency: 'GBP',
   };

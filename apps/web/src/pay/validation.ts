@@ -56,6 +56,8 @@ export interface InvoiceAmountRule {
   required: boolean;
   /** Paid in full: after its discount, with its fees. */
   amountToPay: number;
+  /** What the request asks of it (the form starts there). */
+  askedAmount: number;
   outstandingAmount: number;
   currency: string;
 }

@@ -9,7 +9,14 @@ import { feeLineSchema } from './money-rules.js';
  * An id that does not exist answers exactly like an expired request (`{ state: 'Expired' }` and
  * nothing else), so the page never reveals whether an id exists.
  */
-export const payPageStates = ['Open', 'Completed', 'PartCompleted', 'Cancelled', 'Expired'] as const;
+export const payPageStates = [
+  'Open',
+  'NotYetOpen',
+  'Completed',
+  'PartCompleted',
+  'Cancelled',
+  'Expired',
+] as const;
 export type PayPageState = (typeof payPageStates)[number];
 
 /** The three groups the page shows methods in, in this order. */
@@ -54,7 +61,14 @@ export const payInvoiceSchema = z
     fees: z.array(feeLineSchema),
     /** A plain-words line on why fees apply, or null when none do. */
     feesReason: z.string().nullable(),
+    /**
+     * What the request asks of this invoice today: the allocation's amount (less what this
+     * request already paid of it), or the whole invoice after its discount with its fees. A part
+     * carries no discount and no fee lines.
+     */
     amountToPay: z.number(),
+    /** What paying the whole invoice costs today: after its discount, with its fees. */
+    amountInFull: z.number(),
     /**
      * The payer may change what they pay of this invoice (docs/decisions.md "Payers may change what
      * they pay of an invoice"): the bounds of its amount in the pay call's `invoices`; null when the
@@ -111,7 +125,8 @@ const unavailablePageSchema = z.object({ state: z.literal('Expired') });
 export const payPageSchema = z
   .object({
     id: z.uuid(),
-    state: z.enum(['Open', 'Completed', 'PartCompleted', 'Cancelled']),
+    /** NotYetOpen: before the request's validFrom (nothing can be paid yet). */
+    state: z.enum(['Open', 'NotYetOpen', 'Completed', 'PartCompleted', 'Cancelled']),
     requestType: z.enum(['Transaction', 'Account']),
     usageType: z.enum(['Single', 'Multiple']),
     /** The request's customer reference, or null. */
@@ -121,8 +136,14 @@ export const payPageSchema = z
     currency: z.string(),
     /** The day the figures are worked out for (the company's today). */
     quotedOn: z.iso.date(),
+    /** When the link opens (state NotYetOpen until then), or null. */
+    validFrom: z.iso.datetime({ offset: true }).nullable(),
+    /** When the link stops working (the expired page after it), or null. */
     validUntil: z.iso.datetime({ offset: true }).nullable(),
+    /** The day payment is due; after it the request is overdue but still payable. */
     paymentRequiredBy: z.iso.date().nullable(),
+    /** Open or PartCompleted past paymentRequiredBy: the page says payment is overdue. */
+    overdue: z.boolean(),
     company: payCompanySchema,
     /** Transaction requests: the invoices; Account requests: empty. */
     invoices: z.array(payInvoiceSchema),

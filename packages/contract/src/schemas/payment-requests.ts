@@ -91,6 +91,10 @@ export const paymentRequestMessages = {
   discountsApplied: 'The payment request cannot be edited: settlement discounts or late payments are applied',
   usageTypeLocked:
     'The usage type can be changed only while the request is Open, of type Transaction, with Immediate capture and without payment transactions',
+  notCancellable: 'Only an Open payment request can be cancelled',
+  paymentInProgress:
+    'A payment of this request is in progress: wait until the payer has finished, then try again',
+  cancelled: 'Payment request cancelled',
   notFound: 'The payment request was not found.',
   created: 'New payment request created',
   updated: 'Payment request updated',

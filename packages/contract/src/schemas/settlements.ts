@@ -45,6 +45,8 @@ export const settlementMessages = {
   amountRequired: 'An amount is required',
   dateTypeRequired: 'Date type is required',
   currencyLength: 'Currency must be a three-letter ISO 4217 code',
+  currencyRequired: 'Currency is required for an absolute discount',
+  replacementCurrencyRequired: 'Currency is required for a replacement amount',
   minimumAboveMaximum: 'Maximum transaction value must be greater than the minimum',
   groupInUse: 'This settlement configuration group is in use',
 } as const;
@@ -149,6 +151,16 @@ export const settlementConfigurationBody = z
           code: 'custom',
           path: ['amount'],
           message: settlementMessages.amountRequired,
+        });
+      // Issue 19: an amount is money of one currency; without it, it would apply to every currency.
+      if (!body.currency)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['currency'],
+          message:
+            body.type === 'AbsoluteDiscount'
+              ? settlementMessages.currencyRequired
+              : settlementMessages.replacementCurrencyRequired,
         });
     }
     body.filterGroup.filterConfigurations.forEach((filter, index) => {

@@ -17,6 +17,7 @@ export const webHookEventTypes = [
   'payment-request.created',
   'payment-request.completed',
   'payment-request.expired',
+  'payment-request.cancelled',
   'transaction.late-fee-applied',
 ] as const;
 export type WebHookEventType = (typeof webHookEventTypes)[number];
@@ -54,6 +55,7 @@ export const webHookEventData = {
   'payment-request.created': paymentRequestSchema,
   'payment-request.completed': paymentRequestSchema,
   'payment-request.expired': paymentRequestSchema,
+  'payment-request.cancelled': paymentRequestSchema,
   'transaction.late-fee-applied': lateFeeAppliedSchema,
 } as const satisfies Record<WebHookEventType, z.ZodType>;
 
@@ -68,6 +70,7 @@ export const webHookEventDescriptions: Record<WebHookEventType, string> = {
   'payment-request.created': 'A payment request was created.',
   'payment-request.completed': 'A payment request was paid in full.',
   'payment-request.expired': 'A payment request passed its valid-until time unpaid.',
+  'payment-request.cancelled': 'A member of staff cancelled an Open payment request.',
   'transaction.late-fee-applied': 'Late-payment fees were charged on an invoice with a payment.',
 };
 

@@ -97,7 +97,7 @@ function within<A>(
 
 /**
  * The discount a configuration gives an invoice paid on `paidOn`, or null when it does not apply:
- * date rule, filters, and for an absolute discount the invoice's own currency. A percentage never
+ * date rule, filters, and for an amount (absolute or replacement) the invoice's own currency. A percentage never
  * goes below zero, an absolute discount never exceeds what is outstanding.
  */
 export function settlementDiscount<A>(
@@ -126,12 +126,13 @@ function discountOf<A>(
       return ar.percentOf(outstanding, rule.percentageDiscount, invoice.currency);
     }
     case 'AbsoluteDiscount':
-      if (rule.amount === null) return null;
-      if (rule.currency !== null && rule.currency !== invoice.currency) return null;
+      // An amount is money of one currency: only invoices of that currency, never one saved
+      // without it (issue 19; docs/decisions.md "Absolute discounts require their currency").
+      if (rule.amount === null || rule.currency !== invoice.currency) return null;
       return ar.clampDiscount(ar.figure(rule.amount), outstanding, invoice.currency);
     case 'ReplacementAmount':
       // The offer replaces the amount to pay: the discount is what it takes off.
-      if (rule.amount === null) return null;
+      if (rule.amount === null || rule.currency !== invoice.currency) return null;
       return ar.clampDiscount(
         ar.minus(outstanding, ar.figure(rule.amount)),
         outstanding,

@@ -38,6 +38,11 @@ export interface PayQuote {
   inFlight: PaymentRow[];
   /** The invoices whose amount the payer may change, by transaction id, with their bounds. */
   editable: Map<string, EditBounds>;
+  /**
+   * The invoices of which the request asks a part (askedPart), by transaction id: that part.
+   * Absent: the request asks the whole invoice, as its quote prices it.
+   */
+  asked: Map<string, Big>;
 }
 
 /** What was shown, as stored with the payment (pay_quotes.offered). */
@@ -95,6 +100,24 @@ export function feesReasonOf(quote: Quote, dueDate: string | null): string | nul
     fixed ? `a fixed sum of ${symbol}${new Big(fixed.amount).toFixed(0)}` : null,
   ].filter((part): part is string => part !== null);
   return `This invoice was due on ${due}. UK law lets the seller add ${parts.join(' and ')} for late payment.`;
+}
+
+/**
+ * What a Transaction request asks of one invoice today (docs/decisions.md "The payer is asked what
+ * the request asks"): the allocation's amount less what this request's payments already put on the
+ * invoice. Null: the whole invoice (no amount, or at least what the invoice still owes), priced by
+ * its quote with its discount and fees; else that part (never below 0), which like any part pays
+ * no discount and no fees (edit-rule.ts).
+ */
+export function askedPart(
+  allocation: { amount: string | null; covered: string | null },
+  outstanding: Big,
+  decimals: number,
+): Big | null {
+  if (allocation.amount === null) return null;
+  const left = new Big(allocation.amount).minus(allocation.covered ?? 0).round(decimals);
+  if (left.gte(outstanding)) return null;
+  return left.lt(0) ? new Big(0) : left;
 }
 
 /**
@@ -231,20 +254,25 @@ export function methodsOf(rows: ProviderRow[], currency: string, range: AmountRa
   return methods.map(({ order: _order, ...method }) => method);
 }
 
-/** The page's state; null when the payer sees the expired page. */
-export function stateOf(
-  request: PaymentRequestRow,
-  on: CalendarDate,
-  now: Date,
-): PayPage['state'] | null {
+/**
+ * The page's state; null when the payer sees the expired page. The link works from validFrom
+ * (before it: NotYetOpen) until validUntil (after it: expired); paymentRequiredBy only says the
+ * payment is late (docs/decisions.md "Links: valid-from opens, valid-until closes").
+ */
+export function stateOf(request: PaymentRequestRow, now: Date): PayPage['state'] | null {
   const status = request.requestStatus;
   if (status === 'Expired') return null;
   if (status === 'Cancelled') return 'Cancelled';
   // A Reserve request's authorised payment counts as paid for the payer (demo data's 'Pending').
   if (status === 'Completed' || status === 'Pending') return 'Completed';
   if (request.validUntil && request.validUntil.getTime() < now.getTime()) return null;
-  if (request.paymentRequiredBy && request.paymentRequiredBy < on) return null;
+  if (request.validFrom && request.validFrom.getTime() > now.getTime()) return 'NotYetOpen';
   return status === 'PartCompleted' ? 'PartCompleted' : 'Open';
+}
+
+/** Past its payment-required-by day (the company's today): the page says the payment is overdue. */
+export function isOverdue(request: PaymentRequestRow, on: CalendarDate): boolean {
+  return request.paymentRequiredBy !== null && request.paymentRequiredBy < on;
 }
 
 export function receiptOf(payment: PaymentRow): PayReceipt {
@@ -269,8 +297,31 @@ function invoiceOf(
   },
   quote: Quote,
   editable: EditBounds | null,
+  asked: Big | null,
 ): PayInvoice {
   const offer = quote.bestOffer;
+  const inFull = money(quote.amountToPay, quote.currency);
+  if (asked !== null)
+    // A part: no discount and no fee lines go with it (edit-rule.ts); paying in full still does.
+    return {
+      transactionId: row.id,
+      reference: row.transactionReference,
+      description: row.description,
+      transactionDate: row.transactionDate,
+      dueDate: row.dueDate,
+      outstandingAmount: money(quote.outstandingAmount, quote.currency),
+      discount: 0,
+      offer: null,
+      fees: [],
+      feesReason: null,
+      amountToPay: money(asked, quote.currency),
+      amountInFull: inFull,
+      editable: editable && {
+        minimumAmount: money(editable.minimumAmount, quote.currency),
+        maximumAmount: money(editable.maximumAmount, quote.currency),
+        required: editable.required,
+      },
+    };
   return {
     transactionId: row.id,
     reference: row.transactionReference,
@@ -288,6 +339,7 @@ function invoiceOf(
     fees: quote.fees.map((fee) => ({ ...fee, amount: money(fee.amount, quote.currency) })),
     feesReason: feesReasonOf(quote, row.dueDate),
     amountToPay: money(quote.amountToPay, quote.currency),
+    amountInFull: inFull,
     editable: editable && {
       minimumAmount: money(editable.minimumAmount, quote.currency),
       maximumAmount: money(editable.maximumAmount, quote.currency),
@@ -296,10 +348,12 @@ function invoiceOf(
   };
 }
 
-/** What was shown, kept with the payment (pay_quotes.offered). */
-export function offeredOf(quote: PayQuote): Offered {
-  const reasons = new Map(quote.page.invoices.map((i) => [i.transactionId, i.feesReason]));
-  const invoices = quote.quotes.map((q) => ({
+type OfferedInvoice = Offered['invoices'][number];
+
+/** One invoice paid in full as its quote prices it: its discount, offer and fee lines. */
+export function wholeInvoiceOf(quote: PayQuote, q: Quote): OfferedInvoice {
+  const shown = quote.page.invoices.find((i) => i.transactionId === q.transactionId);
+  return {
     transactionId: q.transactionId,
     outstandingAmount: q.outstandingAmount,
     discount: q.discount,
@@ -312,16 +366,53 @@ export function offeredOf(quote: PayQuote): Offered {
       validUntil: q.bestOffer.validUntil,
     },
     fees: q.fees.map((fee) => ({ ...fee })),
-    feesReason: reasons.get(q.transactionId) ?? null,
+    feesReason: shown?.feesReason ?? feesReasonOf(q, shown?.dueDate ?? null),
     amountToPay: q.amountToPay,
-  }));
-  const sum = (pick: (q: Quote) => Big) =>
-    quote.quotes.reduce((s, q) => s.plus(pick(q)), new Big(0)).toFixed();
+  };
+}
+
+/** A part of one invoice: all of it goes to the invoice, no discount, no fee lines (settle.ts paidAmount). */
+export function partInvoiceOf(q: Quote, amount: Big): OfferedInvoice {
+  return {
+    transactionId: q.transactionId,
+    outstandingAmount: q.outstandingAmount,
+    discount: '0',
+    offer: null,
+    fees: [],
+    amountToPay: amount.toFixed(),
+    paidAmount: amount.toFixed(),
+  };
+}
+
+/** What the request asks of one invoice, as stored; null when it asks nothing of it now. */
+export function askedInvoiceOf(quote: PayQuote, q: Quote): OfferedInvoice | null {
+  const part = quote.asked.get(q.transactionId);
+  if (part === undefined) return wholeInvoiceOf(quote, q);
+  return part.gt(0) ? partInvoiceOf(q, part) : null;
+}
+
+/** Totals of stored invoices. */
+export function offeredTotals(invoices: OfferedInvoice[]) {
+  const sum = (pick: (invoice: OfferedInvoice) => Big) =>
+    invoices.reduce((total, invoice) => total.plus(pick(invoice)), new Big(0));
+  return {
+    discountTotal: sum((invoice) => new Big(invoice.discount)).toFixed(),
+    feeTotal: sum((invoice) =>
+      invoice.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0)),
+    ).toFixed(),
+    total: sum((invoice) => new Big(invoice.amountToPay)),
+  };
+}
+
+/** What was shown, kept with the payment (pay_quotes.offered): what the request asks. */
+export function offeredOf(quote: PayQuote): Offered {
+  const invoices = quote.quotes.flatMap((q) => askedInvoiceOf(quote, q) ?? []);
+  const { discountTotal, feeTotal } = offeredTotals(invoices);
   return {
     quotedOn: quote.page.quotedOn,
     invoices,
-    discountTotal: sum((q) => new Big(q.discount)),
-    feeTotal: sum((q) => q.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0))),
+    discountTotal,
+    feeTotal,
     total: quote.amountToPay.toFixed(),
     amountOffered: quote.amountToPay.toFixed(),
   };
@@ -330,21 +421,38 @@ export function offeredOf(quote: PayQuote): Offered {
 /** What the page needs of the company whatever the request: details, methods, money rules. */
 export interface CompanyFacts {
   company: Awaited<ReturnType<PayRepository['company']>>;
+  /** The configurations the page may offer (offeredConfigurations). */
   configurations: ProviderRow[];
   rules: MoneyRules;
+}
+
+/** Whether a configuration can take money on the payer page (pay.service.ts canPay). */
+export type CanTake = (configuration: ProviderRow) => boolean;
+
+/**
+ * The configurations the payer page may offer, decided in this one place. spec 3 §1: "With no
+ * configuration, or with no default, payments cannot be accepted." So none when the company's
+ * default is missing, disabled or cannot take money; else every enabled configuration that can
+ * take money (`canTake`: its provider has a checkout and the adapter takes it, e.g. a connected
+ * Stripe account), the default among them.
+ */
+export function offeredConfigurations(rows: ProviderRow[], canTake: CanTake): ProviderRow[] {
+  const takers = rows.filter((row) => row.enabled && canTake(row));
+  return takers.some((row) => row.isDefault) ? takers : [];
 }
 
 export async function loadCompanyFacts(
   tx: Executor,
   repository: PayRepository,
   scope: PayScope,
+  canTake: CanTake,
 ): Promise<CompanyFacts> {
   const [company, configurations, rules] = await Promise.all([
     repository.company(tx, scope),
     repository.enabledConfigurations(tx, scope),
     loadMoneyRules(tx, scope),
   ]);
-  return { company, configurations, rules };
+  return { company, configurations: offeredConfigurations(configurations, canTake), rules };
 }
 
 /**
@@ -358,8 +466,8 @@ export async function buildPayQuote(
   request: PaymentRequestRow,
   options: {
     holdMinutes: number;
-    /** Whether a configuration can take payments on the page (its provider has a checkout). */
-    canPay: (configuration: ProviderRow) => boolean;
+    /** Whether a configuration can take payments on the page (offeredConfigurations). */
+    canPay: CanTake;
     /** The company's facts, when the caller keeps them (the page's read); else read here. */
     companyFacts?: (tx: Executor, scope: PayScope) => Promise<CompanyFacts>;
     /** The request's state as pageState read it (the page's GET; a start keeps its reads). */
@@ -369,12 +477,13 @@ export async function buildPayQuote(
 ): Promise<PayQuote | null> {
   const now = options.now ?? new Date();
   const quotedOn = today();
-  const state = stateOf(request, quotedOn, now);
+  let state = stateOf(request, now);
   if (state === null) return null;
   const currency = request.currency;
   const isTransaction = request.requestType === 'Transaction';
   const companyFacts = (
-    options.companyFacts ?? ((t: Executor, s: PayScope) => loadCompanyFacts(t, repository, s))
+    options.companyFacts ??
+    ((t: Executor, s: PayScope) => loadCompanyFacts(t, repository, s, options.canPay))
   )(tx, scope);
   let payments: PaymentRow[];
   let rows: Awaited<ReturnType<PayRepository['invoices']>>;
@@ -406,16 +515,21 @@ export async function buildPayQuote(
   let quotes: Quote[] = [];
   let invoices: PayInvoice[] = [];
   let amountToPay: Big;
+  /** The most the payer may pay now: what is asked, or more where they may change an amount. */
+  let mostPayable: Big;
   const editable = new Map<string, EditBounds>();
+  const asked = new Map<string, Big>();
   const open = state === 'Open' || state === 'PartCompleted';
+  const decimals = currencyDecimalPlaces(currency);
   if (isTransaction) {
     quotes = facts
       ? priceTransactions(rows, facts, quotedOn, rules)
       : await quoteTransactions(tx, scope, rows, quotedOn, rules);
-    const decimals = currencyDecimalPlaces(currency);
-    // The payer may change an invoice's amount where the merchant allows it (edit-rule.ts).
     for (const [i, row] of rows.entries()) {
       const quote = quotes[i]!;
+      const part = askedPart(row.allocation, new Big(quote.outstandingAmount), decimals);
+      if (part !== null) asked.set(row.id, part);
+      // The payer may change an invoice's amount where the merchant allows it (edit-rule.ts).
       if (
         open &&
         editSettings &&
@@ -425,14 +539,27 @@ export async function buildPayQuote(
         editable.set(row.id, editBoundsOf(row.allocation, new Big(quote.amountToPay), decimals));
     }
     // An invoice paid in full is shown with nothing left; it is not quoted again.
-    invoices = rows.map((row, i) => invoiceOf(row, quotes[i]!, editable.get(row.id) ?? null));
+    invoices = rows.map((row, i) =>
+      invoiceOf(row, quotes[i]!, editable.get(row.id) ?? null, asked.get(row.id) ?? null),
+    );
     const owing = quotes.filter((q) => new Big(q.outstandingAmount).gt(0));
     quotes = owing;
-    amountToPay = owing.reduce((sum, q) => sum.plus(q.amountToPay), new Big(0));
+    const askedOf = (q: Quote) => asked.get(q.transactionId) ?? new Big(q.amountToPay);
+    amountToPay = owing.reduce((sum, q) => sum.plus(askedOf(q)), new Big(0));
+    mostPayable = owing.reduce((sum, q) => {
+      const bounds = editable.get(q.transactionId);
+      const most =
+        bounds && bounds.maximumAmount.gt(askedOf(q)) ? bounds.maximumAmount : askedOf(q);
+      return sum.plus(most);
+    }, new Big(0));
   } else {
     amountToPay = new Big(request.amountToPay).minus(paid);
+    mostPayable = amountToPay;
   }
   if (amountToPay.lt(0)) amountToPay = new Big(0);
+  // Every invoice has what the request asked of it: nothing is left to ask (settle.ts completes
+  // Multiple Transaction requests only when their invoices are FullyPaid).
+  if (state === 'PartCompleted' && isTransaction && amountToPay.eq(0)) state = 'Completed';
   const sumOf = (pick: (invoice: PayInvoice) => Big | number) =>
     money(
       invoices.reduce((sum, invoice) => sum.plus(pick(invoice)), new Big(0)),
@@ -453,15 +580,9 @@ export async function buildPayQuote(
     lowest: mayChoose
       ? new Big(partPayment?.minimumAmount ?? new Big(1).div(10 ** currencyDecimalPlaces(currency)))
       : amountToPay,
-    highest: amountToPay,
+    highest: mostPayable.lt(amountToPay) ? amountToPay : mostPayable,
   };
-  const methods = payable
-    ? methodsOf(
-        configurations.filter((row) => options.canPay(row)),
-        currency,
-        range,
-      )
-    : [];
+  const methods = payable ? methodsOf(configurations, currency, range) : [];
   const details = company.details;
   const latest = taken[0];
   const page: PayPage = {
@@ -474,8 +595,10 @@ export async function buildPayQuote(
     customerName: request.customerName,
     currency,
     quotedOn,
+    validFrom: request.validFrom?.toISOString() ?? null,
     validUntil: request.validUntil?.toISOString() ?? null,
     paymentRequiredBy: request.paymentRequiredBy,
+    overdue: open && isOverdue(request, quotedOn),
     company: {
       name: details?.name ?? company.datasetName ?? 'Ledgerline',
       logoUrl: company.hasLogo ? `/api/v0/pay/${request.id}/logo` : null,
@@ -506,5 +629,5 @@ export async function buildPayQuote(
       (state === 'Completed' || state === 'PartCompleted') && latest ? receiptOf(latest) : null,
     test: request.test || (methods.length > 0 && methods.every((method) => method.isTest)),
   };
-  return { page, quotes, amountToPay, inFlight, editable };
+  return { page, quotes, amountToPay, inFlight, editable, asked };
 }

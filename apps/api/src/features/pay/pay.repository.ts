@@ -73,6 +73,13 @@ function pageStatement(): SQL {
   const id = sql`${sql.placeholder('request')}::uuid`;
   const allocated = sql`(select x.transaction_id from payment_request_allocations x
       where x.tenant_id = ${t} and x.dataset_id = ${d} and x.payment_request_id = ${id})`;
+  // What this request's payments already put on the invoice (pay-page.ts askedPart).
+  const covered = sql`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
+       from payment_allocations pa
+       join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
+         and p.id = pa.payment_transaction_id
+       where pa.tenant_id = ${t} and pa.dataset_id = ${d} and pa.transaction_id = x.transaction_id
+         and pa.status <> 'Cancelled' and p.payment_request_id = ${id})`;
   // "select " first: only such a text runs as a named statement, parsed and planned once per
   // connection (db/scoped-read.ts statementName); planning it costs more than running it.
   return sql`select (select ${rowJson('r', paymentRequests)} from payment_requests r
@@ -81,6 +88,7 @@ function pageStatement(): SQL {
        from payment_transactions p
        where p.tenant_id = ${t} and p.dataset_id = ${d} and p.payment_request_id = ${id}) as payments,
     (select json_agg(json_build_object('t', ${rowJson('i', transactions)},
+         'amount', x.amount::text, 'covered', ${covered},
          'required', x.required, 'canEditAmount', x.can_edit_amount,
          'minimumAmount', x.minimum_amount::text, 'maximumAmount', x.maximum_amount::text)
          order by i.due_date asc nulls last, i.id asc)
@@ -103,6 +111,18 @@ function pageStatement(): SQL {
     )}`;
 }
 let pageQuery: Query | undefined;
+
+/** pageStatement's `covered` for the drizzle reads (invoices). */
+function coveredOf(scope: PayScope, requestId: string, transactionId: SQL | PgColumnLike) {
+  return sql<string | null>`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
+    from payment_allocations pa
+    join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
+      and p.id = pa.payment_transaction_id
+    where pa.tenant_id = ${scope.tenantId} and pa.dataset_id = ${scope.datasetId}
+      and pa.transaction_id = ${transactionId} and pa.status <> 'Cancelled'
+      and p.payment_request_id = ${requestId})`;
+}
+type PgColumnLike = typeof paymentRequestAllocations.transactionId;
 
 export function createPayRepository(options: {
   /** Which configurations may be offered and paid with (payment-providers/provider-gates.ts). */
@@ -160,6 +180,8 @@ export function createPayRepository(options: {
         .select({
           transaction: transactions,
           allocation: {
+            amount: sql<string | null>`${x.amount}::text`,
+            covered: coveredOf(scope, requestId, x.transactionId),
             required: x.required,
             canEditAmount: x.canEditAmount,
             minimumAmount: x.minimumAmount,
@@ -197,6 +219,8 @@ export function createPayRepository(options: {
       const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {};
       type InvoiceJson = {
         t: Record<string, unknown>;
+        amount: string | null;
+        covered: string | null;
         required: boolean;
         canEditAmount: boolean;
         minimumAmount: string | null;
@@ -205,6 +229,8 @@ export function createPayRepository(options: {
       const invoices = jsonOf<InvoiceJson[]>(row.invoices, []).map((item) => ({
         ...fromRowJson(transactions, item.t),
         allocation: {
+          amount: item.amount,
+          covered: item.covered,
           required: item.required,
           canEditAmount: item.canEditAmount,
           minimumAmount: item.minimumAmount,

@@ -32,15 +32,20 @@ import type {
 import { CredentialCache } from '../../platform/credential-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import {
+  askedInvoiceOf,
   buildPayQuote,
   loadCompanyFacts,
   methodRefusesAmount,
   offeredOf,
+  offeredTotals,
+  partInvoiceOf,
+  wholeInvoiceOf,
   receiptOf,
   type CompanyFacts,
   type Offered,
   type PayQuote,
 } from './pay-page.js';
+import type { Quote } from '../money-rules/quote.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
 import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
 
@@ -48,6 +53,8 @@ import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
 export const payMessages = {
   expired: 'This payment request has expired or does not exist.',
   cancelled: 'This payment request was cancelled.',
+  notYetOpen: 'This payment link is not open yet. You can pay from the time it shows.',
+  noDefaultProvider: 'This company cannot take payments online yet.',
   alreadyPaid: 'This payment request has already been paid.',
   inProgress: 'Another payment for this request is in progress. Please try again in a few minutes.',
   methodUnavailable: 'This way to pay is not available for this request. Please choose another.',
@@ -114,7 +121,7 @@ const outcomeOf = (status: string): PayPaymentStatus['outcome'] =>
  * The payer's amounts for editable invoices, checked against their bounds (edit-rule.ts): what is
  * stored as offered, and the payment's total. An invoice paid less than in full gives up its
  * discount and fee lines, so it is never paid more than it owes before fees; 0 leaves out an
- * invoice that is not required. Invoices not listed are paid in full.
+ * invoice that is not required. Invoices not listed are paid as the request asks (offeredOf).
  */
 export function chooseAmounts(
   quote: PayQuote,
@@ -129,13 +136,14 @@ export function chooseAmounts(
   };
   const offered = offeredOf(quote);
   // The full amount as the page shows it (in whole minor units): paying it is paying in full.
-  const inFull = (invoice: Offered['invoices'][number]) =>
-    new Big(invoice.amountToPay).round(decimals, Big.roundDown);
+  const inFull = (q: Quote) => new Big(q.amountToPay).round(decimals, Big.roundDown);
   const references = new Map(quote.page.invoices.map((i) => [i.transactionId, i.reference]));
+  const quoted = new Map(quote.quotes.map((q) => [q.transactionId, q]));
   const wanted = new Map<string, Big>();
   for (const [index, item] of asked.entries()) {
     const bounds = quote.editable.get(item.transactionId);
-    if (!bounds)
+    const q = quoted.get(item.transactionId);
+    if (!bounds || !q)
       throw new UnprocessableError(payMessages.notEditable, {
         [`invoices.${index}.transactionId`]: [payMessages.notEditable],
       });
@@ -155,50 +163,34 @@ export function chooseAmounts(
         refuse(index, editMessages.belowMinimum(reference, shown(bounds.minimumAmount)));
       if (amount.gt(bounds.maximumAmount))
         refuse(index, editMessages.aboveMaximum(reference, shown(bounds.maximumAmount)));
-      const invoice = offered.invoices.find((i) => i.transactionId === item.transactionId)!;
-      if (amount.lt(inFull(invoice)) && amount.gt(invoice.outstandingAmount))
+      if (amount.lt(inFull(q)) && amount.gt(q.outstandingAmount))
         refuse(
           index,
-          editMessages.feesInFull(
-            reference,
-            shown(invoice.amountToPay),
-            shown(invoice.outstandingAmount),
-          ),
+          editMessages.feesInFull(reference, shown(q.amountToPay), shown(q.outstandingAmount)),
         );
     }
     wanted.set(item.transactionId, amount);
   }
   const invoices: Offered['invoices'] = [];
-  for (const invoice of offered.invoices) {
-    const amount = wanted.get(invoice.transactionId);
-    if (amount === undefined || amount.gte(inFull(invoice))) invoices.push(invoice);
-    else if (amount.gt(0))
-      invoices.push({
-        ...invoice,
-        discount: '0',
-        offer: null,
-        fees: [],
-        amountToPay: amount.toFixed(),
-        paidAmount: amount.toFixed(),
-      });
+  for (const q of quote.quotes) {
+    const amount = wanted.get(q.transactionId);
+    const invoice =
+      amount === undefined
+        ? askedInvoiceOf(quote, q)
+        : amount.gte(inFull(q))
+          ? wholeInvoiceOf(quote, q)
+          : amount.gt(0)
+            ? partInvoiceOf(q, amount)
+            : null;
+    if (invoice) invoices.push(invoice);
   }
-  const sum = (pick: (invoice: Offered['invoices'][number]) => Big) =>
-    invoices.reduce((total, invoice) => total.plus(pick(invoice)), new Big(0));
-  const total = sum((invoice) => new Big(invoice.amountToPay));
+  const { discountTotal, feeTotal, total } = offeredTotals(invoices);
   if (total.lte(0))
     throw new UnprocessableError(payMessages.nothingChosen, {
       invoices: [payMessages.nothingChosen],
     });
   return {
-    offered: {
-      ...offered,
-      invoices,
-      discountTotal: sum((invoice) => new Big(invoice.discount)).toFixed(),
-      feeTotal: sum((invoice) =>
-        invoice.fees.reduce((s, fee) => s.plus(fee.amount), new Big(0)),
-      ).toFixed(),
-      total: total.toFixed(),
-    },
+    offered: { ...offered, invoices, discountTotal, feeTotal, total: total.toFixed() },
     total,
   };
 }
@@ -223,19 +215,34 @@ export function createPayService(deps: {
     id: string,
   ) => Promise<{ row: ProviderRow; credentials: Record<string, unknown> }>;
   settlement: Settlement;
-  /** Seals a payment's own provider secret (Opayo Server's SecurityKey) before it is stored. */
-  secrets: Pick<SecretBox, 'seal'>;
+  /**
+   * Seals a payment's own provider secret (Opayo Server's SecurityKey) before it is stored; opens
+   * a configuration's credentials for its adapter's `takes`.
+   */
+  secrets: Pick<SecretBox, 'seal' | 'open'>;
   publicUrl: string;
   holdMinutes: number;
   log: FastifyBaseLogger;
 }) {
   const { database, repository, checkouts, settlement, publicUrl, log } = deps;
+  // Whether a configuration can take money on the page: its provider has a checkout, and the
+  // adapter takes its settings and credentials (an unconnected Stripe account does not). Which
+  // configurations are offered at all: pay-page.ts offeredConfigurations.
   const canPay = (configuration: ProviderRow) => {
     const adapter = checkouts.forProvider(configuration.providerName);
-    return (
-      adapter !== null &&
-      (adapter.takes?.((configuration.settings ?? {}) as Record<string, unknown>) ?? true)
-    );
+    if (adapter === null) return false;
+    if (!adapter.takes) return true;
+    let credentials: Record<string, unknown> = {};
+    try {
+      credentials = JSON.parse(deps.secrets.open(configuration.credentialsSealed)) as Record<
+        string,
+        unknown
+      >;
+    } catch (error) {
+      log.warn({ err: error, paymentProviderId: configuration.id }, 'credentials unreadable');
+      return false;
+    }
+    return adapter.takes((configuration.settings ?? {}) as Record<string, unknown>, credentials);
   };
   const quoteOptions = { holdMinutes: deps.holdMinutes, canPay };
   // The page keeps a company's details, methods and money rules for a few seconds (a payer's
@@ -249,7 +256,7 @@ export function createPayService(deps: {
     const known = facts.get(key);
     if (known) return known;
     const generation = facts.begin();
-    const loaded = await loadCompanyFacts(tx, repository, scope);
+    const loaded = await loadCompanyFacts(tx, repository, scope, canPay);
     facts.set(key, loaded, generation);
     return loaded;
   };
@@ -355,6 +362,8 @@ export function createPayService(deps: {
         const { page } = quote;
         if (page.state === 'Cancelled')
           throw new ConflictError(payMessages.cancelled, 'payRequestCancelled');
+        if (page.state === 'NotYetOpen')
+          throw new ConflictError(payMessages.notYetOpen, 'payRequestNotYetOpen');
         if (page.state === 'Completed' || quote.amountToPay.lte(0))
           throw new ConflictError(payMessages.alreadyPaid, 'payRequestPaid');
         if (quote.inFlight.length > 0)

@@ -387,6 +387,30 @@ export function createPaymentRequestsRepository() {
       return fee !== undefined;
     },
 
+    /** Whether a payment of the request is still Processing and was started since `since`. */
+    async paymentInProgress(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestId: string,
+      since: Date,
+    ): Promise<boolean> {
+      const t = paymentTransactions;
+      const [row] = await executor
+        .select({ id: t.id })
+        .from(t)
+        .where(
+          and(
+            eq(t.tenantId, scope.tenantId),
+            eq(t.datasetId, scope.datasetId),
+            eq(t.paymentRequestId, requestId),
+            eq(t.status, 'Processing'),
+            sql`${t.createdOn} >= ${since.toISOString()}`,
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     async hasPayments(
       executor: Executor,
       scope: PaymentRequestScope,

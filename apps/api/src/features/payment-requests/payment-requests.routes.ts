@@ -147,6 +147,35 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
   );
 
+  r.post(
+    '/api/v0/payment-requests/:id/cancel',
+    {
+      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CancelPaymentRequest' },
+      schema: {
+        tags,
+        summary: 'Cancel an Open payment request (its link then says it was cancelled)',
+        description:
+          'Needs EditPaymentRequest. 409 paymentRequestNotCancellable when the request is not Open; 409 paymentRequestPaymentInProgress while a payment of it is being made.',
+        params: uuidParam,
+        response: { 200: paymentRequestSchema },
+      },
+    },
+    async (request) => {
+      request.auditResource = { type: 'PaymentRequest', id: request.params.id };
+      return request.unitOfWork(async (tx) => {
+        const scope = scopeOf(request);
+        const cancelled = await service.cancel(tx, scope, request.params.id);
+        await recordWebhookEvent(tx, scope, {
+          type: 'payment-request.cancelled',
+          recordType: 'PaymentRequest',
+          recordId: cancelled.id,
+          payload: cancelled,
+        });
+        return cancelled;
+      });
+    },
+  );
+
   r.patch(
     '/api/v0/payment-requests/:id/transaction-allocation-info',
     {

@@ -51,8 +51,14 @@ interface AccountEmail {
  * spec 2 §2–§5 payment requests. `publicUrl` makes each request's payment URL, the payer page's
  * address (features/pay).
  */
-export function createPaymentRequestsService(deps: { repository: PaymentRequestsRepository; publicUrl: string }) {
+export function createPaymentRequestsService(deps: {
+  repository: PaymentRequestsRepository;
+  publicUrl: string;
+  /** PAY_ATTEMPT_HOLD_MINUTES: how long a started payment holds its request (default 10). */
+  holdMinutes?: number;
+}) {
   const { repository, publicUrl } = deps;
+  const holdMinutes = deps.holdMinutes ?? 10;
   const requestUrl = (id: string) => `${publicUrl}/pay/${id}`;
   const notFound = () => new NotFoundError(m.notFound);
 
@@ -94,6 +100,20 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
     const state = await editState(tx, scope, row);
     if (state.applied) throw new ConflictError(m.discountsApplied, 'paymentRequestDiscountsApplied');
     return state;
+  }
+
+  /**
+   * What a Transaction request asks: the sum of its allocations' amounts, an allocation without
+   * one counting what its transaction still owes (as createForInvoices sums them).
+   */
+  async function askedTotal(tx: Tx, scope: PaymentRequestScope, id: string): Promise<Big> {
+    const allocations = await repository.allocationsOf(tx, scope, [id]);
+    const owed = await repository.outstandingOf(
+      tx,
+      scope,
+      allocations.filter((x) => x.amount === null).map((x) => x.transactionId),
+    );
+    return allocations.reduce((sum, x) => sum.plus(x.amount ?? owed.get(x.transactionId) ?? 0), new Big(0));
   }
 
   async function load(tx: Tx, scope: PaymentRequestScope, id: string, what: Loaded): Promise<PaymentRequest> {
@@ -325,6 +345,22 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
       return load(tx, scope, row.id, { allocations: true, payments: true, editState: true });
     },
 
+    /**
+     * POST payment-requests/{id}/cancel (issue 19): an Open request becomes Cancelled; the payer's
+     * link then says so. Not while a payer is at a provider's page with a payment of it (the row
+     * lock makes a start and a cancel take turns): that payment could still take money.
+     */
+    async cancel(tx: Tx, scope: PaymentRequestScope, id: string): Promise<PaymentRequest> {
+      const row = await repository.find(tx, scope, id, true);
+      if (!row) throw notFound();
+      if (row.requestStatus !== 'Open') throw new ConflictError(m.notCancellable, 'paymentRequestNotCancellable');
+      const since = new Date(Date.now() - holdMinutes * 60_000);
+      if (await repository.paymentInProgress(tx, scope, id, since))
+        throw new ConflictError(m.paymentInProgress, 'paymentRequestPaymentInProgress');
+      await repository.update(tx, scope, id, { requestStatus: 'Cancelled' });
+      return load(tx, scope, id, { allocations: true, payments: true, editState: true });
+    },
+
     /** PATCH payment-requests/{id}/transaction-allocation-info (spec 2 §5 Allocation edit). */
     async updateAllocations(tx: Tx, scope: PaymentRequestScope, id: string, input: AllocationInfoInput): Promise<PaymentRequest> {
       const row = await repository.find(tx, scope, id, true);
@@ -352,6 +388,8 @@ export function createPaymentRequestsService(deps: { repository: PaymentRequests
       for (const [index, allocation] of input.entries()) {
         await repository.updateAllocation(tx, scope, id, { ...allocation, amount: amounts[index]! });
       }
+      // Issue 19: the request asks what its allocations ask, in the same transaction.
+      await repository.update(tx, scope, id, { amountToPay: (await askedTotal(tx, scope, id)).toString() });
       return load(tx, scope, id, { allocations: true, transactions: true, payments: true, editState: true });
     },
   };

@@ -165,6 +165,9 @@ export function createStripeCheckout(options: {
   return {
     name: 'Stripe',
 
+    /** spec 3 §2: a Stripe configuration does not work until an account is connected. */
+    takes: (_settings, credentials) => textOf(credentials ?? {}, 'stripeAccountId') !== null,
+
     async start(input) {
       const eventType = 'checkout.session.create';
       const account = textOf(input.configuration.credentials, 'stripeAccountId');

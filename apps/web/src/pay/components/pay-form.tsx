@@ -60,7 +60,8 @@ function invoiceRulesOf(page: PayPage): InvoiceAmountRule[] {
             transactionId: invoice.transactionId,
             reference: invoice.reference,
             ...invoice.editable,
-            amountToPay: invoice.amountToPay,
+            amountToPay: invoice.amountInFull,
+            askedAmount: invoice.amountToPay,
             outstandingAmount: invoice.outstandingAmount,
             currency: page.currency,
           },
@@ -87,7 +88,14 @@ export function PayForm({ page, onStarted }: PayFormProps) {
     invoices: Object.fromEntries(
       invoiceRules.map((rule) => [
         rule.transactionId,
-        { amount: rule.maximumAmount.toFixed(decimals), leftOut: false },
+        {
+          // What the request asks of it, within the bounds the payer may choose in.
+          amount: Math.min(
+            Math.max(rule.askedAmount, rule.minimumAmount),
+            rule.maximumAmount,
+          ).toFixed(decimals),
+          leftOut: false,
+        },
       ]),
     ),
   }));

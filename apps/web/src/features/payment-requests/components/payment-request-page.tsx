@@ -3,6 +3,7 @@ import {
   Anchor,
   Badge,
   Breadcrumbs,
+  Group,
   Skeleton,
   Stack,
   Tabs,
@@ -14,6 +15,7 @@ import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentRequest } from '../api/get-payment-request';
+import { CancelRequestButton } from './cancel-request-button';
 import { RequestInfoTab } from './request-info-tab';
 import { RequestPaymentsTab } from './request-payments-tab';
 import { cannotEditHint } from './request-texts';
@@ -59,7 +61,10 @@ export function PaymentRequestPage() {
         </Anchor>
         <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
       </Breadcrumbs>
-      <Title order={2}>{formatMoney(request.amountToPay, request.currency)}</Title>
+      <Group justify="space-between" align="center">
+        <Title order={2}>{formatMoney(request.amountToPay, request.currency)}</Title>
+        <CancelRequestButton request={request} mayEdit={mayEdit} />
+      </Group>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
       <Tabs defaultValue="info" keepMounted={false}>
         <Tabs.List>

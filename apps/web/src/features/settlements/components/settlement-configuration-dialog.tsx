@@ -10,6 +10,7 @@ import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useSaveSettlementConfiguration } from '../api/save-settlement-configuration';
 import {
   configurationBodyOf,
+  currencyOptions,
   initialConfigurationValues,
   validateConfiguration,
   type CreatableType,
@@ -99,13 +100,21 @@ function ConfigurationForm({ groupId, type, configuration, onDone }: FormProps) 
             {...form.getInputProps('amount')}
           />
         )}
-        <TextInput
+        <Select
           label="Currency"
           description={
             percentage ? 'Empty applies to every currency' : 'The currency of the discount'
           }
-          maxLength={3}
+          required={!percentage}
+          data={currencyOptions}
+          searchable
+          clearable={percentage}
+          clearButtonProps={{ 'aria-label': 'Clear currency' }}
+          allowDeselect={percentage}
+          nothingFoundMessage="No such currency"
           {...form.getInputProps('currency')}
+          value={form.values.currency || null}
+          onChange={(value) => form.setFieldValue('currency', value ?? '')}
         />
         <Select
           label="Transaction amount filter on"

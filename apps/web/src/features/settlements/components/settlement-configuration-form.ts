@@ -1,4 +1,5 @@
 import {
+  currencies,
   settlementMessages,
   type SettlementConfiguration,
   type SettlementConfigurationBody,
@@ -21,6 +22,11 @@ export interface SettlementConfigurationFormValues {
 }
 
 type Filters = SettlementConfiguration['filterGroup']['filterConfigurations'];
+
+/** spec 3 §9: the shared ISO 4217 list, the most used first (priority), then by code. */
+export const currencyOptions = [...currencies]
+  .sort((a, b) => b.priority - a.priority || a.code.localeCompare(b.code))
+  .map((currency) => ({ value: currency.code, label: `${currency.code} ${currency.name}` }));
 
 /** NaN or an empty input becomes empty (spec 3 §5). */
 function numberOrEmpty(value: number | null | undefined): number | string {
@@ -63,8 +69,11 @@ export function validateConfiguration(values: SettlementConfigurationFormValues)
     const p = Number(values.percentageDiscount);
     if (isBlank(values.percentageDiscount) || p < 0 || p > 100)
       errors.percentageDiscount = settlementMessages.percentageRequired;
-  } else if (isBlank(values.amount) || Number(values.amount) < 0) {
-    errors.amount = settlementMessages.amountRequired;
+  } else {
+    if (isBlank(values.amount) || Number(values.amount) < 0)
+      errors.amount = settlementMessages.amountRequired;
+    // Issue 19: an absolute discount is money of one currency.
+    if (values.currency.trim() === '') errors.currency = settlementMessages.currencyRequired;
   }
   if (values.description.trim().length > 255)
     errors.description = settlementMessages.configurationDescriptionTooLong;
