@@ -17,6 +17,7 @@ import { createJobs } from '../../src/platform/jobs.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /**
  * Issue 19 items 1, 4 and 5: the payer is asked what the request asks, links open on valid-from
@@ -92,6 +93,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Payer Asks Ltd' });
+  await makeDemoCompany(ctx, admin);
   // The first configuration is the company's default.
   sandboxId = await sandbox(admin, 'Card (test)');
 }, 60_000);
@@ -367,6 +369,7 @@ describe('links: valid-from opens, valid-until closes, payment-required-by marks
 describe('no default provider, no payments (spec 3 §1)', () => {
   it('offers nothing without a default, or with a disabled one; only configurations that can take money', async () => {
     const company = await signIn(ctx, { tenantName: 'No Default Ltd' });
+    await makeDemoCompany(ctx, company);
     const first = await sandbox(company, 'First card');
     const second = await sandbox(company, 'Second card');
     const accountId = await insertAccount(ctx, company);

@@ -10,6 +10,7 @@ import { paymentRequests } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller, makeViewer } from '../money-rules/fixtures.js';
 import { insertAccount, insertRequest } from '../pay/fixtures.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /** Issue 19: staff cancel an Open payment request; its link then says it was cancelled. */
 let ctx: TestContext;
@@ -32,6 +33,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Cancel Requests Ltd' });
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin);
   const provider = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',
@@ -116,12 +118,14 @@ describe('POST payment-requests/{id}/cancel', () => {
   it('needs EditPaymentRequest, and another company’s request is not found', async () => {
     const id = await insertRequest(ctx, admin, { accountId });
     const viewer = await signIn(ctx, { tenantName: 'Cancel Viewers Ltd' });
+    await makeDemoCompany(ctx, viewer);
     await makeViewer(ctx, viewer);
     const viewerAccount = await insertAccount(ctx, viewer);
     const theirs = await insertRequest(ctx, viewer, { accountId: viewerAccount });
     expect((await cancel(viewer, theirs)).statusCode).toBe(403);
     expect(await statusOf(theirs)).toBe('Open');
     const other = await signIn(ctx, { tenantName: 'Other Cancel Ltd' });
+    await makeDemoCompany(ctx, other);
     const foreign = await cancel(other, id);
     expect(foreign.statusCode).toBe(404);
     expect(await statusOf(id)).toBe('Open');
