@@ -265,10 +265,16 @@ export const paymentTransactions = pgTable(
     paymentProviderName: text('payment_provider_name'),
     paymentProviderReference: text('payment_provider_reference'),
     paymentMethodType: text('payment_method_type'),
+    /** A Refund: the payment it gives money back from (issue 19, migration 0020). */
+    refundOfId: uuid('refund_of_id'),
+    /** A Refund: staff's reason, or the provider's. */
+    refundReason: text('refund_reason'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
+    index('payment_transactions_refund_of_idx').on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn).where(sql`${t.refundOfId} is not null`),
+    foreignKey({ name: 'payment_transactions_refund_of_fk', columns: [t.tenantId, t.datasetId, t.refundOfId], foreignColumns: [t.tenantId, t.datasetId, t.id] }).onDelete('cascade'),
     // spec 2 §9 default sort: statusDateTime descending (a btree reads either way).
     index('payment_transactions_status_date_idx').on(t.tenantId, t.datasetId, t.statusDateTime, t.id),
     index('payment_transactions_status_idx').on(t.tenantId, t.datasetId, t.status, t.statusDateTime, t.id),
@@ -323,6 +329,39 @@ export const paymentFeeTransactions = pgTable(
     index('payment_fee_transactions_payment_idx').on(t.tenantId, t.datasetId, t.paymentTransactionId),
     index('payment_fee_transactions_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
     foreignKey({ name: 'payment_fee_transactions_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A dispute or chargeback of a payment (issue 19, migration 0020), kept from its provider's
+ * notifications: one row per (payment, provider dispute reference), its stage moving as they come.
+ */
+export const paymentDisputes = pgTable(
+  'payment_disputes',
+  {
+    ...scope(),
+    paymentTransactionId: uuid('payment_transaction_id').notNull(),
+    disputeReference: text('dispute_reference').notNull(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason'),
+    /** Opened, UnderReview, Won, Lost (contract disputeStages). */
+    stage: text('stage').notNull(),
+    respondBy: at('respond_by'),
+    openedOn: at('opened_on').notNull().defaultNow(),
+    closedOn: at('closed_on'),
+    updatedOn: at('updated_on').notNull().defaultNow(),
+    /** What a Lost dispute took from the payment's allocations: a later Won gives exactly this back. */
+    reversedAmount: money('reversed_amount').notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
+    uniqueIndex('payment_disputes_reference_key').on(t.tenantId, t.datasetId, t.paymentTransactionId, t.disputeReference),
+    uniqueIndex('payment_disputes_id_key').on(t.id),
+    index('payment_disputes_opened_idx').on(t.tenantId, t.datasetId, t.openedOn, t.id),
+    index('payment_disputes_stage_idx').on(t.tenantId, t.datasetId, t.stage, t.openedOn, t.id),
+    foreignKey({ name: 'payment_disputes_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    foreignKey({ name: 'payment_disputes_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
   ],
 );
 

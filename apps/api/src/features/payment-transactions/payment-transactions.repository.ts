@@ -58,6 +58,8 @@ export function toPaymentTransaction(row: Row, request?: RequestRow | null): Pay
     paymentProviderName: row.paymentProviderName,
     paymentProviderReference: row.paymentProviderReference,
     paymentMethodType: row.paymentMethodType as PaymentTransaction['paymentMethodType'],
+    refundOfId: row.refundOfId,
+    refundReason: row.refundReason,
   };
 }
 
