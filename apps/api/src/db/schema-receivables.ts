@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   foreignKey,
@@ -265,10 +266,19 @@ export const paymentTransactions = pgTable(
     paymentProviderName: text('payment_provider_name'),
     paymentProviderReference: text('payment_provider_reference'),
     paymentMethodType: text('payment_method_type'),
+    /**
+     * A Processing payment's hidden sub-state (features/pay/lifecycle.ts providerSteps): its card
+     * ticket claimed ('ticket') or its charge waiting for 3-D Secure ('challenge'); else null.
+     */
+    providerStep: text('provider_step'),
+    /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
+    authorisationExpiresOn: at('authorisation_expires_on'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
+    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge')`),
+    index('payment_transactions_reservation_idx').on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id).where(sql`${t.status} = 'Pending'`),
     // spec 2 §9 default sort: statusDateTime descending (a btree reads either way).
     index('payment_transactions_status_date_idx').on(t.tenantId, t.datasetId, t.statusDateTime, t.id),
     index('payment_transactions_status_idx').on(t.tenantId, t.datasetId, t.status, t.statusDateTime, t.id),
@@ -298,6 +308,8 @@ export const paymentAllocations = pgTable(
     settlementOfferId: uuid('settlement_offer_id'),
     discountedAmount: money('discounted_amount').notNull().default('0'),
     allocatedAmount: money('allocated_amount').notNull(),
+    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it (issue 19). */
+    reversedAmount: money('reversed_amount').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
