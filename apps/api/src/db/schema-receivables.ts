@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   foreignKey,
@@ -265,6 +266,13 @@ export const paymentTransactions = pgTable(
     paymentProviderName: text('payment_provider_name'),
     paymentProviderReference: text('payment_provider_reference'),
     paymentMethodType: text('payment_method_type'),
+    /**
+     * A Processing payment's hidden sub-state (features/pay/lifecycle.ts providerSteps): its card
+     * ticket claimed ('ticket') or its charge waiting for 3-D Secure ('challenge'); else null.
+     */
+    providerStep: text('provider_step'),
+    /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
+    authorisationExpiresOn: at('authorisation_expires_on'),
     /** A Refund: the payment it gives money back from (issue 19, migration 0020). */
     refundOfId: uuid('refund_of_id'),
     /** A Refund: staff's reason, or the provider's. */
@@ -273,6 +281,8 @@ export const paymentTransactions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
+    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge')`),
+    index('payment_transactions_reservation_idx').on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id).where(sql`${t.status} = 'Pending'`),
     index('payment_transactions_refund_of_idx').on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn).where(sql`${t.refundOfId} is not null`),
     foreignKey({ name: 'payment_transactions_refund_of_fk', columns: [t.tenantId, t.datasetId, t.refundOfId], foreignColumns: [t.tenantId, t.datasetId, t.id] }).onDelete('cascade'),
     // spec 2 §9 default sort: statusDateTime descending (a btree reads either way).
@@ -304,6 +314,8 @@ export const paymentAllocations = pgTable(
     settlementOfferId: uuid('settlement_offer_id'),
     discountedAmount: money('discounted_amount').notNull().default('0'),
     allocatedAmount: money('allocated_amount').notNull(),
+    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it (issue 19). */
+    reversedAmount: money('reversed_amount').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
