@@ -464,6 +464,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     copyOut: database.copyOutAsTenant,
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
+  await app.register(import('./features/disputes/disputes.routes.js'));
   await app.register(import('./features/banks/banks.routes.js'));
   await app.register(import('./features/accounts/accounts.routes.js'));
   await app.register(import('./features/transactions/transactions.routes.js'), {

@@ -48,7 +48,7 @@ beforeAll(async () => {
   expect(created.statusCode, created.body).toBe(201);
   sandboxId = created.json().id;
   secret = sandboxNotificationSecret(notificationKey, sandboxId)!;
-}, 60_000);
+}, 180_000);
 afterAll(() => ctx.close());
 
 /** A request for one invoice of `amount`, paid in full on the payer page with the Sandbox card. */
