@@ -443,6 +443,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         const sealed = await payRepository.sealedSecret(tx, scope, id);
         return sealed ? secrets.open(sealed) : null;
       },
+      requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),

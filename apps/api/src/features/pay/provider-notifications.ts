@@ -29,6 +29,11 @@ interface Summary {
   providerReference: string | null;
   status: CheckoutPaymentStatus | null;
   errorMessage: string | null;
+  /** What the provider says was taken, where it says (issue 20 item 10); absent on older rows. */
+  amount?: string | null;
+  currency?: string | null;
+  /** The money went back after the payment had succeeded (lifecycle.ts lateFailure). */
+  lateFailure?: boolean;
 }
 
 export type ReceiveAnswer =
@@ -282,6 +287,9 @@ export function createProviderNotifications(deps: {
             providerReference: event.providerReference,
             status: event.status,
             errorMessage: event.errorMessage ?? null,
+            amount: event.amount ?? null,
+            currency: event.currency ?? null,
+            lateFailure: event.lateFailure ?? false,
           } satisfies Summary,
           payload: event.payload,
         })),
@@ -328,6 +336,9 @@ export function createProviderNotifications(deps: {
         notificationId: notification.id,
         reportsProcessing: summary.status === 'Processing',
         configurationId: notification.configurationId,
+        amount: summary.amount ?? null,
+        currency: summary.currency ?? null,
+        lateFailure: summary.lateFailure === true,
         exchange: {
           eventType: notification.eventType,
           recordType: 'notification',
