@@ -58,6 +58,7 @@ import { withConnectorExamples } from './platform/openapi-examples.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
+import { createReservations } from './features/payment-transactions/payment-transactions.reservations.js';
 import { createProviderRegistry } from './providers/adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
@@ -432,7 +433,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   const payRepository = createPayRepository();
+  // Issue 19: the reservations queue and the job that cancels those past their authorisation window.
+  const reservations = createReservations({
+    database,
+    repository: paymentTransactionsRepository,
+    log: app.log,
+    jobs,
+    requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
+    onExpired: (scope, paymentTransactionId) =>
+      paymentNotifications.paymentStatusChanged(scope, {
+        paymentTransactionId,
+        status: 'Cancelled',
+        from: 'Pending',
+      }),
+    afterExpired: () => webHookDelivery.nudge(),
+  });
+  app.addHook('onReady', () => reservations.register());
   await app.register(paymentTransactionsRoutes, {
+    reservations,
     repository: paymentTransactionsRepository,
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,

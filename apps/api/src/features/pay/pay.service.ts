@@ -75,7 +75,6 @@ export type CardTicket = Pick<TranSafeTicketBody, 'ticket'> & {
   browser?: PayerBrowser;
 };
 
-
 /** The 422 messages of an invoice's chosen amount (docs/api.md "The payer page"). */
 export const editMessages = {
   required: (reference: string, minimum: string) =>

@@ -6,7 +6,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import { payQuotes, providerNotifications } from '../../db/schema-pay.js';
-import { paymentRequests, paymentTransactions, providerEvents } from '../../db/schema-receivables.js';
+import {
+  paymentRequests,
+  paymentTransactions,
+  providerEvents,
+} from '../../db/schema-receivables.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';

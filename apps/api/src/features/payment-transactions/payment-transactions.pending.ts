@@ -71,7 +71,8 @@ export function createPendingPayments(deps: {
         return [row, found, secret] as const;
       });
       if (payment.status !== 'Pending') throw new ConflictError(pendingMessages.notPending, 'notPending');
-      const amount = input.action === 'capture' ? new Big(input.amount!) : new Big(payment.totalAmount);
+      // A capture without an amount takes the whole of it (the reservations queue's bulk capture).
+      const amount = input.action === 'capture' ? new Big(input.amount ?? payment.totalAmount) : new Big(payment.totalAmount);
       if (amount.gt(payment.totalAmount)) throw new ValidationError({ amountToCapture: [pendingMessages.amountTooLarge] });
 
       const adapter = providers.forProvider(payment.paymentProviderName);
