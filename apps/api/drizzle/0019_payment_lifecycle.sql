@@ -3,8 +3,11 @@
 -- Secure) was a suffix on the provider reference, so a notification matching by reference missed
 -- it: it is a column now, and the reference is the provider's own again.
 ALTER TABLE "payment_transactions" ADD COLUMN "provider_step" text;--> statement-breakpoint
-ALTER TABLE "payment_transactions" ADD CONSTRAINT "payment_transactions_provider_step_check" CHECK ("provider_step" in ('ticket', 'challenge'));--> statement-breakpoint
-UPDATE "payment_transactions" SET "provider_step" = substring("payment_provider_reference" from ':(ticket|challenge)$'), "payment_provider_reference" = regexp_replace("payment_provider_reference", ':(ticket|challenge)$', '') WHERE "payment_provider_reference" ~ ':(ticket|challenge)$';--> statement-breakpoint
+ALTER TABLE "payment_transactions" ADD CONSTRAINT "payment_transactions_provider_step_check" CHECK ("provider_step" in ('ticket', 'challenge', 'challengeAnswered'));--> statement-breakpoint
+UPDATE "payment_transactions" SET
+  "provider_step" = CASE WHEN "payment_provider_reference" ~ ':challenge:ticket$' THEN 'challengeAnswered' WHEN "payment_provider_reference" ~ ':challenge$' THEN 'challenge' ELSE 'ticket' END,
+  "payment_provider_reference" = regexp_replace("payment_provider_reference", '(:challenge:ticket|:challenge|:ticket)$', '')
+WHERE "payment_provider_reference" ~ ':(ticket|challenge)$';--> statement-breakpoint
 -- A reservation ends when its provider's authorisation window does (the expiry job, the staff queue).
 ALTER TABLE "payment_transactions" ADD COLUMN "authorisation_expires_on" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "payment_transactions_reservation_idx" ON "payment_transactions" ("tenant_id", "dataset_id", "authorisation_expires_on", "id") WHERE "status" = 'Pending';--> statement-breakpoint

@@ -59,6 +59,7 @@ import { createPaymentTransactionsRepository } from './features/payment-transact
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
 import { createRefunds } from './features/payment-transactions/payment-transactions.refunds.js';
+import { createReservations } from './features/payment-transactions/payment-transactions.reservations.js';
 import { createProviderRegistry } from './providers/adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
@@ -439,7 +440,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const sealed = await payRepository.sealedSecret(tx, scope, id);
     return sealed ? secrets.open(sealed) : null;
   };
+  // Issue 19: the reservations queue and the job that cancels those past their authorisation window.
+  const reservations = createReservations({
+    database,
+    repository: paymentTransactionsRepository,
+    log: app.log,
+    jobs,
+    requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
+    onExpired: (scope, paymentTransactionId) =>
+      paymentNotifications.paymentStatusChanged(scope, {
+        paymentTransactionId,
+        status: 'Cancelled',
+        from: 'Pending',
+      }),
+    afterExpired: () => webHookDelivery.nudge(),
+  });
+  app.addHook('onReady', () => reservations.register());
   await app.register(paymentTransactionsRoutes, {
+    reservations,
     repository: paymentTransactionsRepository,
     // Issue 19: refunds through the payment's provider.
     refunds: createRefunds({
@@ -458,6 +476,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         const sealed = await payRepository.sealedSecret(tx, scope, id);
         return sealed ? secrets.open(sealed) : null;
       },
+      requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),

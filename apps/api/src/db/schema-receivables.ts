@@ -267,8 +267,9 @@ export const paymentTransactions = pgTable(
     paymentProviderReference: text('payment_provider_reference'),
     paymentMethodType: text('payment_method_type'),
     /**
-     * A Processing payment's hidden sub-state (features/pay/lifecycle.ts providerSteps): its card
-     * ticket claimed ('ticket') or its charge waiting for 3-D Secure ('challenge'); else null.
+     * A Processing payment's hidden sub-state (features/pay/lifecycle.ts providerSteps): card
+     * details sent ('ticket'), waiting for 3-D Secure ('challenge'), its answer sent
+     * ('challengeAnswered'); else null.
      */
     providerStep: text('provider_step'),
     /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
@@ -281,7 +282,7 @@ export const paymentTransactions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
-    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge')`),
+    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge', 'challengeAnswered')`),
     index('payment_transactions_reservation_idx').on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id).where(sql`${t.status} = 'Pending'`),
     index('payment_transactions_refund_of_idx').on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn).where(sql`${t.refundOfId} is not null`),
     foreignKey({ name: 'payment_transactions_refund_of_fk', columns: [t.tenantId, t.datasetId, t.refundOfId], foreignColumns: [t.tenantId, t.datasetId, t.id] }).onDelete('cascade'),

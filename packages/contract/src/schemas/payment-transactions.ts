@@ -520,3 +520,83 @@ export const refundResultSchema = z
   })
   .meta({ id: 'RefundResult' });
 export type RefundResult = z.infer<typeof refundResultSchema>;
+
+/**
+ * Issue 19: reservations — Pending payments (authorised, not captured), the one lapsing first
+ * first, with bulk capture (the whole of each) and bulk cancel. The site builds its queue from these.
+ */
+export const reservationLimits = { maxPageSize: 100, defaultPageSize: 25, maxBulk: 100 } as const;
+
+export const reservationMessages = {
+  idsRequired: 'Choose at least one reservation.',
+  tooMany: `Choose at most ${reservationLimits.maxBulk} reservations at a time.`,
+  idInvalid: 'Each reservation id must be a UUID.',
+  notFound: 'The payment transaction was not found.',
+} as const;
+
+export const reservationsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(reservationLimits.maxPageSize)
+    .default(reservationLimits.defaultPageSize),
+});
+export type ReservationsQuery = z.infer<typeof reservationsQuery>;
+
+export const reservationSchema = paymentTransactionSchema
+  .extend({
+    /** When the provider's authorisation lapses: the expiry job cancels it then. */
+    expiresOn: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Reservation' });
+export type Reservation = z.infer<typeof reservationSchema>;
+
+export const reservationsPageSchema = z
+  .object({ items: z.array(reservationSchema), totalItems: z.number().int() })
+  .meta({ id: 'ReservationsPage' });
+export type ReservationsPage = z.infer<typeof reservationsPageSchema>;
+
+export const reservationActionBody = z
+  .object({
+    ids: z
+      .array(z.uuid({ message: reservationMessages.idInvalid }), {
+        message: reservationMessages.idsRequired,
+      })
+      .min(1, reservationMessages.idsRequired)
+      .max(reservationLimits.maxBulk, reservationMessages.tooMany),
+    note,
+  })
+  .meta({ id: 'ReservationAction' });
+export type ReservationActionBody = z.input<typeof reservationActionBody>;
+
+/** One result per id, in the order sent; a refusal (the provider's, not Pending, not found) says why. */
+export const reservationActionResultSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.uuid(),
+        isError: z.boolean(),
+        errorMessage: z.string().nullable(),
+        paymentTransaction: paymentTransactionSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'ReservationActionResult' });
+export type ReservationActionResult = z.infer<typeof reservationActionResultSchema>;
+
+/** The reservations routes (issue 19): the server registers them, the site calls them. */
+export const reservationRoutes = {
+  list: { method: 'GET', path: '/api/v0/payment-transactions/reservations', permission: null },
+  capture: {
+    method: 'POST',
+    path: '/api/v0/payment-transactions/reservations/capture',
+    permission: 'CapturePendingPayment',
+  },
+  cancel: {
+    method: 'POST',
+    path: '/api/v0/payment-transactions/reservations/cancel',
+    permission: 'CancelPendingPayment',
+  },
+} as const;

@@ -52,11 +52,31 @@ export type RequestStatus =
 
 /**
  * The hidden sub-state of a Processing payment (migration 0019 `provider_step`; it was a suffix on
- * the provider reference): its card ticket claimed, or its charge waiting for the card issuer's
- * 3-D Secure answer.
+ * the provider reference): its card details sent and the charge under way ('ticket'), its charge
+ * waiting for the card issuer's 3-D Secure answer ('challenge'), that answer sent on
+ * ('challengeAnswered'). Any other move clears it.
  */
-export const providerSteps = ['ticket', 'challenge'] as const;
+export const providerSteps = ['ticket', 'challenge', 'challengeAnswered'] as const;
 export type ProviderStep = (typeof providerSteps)[number];
+
+const stepSuffix: Record<ProviderStep, string> = {
+  ticket: ':ticket',
+  challenge: ':challenge',
+  challengeAnswered: ':challenge:ticket',
+};
+
+/**
+ * The reference as the card-frame adapters read it (TranSafe, Opayo Pi): the provider's own
+ * reference with its step's suffix, as they were written before the step had a column.
+ */
+export function referenceForProvider(
+  payment: Pick<PaymentRow, 'paymentProviderReference' | 'providerStep'>,
+): string | null {
+  const reference = payment.paymentProviderReference;
+  if (!reference) return reference;
+  const step = payment.providerStep as ProviderStep | null;
+  return step && stepSuffix[step] ? `${reference}${stepSuffix[step]}` : reference;
+}
 
 /** What happened to a payment. */
 export const paymentEvents = [

@@ -36,11 +36,8 @@ export interface MoneyBackNotice {
 }
 
 /** Whether a notification is one of these (it then settles here, not on the completion path). */
-export const isMoneyBack = (summary: {
-  lateFailure?: boolean;
-  refund?: unknown;
-  dispute?: unknown;
-}) => summary.lateFailure === true || summary.refund !== undefined || summary.dispute !== undefined;
+export const isMoneyBack = (summary: { refund?: unknown; dispute?: unknown }) =>
+  summary.refund !== undefined || summary.dispute !== undefined;
 
 const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
 

@@ -30,8 +30,12 @@ interface Summary {
   providerReference: string | null;
   status: CheckoutPaymentStatus | null;
   errorMessage: string | null;
-  /** Issue 19: money going back (money-back.ts settles these). */
+  /** What the provider says was taken, where it says (issue 20 item 10); absent on older rows. */
+  amount?: string | null;
+  currency?: string | null;
+  /** The money went back after the payment had succeeded (lifecycle.ts lateFailure). */
   lateFailure?: boolean;
+  /** Issue 19: a refund or dispute the event reports (money-back.ts settles these). */
   refund?: NotificationEvent['refund'];
   dispute?: NotificationEvent['dispute'];
 }
@@ -289,7 +293,9 @@ export function createProviderNotifications(deps: {
             providerReference: event.providerReference,
             status: event.status,
             errorMessage: event.errorMessage ?? null,
-            ...(event.lateFailure ? { lateFailure: true } : {}),
+            amount: event.amount ?? null,
+            currency: event.currency ?? null,
+            lateFailure: event.lateFailure ?? false,
             ...(event.refund ? { refund: event.refund } : {}),
             ...(event.dispute ? { dispute: event.dispute } : {}),
           } satisfies Summary,
@@ -338,6 +344,9 @@ export function createProviderNotifications(deps: {
         notificationId: notification.id,
         reportsProcessing: summary.status === 'Processing',
         configurationId: notification.configurationId,
+        amount: summary.amount ?? null,
+        currency: summary.currency ?? null,
+        lateFailure: summary.lateFailure === true,
         exchange: {
           eventType: notification.eventType,
           recordType: 'notification',

@@ -26,12 +26,18 @@ import {
   parsePageQuery,
   paymentTransactionQuery,
   paymentTransactionSchema,
+  reservationActionBody,
+  reservationActionResultSchema,
+  reservationRoutes,
+  reservationsPageSchema,
+  reservationsQuery,
   uuidParam,
   type AllocatedStatus,
+  type ReservationActionBody,
 } from '@ledgerline/contract';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { AppError, NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import {
   exportHeader,
@@ -53,6 +59,7 @@ import {
   type IdempotentClaim,
 } from '../../platform/idempotency.js';
 import type { Tx } from '../../db/client.js';
+import type { Reservations } from './payment-transactions.reservations.js';
 import { readOneFile } from '../../platform/uploads.js';
 import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
@@ -63,6 +70,7 @@ export interface PaymentTransactionsRoutesOptions {
   refunds: Refunds;
   /** A transaction of the tenant without the call's audit activity (a refund's reservation). */
   withTenant: <T>(tenantId: string, fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  reservations: Reservations;
   /** The database's COPY of one SELECT (PostgreSQL); without it the export reads in batches. */
   copyOut?: Database['copyOutAsTenant'];
 }
@@ -420,6 +428,86 @@ export async function paymentTransactionsRoutes(
       }
     },
   );
+
+  // Issue 19: the reservations queue (Pending payments, the one lapsing first first) and bulk actions.
+  r.get(
+    reservationRoutes.list.path,
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'Reservations (Pending payments), the one whose authorisation lapses first first',
+        querystring: reservationsQuery,
+        response: { 200: reservationsPageSchema },
+      },
+    },
+    async (request) =>
+      request.tenantRead((tx) =>
+        options.reservations.list(tx, scopeOf(request), request.query),
+      ),
+  );
+
+  for (const action of ['capture', 'cancel'] as const) {
+    const capture = action === 'capture';
+    const route = reservationRoutes[action];
+    r.post(
+      route.path,
+      {
+        config: {
+          access: 'dataset',
+          permission: route.permission,
+          operation: capture ? 'CapturePendingPayment' : 'CancelPendingPayment',
+        },
+        schema: {
+          tags,
+          summary: capture
+            ? 'Capture the whole of several reservations through their providers'
+            : 'Cancel several reservations through their providers',
+          description:
+            'One result per id, in the order sent; each is its own transaction with its own activity. A refusal (the provider’s, not Pending, not found) is `isError` with its `errorMessage`.',
+          body: reservationActionBody,
+          response: { 200: reservationActionResultSchema },
+        },
+      },
+      async (request) => {
+        const scope = scopeOf(request);
+        const body = request.body as ReservationActionBody & { note: string | null };
+        const results = [];
+        for (const id of body.ids) {
+          request.auditResource = { type: 'PaymentTransaction', id };
+          request.auditError = null;
+          try {
+            const answer = await pending.run(
+              (fn) => request.tenantRead(fn),
+              (fn) =>
+                request.unitOfWork(async (tx) => {
+                  const result = await fn(tx);
+                  const answer = result as { isError?: boolean; errorMessage?: string | null };
+                  if (answer.isError)
+                    request.auditError = answer.errorMessage ?? 'The provider refused.';
+                  return result;
+                }),
+              scope,
+              { action, id, note: body.note },
+            );
+            results.push({ id, ...answer });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : 'The reservation could not be changed.';
+            if (!(error instanceof AppError)) request.log.error({ err: error, id }, 'reservation action failed');
+            results.push({
+              id,
+              isError: true,
+              errorMessage: error instanceof AppError ? message : 'The reservation could not be changed.',
+              paymentTransaction: null,
+            });
+          }
+        }
+        // Every item wrote its own activity; none is written for the call as a whole.
+        request.auditWritten = true;
+        return { results };
+      },
+    );
+  }
 
   r.get(
     '/api/v0/provider-events/records/:id',
