@@ -412,7 +412,7 @@ describe('provider notifications', () => {
         .select()
         .from(providerEvents)
         .where(eq(providerEvents.paymentTransactionId, paymentId));
-      expect(kept).toHaveLength(1);
+      expect(kept.filter((e) => e.recordType === 'notification')).toHaveLength(1);
       const activities = await ctx.database.db
         .select()
         .from(auditActivities)
