@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import { providerNotifications } from '../../db/schema-pay.js';
-import { paymentDisputes, providerEvents } from '../../db/schema-receivables.js';
+import { paymentAllocations, paymentDisputes, providerEvents } from '../../db/schema-receivables.js';
 import type { NotificationDispute, NotificationRefund } from '../../providers/checkout.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
 import { eventOfOutcome, moveOf, type MoveActor } from './lifecycle.js';
@@ -40,6 +40,22 @@ export const isMoneyBack = (summary: { refund?: unknown; dispute?: unknown }) =>
   summary.refund !== undefined || summary.dispute !== undefined;
 
 const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
+
+/** What a payment's allocations hold now. */
+async function allocatedOf(tx: Tx, scope: PayScope, paymentId: string) {
+  const [row] = await tx
+    .select({ total: sql<string>`coalesce(sum(${paymentAllocations.allocatedAmount}), 0)::text` })
+    .from(paymentAllocations)
+    .where(
+      and(
+        eq(paymentAllocations.tenantId, scope.tenantId),
+        eq(paymentAllocations.datasetId, scope.datasetId),
+        eq(paymentAllocations.paymentTransactionId, paymentId),
+        eq(paymentAllocations.status, 'Allocated'),
+      ),
+    );
+  return new Big(row?.total ?? '0');
+}
 
 /**
  * Issue 19: a provider's refunds, disputes and late failures (NotificationEvent.refund, .dispute,
@@ -194,9 +210,11 @@ export function createMoneyBack(deps: {
     }
     if (dispute.stage === 'Lost') {
       if (!moveOf(payment.status, 'disputeLost')) return `Dispute ${dispute.disputeReference} Lost; the payment stays ${payment.status}`;
-      // Never more than the payment still holds for its invoices.
+      // What it actually took from the invoices (never more than the payment still held): a Won
+      // gives exactly that back, never what a refund had already given back.
+      const before = await allocatedOf(tx, scope, payment.id);
       await moveAndTell(tx, scope, { payment, request, event: 'disputeLost', amount, audit: { actor } });
-      await setReversed(amount);
+      await setReversed(before.minus(await allocatedOf(tx, scope, payment.id)));
       change('DisputeLost');
       return `Dispute ${dispute.disputeReference} Lost: ${amount.toFixed(2)} reversed`;
     }

@@ -332,7 +332,7 @@ export function createSettlement(deps: {
       request,
     });
     if (!moveEvent || !moveOf(before, moveEvent))
-      return stays(`Status stays ${before} (${outcome.status} does not move it)`);
+      return stays(`Status stays ${before} (${outcome.status} does not move it forward)`);
     const mismatch = moneyMismatch(payment, outcome);
     if (mismatch) return stays(mismatch, mismatch);
     const applied = await Promise.all([
