@@ -30,20 +30,41 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ledgerline-disputes-'));
 const outbox = join(dataDir, 'mail');
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  ctx.app.inject({ method, url: `/api/v0/${url}`, headers: admin.headers({ 'dataset-id': '1' }), ...(payload ? { payload } : {}) });
+  ctx.app.inject({
+    method,
+    url: `/api/v0/${url}`,
+    headers: admin.headers({ 'dataset-id': '1' }),
+    ...(payload ? { payload } : {}),
+  });
 
 beforeAll(async () => {
-  ctx = await buildTestApp({ DATA_DIR: dataDir, SANDBOX_NOTIFICATION_KEY: notificationKey, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
+  ctx = await buildTestApp({
+    DATA_DIR: dataDir,
+    SANDBOX_NOTIFICATION_KEY: notificationKey,
+    RATE_LIMIT_PAY_PER_MINUTE: '100000',
+  });
   admin = await signIn(ctx, { tenantName: 'Disputes Ltd' });
   accountId = await insertAccount(ctx, admin);
-  const created = await call('POST', 'providers', { providerName: 'Sandbox', name: 'Sandbox', enabled: true, displayPriority: 1, isTest: true });
+  const created = await call('POST', 'providers', {
+    providerName: 'Sandbox',
+    name: 'Sandbox',
+    enabled: true,
+    displayPriority: 1,
+    isTest: true,
+  });
   expect(created.statusCode, created.body).toBe(201);
   sandboxId = created.json().id;
   secret = sandboxNotificationSecret(notificationKey, sandboxId)!;
-  const recipient = await call('POST', 'notifications/users', { type: 'EmailAddress', emailAddress: 'ops@disputes.example' });
+  const recipient = await call('POST', 'notifications/users', {
+    type: 'EmailAddress',
+    emailAddress: 'ops@disputes.example',
+  });
   const set = await call('PUT', 'notifications/users', {
     id: recipient.json().id,
-    notificationSettings: [{ notificationName: 'TenantPaymentDisputed', isEnabled: true }, { notificationName: 'TenantPaymentFailed', isEnabled: true }],
+    notificationSettings: [
+      { notificationName: 'TenantPaymentDisputed', isEnabled: true },
+      { notificationName: 'TenantPaymentFailed', isEnabled: true },
+    ],
   });
   expect(set.statusCode, set.body).toBe(200);
 }, 180_000);
@@ -53,14 +74,27 @@ afterAll(async () => {
 });
 
 async function paidInvoice(amount: string) {
-  const invoice = await insertInvoice(ctx, admin, accountId, { amount, transactionDate: day(-1), dueDate: day(29) });
+  const invoice = await insertInvoice(ctx, admin, accountId, {
+    amount,
+    transactionDate: day(-1),
+    dueDate: day(29),
+  });
   const requestId = await insertRequest(ctx, admin, { accountId, amountToPay: amount }, [invoice]);
-  const started = await ctx.app.inject({ method: 'POST', url: `/api/v0/pay/${requestId}/payments`, payload: { configurationId: sandboxId } });
+  const started = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/pay/${requestId}/payments`,
+    payload: { configurationId: sandboxId },
+  });
   const paymentId = started.json().paymentId as string;
   const paid = await ctx.app.inject({
     method: 'POST',
     url: `/api/v0/pay/${requestId}/payments/${paymentId}/sandbox`,
-    payload: { cardholderName: 'Pat Payer', cardNumber: sandboxCards.succeeds, expiry: '12/30', cvc: '123' },
+    payload: {
+      cardholderName: 'Pat Payer',
+      cardNumber: sandboxCards.succeeds,
+      expiry: '12/30',
+      cvc: '123',
+    },
   });
   expect(paid.json().status).toBe('Paid');
   return { invoice, requestId, paymentId };
@@ -71,34 +105,69 @@ async function notify(data: object) {
   const response = await ctx.app.inject({
     method: 'POST',
     url: `/api/v0/webhooks/sandbox/${sandboxId}`,
-    headers: { 'content-type': 'application/json', 'sandbox-signature': signSandboxNotification(secret, raw) },
+    headers: {
+      'content-type': 'application/json',
+      'sandbox-signature': signSandboxNotification(secret, raw),
+    },
     payload: raw,
   });
   expect(response.statusCode, response.body).toBe(200);
 }
 
 const detail = async (id: string) => (await call('GET', `payment-transactions/${id}`)).json();
-const invoiceRow = async (id: string) => (await ctx.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
-const requestStatus = async (id: string) => (await call('GET', `payment-requests/${id}`)).json().requestStatus as string;
+const invoiceRow = async (id: string) =>
+  (await ctx.database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+const requestStatus = async (id: string) =>
+  (await call('GET', `payment-requests/${id}`)).json().requestStatus as string;
 const hooks = (type: string, recordId: string) =>
-  ctx.database.db.select().from(webHookEvents).where(and(eq(webHookEvents.tenantId, admin.tenantId), eq(webHookEvents.type, type), eq(webHookEvents.recordId, recordId)));
+  ctx.database.db
+    .select()
+    .from(webHookEvents)
+    .where(
+      and(
+        eq(webHookEvents.tenantId, admin.tenantId),
+        eq(webHookEvents.type, type),
+        eq(webHookEvents.recordId, recordId),
+      ),
+    );
 
 describe('disputes', () => {
   it('opened holds the payment Disputed; lost gives the money back; won restores it and the payment is Paid again', async () => {
     const { invoice, requestId, paymentId } = await paidInvoice('120');
     const respondBy = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    await notify({ paymentId, dispute: { reference: 'dp_1', stage: 'Opened', amount: '120', currency: 'GBP', reason: 'fraudulent', respondBy } });
+    await notify({
+      paymentId,
+      dispute: {
+        reference: 'dp_1',
+        stage: 'Opened',
+        amount: '120',
+        currency: 'GBP',
+        reason: 'fraudulent',
+        respondBy,
+      },
+    });
     await waitFor(async () => (await detail(paymentId)).status === 'Disputed');
     let shown = await detail(paymentId);
     expect(shown.disputes).toEqual([
-      expect.objectContaining({ disputeReference: 'dp_1', stage: 'Opened', amount: 120, currency: 'GBP', reason: 'fraudulent', respondBy, closedOn: null }),
+      expect.objectContaining({
+        disputeReference: 'dp_1',
+        stage: 'Opened',
+        amount: 120,
+        currency: 'GBP',
+        reason: 'fraudulent',
+        respondBy,
+        closedOn: null,
+      }),
     ]);
     // Opened holds the books as they are; the payment cannot be refunded meanwhile.
     expect((await invoiceRow(invoice)).paidStatus).toBe('FullyPaid');
     expect(shown.refundableAmount).toBe(0);
     expect(await hooks('payment.disputed', paymentId)).toHaveLength(1);
     const opened = await waitFor(async () => {
-      const found = mailsIn(outbox).filter((mail) => mail.includes(shown.ledgerlineReference) && mail.includes('Subject: Payment disputed'));
+      const found = mailsIn(outbox).filter(
+        (mail) =>
+          mail.includes(shown.ledgerlineReference) && mail.includes('Subject: Payment disputed'),
+      );
       return found.length > 0 ? found : undefined;
     });
     expect(opened[0]).toContain('To: ops@disputes.example');
@@ -115,7 +184,12 @@ describe('disputes', () => {
     expect((await invoiceRow(invoice)).paidStatus).toBe('Unpaid');
     expect(await requestStatus(requestId)).toBe('Open');
     expect(await hooks('payment.dispute-lost', paymentId)).toHaveLength(1);
-    await waitFor(async () => mailsIn(outbox).some((mail) => mail.includes(shown.ledgerlineReference) && mail.includes('Subject: Dispute lost')));
+    await waitFor(async () =>
+      mailsIn(outbox).some(
+        (mail) =>
+          mail.includes(shown.ledgerlineReference) && mail.includes('Subject: Dispute lost'),
+      ),
+    );
 
     await notify({ paymentId, dispute: { reference: 'dp_1', stage: 'Won' } });
     await waitFor(async () => (await detail(paymentId)).status === 'Paid');
@@ -126,7 +200,10 @@ describe('disputes', () => {
 
   it('a chargeback for part of a payment reverses that part only', async () => {
     const { invoice, paymentId } = await paidInvoice('200');
-    await notify({ paymentId, dispute: { reference: 'cb_part', stage: 'Lost', amount: '50', reason: 'charged_back' } });
+    await notify({
+      paymentId,
+      dispute: { reference: 'cb_part', stage: 'Lost', amount: '50', reason: 'charged_back' },
+    });
     await waitFor(async () => (await detail(paymentId)).status === 'Disputed');
     const row = await invoiceRow(invoice);
     expect(Number(row.allocatedAmount)).toBe(150);
@@ -135,7 +212,10 @@ describe('disputes', () => {
 
   it('a dispute won before it was lost only gives the payment back its Paid status', async () => {
     const { invoice, paymentId } = await paidInvoice('30');
-    await notify({ paymentId, dispute: { reference: 'dp_won', stage: 'Opened', reason: 'product_not_received' } });
+    await notify({
+      paymentId,
+      dispute: { reference: 'dp_won', stage: 'Opened', reason: 'product_not_received' },
+    });
     await waitFor(async () => (await detail(paymentId)).status === 'Disputed');
     await notify({ paymentId, dispute: { reference: 'dp_won', stage: 'Won' } });
     await waitFor(async () => (await detail(paymentId)).status === 'Paid');
@@ -145,7 +225,11 @@ describe('disputes', () => {
   it('lists disputes newest first, filtered by stage', async () => {
     const all = await call('GET', 'disputes?itemsPerPage=100');
     expect(all.statusCode, all.body).toBe(200);
-    const items = all.json().items as { openedOn: string; stage: string; paymentTransaction: { id: string } }[];
+    const items = all.json().items as {
+      openedOn: string;
+      stage: string;
+      paymentTransaction: { id: string };
+    }[];
     expect(items.length).toBe(all.json().totalItems);
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect([...items].sort((a, b) => b.openedOn.localeCompare(a.openedOn))).toEqual(items);
@@ -166,12 +250,21 @@ describe('late failures', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await detail(paymentId)).status).toBe('Paid');
 
-    await notify({ paymentId, status: 'Failed', lateFailure: true, message: 'The bank returned the debit' });
+    await notify({
+      paymentId,
+      status: 'Failed',
+      lateFailure: true,
+      message: 'The bank returned the debit',
+    });
     await waitFor(async () => (await detail(paymentId)).status === 'Failed');
     expect((await invoiceRow(invoice)).paidStatus).toBe('Unpaid');
     expect(await requestStatus(requestId)).toBe('Open');
     expect(await hooks('payment.failed', paymentId)).toHaveLength(1);
     const reference = (await detail(paymentId)).ledgerlineReference as string;
-    await waitFor(async () => mailsIn(outbox).some((mail) => mail.includes(reference) && mail.includes('Subject: Payment failed')));
+    await waitFor(async () =>
+      mailsIn(outbox).some(
+        (mail) => mail.includes(reference) && mail.includes('Subject: Payment failed'),
+      ),
+    );
   });
 });

@@ -37,13 +37,22 @@ beforeAll(async () => {
   viewer = await signIn(ctx, { tenantName: 'Refund Viewer Ltd' });
   standard = await signIn(ctx, { tenantName: 'Refund Standard Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
-  await ctx.database.db.update(users).set({ role: 'Standard' }).where(eq(users.id, standard.userId));
+  await ctx.database.db
+    .update(users)
+    .set({ role: 'Standard' })
+    .where(eq(users.id, standard.userId));
   accountId = await insertAccount(ctx, admin);
   const created = await ctx.app.inject({
     method: 'POST',
     url: '/api/v0/providers',
     headers: admin.headers({ 'dataset-id': '1' }),
-    payload: { providerName: 'Sandbox', name: 'Sandbox', enabled: true, displayPriority: 1, isTest: true },
+    payload: {
+      providerName: 'Sandbox',
+      name: 'Sandbox',
+      enabled: true,
+      displayPriority: 1,
+      isTest: true,
+    },
   });
   expect(created.statusCode, created.body).toBe(201);
   sandboxId = created.json().id;
@@ -53,22 +62,40 @@ afterAll(() => ctx.close());
 
 /** A request for one invoice of `amount`, paid in full on the payer page with the Sandbox card. */
 async function paidInvoice(amount: string) {
-  const invoice = await insertInvoice(ctx, admin, accountId, { amount, transactionDate: day(-1), dueDate: day(29) });
+  const invoice = await insertInvoice(ctx, admin, accountId, {
+    amount,
+    transactionDate: day(-1),
+    dueDate: day(29),
+  });
   const requestId = await insertRequest(ctx, admin, { accountId, amountToPay: amount }, [invoice]);
-  const started = await ctx.app.inject({ method: 'POST', url: `/api/v0/pay/${requestId}/payments`, payload: { configurationId: sandboxId } });
+  const started = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/pay/${requestId}/payments`,
+    payload: { configurationId: sandboxId },
+  });
   expect(started.statusCode, started.body).toBe(201);
   const paymentId = started.json().paymentId as string;
   const paid = await ctx.app.inject({
     method: 'POST',
     url: `/api/v0/pay/${requestId}/payments/${paymentId}/sandbox`,
-    payload: { cardholderName: 'Pat Payer', cardNumber: sandboxCards.succeeds, expiry: '12/30', cvc: '123' },
+    payload: {
+      cardholderName: 'Pat Payer',
+      cardNumber: sandboxCards.succeeds,
+      expiry: '12/30',
+      cvc: '123',
+    },
   });
   expect(paid.statusCode, paid.body).toBe(200);
   expect(paid.json().status).toBe('Paid');
   return { invoice, requestId, paymentId };
 }
 
-const refund = (who: SignedIn, paymentId: string, payload: object, extra: Record<string, string> = {}) =>
+const refund = (
+  who: SignedIn,
+  paymentId: string,
+  payload: object,
+  extra: Record<string, string> = {},
+) =>
   ctx.app.inject({
     method: 'POST',
     url: `/api/v0/payment-transactions/${paymentId}/refund`,
@@ -91,21 +118,34 @@ async function invoiceRow(id: string) {
   return row!;
 }
 async function requestStatus(id: string) {
-  const response = await ctx.app.inject({ method: 'GET', url: `/api/v0/payment-requests/${id}`, headers: admin.headers({ 'dataset-id': '1' }) });
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `/api/v0/payment-requests/${id}`,
+    headers: admin.headers({ 'dataset-id': '1' }),
+  });
   return response.json().requestStatus as string;
 }
 const hooks = (type: string, recordId: string) =>
   ctx.database.db
     .select()
     .from(webHookEvents)
-    .where(and(eq(webHookEvents.tenantId, admin.tenantId), eq(webHookEvents.type, type), eq(webHookEvents.recordId, recordId)));
+    .where(
+      and(
+        eq(webHookEvents.tenantId, admin.tenantId),
+        eq(webHookEvents.type, type),
+        eq(webHookEvents.recordId, recordId),
+      ),
+    );
 
 function notify(body: object) {
   const raw = JSON.stringify(body);
   return ctx.app.inject({
     method: 'POST',
     url: `/api/v0/webhooks/sandbox/${sandboxId}`,
-    headers: { 'content-type': 'application/json', 'sandbox-signature': signSandboxNotification(secret, raw) },
+    headers: {
+      'content-type': 'application/json',
+      'sandbox-signature': signSandboxNotification(secret, raw),
+    },
     payload: raw,
   });
 }
@@ -122,7 +162,14 @@ describe('staff refunds', () => {
       isError: false,
       errorMessage: null,
       paymentTransaction: { id: paymentId, status: 'Paid', refundableAmount: 70 },
-      refund: { type: 'Refund', status: 'Refunded', totalAmount: 30, refundOfId: paymentId, refundReason: 'Damaged goods', currency: 'GBP' },
+      refund: {
+        type: 'Refund',
+        status: 'Refunded',
+        totalAmount: 30,
+        refundOfId: paymentId,
+        refundReason: 'Damaged goods',
+        currency: 'GBP',
+      },
     });
     expect(answer.refund.paymentProviderReference).toMatch(/^sbx_refund_/);
     expect(answer.paymentTransaction.refunds).toHaveLength(1);
@@ -146,15 +193,29 @@ describe('staff refunds', () => {
     expect(await requestStatus(requestId)).toBe('Open');
     const shown = await detail(paymentId);
     expect(shown.refunds.map((r: { totalAmount: number }) => r.totalAmount)).toEqual([70, 30]);
-    expect(shown.paymentAllocations.every((a: { status: string }) => a.status === 'Cancelled')).toBe(true);
+    expect(
+      shown.paymentAllocations.every((a: { status: string }) => a.status === 'Cancelled'),
+    ).toBe(true);
     // The Refund's own page: its amount is what was refunded, and it names its payment.
     const own = await detail(answer.refund.id);
-    expect(own).toMatchObject({ type: 'Refund', refundOfId: paymentId, totalAmount: 30, refundableAmount: 0, refunds: [] });
+    expect(own).toMatchObject({
+      type: 'Refund',
+      refundOfId: paymentId,
+      totalAmount: 30,
+      refundableAmount: 0,
+      refunds: [],
+    });
     // One activity per refund, as the route's operation.
     const activities = await ctx.database.db
       .select()
       .from(auditActivities)
-      .where(and(eq(auditActivities.tenantId, admin.tenantId), eq(auditActivities.operation, 'RefundPayment'), eq(auditActivities.resourceId, paymentId)));
+      .where(
+        and(
+          eq(auditActivities.tenantId, admin.tenantId),
+          eq(auditActivities.operation, 'RefundPayment'),
+          eq(auditActivities.resourceId, paymentId),
+        ),
+      );
     expect(activities).toHaveLength(2);
     expect(activities.every((a) => a.status === 200 && a.errorMessage === null)).toBe(true);
   });
@@ -163,12 +224,18 @@ describe('staff refunds', () => {
     const { paymentId } = await paidInvoice('50');
     const over = await refund(admin, paymentId, { amount: 50.01 });
     expect(over.statusCode, over.body).toBe(422);
-    expect(over.json().detail).toBe('Amount to refund cannot be more than what is left of the payment (GBP 50.00).');
-    expect(over.json().errors.amount).toEqual(['Amount to refund cannot be more than what is left of the payment (GBP 50.00).']);
+    expect(over.json().detail).toBe(
+      'Amount to refund cannot be more than what is left of the payment (GBP 50.00).',
+    );
+    expect(over.json().errors.amount).toEqual([
+      'Amount to refund cannot be more than what is left of the payment (GBP 50.00).',
+    ]);
     expect((await refund(admin, paymentId, { amount: 20 })).statusCode).toBe(200);
     const again = await refund(admin, paymentId, { amount: 30.5 });
     expect(again.statusCode).toBe(422);
-    expect(again.json().errors.amount).toEqual(['Amount to refund cannot be more than what is left of the payment (GBP 30.00).']);
+    expect(again.json().errors.amount).toEqual([
+      'Amount to refund cannot be more than what is left of the payment (GBP 30.00).',
+    ]);
     const zero = await refund(admin, paymentId, { amount: 0 });
     expect(zero.statusCode).toBe(400);
     expect(zero.json().errors.amount).toEqual(['Amount to refund must be more than 0.']);
@@ -182,9 +249,17 @@ describe('staff refunds', () => {
   });
 
   it('refuses a payment that is not paid, and a refund of a refund', async () => {
-    const invoice = await insertInvoice(ctx, admin, accountId, { amount: '10', transactionDate: day(-1), dueDate: day(29) });
+    const invoice = await insertInvoice(ctx, admin, accountId, {
+      amount: '10',
+      transactionDate: day(-1),
+      dueDate: day(29),
+    });
     const requestId = await insertRequest(ctx, admin, { accountId, amountToPay: '10' }, [invoice]);
-    const started = await ctx.app.inject({ method: 'POST', url: `/api/v0/pay/${requestId}/payments`, payload: { configurationId: sandboxId } });
+    const started = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v0/pay/${requestId}/payments`,
+      payload: { configurationId: sandboxId },
+    });
     const processing = await refund(admin, started.json().paymentId, { amount: 5 });
     expect(processing.statusCode).toBe(409);
     expect(processing.json().detail).toBe('Only a paid payment can be refunded.');
@@ -204,7 +279,8 @@ describe('staff refunds', () => {
     expect(refused.statusCode, refused.body).toBe(200);
     expect(refused.json()).toMatchObject({
       isError: true,
-      errorMessage: 'The sandbox provider declined the refund (amounts ending in .99 are declined).',
+      errorMessage:
+        'The sandbox provider declined the refund (amounts ending in .99 are declined).',
       refund: null,
       paymentTransaction: { status: 'Paid', refundableAmount: 80, refunds: [] },
     });
@@ -214,16 +290,33 @@ describe('staff refunds', () => {
     expect((await invoiceRow(invoice)).paidStatus).toBe('FullyPaid');
     expect(await requestStatus(requestId)).toBe('Completed');
     expect(await hooks('payment.refunded', paymentId)).toHaveLength(0);
-    const refunds = await ctx.database.db.select().from(paymentTransactions).where(eq(paymentTransactions.refundOfId, paymentId));
+    const refunds = await ctx.database.db
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.refundOfId, paymentId));
     expect(refunds).toHaveLength(0);
     // The provider's words are kept as a provider event, and the activity records the refusal.
-    const events = await ctx.app.inject({ method: 'GET', url: `/api/v0/provider-events/records/${paymentId}`, headers: admin.headers({ 'dataset-id': '1' }) });
-    expect(events.json().items.at(-1)).toMatchObject({ eventType: 'refund.create', status: 'declined' });
+    const events = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/provider-events/records/${paymentId}`,
+      headers: admin.headers({ 'dataset-id': '1' }),
+    });
+    expect(events.json().items.at(-1)).toMatchObject({
+      eventType: 'refund.create',
+      status: 'declined',
+    });
     const [activity] = await ctx.database.db
       .select()
       .from(auditActivities)
-      .where(and(eq(auditActivities.operation, 'RefundPayment'), eq(auditActivities.resourceId, paymentId)));
-    expect(activity?.errorMessage).toBe('The sandbox provider declined the refund (amounts ending in .99 are declined).');
+      .where(
+        and(
+          eq(auditActivities.operation, 'RefundPayment'),
+          eq(auditActivities.resourceId, paymentId),
+        ),
+      );
+    expect(activity?.errorMessage).toBe(
+      'The sandbox provider declined the refund (amounts ending in .99 are declined).',
+    );
   });
 
   it('is an Administrator’s: a Viewer and a Standard user get 403', async () => {
@@ -256,14 +349,21 @@ describe('staff refunds', () => {
   it('a refund the provider has not finished stays Processing until its notification', async () => {
     const { invoice, paymentId } = await paidInvoice('60');
     const made = await refund(admin, paymentId, { amount: 10.98 });
-    expect(made.json()).toMatchObject({ isError: false, refund: { status: 'Processing', totalAmount: 10.98 } });
+    expect(made.json()).toMatchObject({
+      isError: false,
+      refund: { status: 'Processing', totalAmount: 10.98 },
+    });
     const reference = made.json().refund.paymentProviderReference as string;
     // The books give the money back at once; the web hook waits for the provider.
     expect(Number((await invoiceRow(invoice)).allocatedAmount)).toBe(49.02);
     expect(await hooks('payment.refunded', paymentId)).toHaveLength(0);
     expect((await detail(paymentId)).refundableAmount).toBe(49.02);
 
-    const answered = await notify({ id: `evt_${randomUUID()}`, type: 'refund.succeeded', data: { paymentId, refund: { reference, amount: '10.98', status: 'Succeeded' } } });
+    const answered = await notify({
+      id: `evt_${randomUUID()}`,
+      type: 'refund.succeeded',
+      data: { paymentId, refund: { reference, amount: '10.98', status: 'Succeeded' } },
+    });
     expect(answered.statusCode, answered.body).toBe(200);
     await waitFor(async () => (await detail(paymentId)).refunds[0].status === 'Refunded');
     expect(await hooks('payment.refunded', paymentId)).toHaveLength(1);
@@ -276,7 +376,11 @@ describe('staff refunds', () => {
     expect(made.json().refund.status).toBe('Processing');
     expect((await invoiceRow(invoice)).paidStatus).toBe('PartPaid');
     const reference = made.json().refund.paymentProviderReference as string;
-    await notify({ id: `evt_${randomUUID()}`, type: 'refund.failed', data: { paymentId, refund: { reference, status: 'Failed', reason: 'insufficient_funds' } } });
+    await notify({
+      id: `evt_${randomUUID()}`,
+      type: 'refund.failed',
+      data: { paymentId, refund: { reference, status: 'Failed', reason: 'insufficient_funds' } },
+    });
     await waitFor(async () => (await detail(paymentId)).refunds[0].status === 'Failed');
     const shown = await detail(paymentId);
     expect(shown).toMatchObject({ status: 'Paid', refundableAmount: 25 });
@@ -287,14 +391,31 @@ describe('staff refunds', () => {
 
   it('a refund the provider reports of its own is recorded the same way, once', async () => {
     const { invoice, paymentId } = await paidInvoice('90');
-    const event = { id: `evt_${randomUUID()}`, type: 'refund.succeeded', data: { paymentId, refund: { reference: 'sbx_refund_portal_1', amount: '40', status: 'Succeeded', reason: 'requested_by_customer' } } };
+    const event = {
+      id: `evt_${randomUUID()}`,
+      type: 'refund.succeeded',
+      data: {
+        paymentId,
+        refund: {
+          reference: 'sbx_refund_portal_1',
+          amount: '40',
+          status: 'Succeeded',
+          reason: 'requested_by_customer',
+        },
+      },
+    };
     await notify(event);
     await notify(event);
     await notify({ ...event, id: `evt_${randomUUID()}` });
     await waitFor(async () => (await detail(paymentId)).refunds.length === 1);
     const shown = await detail(paymentId);
     expect(shown).toMatchObject({ status: 'Paid', refundableAmount: 50 });
-    expect(shown.refunds[0]).toMatchObject({ status: 'Refunded', totalAmount: 40, paymentProviderReference: 'sbx_refund_portal_1', refundReason: 'requested_by_customer' });
+    expect(shown.refunds[0]).toMatchObject({
+      status: 'Refunded',
+      totalAmount: 40,
+      paymentProviderReference: 'sbx_refund_portal_1',
+      refundReason: 'requested_by_customer',
+    });
     expect(Number((await invoiceRow(invoice)).allocatedAmount)).toBe(50);
     expect(await hooks('payment.refunded', paymentId)).toHaveLength(1);
   });

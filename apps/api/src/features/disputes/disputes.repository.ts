@@ -28,9 +28,19 @@ export function createDisputesRepository() {
   return {
     async page(executor: Executor, scope: DisputeScope, query: PageQuery<Fields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: d.id });
-      const where = and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), compiled.where);
+      const where = and(
+        eq(d.tenantId, scope.tenantId),
+        eq(d.datasetId, scope.datasetId),
+        compiled.where,
+      );
       const [rows, [total]] = await Promise.all([
-        executor.select().from(d).where(where).orderBy(...compiled.orderBy).limit(compiled.limit).offset(compiled.offset),
+        executor
+          .select()
+          .from(d)
+          .where(where)
+          .orderBy(...compiled.orderBy)
+          .limit(compiled.limit)
+          .offset(compiled.offset),
         executor.select({ n: count() }).from(d).where(where),
       ]);
       const ids = [...new Set(rows.map((row) => row.paymentTransactionId))];
@@ -40,7 +50,13 @@ export function createDisputesRepository() {
           : await executor
               .select()
               .from(t)
-              .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), inArray(t.id, ids)));
+              .where(
+                and(
+                  eq(t.tenantId, scope.tenantId),
+                  eq(t.datasetId, scope.datasetId),
+                  inArray(t.id, ids),
+                ),
+              );
       const byId = new Map(payments.map((row) => [row.id, row]));
       return {
         items: rows.map((row): PaymentDispute => {

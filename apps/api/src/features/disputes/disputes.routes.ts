@@ -28,7 +28,10 @@ export default async function disputesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = parsePageQuery(disputeQuery, request.query);
-      const scope = { tenantId: requirePrincipal(request.principal).tenantId, datasetId: request.datasetId! };
+      const scope = {
+        tenantId: requirePrincipal(request.principal).tenantId,
+        datasetId: request.datasetId!,
+      };
       return request.tenantRead((tx) => repository.page(tx, scope, query));
     },
   );

@@ -18,7 +18,15 @@ export interface PaymentStatusChange {
    * The status the payment moved to; for a dispute (issue 19) what happened to it: Disputed
    * (opened), DisputeWon or DisputeLost.
    */
-  status: 'Paid' | 'Cancelled' | 'Failed' | 'Processing' | 'Pending' | 'Disputed' | 'DisputeWon' | 'DisputeLost';
+  status:
+    | 'Paid'
+    | 'Cancelled'
+    | 'Failed'
+    | 'Processing'
+    | 'Pending'
+    | 'Disputed'
+    | 'DisputeWon'
+    | 'DisputeLost';
   /** What moved it: a captured or cancelled Pending payment, or a provider's event. */
   from: 'Pending' | 'Provider';
   /** Told once per this key as well (a payment's second dispute is its own event): the dispute's reference. */
@@ -46,7 +54,11 @@ export function notificationsOf(change: PaymentStatusChange): NotificationName[]
   if (change.status === 'Failed') return ['TenantPaymentFailed'];
   if (change.status === 'Processing') return ['TenantPaymentProcessing'];
   if (change.status === 'Pending') return ['TenantPaymentProcessing', 'PaymentPending'];
-  if (change.status === 'Disputed' || change.status === 'DisputeWon' || change.status === 'DisputeLost')
+  if (
+    change.status === 'Disputed' ||
+    change.status === 'DisputeWon' ||
+    change.status === 'DisputeLost'
+  )
     return ['TenantPaymentDisputed'];
   return [];
 }
@@ -340,12 +352,16 @@ export function createPaymentNotifications(deps: {
   function compose(job: NotificationJob, p: Prepared) {
     const amount = `${p.payment.currency} ${new Big(p.payment.totalAmount).toFixed(currencyDecimalPlaces(p.payment.currency))}`;
     const customer = p.payment.customerName ?? p.payment.companyName ?? 'a customer';
-    const wording = wordingOf(job.notificationName, {
-      amount,
-      company: p.companyName,
-      customer,
-      reference: p.payment.ledgerlineReference,
-    }, job.change);
+    const wording = wordingOf(
+      job.notificationName,
+      {
+        amount,
+        company: p.companyName,
+        customer,
+        reference: p.payment.ledgerlineReference,
+      },
+      job.change,
+    );
     const link = staff.has(job.notificationName)
       ? {
           label: 'Open the payment in Ledgerline',

@@ -4,7 +4,11 @@ import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import { providerNotifications } from '../../db/schema-pay.js';
-import { paymentAllocations, paymentDisputes, providerEvents } from '../../db/schema-receivables.js';
+import {
+  paymentAllocations,
+  paymentDisputes,
+  providerEvents,
+} from '../../db/schema-receivables.js';
 import type { NotificationDispute, NotificationRefund } from '../../providers/checkout.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
 import { eventOfOutcome, moveOf, type MoveActor } from './lifecycle.js';
@@ -108,24 +112,40 @@ export function createMoneyBack(deps: {
 
   type Locked = NonNullable<Awaited<ReturnType<typeof lockPaymentAndRequest>>>;
 
-  async function onRefund(tx: Tx, scope: PayScope, locked: Locked, refund: NotificationRefund, actor: MoveActor): Promise<string> {
+  async function onRefund(
+    tx: Tx,
+    scope: PayScope,
+    locked: Locked,
+    refund: NotificationRefund,
+    actor: MoveActor,
+  ): Promise<string> {
     const { payment, request } = locked;
     const made = await lockRefundByReference(tx, scope, payment.id, refund.refundReference);
     if (made) {
-      if (refund.status === 'Pending') return `Refund ${made.ledgerlineReference} is still under way`;
+      if (refund.status === 'Pending')
+        return `Refund ${made.ledgerlineReference} is still under way`;
       if (refund.status === 'Succeeded') {
-        if (made.status !== 'Processing') return `Refund ${made.ledgerlineReference} stays ${made.status}`;
+        if (made.status !== 'Processing')
+          return `Refund ${made.ledgerlineReference} stays ${made.status}`;
         await setRefundStatus(tx, scope, made.id, 'Refunded');
         await tell(tx, scope, 'payment.refunded', payment.id);
         return `Refund ${made.ledgerlineReference} Refunded`;
       }
       if (made.status === 'Failed') return `Refund ${made.ledgerlineReference} stays Failed`;
       await setRefundStatus(tx, scope, made.id, 'Failed');
-      if (!moveOf(payment.status, 'refundFailed')) return `Refund ${made.ledgerlineReference} Failed; the payment stays ${payment.status}`;
-      await moveAndTell(tx, scope, { payment, request, event: 'refundFailed', amount: new Big(made.totalAmount), audit: { actor } });
+      if (!moveOf(payment.status, 'refundFailed'))
+        return `Refund ${made.ledgerlineReference} Failed; the payment stays ${payment.status}`;
+      await moveAndTell(tx, scope, {
+        payment,
+        request,
+        event: 'refundFailed',
+        amount: new Big(made.totalAmount),
+        audit: { actor },
+      });
       return `Refund ${made.ledgerlineReference} Failed; its money is the invoices' again`;
     }
-    if (refund.status === 'Failed') return 'A failed refund Ledgerline never recorded: nothing to undo';
+    if (refund.status === 'Failed')
+      return 'A failed refund Ledgerline never recorded: nothing to undo';
     const left = await refundableAmount(tx, scope, payment);
     if (left.lte(0)) return `Nothing is left of the payment to refund (it is ${payment.status})`;
     const amount = refund.amount ? new Big(refund.amount) : left;
@@ -187,21 +207,44 @@ export function createMoneyBack(deps: {
         ...values,
       });
     } else {
-      if (found.stage === dispute.stage) return `Dispute ${dispute.disputeReference} stays ${found.stage}`;
+      if (found.stage === dispute.stage)
+        return `Dispute ${dispute.disputeReference} stays ${found.stage}`;
       // A closed dispute reopens only when the provider says so (Stripe's funds withdrawn again).
-      await tx.update(d).set(values).where(and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, found.id)));
+      await tx
+        .update(d)
+        .set(values)
+        .where(
+          and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, found.id)),
+        );
     }
     const wasLost = found?.stage === 'Lost';
     const reversed = new Big(found?.reversedAmount ?? '0');
     const setReversed = (value: Big) =>
-      tx.update(d).set({ reversedAmount: value.toFixed(4) }).where(and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, id!)));
+      tx
+        .update(d)
+        .set({ reversedAmount: value.toFixed(4) })
+        .where(
+          and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, id!)),
+        );
     const change = (status: PaymentStatusChange['status']) =>
-      changes.push({ paymentTransactionId: payment.id, status, from: 'Provider', key: dispute.disputeReference });
+      changes.push({
+        paymentTransactionId: payment.id,
+        status,
+        from: 'Provider',
+        key: dispute.disputeReference,
+      });
 
     if (open.has(dispute.stage)) {
-      if (found && !wasLost && open.has(found.stage)) return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
+      if (found && !wasLost && open.has(found.stage))
+        return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
       if (moveOf(payment.status, 'disputeOpened')) {
-        await moveAndTell(tx, scope, { payment, request, event: 'disputeOpened', amount: null, audit: { actor } });
+        await moveAndTell(tx, scope, {
+          payment,
+          request,
+          event: 'disputeOpened',
+          amount: null,
+          audit: { actor },
+        });
         change('Disputed');
         return `Dispute ${dispute.disputeReference} opened: the payment is Disputed`;
       }
@@ -209,31 +252,63 @@ export function createMoneyBack(deps: {
       return `Dispute ${dispute.disputeReference} ${dispute.stage}; the payment stays ${payment.status}`;
     }
     if (dispute.stage === 'Lost') {
-      if (!moveOf(payment.status, 'disputeLost')) return `Dispute ${dispute.disputeReference} Lost; the payment stays ${payment.status}`;
+      if (!moveOf(payment.status, 'disputeLost'))
+        return `Dispute ${dispute.disputeReference} Lost; the payment stays ${payment.status}`;
       // What it actually took from the invoices (never more than the payment still held): a Won
       // gives exactly that back, never what a refund had already given back.
       const before = await allocatedOf(tx, scope, payment.id);
-      await moveAndTell(tx, scope, { payment, request, event: 'disputeLost', amount, audit: { actor } });
+      await moveAndTell(tx, scope, {
+        payment,
+        request,
+        event: 'disputeLost',
+        amount,
+        audit: { actor },
+      });
       await setReversed(before.minus(await allocatedOf(tx, scope, payment.id)));
       change('DisputeLost');
       return `Dispute ${dispute.disputeReference} Lost: ${amount.toFixed(2)} reversed`;
     }
     // Won.
-    if (!moveOf(payment.status, 'disputeWon')) return `Dispute ${dispute.disputeReference} Won; the payment stays ${payment.status}`;
-    await moveAndTell(tx, scope, { payment, request, event: 'disputeWon', amount: reversed, audit: { actor } });
+    if (!moveOf(payment.status, 'disputeWon'))
+      return `Dispute ${dispute.disputeReference} Won; the payment stays ${payment.status}`;
+    await moveAndTell(tx, scope, {
+      payment,
+      request,
+      event: 'disputeWon',
+      amount: reversed,
+      audit: { actor },
+    });
     await setReversed(new Big(0));
     change('DisputeWon');
     return `Dispute ${dispute.disputeReference} Won: the payment is Paid again`;
   }
 
-  async function onLateFailure(tx: Tx, scope: PayScope, locked: Locked, notice: MoneyBackNotice, actor: MoveActor, changes: PaymentStatusChange[]) {
+  async function onLateFailure(
+    tx: Tx,
+    scope: PayScope,
+    locked: Locked,
+    notice: MoneyBackNotice,
+    actor: MoveActor,
+    changes: PaymentStatusChange[],
+  ) {
     const { payment, request } = locked;
     const event = notice.status
-      ? eventOfOutcome(payment.status, notice.status as Parameters<typeof eventOfOutcome>[1], { lateFailure: true })
+      ? eventOfOutcome(payment.status, notice.status as Parameters<typeof eventOfOutcome>[1], {
+          lateFailure: true,
+        })
       : null;
     if (event !== 'lateFailure' || !moveOf(payment.status, event))
       return `Status stays ${payment.status} (a late ${notice.status ?? 'event'} does not move it)`;
-    await moveAndTell(tx, scope, { payment, request, event, amount: null, audit: { actor, errorMessage: notice.errorMessage ?? 'The money went back after the payment had succeeded.' } });
+    await moveAndTell(tx, scope, {
+      payment,
+      request,
+      event,
+      amount: null,
+      audit: {
+        actor,
+        errorMessage: notice.errorMessage ?? 'The money went back after the payment had succeeded.',
+      },
+    });
     changes.push({ paymentTransactionId: payment.id, status: 'Failed', from: 'Provider' });
     return 'Failed after it had succeeded: its allocations were reversed';
   }
@@ -263,17 +338,23 @@ export function createMoneyBack(deps: {
         payloadFileName: `${notice.eventId}.json`,
       });
       const outcomes: string[] = [];
-      if (notice.lateFailure) outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
+      if (notice.lateFailure)
+        outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
       // Each part reads the payment as the part before left it.
-      const fresh = async () => (outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked);
-      if (notice.dispute) outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
-      if (notice.refund) outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
+      const fresh = async () =>
+        outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked;
+      if (notice.dispute)
+        outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
+      if (notice.refund)
+        outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
       await mark(tx, scope, notice.notificationId, outcomes.join('; '));
     });
     if (deps.notify && changes.length > 0)
-      await deps.notify(scope, changes).catch((error: unknown) =>
-        log.error({ err: error, paymentTransactionId: paymentId }, 'dispute mail failed'),
-      );
+      await deps
+        .notify(scope, changes)
+        .catch((error: unknown) =>
+          log.error({ err: error, paymentTransactionId: paymentId }, 'dispute mail failed'),
+        );
   }
 
   return { settle };

@@ -57,7 +57,9 @@ export async function lockPaymentAndRequest(tx: Tx, scope: PayScope, paymentId: 
   const [payment] = await tx
     .select()
     .from(t)
-    .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, paymentId)))
+    .where(
+      and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, paymentId)),
+    )
     .for('update');
   if (!payment) return null;
   const [request] = payment.paymentRequestId
@@ -125,7 +127,17 @@ export interface NewRefund {
 }
 
 /** The Refund transaction's row for a refund of `payment`. */
-export function refundRow(scope: PayScope, payment: PaymentRow, input: { id: string; amount: Big; reason: string | null; providerReference: string | null; status: 'Processing' | 'Refunded' }) {
+export function refundRow(
+  scope: PayScope,
+  payment: PaymentRow,
+  input: {
+    id: string;
+    amount: Big;
+    reason: string | null;
+    providerReference: string | null;
+    status: 'Processing' | 'Refunded';
+  },
+) {
   return {
     tenantId: scope.tenantId,
     datasetId: scope.datasetId,
@@ -161,7 +173,14 @@ export function refundRow(scope: PayScope, payment: PaymentRow, input: { id: str
 export function moveForRefund(
   tx: Tx,
   scope: PayScope,
-  input: { payment: PaymentRow; request: PaymentRequestRow | null; amount: Big; left: Big; audit: { actor: MoveActor } | null; tell: boolean },
+  input: {
+    payment: PaymentRow;
+    request: PaymentRequestRow | null;
+    amount: Big;
+    left: Big;
+    audit: { actor: MoveActor } | null;
+    tell: boolean;
+  },
 ) {
   const whole = input.amount.gte(input.left);
   return moveAndTell(tx, scope, {
@@ -184,13 +203,35 @@ export async function recordRefund(tx: Tx, scope: PayScope, input: NewRefund) {
   const left = await refundableAmount(tx, scope, payment);
   const amount = input.amount.gt(left) ? left : input.amount;
   const id = input.id ?? uuidv7();
-  await tx.insert(t).values(refundRow(scope, payment, { id, amount, reason: input.reason, providerReference: input.providerReference, status: input.status }));
-  const applied = await moveForRefund(tx, scope, { payment, request: input.request, amount, left, audit: input.audit, tell: input.status === 'Refunded' });
+  await tx
+    .insert(t)
+    .values(
+      refundRow(scope, payment, {
+        id,
+        amount,
+        reason: input.reason,
+        providerReference: input.providerReference,
+        status: input.status,
+      }),
+    );
+  const applied = await moveForRefund(tx, scope, {
+    payment,
+    request: input.request,
+    amount,
+    left,
+    audit: input.audit,
+    tell: input.status === 'Refunded',
+  });
   return { refundId: id, applied, amount };
 }
 
 /** A payment's refund by its provider's reference, locked. */
-export async function lockRefundByReference(tx: Tx, scope: PayScope, paymentId: string, reference: string) {
+export async function lockRefundByReference(
+  tx: Tx,
+  scope: PayScope,
+  paymentId: string,
+  reference: string,
+) {
   const [row] = await tx
     .select()
     .from(t)
@@ -207,9 +248,16 @@ export async function lockRefundByReference(tx: Tx, scope: PayScope, paymentId: 
 }
 
 /** Sets a refund's status (Processing → Refunded or Failed). */
-export async function setRefundStatus(tx: Tx, scope: PayScope, refundId: string, status: 'Refunded' | 'Failed') {
+export async function setRefundStatus(
+  tx: Tx,
+  scope: PayScope,
+  refundId: string,
+  status: 'Refunded' | 'Failed',
+) {
   await tx
     .update(t)
     .set({ status, statusDateTime: sql`now()` })
-    .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, refundId)));
+    .where(
+      and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, refundId)),
+    );
 }

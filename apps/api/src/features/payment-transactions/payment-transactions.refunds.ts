@@ -5,7 +5,11 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { paymentTransactions as t, providerEvents } from '../../db/schema-receivables.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors.js';
-import type { PendingPaymentCall, ProviderRegistry, RefundOutcome } from '../../providers/adapter.js';
+import type {
+  PendingPaymentCall,
+  ProviderRegistry,
+  RefundOutcome,
+} from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import {
   lockPaymentAndRequest,
@@ -38,7 +42,11 @@ export interface RefundInput {
 export function createRefunds(deps: {
   repository: PaymentTransactionsRepository;
   providers: ProviderRegistry;
-  configurations?: (tx: Tx, scope: Scope, paymentProviderId: string) => Promise<PendingPaymentCall['configuration']>;
+  configurations?: (
+    tx: Tx,
+    scope: Scope,
+    paymentProviderId: string,
+  ) => Promise<PendingPaymentCall['configuration']>;
   providerSecret?: (tx: Tx, scope: Scope, paymentTransactionId: string) => Promise<string | null>;
 }) {
   const { repository, providers } = deps;
@@ -51,7 +59,8 @@ export function createRefunds(deps: {
     if (!refundableStatuses.includes(payment.status))
       throw new ConflictError(refundMessages.notRefundable, 'notRefundable');
     const adapter = providers.forProvider(payment.paymentProviderName);
-    if (!adapter?.refund) throw new ConflictError(refundMessages.notSupported, 'refundNotSupported');
+    if (!adapter?.refund)
+      throw new ConflictError(refundMessages.notSupported, 'refundNotSupported');
     const amount = new Big(input.amount);
     const left = await refundableAmount(tx, scope, payment);
     if (amount.gt(left)) {
@@ -60,11 +69,24 @@ export function createRefunds(deps: {
       throw new UnprocessableError(message, { amount: [message] });
     }
     const refundId = uuidv7();
-    await tx.insert(t).values(
-      refundRow(scope, payment, { id: refundId, amount, reason: input.reason, providerReference: null, status: 'Processing' }),
-    );
-    const configuration = payment.paymentProviderId && deps.configurations ? await deps.configurations(tx, scope, payment.paymentProviderId) : null;
-    const providerSecret = deps.providerSecret ? await deps.providerSecret(tx, scope, payment.id) : null;
+    await tx
+      .insert(t)
+      .values(
+        refundRow(scope, payment, {
+          id: refundId,
+          amount,
+          reason: input.reason,
+          providerReference: null,
+          status: 'Processing',
+        }),
+      );
+    const configuration =
+      payment.paymentProviderId && deps.configurations
+        ? await deps.configurations(tx, scope, payment.paymentProviderId)
+        : null;
+    const providerSecret = deps.providerSecret
+      ? await deps.providerSecret(tx, scope, payment.id)
+      : null;
     return { payment, adapter, amount, refundId, configuration, providerSecret };
   }
 
@@ -73,7 +95,12 @@ export function createRefunds(deps: {
      * `reserveIn` runs step 1 (a transaction without an audit activity: the call's one activity is
      * written with its outcome by `recordIn`); `recordIn` runs step 3.
      */
-    async run(reserveIn: Run, recordIn: (fn: (tx: Tx) => Promise<RefundResult>) => Promise<RefundResult>, scope: Scope, input: RefundInput): Promise<RefundResult> {
+    async run(
+      reserveIn: Run,
+      recordIn: (fn: (tx: Tx) => Promise<RefundResult>) => Promise<RefundResult>,
+      scope: Scope,
+      input: RefundInput,
+    ): Promise<RefundResult> {
       const reserved = await reserveIn((tx) => reserve(tx, scope, input));
       const { payment, adapter, amount, refundId } = reserved;
       let outcome: RefundOutcome;
@@ -96,7 +123,15 @@ export function createRefunds(deps: {
         outcome = {
           ok: false,
           errorMessage: `${adapter.name} did not answer the refund: ${error instanceof Error ? error.message : 'no answer'}`,
-          exchange: { eventType: 'refund.create', recordType: 'refund', recordId: null, status: 'error', payload: JSON.stringify({ error: error instanceof Error ? error.message : String(error) }) },
+          exchange: {
+            eventType: 'refund.create',
+            recordType: 'refund',
+            recordId: null,
+            status: 'error',
+            payload: JSON.stringify({
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          },
         };
       }
 
@@ -112,7 +147,11 @@ export function createRefunds(deps: {
           ...outcome.exchange,
           payloadFileName: `${outcome.exchange.recordId ?? refundId}.json`,
         });
-        const ofRefund = and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, refundId));
+        const ofRefund = and(
+          eq(t.tenantId, scope.tenantId),
+          eq(t.datasetId, scope.datasetId),
+          eq(t.id, refundId),
+        );
         let errorMessage: string | null = null;
         if (!outcome.ok) {
           errorMessage = outcome.errorMessage;
@@ -121,17 +160,33 @@ export function createRefunds(deps: {
           const pending = outcome.pending === true;
           await tx
             .update(t)
-            .set({ paymentProviderReference: outcome.refundReference ?? null, status: pending ? 'Processing' : 'Refunded', statusDateTime: new Date() })
+            .set({
+              paymentProviderReference: outcome.refundReference ?? null,
+              status: pending ? 'Processing' : 'Refunded',
+              statusDateTime: new Date(),
+            })
             .where(ofRefund);
           // What is left besides this refund (it is counted while Processing).
           const left = (await refundableAmount(tx, scope, locked.payment)).plus(amount);
-          await moveForRefund(tx, scope, { payment: locked.payment, request: locked.request, amount, left, audit: null, tell: !pending });
+          await moveForRefund(tx, scope, {
+            payment: locked.payment,
+            request: locked.request,
+            amount,
+            left,
+            audit: null,
+            tell: !pending,
+          });
         }
         const [paymentTransaction, refund] = await Promise.all([
           repository.findWithDetails(tx, scope, payment.id),
           outcome.ok ? repository.find(tx, scope, refundId) : null,
         ]);
-        return { isError: errorMessage !== null, errorMessage, paymentTransaction: paymentTransaction!, refund };
+        return {
+          isError: errorMessage !== null,
+          errorMessage,
+          paymentTransaction: paymentTransaction!,
+          refund,
+        };
       });
     },
   };

@@ -9,7 +9,11 @@ import type {
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords, readPaymentRecordsOfPayments } from '../../db/payment-records.js';
-import { paymentDisputes, paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
+import {
+  paymentDisputes,
+  paymentRequests,
+  paymentTransactions,
+} from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';

@@ -68,7 +68,12 @@ function refundOf(data: Record<string, unknown> | undefined): NotificationEvent[
   const reference = text(data?.reference);
   const status = (['Succeeded', 'Pending', 'Failed'] as const).find((s) => s === data?.status);
   if (!reference || !status) return undefined;
-  return { refundReference: reference, amount: decimal(data?.amount), status, reason: text(data?.reason, 500) };
+  return {
+    refundReference: reference,
+    amount: decimal(data?.amount),
+    status,
+    reason: text(data?.reason, 500),
+  };
 }
 
 function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent['dispute'] {
@@ -82,7 +87,8 @@ function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent
     amount: decimal(data?.amount),
     currency: text(data?.currency, 3),
     reason: text(data?.reason, 500),
-    respondBy: respondBy && !Number.isNaN(Date.parse(respondBy)) ? new Date(respondBy).toISOString() : null,
+    respondBy:
+      respondBy && !Number.isNaN(Date.parse(respondBy)) ? new Date(respondBy).toISOString() : null,
   };
 }
 
