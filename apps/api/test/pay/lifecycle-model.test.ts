@@ -7,6 +7,14 @@ import { createPaymentTransactionsRepository } from '../../src/features/payment-
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { providerNotifications } from '../../src/db/schema-pay.js';
+import {
+  sandboxNotificationSecret,
+  signSandboxNotification,
+} from '../../src/providers/sandbox/sandbox.checkout.js';
+import { waitFor } from '../wait.js';
 
 // Issue 19, the proof of the lifecycle (features/pay/lifecycle.ts): random sequences of moves,
 // driven through the HTTP API (the payer page's Sandbox card form, staff capture and cancel) and
@@ -23,7 +31,11 @@ let reservations: ReturnType<typeof createReservations>;
 
 beforeAll(async () => {
   // No payer-page hold, so a second payment of a request can be started while the first is open.
-  ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000', PAY_ATTEMPT_HOLD_MINUTES: '0' });
+  ctx = await buildTestApp({
+    RATE_LIMIT_PAY_PER_MINUTE: '100000',
+    PAY_ATTEMPT_HOLD_MINUTES: '0',
+    SANDBOX_NOTIFICATION_KEY: notificationKey,
+  });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Lifecycle Model Ltd' });
   accountId = await insertAccount(ctx, admin, { name: 'Model Customer Ltd' });
@@ -56,6 +68,13 @@ interface ModelPayment {
   /** Per invoice: Allocated money, Provisional (reserved) money. */
   allocated: Big[];
   provisional: Big[];
+  /** Refunds made (issue 19). */
+  refunded: Big;
+  /** Per invoice: money given back from it (refunds, lost disputes): what a won dispute may restore. */
+  reversed: Big[];
+  /** The open or last dispute: its reference and what its loss took. */
+  dispute: { reference: string; lost: Big } | null;
+  disputes: number;
 }
 interface Model {
   usage: 'Single' | 'Multiple';
@@ -108,6 +127,10 @@ function settled(m: Model, id: string, quote: Big[], reserve: boolean): ModelPay
     total: sum(quote),
     allocated: zero(),
     provisional: zero(),
+    refunded: new Big(0),
+    reversed: zero(),
+    dispute: null,
+    disputes: 0,
   };
   if (!held)
     quote.forEach((wanted, i) => {
@@ -132,14 +155,40 @@ function capture(m: Model, payment: ModelPayment, amount: Big) {
   payment.total = amount;
 }
 
+/** Money given back from the payment's allocations, the invoice due last first (lifecycle reverse). */
+function reverse(payment: ModelPayment, amount: Big | null): Big {
+  let left = amount ?? sum(payment.allocated);
+  let taken = new Big(0);
+  for (let i = invoiceAmounts.length - 1; i >= 0; i--) {
+    const take = min(payment.allocated[i]!, left);
+    payment.allocated[i] = payment.allocated[i]!.minus(take);
+    payment.reversed[i] = payment.reversed[i]!.plus(take);
+    left = left.minus(take);
+    taken = taken.plus(take);
+  }
+  return taken;
+}
+
+/** Reversed money allocated again, the invoice due first first, never past what it owes (lifecycle restore). */
+function restore(m: Model, payment: ModelPayment, amount: Big) {
+  let left = amount;
+  invoiceAmounts.forEach((_, i) => {
+    const room = roomOf(m, i);
+    const given = min(payment.reversed[i]!, left, room.gt(0) ? room : new Big(0));
+    payment.allocated[i] = payment.allocated[i]!.plus(given);
+    payment.reversed[i] = payment.reversed[i]!.minus(given);
+    left = left.minus(given);
+  });
+}
+
 function release(payment: ModelPayment) {
   payment.status = 'Cancelled';
   payment.provisional = zero();
 }
 
 // ---------------------------------------------------------------------------------------------
-// The moves. The `refunds` helper adds refundWhole/refundPart/disputeOpened/disputeWon/disputeLost
-// here: a generator in `moveArb` and a case in `runMove`, with the model's reverse/restore.
+// The moves, with the refunds helper's refund (whole, part) and dispute (opened, lost, won)
+// moves and the model's reverse and restore.
 
 type Move =
   | { kind: 'pay' }
@@ -147,7 +196,10 @@ type Move =
   | { kind: 'duplicate' }
   | { kind: 'capture'; which: number; part: number | null }
   | { kind: 'cancel'; which: number }
-  | { kind: 'expire' };
+  | { kind: 'expire' }
+  // Issue 19 (the refunds helper): staff refunds, whole or part, and a dispute's stages.
+  | { kind: 'refund'; which: number; part: number | null }
+  | { kind: 'dispute'; which: number; stage: 'Opened' | 'Lost' | 'Won' };
 
 const moveArb: fc.Arbitrary<Move> = fc.oneof(
   fc.constant({ kind: 'pay' as const }),
@@ -160,7 +212,19 @@ const moveArb: fc.Arbitrary<Move> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('cancel' as const), which: fc.nat(3) }),
   fc.constant({ kind: 'expire' as const }),
+  fc.record({
+    kind: fc.constant('refund' as const),
+    which: fc.nat(3),
+    part: fc.option(fc.integer({ min: 1, max: 99 }), { nil: null }),
+  }),
+  fc.record({
+    kind: fc.constant('dispute' as const),
+    which: fc.nat(3),
+    stage: fc.constantFrom('Opened' as const, 'Lost' as const, 'Won' as const),
+  }),
 );
+
+const notificationKey = 'lifecycle-model-sandbox-notification-key';
 
 const pay = (method: 'GET' | 'POST', url: string, payload?: object) =>
   ctx.app.inject({ method, url: `/api/v0/pay/${url}`, ...(payload ? { payload } : {}) });
@@ -262,7 +326,79 @@ async function runMove(world: World, move: Move) {
       for (const payment of model.payments.filter((p) => p.status === 'Pending')) release(payment);
       return;
     }
+    case 'refund': {
+      const refundable = model.payments.filter((p) => ['Paid', 'Duplicated'].includes(p.status));
+      const payment = refundable[move.which % Math.max(refundable.length, 1)];
+      if (!payment) return;
+      const left = payment.total.minus(payment.refunded);
+      let amount =
+        move.part === null ? left : left.times(move.part).div(100).round(2, Big.roundDown);
+      // The Sandbox declines .99 and leaves .98 pending: the model refunds what it settles at once.
+      while (/\.9[89]$/.test(amount.toFixed(2))) amount = amount.minus('0.02');
+      if (amount.lt('0.01')) return;
+      const answer = await call(admin, 'POST', `payment-transactions/${payment.id}/refund`, {
+        amount: Number(amount.toFixed(2)),
+      });
+      expect(answer.json(), answer.body).toMatchObject({
+        isError: false,
+        refund: { status: 'Refunded' },
+      });
+      const whole = amount.gte(left);
+      if (payment.status === 'Paid') reverse(payment, whole ? null : amount);
+      payment.refunded = payment.refunded.plus(amount);
+      if (whole) payment.status = 'Refunded';
+      return;
+    }
+    case 'dispute': {
+      const candidates = model.payments.filter((p) =>
+        move.stage === 'Opened'
+          ? p.status === 'Paid'
+          : move.stage === 'Lost'
+            ? ['Paid', 'Disputed'].includes(p.status) && !(p.dispute && p.dispute.lost.gt(0))
+            : p.status === 'Disputed',
+      );
+      const payment = candidates[move.which % Math.max(candidates.length, 1)];
+      if (!payment) return;
+      if (!payment.dispute || payment.status === 'Paid')
+        payment.dispute = {
+          reference: `dp_${payment.id.slice(0, 8)}_${++payment.disputes}`,
+          lost: new Big(0),
+        };
+      const dispute = payment.dispute;
+      await notifyDispute(payment.id, { reference: dispute.reference, stage: move.stage });
+      if (move.stage === 'Lost') dispute.lost = reverse(payment, payment.total);
+      if (move.stage === 'Won') {
+        restore(model, payment, dispute.lost);
+        dispute.lost = new Big(0);
+      }
+      payment.status = move.stage === 'Won' ? 'Paid' : 'Disputed';
+      return;
+    }
   }
+}
+
+/** A signed Sandbox notification of a dispute, settled before it returns. */
+async function notifyDispute(paymentId: string, dispute: { reference: string; stage: string }) {
+  const id = `evt_${randomUUID()}`;
+  const raw = JSON.stringify({ id, type: 'dispute.updated', data: { paymentId, dispute } });
+  const secret = sandboxNotificationSecret(notificationKey, sandboxId)!;
+  const answer = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/v0/webhooks/sandbox/${sandboxId}`,
+    headers: {
+      'content-type': 'application/json',
+      'sandbox-signature': signSandboxNotification(secret, raw),
+    },
+    payload: raw,
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+  await waitFor(async () => {
+    const [row] = await ctx.database.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.eventId, id));
+    return row?.processedAt ? row : undefined;
+  });
 }
 
 const money = (value: number | string | Big) => new Big(value).toFixed(2);
@@ -324,7 +460,7 @@ async function check(world: World, history: Move[]) {
 }
 
 describe('the payment lifecycle against its model', () => {
-  it('keeps the books equal to the money over random pay, reserve, capture, cancel, expire and duplicate sequences', async () => {
+  it('keeps the books equal to the money over random pay, reserve, capture, cancel, expire, duplicate, refund (whole and part) and dispute (opened, lost, won) sequences', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('Single' as const, 'Multiple' as const),
