@@ -60,6 +60,8 @@ import { withConnectorExamples } from './platform/openapi-examples.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
+import { createRefunds } from './features/payment-transactions/payment-transactions.refunds.js';
+import { createReservations } from './features/payment-transactions/payment-transactions.reservations.js';
 import { createProviderRegistry } from './providers/adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
@@ -108,6 +110,7 @@ import { payRoutes } from './features/pay/pay.routes.js';
 import { createPayReceipts } from './features/pay/pay.receipt.js';
 import { createProviderNotifications } from './features/pay/provider-notifications.js';
 import { createSettlement } from './features/pay/settle.js';
+import { createMoneyBack } from './features/pay/money-back.js';
 import { webhooksRoutes } from './features/pay/webhooks.routes.js';
 import { recordWebhookEvents } from './features/web-hooks/web-hook-events.js';
 
@@ -448,17 +451,48 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   const payRepository = createPayRepository({ offered: providerGates.offeredCondition() });
-  await app.register(paymentTransactionsRoutes, {
+  const paymentAdapters = createProviderRegistry(createPaymentAdapters(config));
+  const providerSecretOf = async (tx: Parameters<typeof payRepository.sealedSecret>[0], scope: { tenantId: string; datasetId: number }, id: string) => {
+    const sealed = await payRepository.sealedSecret(tx, scope, id);
+    return sealed ? secrets.open(sealed) : null;
+  };
+  // Issue 19: the reservations queue and the job that cancels those past their authorisation window.
+  const reservations = createReservations({
+    database,
     repository: paymentTransactionsRepository,
+    log: app.log,
+    jobs,
+    requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
+    onExpired: (scope, paymentTransactionId) =>
+      paymentNotifications.paymentStatusChanged(scope, {
+        paymentTransactionId,
+        status: 'Cancelled',
+        from: 'Pending',
+      }),
+    afterExpired: () => webHookDelivery.nudge(),
+  });
+  app.addHook('onReady', () => reservations.register());
+  await app.register(paymentTransactionsRoutes, {
+    reservations,
+    repository: paymentTransactionsRepository,
+    // Issue 19: refunds through the payment's provider.
+    refunds: createRefunds({
+      repository: paymentTransactionsRepository,
+      providers: paymentAdapters,
+      configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
+      providerSecret: providerSecretOf,
+    }),
+    withTenant: (tenantId, fn) => database.withTenant(tenantId, fn),
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,
-      providers: createProviderRegistry(createPaymentAdapters(config)),
+      providers: paymentAdapters,
       configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
       // A payer-page payment's own provider secret (Opayo Server's SecurityKey), in clear for the call.
       providerSecret: async (tx, scope, id) => {
         const sealed = await payRepository.sealedSecret(tx, scope, id);
         return sealed ? secrets.open(sealed) : null;
       },
+      requestPayload: (tx, scope, id) => paymentRequests.get(tx, scope, id, false),
       onStatusChanged: (scope, change) =>
         paymentNotifications.paymentStatusChanged(scope, { ...change, from: 'Pending' }),
     }),
@@ -474,6 +508,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
+  await app.register(import('./features/disputes/disputes.routes.js'));
   await app.register(import('./features/banks/banks.routes.js'));
   await app.register(import('./features/accounts/accounts.routes.js'));
   await app.register(import('./features/transactions/transactions.routes.js'), {
@@ -551,6 +586,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     checkouts,
     withCredentials: paymentProviders.withCredentials,
     settlement,
+    moneyBack: createMoneyBack({
+      database,
+      log: app.log,
+      notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
+    }),
     secrets,
     publicUrl: config.publicUrl,
     log: app.log,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  check,
   customType,
   date,
   foreignKey,
@@ -265,10 +266,26 @@ export const paymentTransactions = pgTable(
     paymentProviderName: text('payment_provider_name'),
     paymentProviderReference: text('payment_provider_reference'),
     paymentMethodType: text('payment_method_type'),
+    /**
+     * A Processing payment's hidden sub-state (features/pay/lifecycle.ts providerSteps): card
+     * details sent ('ticket'), waiting for 3-D Secure ('challenge'), its answer sent
+     * ('challengeAnswered'); else null.
+     */
+    providerStep: text('provider_step'),
+    /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
+    authorisationExpiresOn: at('authorisation_expires_on'),
+    /** A Refund: the payment it gives money back from (issue 19, migration 0020). */
+    refundOfId: uuid('refund_of_id'),
+    /** A Refund: staff's reason, or the provider's. */
+    refundReason: text('refund_reason'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
+    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge', 'challengeAnswered')`),
+    index('payment_transactions_reservation_idx').on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id).where(sql`${t.status} = 'Pending'`),
+    index('payment_transactions_refund_of_idx').on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn).where(sql`${t.refundOfId} is not null`),
+    foreignKey({ name: 'payment_transactions_refund_of_fk', columns: [t.tenantId, t.datasetId, t.refundOfId], foreignColumns: [t.tenantId, t.datasetId, t.id] }).onDelete('cascade'),
     // spec 2 §9 default sort: statusDateTime descending (a btree reads either way).
     index('payment_transactions_status_date_idx').on(t.tenantId, t.datasetId, t.statusDateTime, t.id),
     index('payment_transactions_status_idx').on(t.tenantId, t.datasetId, t.status, t.statusDateTime, t.id),
@@ -298,6 +315,8 @@ export const paymentAllocations = pgTable(
     settlementOfferId: uuid('settlement_offer_id'),
     discountedAmount: money('discounted_amount').notNull().default('0'),
     allocatedAmount: money('allocated_amount').notNull(),
+    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it (issue 19). */
+    reversedAmount: money('reversed_amount').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
@@ -323,6 +342,39 @@ export const paymentFeeTransactions = pgTable(
     index('payment_fee_transactions_payment_idx').on(t.tenantId, t.datasetId, t.paymentTransactionId),
     index('payment_fee_transactions_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
     foreignKey({ name: 'payment_fee_transactions_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * A dispute or chargeback of a payment (issue 19, migration 0020), kept from its provider's
+ * notifications: one row per (payment, provider dispute reference), its stage moving as they come.
+ */
+export const paymentDisputes = pgTable(
+  'payment_disputes',
+  {
+    ...scope(),
+    paymentTransactionId: uuid('payment_transaction_id').notNull(),
+    disputeReference: text('dispute_reference').notNull(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason'),
+    /** Opened, UnderReview, Won, Lost (contract disputeStages). */
+    stage: text('stage').notNull(),
+    respondBy: at('respond_by'),
+    openedOn: at('opened_on').notNull().defaultNow(),
+    closedOn: at('closed_on'),
+    updatedOn: at('updated_on').notNull().defaultNow(),
+    /** What a Lost dispute took from the payment's allocations: a later Won gives exactly this back. */
+    reversedAmount: money('reversed_amount').notNull().default('0'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
+    uniqueIndex('payment_disputes_reference_key').on(t.tenantId, t.datasetId, t.paymentTransactionId, t.disputeReference),
+    uniqueIndex('payment_disputes_id_key').on(t.id),
+    index('payment_disputes_opened_idx').on(t.tenantId, t.datasetId, t.openedOn, t.id),
+    index('payment_disputes_stage_idx').on(t.tenantId, t.datasetId, t.stage, t.openedOn, t.id),
+    foreignKey({ name: 'payment_disputes_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    foreignKey({ name: 'payment_disputes_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
   ],
 );
 

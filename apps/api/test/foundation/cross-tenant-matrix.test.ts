@@ -461,6 +461,8 @@ function resolve(schema: Schema): Schema {
 function theirIdFor(name: string, resource: string, target: Target): string | undefined {
   const byName: Record<string, string> = {
     id: resource,
+    // A bulk call's list of ids (the reservations' capture and cancel): B's records of the path.
+    ids: resource,
     accountId: 'accounts',
     payerId: 'payers',
     transactionId: 'transactions',

@@ -4,6 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { and, eq, inArray } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
 import { webHookEvents } from '../../src/db/schema-web-hooks.js';
+import { auditActivities } from '../../src/db/schema.js';
 import {
   paymentAllocations,
   paymentRequests,
@@ -361,6 +362,74 @@ describe('provider notifications', () => {
       .from(paymentRequests)
       .where(eq(paymentRequests.id, requestId));
     expect(request!.requestStatus).toBe('Open');
+  });
+
+  it('refuses a move whose amount or currency differs from the payment: event and activity kept, payment unchanged (issue 20 item 10)', async () => {
+    const wrongAmount = await startedPayment('44');
+    const wrongCurrency = await startedPayment('45');
+    // As the intake stores a provider's event that carries its amount and currency.
+    const stored = [
+      { paymentId: wrongAmount.paymentId, amount: '4.40', currency: 'GBP' },
+      { paymentId: wrongCurrency.paymentId, amount: '45.00', currency: 'EUR' },
+    ].map(({ paymentId, amount, currency }) => ({
+      body: event(paymentId, 'Paid'),
+      amount,
+      currency,
+    }));
+    await ctx.database.db.insert(providerNotifications).values(
+      stored.map(({ body, amount, currency }) => ({
+        tenantId: admin.tenantId,
+        datasetId: 1,
+        id: uuidv7(),
+        providerName: 'Sandbox',
+        eventId: body.id,
+        configurationId: sandboxId,
+        eventType: body.type,
+        summary: {
+          paymentTransactionId: body.data.paymentId,
+          providerReference: null,
+          status: 'Paid',
+          errorMessage: null,
+          amount,
+          currency,
+        },
+        payload: JSON.stringify(body),
+      })),
+    );
+    // Any new notification starts the drain, which takes the stored ones.
+    const nudge = await startedPayment('46');
+    await notify(event(nudge.paymentId, 'Paid'));
+    for (const { body } of stored) await waitFor(() => processed(body.id));
+    const [amountRow] = await notificationsOf(stored[0]!.body.id);
+    expect(amountRow!.outcome).toBe(
+      'The provider reported 4.40 GBP, but the payment is for 44.00 GBP: the payment is left unchanged.',
+    );
+    const [currencyRow] = await notificationsOf(stored[1]!.body.id);
+    expect(currencyRow!.outcome).toBe(
+      'The provider reported EUR, but the payment is in GBP: the payment is left unchanged.',
+    );
+    for (const { paymentId, requestId } of [wrongAmount, wrongCurrency]) {
+      expect((await payment(paymentId)).status).toBe('Processing');
+      expect(await allocationsOf(paymentId)).toHaveLength(0);
+      const kept = await ctx.database.db
+        .select()
+        .from(providerEvents)
+        .where(eq(providerEvents.paymentTransactionId, paymentId));
+      expect(kept.filter((e) => e.recordType === 'notification')).toHaveLength(1);
+      const activities = await ctx.database.db
+        .select()
+        .from(auditActivities)
+        .where(eq(auditActivities.resourceId, paymentId));
+      expect(activities.map((a) => [a.operation, a.status])).toContainEqual([
+        'ChangePaymentStatus',
+        409,
+      ]);
+      const [request] = await ctx.database.db
+        .select()
+        .from(paymentRequests)
+        .where(eq(paymentRequests.id, requestId));
+      expect(request!.requestStatus).toBe('Open');
+    }
   });
 
   it("never moves another configuration's or another tenant's payment", async () => {

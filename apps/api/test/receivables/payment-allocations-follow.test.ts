@@ -5,6 +5,8 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js
 
 // Issue 10 item 1: after a capture a pending payment's allocations sum to what was captured, after
 // a cancel they are Cancelled, and the invoices' allocated amount, amount owed and paid status follow.
+// Issue 19: a reservation's allocations are Provisional and never count as paid: the invoices owe
+// in full until the capture (they used to be written as already allocated).
 
 let ctx: TestContext;
 let merchant: SignedIn;
@@ -42,9 +44,10 @@ async function pendingPaymentOver(total: string, invoices: Invoice[]) {
         dueDate: invoice.due,
         currency: 'GBP',
         transactionAmount: invoice.amount,
-        allocatedAmount: invoice.allocated,
-        discountedAmount: invoice.discount ?? '0',
-        paidStatus: 'PartPaid',
+        // Provisional money does not count (issue 19): the invoice owes all of it until the capture.
+        allocatedAmount: '0',
+        discountedAmount: '0',
+        paidStatus: 'Unpaid',
       });
       if (invoice.discount) {
         await tx.insert(settlementOffers).values({ ...scope, id: offerIds[n]!, transactionId: invoiceIds[n]!, type: 'AbsoluteDiscount', status: 'Used', currency: 'GBP', amount: invoice.discount });
@@ -131,7 +134,8 @@ describe('allocations follow a capture or a cancel', () => {
 
   it('cancels the allocations of a cancelled payment, withdraws their discount and reopens its offer', async () => {
     const { paymentId, invoiceIds, offerIds } = await pendingPaymentOver('9950.90', [{ amount: '10000.00', allocated: '9950.90', due: '2026-11-30', discount: '49.10' }]);
-    expect(await invoice(invoiceIds[0]!)).toMatchObject({ amountOwed: 0, discountedAmount: 49.1 });
+    // Reserved, not paid: the invoice owes all of it and the discount is not given yet.
+    expect(await invoice(invoiceIds[0]!)).toMatchObject({ amountOwed: 10000, discountedAmount: 0, paidStatus: 'Unpaid' });
     const response = await act(paymentId, 'cancel', { note: 'Order withdrawn' });
     expect(response.json()).toMatchObject({ isError: false, paymentTransaction: { status: 'Cancelled' } });
     expect(allocationsByInvoice(await payment(paymentId))).toEqual({ [invoiceIds[0]!]: ['Cancelled', 0] });
@@ -145,6 +149,6 @@ describe('allocations follow a capture or a cancel', () => {
     const response = await act(paymentId, 'capture', { amountToCapture: 100.99 });
     expect(response.json()).toMatchObject({ isError: true, paymentTransaction: { status: 'Pending' } });
     expect(allocationsByInvoice(await payment(paymentId))).toEqual({ [invoiceIds[0]!]: ['Provisional', 500] });
-    expect(await invoice(invoiceIds[0]!)).toMatchObject({ allocatedAmount: 500, amountOwed: 0 });
+    expect(await invoice(invoiceIds[0]!)).toMatchObject({ allocatedAmount: 0, amountOwed: 500, paidStatus: 'Unpaid' });
   });
 });

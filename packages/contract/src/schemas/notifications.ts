@@ -1,10 +1,14 @@
 import { z } from 'zod';
 
-/** spec 3 §3 known notifications; the first three go to staff, the last three to the payer. */
+/**
+ * spec 3 §3 known notifications; the first ones go to staff, the last three to the payer.
+ * TenantPaymentDisputed is Ledgerline's own (issue 19): a dispute or chargeback opened or closed.
+ */
 export const userNotificationNames = [
   'TenantPaymentSuccessful',
   'TenantPaymentFailed',
   'TenantPaymentProcessing',
+  'TenantPaymentDisputed',
 ] as const;
 export const customerNotificationNames = [
   'PaymentPending',

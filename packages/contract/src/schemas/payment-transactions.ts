@@ -128,6 +128,90 @@ export const payerQuoteSchema = z
   .meta({ id: 'PayerQuote' });
 export type PayerQuote = z.infer<typeof payerQuoteSchema>;
 
+/** A Refund as the original payment's detail lists it (issue 19). */
+export const paymentTransactionSummarySchema = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(paymentTransactionTypes),
+    status: z.enum(paymentTransactionStatuses),
+    ledgerlineReference: z.string(),
+    createdOn: z.iso.datetime(),
+    statusDateTime: z.iso.datetime(),
+    totalAmount: z.number(),
+    currency: z.string(),
+    paymentProviderReference: z.string().nullable(),
+    refundOfId: z.uuid().nullable(),
+    refundReason: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentTransactionSummary' });
+export type PaymentTransactionSummary = z.infer<typeof paymentTransactionSummarySchema>;
+
+/**
+ * Issue 19: the stages of a dispute or chargeback as providers report them. Opened and
+ * UnderReview hold the payment Disputed; Lost gives the money back to the payer's bank (the
+ * invoices owe again); Won returns it.
+ */
+export const disputeStages = ['Opened', 'UnderReview', 'Won', 'Lost'] as const;
+export type DisputeStage = (typeof disputeStages)[number];
+
+/** The payment a dispute is about, as the disputes list and its web hook events show it. */
+export const disputedPaymentSchema = z
+  .object({
+    id: z.uuid(),
+    ledgerlineReference: z.string(),
+    status: z.enum(paymentTransactionStatuses),
+    totalAmount: z.number(),
+    currency: z.string(),
+    customerName: z.string().nullable(),
+    companyName: z.string().nullable(),
+    accountId: z.uuid().nullable(),
+    paymentRequestId: z.uuid().nullable(),
+    paymentProviderName: z.string().nullable(),
+    paymentProviderReference: z.string().nullable(),
+  })
+  .meta({ id: 'DisputedPayment' });
+
+/** A dispute or chargeback of a payment (issue 19), from its provider's notifications. */
+export const paymentDisputeSchema = z
+  .object({
+    id: z.uuid(),
+    paymentTransactionId: z.uuid(),
+    /** The provider's id of the dispute (Stripe `dp_…`); the payment's own id where it has none. */
+    disputeReference: z.string(),
+    /** What the payer's bank questions (can be less than the payment). */
+    amount: z.number(),
+    currency: z.string(),
+    /** The provider's reason code (`fraudulent`, `product_not_received`, `charged_back`...). */
+    reason: z.string().nullable(),
+    stage: z.enum(disputeStages),
+    /** The last moment evidence can be given at the provider, when it says. */
+    respondBy: z.iso.datetime().nullable(),
+    openedOn: z.iso.datetime(),
+    /** When it was Won or Lost; null while open. */
+    closedOn: z.iso.datetime().nullable(),
+    updatedOn: z.iso.datetime(),
+    /** On the disputes list and in web hook events; left out on the payment's own detail. */
+    paymentTransaction: disputedPaymentSchema.optional(),
+  })
+  .meta({ id: 'PaymentDispute' });
+export type PaymentDispute = z.infer<typeof paymentDisputeSchema>;
+
+/** GET disputes: newest first; filter by stage (`stage eq Opened`), payment, provider reference. */
+export const disputeQuery = defineQueryFields(
+  {
+    stage: { type: 'enum', values: disputeStages, sortable: true, filterable: true },
+    openedOn: { type: 'date', sortable: true, filterable: true },
+    respondBy: { type: 'date', sortable: true, filterable: true },
+    closedOn: { type: 'date', sortable: true, filterable: true },
+    amount: { type: 'number', sortable: true, filterable: true },
+    currency: { type: 'string', sortable: true, filterable: true },
+    reason: { type: 'string', filterable: true },
+    disputeReference: { type: 'string', filterable: true },
+    paymentTransactionId: { type: 'uuid', filterable: true },
+  },
+  { defaultSort: '-openedOn' },
+);
+
 export const paymentTransactionSchema = z
   .object({
     id: z.uuid(),
@@ -153,11 +237,30 @@ export const paymentTransactionSchema = z
     paymentProviderName: z.string().nullable(),
     paymentProviderReference: z.string().nullable(),
     paymentMethodType: z.enum(paymentMethodTypes).nullable(),
+    /**
+     * A Refund: the payment it gives money back from (issue 19); null for a payment. Always
+     * answered; optional only so records written before refunds existed still parse.
+     */
+    refundOfId: z.uuid().nullable().optional(),
+    /** A Refund: staff's reason, or the provider's for one it started; null for a payment. */
+    refundReason: z.string().nullable().optional(),
     /** On the detail call only. */
     paymentAllocations: z.array(transactionPaymentAllocationSchema).optional(),
     paymentFeeTransactions: z.array(paymentFeeTransactionSchema).optional(),
     /** On the detail call only: what the payer page offered; null for payments not made there. */
     payerQuote: payerQuoteSchema.nullable().optional(),
+    /**
+     * On the detail call only (issue 19): the payment's Refund transactions, newest first (a
+     * Refund's own detail has none).
+     */
+    refunds: z.array(paymentTransactionSummarySchema).optional(),
+    /**
+     * On the detail call only: what can still be refunded — the amount paid less the refunds
+     * made or under way (0 for a Refund and for a payment that cannot be refunded).
+     */
+    refundableAmount: z.number().optional(),
+    /** On the detail call only: the payment's disputes and chargebacks, newest first. */
+    disputes: z.array(paymentDisputeSchema).optional(),
   })
   .meta({ id: 'PaymentTransaction' });
 export type PaymentTransaction = z.infer<typeof paymentTransactionSchema>;
@@ -371,3 +474,130 @@ export const providerEventSchema = z
   })
   .meta({ id: 'ProviderEvent' });
 export type ProviderEvent = z.infer<typeof providerEventSchema>;
+
+/** Issue 19: a refund staff ask for, through the payment's provider. */
+export const refundLimits = { reason: 500 } as const;
+export const refundMessages = {
+  amountRequired: 'Amount to refund must be a number.',
+  amountPositive: 'Amount to refund must be more than 0.',
+  amountTooLarge: 'Amount to refund cannot be more than what is left of the payment.',
+  /** The 422 when it is more than what is left: says how much is. */
+  moreThanLeft: (left: string) =>
+    `Amount to refund cannot be more than what is left of the payment (${left}).`,
+  reasonTooLong: `Reason must be at most ${refundLimits.reason} characters.`,
+  notRefundable: 'Only a paid payment can be refunded.',
+  isRefund: 'A refund cannot be refunded.',
+  notSupported:
+    'Ledgerline cannot refund payments through this provider; refund it in the provider’s own dashboard.',
+} as const;
+
+export const refundBody = z
+  .object({
+    amount: z
+      .number({ message: refundMessages.amountRequired })
+      .positive(refundMessages.amountPositive)
+      .max(999_999_999_999_999, refundMessages.amountTooLarge),
+    reason: z
+      .string()
+      .trim()
+      .max(refundLimits.reason, refundMessages.reasonTooLong)
+      .nullish()
+      .transform((value) => (value ? value : null)),
+  })
+  .meta({ id: 'RefundPayment' });
+export type RefundBody = z.input<typeof refundBody>;
+
+/**
+ * POST payment-transactions/{id}/refund: the payment as it is afterwards and the Refund
+ * transaction (null when the provider refused: `isError` with its words, nothing changed).
+ * A Refund with status Processing is under way at the provider; its notification finishes it.
+ */
+export const refundResultSchema = z
+  .object({
+    isError: z.boolean(),
+    errorMessage: z.string().nullable(),
+    paymentTransaction: paymentTransactionSchema,
+    refund: paymentTransactionSchema.nullable(),
+  })
+  .meta({ id: 'RefundResult' });
+export type RefundResult = z.infer<typeof refundResultSchema>;
+
+/**
+ * Issue 19: reservations — Pending payments (authorised, not captured), the one lapsing first
+ * first, with bulk capture (the whole of each) and bulk cancel. The site builds its queue from these.
+ */
+export const reservationLimits = { maxPageSize: 100, defaultPageSize: 25, maxBulk: 100 } as const;
+
+export const reservationMessages = {
+  idsRequired: 'Choose at least one reservation.',
+  tooMany: `Choose at most ${reservationLimits.maxBulk} reservations at a time.`,
+  idInvalid: 'Each reservation id must be a UUID.',
+  notFound: 'The payment transaction was not found.',
+} as const;
+
+export const reservationsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(reservationLimits.maxPageSize)
+    .default(reservationLimits.defaultPageSize),
+});
+export type ReservationsQuery = z.infer<typeof reservationsQuery>;
+
+export const reservationSchema = paymentTransactionSchema
+  .extend({
+    /** When the provider's authorisation lapses: the expiry job cancels it then. */
+    expiresOn: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Reservation' });
+export type Reservation = z.infer<typeof reservationSchema>;
+
+export const reservationsPageSchema = z
+  .object({ items: z.array(reservationSchema), totalItems: z.number().int() })
+  .meta({ id: 'ReservationsPage' });
+export type ReservationsPage = z.infer<typeof reservationsPageSchema>;
+
+export const reservationActionBody = z
+  .object({
+    ids: z
+      .array(z.uuid({ message: reservationMessages.idInvalid }), {
+        message: reservationMessages.idsRequired,
+      })
+      .min(1, reservationMessages.idsRequired)
+      .max(reservationLimits.maxBulk, reservationMessages.tooMany),
+    note,
+  })
+  .meta({ id: 'ReservationAction' });
+export type ReservationActionBody = z.input<typeof reservationActionBody>;
+
+/** One result per id, in the order sent; a refusal (the provider's, not Pending, not found) says why. */
+export const reservationActionResultSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.uuid(),
+        isError: z.boolean(),
+        errorMessage: z.string().nullable(),
+        paymentTransaction: paymentTransactionSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'ReservationActionResult' });
+export type ReservationActionResult = z.infer<typeof reservationActionResultSchema>;
+
+/** The reservations routes (issue 19): the server registers them, the site calls them. */
+export const reservationRoutes = {
+  list: { method: 'GET', path: '/api/v0/payment-transactions/reservations', permission: null },
+  capture: {
+    method: 'POST',
+    path: '/api/v0/payment-transactions/reservations/capture',
+    permission: 'CapturePendingPayment',
+  },
+  cancel: {
+    method: 'POST',
+    path: '/api/v0/payment-transactions/reservations/cancel',
+    permission: 'CancelPendingPayment',
+  },
+} as const;

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardTodoSchema, type TodoItem } from '@ledgerline/contract';
@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
 import { paymentProviders } from '../../db/schema-providers.js';
+import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
 
@@ -118,6 +119,31 @@ async function todoItems(
       message: 'Your logo is shown in the header and in every e-mail Ledgerline sends for you.',
       fixPath: '/settings/customisation',
       permission: 'ConfigureSystemSettings',
+    });
+  }
+  // Issue 19: a second payment of a Single request is Duplicated and allocated to nothing; the
+  // merchant gives it back (status index: one index-only count).
+  const [duplicated] = await tx
+    .select({ n: count() })
+    .from(paymentTransactions)
+    .where(
+      and(
+        eq(paymentTransactions.tenantId, scope.tenantId),
+        eq(paymentTransactions.datasetId, scope.datasetId),
+        eq(paymentTransactions.status, 'Duplicated'),
+      ),
+    );
+  const duplicates = duplicated?.n ?? 0;
+  if (duplicates > 0) {
+    items.push({
+      id: 'duplicated-payments',
+      severity: 'Warning',
+      title:
+        duplicates === 1 ? 'A payment was taken twice' : `${duplicates} payments were taken twice`,
+      message:
+        'A request that could be paid once was paid again. The second payment is Duplicated and allocated to nothing: refund it.',
+      fixPath: '/payment-transactions',
+      permission: null,
     });
   }
   if (!details?.website) {

@@ -34,7 +34,7 @@ export interface DemoScope {
 // the payer's attempts arrive after the request (failures first; a Single request stops at its
 // outcome, a Multiple one is paid in instalments), then each captured payment is allocated to the
 // request's invoices in due-date order, each up to what it still owes (the rule a capture uses,
-// payment-transactions/allocations-follow.ts), an overdue invoice paid late carries the statutory
+// pay/lifecycle.ts confirm), an overdue invoice paid late carries the statutory
 // fixed sum as a late-payment fee line, and every payment has the provider event that said so.
 // Invoices' allocated amount and paid status and requests' status are then computed from those
 // payments and allocations. Pending payments (Reserve requests) are authorised, not yet allocated.

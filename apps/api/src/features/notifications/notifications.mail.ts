@@ -14,16 +14,31 @@ import { createNotificationsRepository } from './notifications.repository.js';
 /** A change of a payment's status that may be told to staff and to the payer. */
 export interface PaymentStatusChange {
   paymentTransactionId: string;
-  /** The status the payment moved to. */
-  status: 'Paid' | 'Cancelled' | 'Failed' | 'Processing' | 'Pending';
+  /**
+   * The status the payment moved to; for a dispute (issue 19) what happened to it: Disputed
+   * (opened), DisputeWon or DisputeLost.
+   */
+  status:
+    | 'Paid'
+    | 'Cancelled'
+    | 'Failed'
+    | 'Processing'
+    | 'Pending'
+    | 'Disputed'
+    | 'DisputeWon'
+    | 'DisputeLost';
   /** What moved it: a captured or cancelled Pending payment, or a provider's event. */
   from: 'Pending' | 'Provider';
+  /** Told once per this key as well (a payment's second dispute is its own event): the dispute's reference. */
+  key?: string;
 }
 
 export interface NotificationJob extends CompanyScope {
   paymentTransactionId: string;
   eventKey: string;
   notificationName: NotificationName;
+  /** What the mail tells (a dispute's stage); absent for the payment notifications of spec 3 §3. */
+  change?: PaymentStatusChange['status'];
 }
 
 export const notificationJob = 'notification.payment';
@@ -39,6 +54,12 @@ export function notificationsOf(change: PaymentStatusChange): NotificationName[]
   if (change.status === 'Failed') return ['TenantPaymentFailed'];
   if (change.status === 'Processing') return ['TenantPaymentProcessing'];
   if (change.status === 'Pending') return ['TenantPaymentProcessing', 'PaymentPending'];
+  if (
+    change.status === 'Disputed' ||
+    change.status === 'DisputeWon' ||
+    change.status === 'DisputeLost'
+  )
+    return ['TenantPaymentDisputed'];
   return [];
 }
 
@@ -46,6 +67,7 @@ const staff = new Set<NotificationName>([
   'TenantPaymentSuccessful',
   'TenantPaymentFailed',
   'TenantPaymentProcessing',
+  'TenantPaymentDisputed',
 ]);
 
 interface Wording {
@@ -55,6 +77,7 @@ interface Wording {
 function wordingOf(
   name: NotificationName,
   v: { amount: string; company: string; customer: string; reference: string },
+  change?: PaymentStatusChange['status'],
 ): Wording {
   // Subjects take each value cleaned and bounded (issue 20 item 13: the customer's name is what a
   // payer typed); the lead, in the body, keeps it whole.
@@ -79,6 +102,21 @@ function wordingOf(
         subject: `Payment processing: ${s.amount} from ${s.customer}`,
         lead: `A payment of ${v.amount} from ${v.customer} is being processed (reference ${v.reference}).`,
       };
+    case 'TenantPaymentDisputed':
+      return change === 'DisputeWon'
+        ? {
+            subject: `Dispute won: ${v.amount} from ${v.customer}`,
+            lead: `The dispute of the payment of ${v.amount} from ${v.customer} was won; the payment is paid again (reference ${v.reference}).`,
+          }
+        : change === 'DisputeLost'
+          ? {
+              subject: `Dispute lost: ${v.amount} from ${v.customer}`,
+              lead: `The dispute of the payment of ${v.amount} from ${v.customer} was lost; the money went back to the payer's bank and its invoices owe again (reference ${v.reference}).`,
+            }
+          : {
+              subject: `Payment disputed: ${v.amount} from ${v.customer}`,
+              lead: `The payer's bank disputes the payment of ${v.amount} from ${v.customer} (reference ${v.reference}). Respond at the payment provider before its deadline.`,
+            };
     case 'PaymentPending':
       return {
         subject: `Your payment of ${s.amount} to ${s.company} is pending`,
@@ -321,12 +359,16 @@ export function createPaymentNotifications(deps: {
   function compose(job: NotificationJob, p: Prepared) {
     const amount = `${p.payment.currency} ${new Big(p.payment.totalAmount).toFixed(currencyDecimalPlaces(p.payment.currency))}`;
     const customer = p.payment.customerName ?? p.payment.companyName ?? 'a customer';
-    const wording = wordingOf(job.notificationName, {
-      amount,
-      company: p.companyName,
-      customer,
-      reference: p.payment.ledgerlineReference,
-    });
+    const wording = wordingOf(
+      job.notificationName,
+      {
+        amount,
+        company: p.companyName,
+        customer,
+        reference: p.payment.ledgerlineReference,
+      },
+      job.change,
+    );
     const link = staff.has(job.notificationName)
       ? {
           label: 'Open the payment in Ledgerline',
@@ -409,7 +451,7 @@ export function createPaymentNotifications(deps: {
       });
     });
     for (const { change, notificationName } of on) {
-      const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}`;
+      const eventKey = `${change.paymentTransactionId}:${change.from}:${change.status}${change.key ? `:${change.key}` : ''}`;
       await jobs.send<NotificationJob>(
         notificationJob,
         {
@@ -417,6 +459,7 @@ export function createPaymentNotifications(deps: {
           paymentTransactionId: change.paymentTransactionId,
           eventKey,
           notificationName,
+          ...(notificationName === 'TenantPaymentDisputed' ? { change: change.status } : {}),
         },
         { singletonKey: `${eventKey}:${notificationName}` },
       );

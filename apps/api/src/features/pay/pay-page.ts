@@ -24,6 +24,7 @@ import {
   type PaymentRow,
   type ProviderRow,
 } from './pay.repository.js';
+import { holdMinutesOf } from './provider-windows.js';
 
 /** What pay.repository.ts pageState reads of a request in one statement. */
 export type PageState = Awaited<ReturnType<PayRepository['pageState']>>;
@@ -263,7 +264,8 @@ export function stateOf(request: PaymentRequestRow, now: Date): PayPage['state']
   const status = request.requestStatus;
   if (status === 'Expired') return null;
   if (status === 'Cancelled') return 'Cancelled';
-  // A Reserve request's authorised payment counts as paid for the payer (demo data's 'Pending').
+  // A reservation holds the request (lifecycle.ts): the payer sees it done; once it is cancelled,
+  // declined or lapses the request is Open or PartCompleted again and payable.
   if (status === 'Completed' || status === 'Pending') return 'Completed';
   if (request.validUntil && request.validUntil.getTime() < now.getTime()) return null;
   if (request.validFrom && request.validFrom.getTime() > now.getTime()) return 'NotYetOpen';
@@ -507,9 +509,12 @@ export async function buildPayQuote(
   const { company, configurations, rules } = await companyFacts;
   const taken = payments.filter((p) => (takenStatuses as readonly string[]).includes(p.status));
   const paid = taken.reduce((sum, p) => sum.plus(p.totalAmount), new Big(0));
-  const holdFrom = now.getTime() - options.holdMinutes * 60_000;
+  // A started payment holds the request as long as its provider's session lasts (provider-windows.ts).
   const inFlight = payments.filter(
-    (p) => p.status === 'Processing' && p.createdOn.getTime() >= holdFrom,
+    (p) =>
+      p.status === 'Processing' &&
+      p.createdOn.getTime() >=
+        now.getTime() - holdMinutesOf(p.paymentProviderName, options.holdMinutes) * 60_000,
   );
 
   let quotes: Quote[] = [];

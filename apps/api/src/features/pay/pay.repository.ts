@@ -1,4 +1,15 @@
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type Query, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  sql,
+  type Query,
+  type SQL,
+} from 'drizzle-orm';
 import type { PgDialect, PgSession, PgTable } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { datasets } from '../../db/schema.js';
@@ -453,35 +464,43 @@ export function createPayRepository(options: {
     },
 
     /**
-     * Claims a Processing payment for the one charge of its card ticket: its provider reference
-     * moves from `from` to `from:ticket`, so a second ticket (or a concurrent one, which waits on
-     * the row) finds nothing to claim.
+     * Claims a Processing payment for the one charge of its card ticket (step null → 'ticket') or
+     * for the one answer of its 3-D Secure challenge ('challenge' → 'challengeAnswered'), so a
+     * second post (or a concurrent one, which waits on the row) finds nothing to claim.
      */
-    async claimTicket(tx: Tx, scope: PayScope, paymentId: string, from: string) {
+    async claimTicket(
+      tx: Tx,
+      scope: PayScope,
+      paymentId: string,
+      from: 'ticket' | 'challenge' | null,
+    ) {
+      const t = paymentTransactions;
       const rows = await tx
-        .update(paymentTransactions)
-        .set({ paymentProviderReference: `${from}:ticket` })
+        .update(t)
+        .set({ providerStep: from === 'challenge' ? 'challengeAnswered' : 'ticket' })
         .where(
           and(
-            scoped(paymentTransactions, scope),
-            eq(paymentTransactions.id, paymentId),
-            eq(paymentTransactions.status, 'Processing'),
-            eq(paymentTransactions.paymentProviderReference, from),
+            scoped(t, scope),
+            eq(t.id, paymentId),
+            eq(t.status, 'Processing'),
+            from === null ? isNull(t.providerStep) : eq(t.providerStep, from),
           ),
         )
-        .returning({ id: paymentTransactions.id });
+        .returning({ id: t.id });
       return rows.length > 0;
     },
 
+    /** The provider's reference of a started payment, and its step (a 3-D Secure challenge). */
     async recordProviderStart(
       tx: Tx,
       scope: PayScope,
       paymentId: string,
       providerReference: string | null,
+      providerStep: 'challenge' | null = null,
     ) {
       await tx
         .update(paymentTransactions)
-        .set({ paymentProviderReference: providerReference })
+        .set({ paymentProviderReference: providerReference, providerStep })
         .where(and(scoped(paymentTransactions, scope), eq(paymentTransactions.id, paymentId)));
     },
 

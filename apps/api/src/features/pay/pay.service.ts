@@ -47,6 +47,7 @@ import {
 } from './pay-page.js';
 import type { Quote } from '../money-rules/quote.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
+import { referenceForProvider } from './lifecycle.js';
 import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
 
 /** The payer-facing messages of the pay calls (docs/api.md "The payer page"). */
@@ -80,13 +81,6 @@ export type CardTicket = Pick<TranSafeTicketBody, 'ticket'> & {
   ticketHmac?: string;
   browser?: PayerBrowser;
 };
-
-/**
- * A payment's card details were sent: its ticket is claimed (`…:ticket`) or its charge waits for
- * the card issuer's 3-D Secure answer (`…:challenge`).
- */
-const cardDetailsSent = (reference: string) =>
-  reference.endsWith(':ticket') || reference.endsWith(':challenge');
 
 /** The 422 messages of an invoice's chosen amount (docs/api.md "The payer page"). */
 export const editMessages = {
@@ -556,7 +550,8 @@ export function createPayService(deps: {
       try {
         const answer = await ask.adapter.status({
           paymentTransactionId: paymentId,
-          providerReference: ask.payment.paymentProviderReference,
+          // The card-frame adapters read the step as the reference's suffix (lifecycle.ts).
+          providerReference: referenceForProvider(ask.payment),
           returnQuery,
           configuration: ask.configuration,
         });
@@ -671,7 +666,8 @@ export function createPayService(deps: {
         if (!adapter?.verifyTicket || !adapter.chargeTicket || !payment.paymentProviderId)
           throw new ConflictError(payMessages.notCardFrame, 'notCardFrame');
         const reference = payment.paymentProviderReference;
-        if (payment.status !== 'Processing' || !reference || cardDetailsSent(reference))
+        // Card details sent already: the ticket was claimed, or a 3-D Secure challenge waits.
+        if (payment.status !== 'Processing' || !reference || payment.providerStep !== null)
           throw new ConflictError(payMessages.ticketAlreadySent, 'ticketAlreadySent');
         const { row, credentials } = await deps.configurations(
           tx,
@@ -699,16 +695,21 @@ export function createPayService(deps: {
           throw new UnprocessableError(payMessages.ticketNotVerified, {
             ticket: [payMessages.ticketNotVerified],
           });
-        if (!(await repository.claimTicket(tx, scope, payment.id, reference)))
+        if (!(await repository.claimTicket(tx, scope, payment.id, null)))
           throw new ConflictError(payMessages.ticketAlreadySent, 'ticketAlreadySent');
         return { adapter, input };
       });
       const answer = await claimed.adapter.chargeTicket!(claimed.input);
       if (answer.status === 'Processing' && answer.challenge && answer.providerReference) {
         // The card issuer wants 3-D Secure: the payment waits for its answer (completeChallenge).
-        const waiting = `${answer.providerReference}:challenge`;
         await database.withTenant(scope.tenantId, async (tx) => {
-          await repository.recordProviderStart(tx, scope, paymentId, waiting);
+          await repository.recordProviderStart(
+            tx,
+            scope,
+            paymentId,
+            answer.providerReference!,
+            'challenge',
+          );
           await repository.recordEvent(tx, scope, paymentId, claimed.adapter.name, answer.exchange);
         });
         return { ...(await statusOf(scope, id, paymentId)), challenge: answer.challenge };
@@ -740,11 +741,12 @@ export function createPayService(deps: {
           !adapter?.completeChallenge ||
           !payment.paymentProviderId ||
           payment.status !== 'Processing' ||
-          !reference.endsWith(':challenge') ||
+          payment.providerStep !== 'challenge' ||
+          !reference ||
           !body.cres
         )
           return null;
-        if (!(await repository.claimTicket(tx, scope, payment.id, reference))) return null;
+        if (!(await repository.claimTicket(tx, scope, payment.id, 'challenge'))) return null;
         const { row, credentials } = await deps.configurations(
           tx,
           scope,
@@ -754,7 +756,7 @@ export function createPayService(deps: {
           adapter,
           input: {
             paymentTransactionId: payment.id,
-            transactionId: reference.slice(0, -':challenge'.length),
+            transactionId: reference,
             captureType:
               request.captureType === 'Reserve' ? ('Reserve' as const) : ('Immediate' as const),
             cres: body.cres,
@@ -772,7 +774,8 @@ export function createPayService(deps: {
             tx,
             scope,
             paymentId,
-            `${claimed.input.transactionId}:challenge`,
+            claimed.input.transactionId,
+            'challenge',
           );
           await repository.recordEvent(tx, scope, paymentId, claimed.adapter.name, answer.exchange);
         });
@@ -793,5 +796,7 @@ function outcomeOfStatus(answer: CheckoutStatus): PaymentOutcome {
     paymentMethodType: answer.paymentMethodType,
     errorMessage: answer.errorMessage,
     exchange: answer.exchange,
+    amount: answer.amount ?? null,
+    currency: answer.currency ?? null,
   };
 }

@@ -1,24 +1,22 @@
 import Big from 'big.js';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { WebHookEventType } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import { payQuotes, providerNotifications } from '../../db/schema-pay.js';
 import {
-  paymentAllocations,
   paymentRequests,
   paymentTransactions,
   providerEvents,
-  settlementOffers,
-  transactions,
 } from '../../db/schema-receivables.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
-import { recordLatePaymentFees } from '../money-rules/money-rules.service.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
-import { allocationsFollowPayment } from '../payment-transactions/allocations-follow.js';
+import { applyMove, eventOfOutcome, moveOf, type PaymentMoveRule } from './lifecycle.js';
 import type { Offered } from './pay-page.js';
+import { authorisationExpiryOf } from './provider-windows.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
 
 /** What a provider (its card form, a status call or a notification) says about a payment. */
@@ -39,6 +37,14 @@ export interface PaymentOutcome {
   reportsProcessing?: boolean;
   /** Only a payment of this provider configuration may be moved (a provider's notification). */
   configurationId?: string;
+  /**
+   * What the provider says it took or reserved, where it says (major units) and in which currency:
+   * a move whose money differs from the payment's is refused (issue 20 item 10).
+   */
+  amount?: string | null;
+  currency?: string | null;
+  /** The provider says the money went back after the payment had succeeded (lifecycle: lateFailure). */
+  lateFailure?: boolean;
 }
 
 /** Who moved it, for the audit activity. */
@@ -52,9 +58,8 @@ export interface SettleActor {
 export interface PaymentMove {
   paymentTransactionId: string;
   status: CheckoutPaymentStatus;
-  /** The payment's web hook event (issue 15); Processing has none. */
-  eventType:
-    'payment.succeeded' | 'payment.pending' | 'payment.failed' | 'payment.cancelled' | null;
+  /** The payment's web hook event (issue 15; the lifecycle's move). */
+  eventType: WebHookEventType | null;
   /** The request this move completed (paid in full, or a Single request paid), else null. */
   completedRequestId: string | null;
 }
@@ -64,35 +69,24 @@ export const noPayment = 'No payment of this configuration matches it';
 
 const failed: ReadonlySet<string> = new Set(['Failed', 'NotAuthorised', 'Rejected', 'Cancelled']);
 
-/** Status only moves forward: Processing → anything; Pending → paid or undone; the rest is final. */
-export function movesForward(from: string, to: CheckoutPaymentStatus): boolean {
-  if (from === to) return false;
-  if (from === 'Processing') return true;
-  if (from === 'Pending') return to === 'Paid' || failed.has(to);
-  return false;
-}
-
-const eventTypeOf = (status: CheckoutPaymentStatus): PaymentMove['eventType'] =>
-  status === 'Paid'
-    ? 'payment.succeeded'
-    : status === 'Pending'
-      ? 'payment.pending'
-      : status === 'Cancelled'
-        ? 'payment.cancelled'
-        : failed.has(status)
-          ? 'payment.failed'
-          : null;
-
-/** The notifications feature's wording of a move (TenantPayment…, PaymentPending). */
-function notificationStatusOf(status: CheckoutPaymentStatus): PaymentStatusChange['status'] | null {
-  if (
-    status === 'Paid' ||
-    status === 'Pending' ||
-    status === 'Cancelled' ||
-    status === 'Processing'
-  )
-    return status;
-  if (failed.has(status)) return 'Failed';
+/**
+ * Why a provider's money differs from the payment's (issue 20 item 10), or null when it agrees or
+ * the provider does not say.
+ */
+export function moneyMismatch(payment: PaymentRow, outcome: PaymentOutcome): string | null {
+  if (outcome.status !== 'Paid' && outcome.status !== 'Pending') return null;
+  if (outcome.currency && outcome.currency.toUpperCase() !== payment.currency.toUpperCase())
+    return `The provider reported ${outcome.currency.toUpperCase()}, but the payment is in ${payment.currency}: the payment is left unchanged.`;
+  if (outcome.amount != null && outcome.amount !== '') {
+    let reported: Big;
+    try {
+      reported = new Big(outcome.amount);
+    } catch {
+      return `The provider reported an amount that is not a number (${outcome.amount}): the payment is left unchanged.`;
+    }
+    if (!reported.eq(payment.totalAmount))
+      return `The provider reported ${reported.toFixed(2)} ${payment.currency}, but the payment is for ${new Big(payment.totalAmount).toFixed(2)} ${payment.currency}: the payment is left unchanged.`;
+  }
   return null;
 }
 
@@ -175,171 +169,13 @@ export function createSettlement(deps: {
       );
   }
 
-  /** The invoices of a Transaction request, as offered; an Account request's one allocation. */
-  async function allocate(tx: Tx, scope: PayScope, payment: PaymentRow, offered: Offered | null) {
-    const where = (table: typeof transactions | typeof settlementOffers, id: string) =>
-      and(
-        eq(table.tenantId, scope.tenantId),
-        eq(table.datasetId, scope.datasetId),
-        eq(table.id, id),
-      );
-    if (!offered || offered.invoices.length === 0) {
-      await tx.insert(paymentAllocations).values({
-        ...scope,
-        id: uuidv7(),
-        paymentTransactionId: payment.id,
-        type: 'Payment',
-        status: 'Allocated',
-        entityType: 'Account',
-        accountId: payment.accountId,
-        allocatedAmount: payment.totalAmount,
-      });
-      return;
-    }
-    const ids = offered.invoices.map((invoice) => invoice.transactionId);
-    const rows = await tx
-      .select()
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.tenantId, scope.tenantId),
-          eq(transactions.datasetId, scope.datasetId),
-          inArray(transactions.id, ids),
-        ),
-      )
-      .orderBy(transactions.id)
-      .for('update');
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    for (const invoice of offered.invoices) {
-      const row = byId.get(invoice.transactionId);
-      if (!row) continue; // deleted by the ERP since: the money stays unallocated to it
-      // The fee lines as shown, recorded by the money rules on the day they were shown for.
-      if (invoice.fees.length > 0) {
-        await recordLatePaymentFees(tx, scope, {
-          paymentTransactionId: payment.id,
-          transactionId: row.id,
-          paidOn: offered.quotedOn,
-        });
-      }
-      // Another payment may have settled part of it since the payer was quoted: never past what is owed.
-      const room = new Big(row.transactionAmount)
-        .minus(row.allocatedAmount)
-        .minus(row.discountedAmount);
-      if (room.lte(0)) continue;
-      const discount = Big(invoice.discount).gt(room) ? room : new Big(invoice.discount);
-      // A part the payer chose (no discount, no fees), else the invoice in full after its discount.
-      const wanted = new Big(
-        invoice.paidAmount ?? new Big(invoice.outstandingAmount).minus(invoice.discount),
-      );
-      const allocated = wanted.gt(room.minus(discount)) ? room.minus(discount) : wanted;
-      let offerId: string | null = null;
-      if (invoice.offer && discount.gt(0)) {
-        if (invoice.offer.source === 'Manual') {
-          offerId = invoice.offer.id;
-          await tx
-            .update(settlementOffers)
-            .set({ status: 'Used' })
-            .where(where(settlementOffers, offerId));
-        } else {
-          // A generated offer becomes a Used offer of the invoice, so the merchant sees what was given.
-          offerId = uuidv7();
-          await tx.insert(settlementOffers).values({
-            ...scope,
-            id: offerId,
-            transactionId: row.id,
-            type: invoice.offer.type,
-            status: 'Used',
-            description: invoice.offer.description,
-            validFrom: offered.quotedOn,
-            validUntil: invoice.offer.validUntil,
-            currency: row.currency,
-            amount: discount.toFixed(4),
-          });
-        }
-      }
-      await tx.insert(paymentAllocations).values({
-        ...scope,
-        id: uuidv7(),
-        paymentTransactionId: payment.id,
-        type: 'Payment',
-        status: 'Allocated',
-        entityType: 'Transaction',
-        transactionId: row.id,
-        accountId: row.accountId,
-        settlementOfferId: offerId,
-        discountedAmount: discount.toFixed(4),
-        allocatedAmount: allocated.toFixed(4),
-      });
-      const newAllocated = new Big(row.allocatedAmount).plus(allocated);
-      const newDiscounted = new Big(row.discountedAmount).plus(discount);
-      const settled = newAllocated.plus(newDiscounted);
-      await tx
-        .update(transactions)
-        .set({
-          allocatedAmount: newAllocated.toFixed(4),
-          discountedAmount: newDiscounted.toFixed(4),
-          paidStatus: settled.gte(row.transactionAmount)
-            ? 'FullyPaid'
-            : settled.gt(0)
-              ? 'PartPaid'
-              : 'Unpaid',
-          updatedOn: new Date(),
-        })
-        .where(where(transactions, row.id));
-    }
-  }
-
-  /** spec 2: Completed when paid in full or Single usage; PartCompleted otherwise. */
-  async function completeRequest(tx: Tx, scope: PayScope, request: PaymentRequestRow) {
-    const requestId = request.id;
-    let full = request.usageType !== 'Multiple';
-    if (!full) {
-      if (request.requestType === 'Transaction') {
-        const owing = await tx.execute(sql`
-          select count(*)::int as owing from payment_request_allocations x
-          join transactions t on t.tenant_id = x.tenant_id and t.dataset_id = x.dataset_id and t.id = x.transaction_id
-          where x.tenant_id = ${scope.tenantId} and x.dataset_id = ${scope.datasetId} and x.payment_request_id = ${requestId}
-            and t.paid_status <> 'FullyPaid'`);
-        full =
-          Number((owing as unknown as { rows: { owing: number }[] }).rows[0]?.owing ?? 0) === 0;
-      } else {
-        const paid = await tx.execute(sql`
-          select coalesce(sum(total_amount), 0)::text as paid from payment_transactions
-          where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and payment_request_id = ${requestId}
-            and status in ('Paid', 'Pending')`);
-        full = new Big((paid as unknown as { rows: { paid: string }[] }).rows[0]?.paid ?? '0').gte(
-          request.amountToPay,
-        );
-      }
-    }
-    await tx
-      .update(paymentRequests)
-      .set({ requestStatus: full ? 'Completed' : 'PartCompleted' })
-      .where(
-        and(
-          eq(paymentRequests.tenantId, scope.tenantId),
-          eq(paymentRequests.datasetId, scope.datasetId),
-          eq(paymentRequests.id, requestId),
-        ),
-      );
-    return full;
-  }
-
   /** What staff and payers may be told of a committed move (the notifications' wording). */
   function changesOf(result: Moved): PaymentStatusChange[] {
     const { payment } = result;
     if (!payment) return [];
     if (result.changed) {
-      const status = notificationStatusOf(payment.status as CheckoutPaymentStatus);
-      return status
-        ? [
-            {
-              paymentTransactionId: payment.id,
-              status,
-              from: result.before === 'Pending' ? 'Pending' : 'Provider',
-            },
-          ]
-        : [];
+      const mail = result.rule?.mail;
+      return mail ? [{ paymentTransactionId: payment.id, ...mail }] : [];
     }
     // Told once per payment: the mail's event key is the payment and the status.
     if (result.processing)
@@ -381,6 +217,10 @@ export function createSettlement(deps: {
   type Moved = {
     changed: boolean;
     payment: PaymentRow | null;
+    /** The request as the move left it (a batch's later moves read it). */
+    request?: PaymentRequestRow | null;
+    /** The lifecycle's move, when it moved. */
+    rule?: PaymentMoveRule;
     before: string | null;
     processing: boolean;
     /** What the move's web hook events say (recordEvents), when it moved. */
@@ -457,97 +297,69 @@ export function createSettlement(deps: {
         })
       : null;
     const before = payment.status;
-    if (!movesForward(before, outcome.status)) {
+    const stays = async (why: string, audit: string | null = null) => {
       await Promise.all([
         kept,
-        markNotification(
-          tx,
-          scope,
-          outcome.notificationId,
-          `Status stays ${before} (${outcome.status} does not move it forward)`,
-        ),
+        markNotification(tx, scope, outcome.notificationId, why),
+        // A refusal the merchant must hear of is an activity saying why (issue 20 item 10).
+        audit
+          ? tx.insert(auditActivities).values({
+              tenantId: scope.tenantId,
+              id: uuidv7(),
+              datasetId: scope.datasetId,
+              operation: 'ChangePaymentStatus',
+              resourceType: 'PaymentTransaction',
+              resourceId: payment.id,
+              userName: actor.name,
+              status: 409,
+              errorMessage: audit,
+              ipAddress: actor.ipAddress ?? null,
+              requestId: actor.requestId ?? null,
+            })
+          : null,
       ]);
       return {
         changed: false,
         payment,
+        request,
         before,
         processing: before === 'Processing' && outcome.reportsProcessing === true,
       };
-    }
-    const offered = (quote?.offered ?? null) as Offered | null;
-    const taken = outcome.status === 'Paid' || outcome.status === 'Pending';
-    const allocatedNow = before === 'Processing' && taken;
-    // Everything below is issued without waiting where no value depends on an earlier answer:
-    // the statements run in the order issued, so what reads reads after what writes, and they
-    // leave in few writes (docs/decisions.md "Provider notifications are settled inline").
-    const moved = Promise.all([
+    };
+    // The lifecycle's table decides (lifecycle.ts): a replay or a late event moves nothing.
+    const moveEvent = eventOfOutcome(before, outcome.status, {
+      lateFailure: outcome.lateFailure,
+      request,
+    });
+    if (!moveEvent || !moveOf(before, moveEvent))
+      return stays(`Status stays ${before} (${outcome.status} does not move it forward)`);
+    const mismatch = moneyMismatch(payment, outcome);
+    if (mismatch) return stays(mismatch, mismatch);
+    const applied = await Promise.all([
       kept,
-      tx
-        .update(paymentTransactions)
-        .set({
-          status: outcome.status,
-          statusDateTime: sql`now()`,
+      applyMove(tx, scope, {
+        payment,
+        event: moveEvent,
+        request,
+        offered: (quote?.offered ?? null) as Offered | null,
+        set: {
           ...(outcome.providerReference
             ? { paymentProviderReference: outcome.providerReference }
             : {}),
           ...(outcome.paymentMethodType ? { paymentMethodType: outcome.paymentMethodType } : {}),
-          ...(allocatedNow ? { allocatedStatus: 'AutoAllocated' } : {}),
-          ...(failed.has(outcome.status) && before === 'Processing'
-            ? { allocatedStatus: 'NotApplicable' }
+          ...(moveEvent === 'reserved'
+            ? { authorisationExpiresOn: authorisationExpiryOf(payment.paymentProviderName) }
             : {}),
-        })
-        .where(
-          and(
-            eq(paymentTransactions.tenantId, scope.tenantId),
-            eq(paymentTransactions.datasetId, scope.datasetId),
-            eq(paymentTransactions.id, payment.id),
-          ),
-        )
-        .returning(),
-      tx.insert(auditActivities).values({
-        tenantId: scope.tenantId,
-        id: uuidv7(),
-        datasetId: scope.datasetId,
-        operation: 'ChangePaymentStatus',
-        resourceType: 'PaymentTransaction',
-        resourceId: payment.id,
-        userName: actor.name,
-        status: 200,
-        errorMessage: failed.has(outcome.status)
-          ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
-          : null,
-        ipAddress: actor.ipAddress ?? null,
-        requestId: actor.requestId ?? null,
+        },
+        audit: {
+          actor,
+          errorMessage: failed.has(outcome.status)
+            ? (outcome.errorMessage ?? `The payment is ${outcome.status}.`)
+            : null,
+        },
       }),
-    ]);
-    // Awaited below; a failure fails the transaction either way.
-    moved.catch(() => undefined);
-    let completedRequestId: string | null = null;
-    try {
-      if (allocatedNow) {
-        if (request && request.usageType !== 'Multiple') {
-          // Single usage completes whatever was allocated: the request's update needs no answer.
-          const [, full] = await Promise.all([
-            allocate(tx, scope, payment, offered),
-            completeRequest(tx, scope, request),
-          ]);
-          if (full) completedRequestId = request.id;
-        } else {
-          await allocate(tx, scope, payment, offered);
-          if (request && (await completeRequest(tx, scope, request)))
-            completedRequestId = request.id;
-        }
-      }
-    } catch (error) {
-      // The move's own failure, if it failed, is the cause (what came after it was aborted).
-      await moved;
-      throw error;
-    }
-    const [, [after]] = await moved;
-    // An authorisation undone: its allocations give the invoices back (payment-transactions' rule).
-    if (before === 'Pending' && failed.has(outcome.status))
-      await allocationsFollowPayment(tx, scope, payment.id, null);
-    if (failed.has(outcome.status) && quote) {
+    ]).then(([, move]) => move);
+    if (failed.has(applied.payment.status) && quote) {
       await tx
         .update(payQuotes)
         .set({ failureMessage: outcome.errorMessage ?? null })
@@ -561,14 +373,16 @@ export function createSettlement(deps: {
     }
     return {
       changed: true,
-      payment: after!,
+      payment: applied.payment,
+      request: applied.request,
+      rule: applied.rule,
       before,
       processing: false,
       events: {
         paymentTransactionId: payment.id,
-        status: outcome.status,
-        eventType: eventTypeOf(outcome.status),
-        completedRequestId,
+        status: applied.payment.status as CheckoutPaymentStatus,
+        eventType: applied.rule.webHook,
+        completedRequestId: applied.completedRequestId,
       },
     };
   }
@@ -678,6 +492,8 @@ export function createSettlement(deps: {
               : undefined,
           });
           if (result.changed && result.payment) current.set(result.payment.id, result.payment);
+          // A later move of the request's other payment sees what this one did (a duplicate).
+          if (result.request) requestOf.set(result.request.id, result.request);
           movedInRound.push(result);
         }
         await recordEvents(tx, scope, movedInRound);

@@ -1,13 +1,13 @@
 import Big from 'big.js';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { pendingMessages, type PendingActionResult } from '@ledgerline/contract';
+import { and, asc, eq } from 'drizzle-orm';
+import { pendingMessages, type PaymentRequest, type PendingActionResult } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
-import { paymentTransactions as t, providerEvents } from '../../db/schema-receivables.js';
+import { paymentRequests, paymentTransactions as t, providerEvents } from '../../db/schema-receivables.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { PendingPaymentCall, ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
-import { allocationsFollowPayment } from './allocations-follow.js';
+import { applyMove, type MoveActor } from '../pay/lifecycle.js';
 import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 
 type Action = 'capture' | 'cancel';
@@ -33,6 +33,10 @@ export function createPendingPayments(deps: {
   configurations?: (tx: Tx, scope: Scope, paymentProviderId: string) => Promise<PendingPaymentCall['configuration']>;
   /** The payment's own provider secret in clear (Opayo Server's SecurityKey), or null. */
   providerSecret?: (tx: Tx, scope: Scope, paymentTransactionId: string) => Promise<string | null>;
+  /** The request's web hook payload (payment-request.completed), from the payment-requests area. */
+  requestPayload?: (tx: Tx, scope: Scope, paymentRequestId: string) => Promise<PaymentRequest>;
+  /** Moves with no route of their own (the reservation expiry job) write their activity as this actor. */
+  auditActor?: MoveActor;
   /** Told after the commit that captured or cancelled a payment (the notification mails). */
   onStatusChanged?: (scope: Scope, change: { paymentTransactionId: string; status: 'Paid' | 'Cancelled' }) => Promise<void>;
 }) {
@@ -49,6 +53,15 @@ export function createPendingPayments(deps: {
     return row;
   }
 
+  async function lockRequest(tx: Tx, scope: Scope, id: string) {
+    const [row] = await tx
+      .select()
+      .from(paymentRequests)
+      .where(and(eq(paymentRequests.tenantId, scope.tenantId), eq(paymentRequests.datasetId, scope.datasetId), eq(paymentRequests.id, id)))
+      .for('update');
+    return row ?? null;
+  }
+
   return {
     async run(read: Run, write: Run, scope: Scope, input: PendingActionInput): Promise<PendingActionResult> {
       const [payment, configuration, providerSecret] = await read(async (tx) => {
@@ -58,7 +71,8 @@ export function createPendingPayments(deps: {
         return [row, found, secret] as const;
       });
       if (payment.status !== 'Pending') throw new ConflictError(pendingMessages.notPending, 'notPending');
-      const amount = input.action === 'capture' ? new Big(input.amount!) : new Big(payment.totalAmount);
+      // A capture without an amount takes the whole of it (the reservations queue's bulk capture).
+      const amount = input.action === 'capture' ? new Big(input.amount ?? payment.totalAmount) : new Big(payment.totalAmount);
       if (amount.gt(payment.totalAmount)) throw new ValidationError({ amountToCapture: [pendingMessages.amountTooLarge] });
 
       const adapter = providers.forProvider(payment.paymentProviderName);
@@ -86,22 +100,32 @@ export function createPendingPayments(deps: {
         else if (!outcome.ok) errorMessage = outcome.errorMessage;
         else if (current.status !== 'Pending') errorMessage = pendingMessages.notPending;
         else {
-          await tx
-            .update(t)
-            .set(
-              input.action === 'capture'
-                ? { status: 'Paid', totalAmount: amount.toFixed(4), statusDateTime: sql`now()` }
-                : { status: 'Cancelled', statusDateTime: sql`now()` },
-            )
-            .where(and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, current.id)));
-          await allocationsFollowPayment(tx, scope, current.id, input.action === 'capture' ? amount : null);
+          // The lifecycle moves it (features/pay/lifecycle.ts): status, allocations, invoices, request.
+          const request = current.paymentRequestId ? await lockRequest(tx, scope, current.paymentRequestId) : null;
+          const event = input.action === 'cancel' ? 'cancel' : amount.eq(current.totalAmount) ? 'captureWhole' : 'capturePart';
+          const applied = await applyMove(tx, scope, {
+            payment: current,
+            event,
+            request,
+            amount: input.action === 'capture' ? amount : null,
+            set: input.action === 'capture' ? { totalAmount: amount.toFixed(4) } : {},
+            // The route's (or the job's) own activity records it.
+            audit: deps.auditActor ? { actor: deps.auditActor } : null,
+          });
           // Issue 15: the merchant's systems hear of it once this transaction commits.
           await recordWebhookEvent(tx, scope, {
-            type: input.action === 'capture' ? 'payment.captured' : 'payment.cancelled',
+            type: applied.rule.webHook,
             recordType: 'PaymentTransaction',
             recordId: current.id,
             payload: (await repository.findWithDetails(tx, scope, current.id))!,
           });
+          if (applied.completedRequestId && deps.requestPayload)
+            await recordWebhookEvent(tx, scope, {
+              type: 'payment-request.completed',
+              recordType: 'PaymentRequest',
+              recordId: applied.completedRequestId,
+              payload: await deps.requestPayload(tx, scope, applied.completedRequestId),
+            });
         }
         const paymentTransaction = (await repository.find(tx, scope, current.id))!;
         return { isError: errorMessage !== null, errorMessage, paymentTransaction };

@@ -9,6 +9,10 @@ import {
   captureBody,
   pendingActionResultSchema,
   providerEventSchema,
+  refundBody,
+  refundResultSchema,
+  idempotencyKeyHeaders,
+  type RefundResult,
   exportQuerySchema,
   importLimits,
   importMessages,
@@ -20,12 +24,18 @@ import {
   parsePageQuery,
   paymentTransactionQuery,
   paymentTransactionSchema,
+  reservationActionBody,
+  reservationActionResultSchema,
+  reservationRoutes,
+  reservationsPageSchema,
+  reservationsQuery,
   uuidParam,
   type AllocatedStatus,
+  type ReservationActionBody,
 } from '@ledgerline/contract';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { AppError, NotFoundError } from '../../platform/errors.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
 import type { ExportSelection } from './payment-transactions.export.js';
 import { spoolExport, type ExportSources } from './payment-transactions.download.js';
@@ -33,6 +43,17 @@ import { createDownloadSlots, watchedDownload } from '../../platform/downloads.j
 import { problem, sendProblem } from '../../platform/problems.js';
 import { importAllocatedStatuses, planImport, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
+import type { Refunds } from './payment-transactions.refunds.js';
+import {
+  claimIdempotent,
+  completeIdempotent,
+  releaseIdempotent,
+  sendIdempotent,
+  type IdempotentAnswer,
+  type IdempotentClaim,
+} from '../../platform/idempotency.js';
+import type { Tx } from '../../db/client.js';
+import type { Reservations } from './payment-transactions.reservations.js';
 import { readOneFile } from '../../platform/uploads.js';
 import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
@@ -41,6 +62,10 @@ export interface PaymentTransactionsRoutesOptions {
   repository: PaymentTransactionsRepository;
   pending: PendingPayments;
   exports: ExportSources;
+  refunds: Refunds;
+  /** A transaction of the tenant without the call's audit activity (a refund's reservation). */
+  withTenant: <T>(tenantId: string, fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  reservations: Reservations;
 }
 
 export const tooManyExports = (running: number) =>
@@ -321,6 +346,146 @@ export async function paymentTransactionsRoutes(
           scope,
           { action, id: request.params.id, amount: body.amountToCapture, note: body.note },
         );
+      },
+    );
+  }
+
+  /** Thrown out of a refund's first transaction: the key's stored answer, sent again. */
+  class Replay extends Error {
+    constructor(readonly answer: IdempotentAnswer<RefundResult>) {
+      super('replay');
+    }
+  }
+
+  r.post(
+    '/api/v0/payment-transactions/:id/refund',
+    {
+      config: { access: 'dataset', permission: 'RefundPayment', operation: 'RefundPayment' },
+      schema: {
+        tags,
+        summary: 'Give all or part of a paid payment back through its provider (issue 19)',
+        description:
+          'Never more than what is left of the payment (422 naming it). A provider that refuses answers 200 with `isError` ' +
+          'and its `errorMessage`, and nothing changes; the exchange is kept as a provider event. A provider Ledgerline ' +
+          'cannot refund through is a 409 (`refundNotSupported`). A refund still under way at the provider is answered ' +
+          'with status Processing and finished by its notification. Honours `Idempotency-Key`.',
+        params: uuidParam,
+        headers: idempotencyKeyHeaders,
+        body: refundBody,
+        response: { 200: refundResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
+      const held: { claim: IdempotentClaim<RefundResult> } = { claim: { kind: 'none' } };
+      try {
+        const result = await options.refunds.run(
+          (fn) =>
+            options.withTenant(scope.tenantId, async (tx) => {
+              const claim = await claimIdempotent<RefundResult>(tx, request);
+              if (claim.kind === 'replay') throw new Replay(claim.answer);
+              held.claim = claim;
+              return fn(tx);
+            }),
+          (fn) =>
+            request.unitOfWork(async (tx) => {
+              const answer = await fn(tx);
+              if (answer.isError) request.auditError = answer.errorMessage ?? 'The provider refused.';
+              await completeIdempotent(tx, held.claim, 200, answer);
+              return answer;
+            }),
+          scope,
+          { id: request.params.id, amount: request.body.amount, reason: request.body.reason ?? null },
+        );
+        return sendIdempotent(reply, { status: 200, body: result, replayed: false });
+      } catch (error) {
+        if (error instanceof Replay) return sendIdempotent(reply, error.answer);
+        // Failed after its key was claimed: the key is free for a retry.
+        const { claim } = held;
+        if (claim.kind === 'claimed')
+          await options.withTenant(scope.tenantId, (tx) => releaseIdempotent(tx, claim));
+        throw error;
+      }
+    },
+  );
+
+  // Issue 19: the reservations queue (Pending payments, the one lapsing first first) and bulk actions.
+  r.get(
+    reservationRoutes.list.path,
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags,
+        summary: 'Reservations (Pending payments), the one whose authorisation lapses first first',
+        querystring: reservationsQuery,
+        response: { 200: reservationsPageSchema },
+      },
+    },
+    async (request) =>
+      request.tenantRead((tx) =>
+        options.reservations.list(tx, scopeOf(request), request.query),
+      ),
+  );
+
+  for (const action of ['capture', 'cancel'] as const) {
+    const capture = action === 'capture';
+    const route = reservationRoutes[action];
+    r.post(
+      route.path,
+      {
+        config: {
+          access: 'dataset',
+          permission: route.permission,
+          operation: capture ? 'CapturePendingPayment' : 'CancelPendingPayment',
+        },
+        schema: {
+          tags,
+          summary: capture
+            ? 'Capture the whole of several reservations through their providers'
+            : 'Cancel several reservations through their providers',
+          description:
+            'One result per id, in the order sent; each is its own transaction with its own activity. A refusal (the provider’s, not Pending, not found) is `isError` with its `errorMessage`.',
+          body: reservationActionBody,
+          response: { 200: reservationActionResultSchema },
+        },
+      },
+      async (request) => {
+        const scope = scopeOf(request);
+        const body = request.body as ReservationActionBody & { note: string | null };
+        const results = [];
+        for (const id of body.ids) {
+          request.auditResource = { type: 'PaymentTransaction', id };
+          request.auditError = null;
+          try {
+            const answer = await pending.run(
+              (fn) => request.tenantRead(fn),
+              (fn) =>
+                request.unitOfWork(async (tx) => {
+                  const result = await fn(tx);
+                  const answer = result as { isError?: boolean; errorMessage?: string | null };
+                  if (answer.isError)
+                    request.auditError = answer.errorMessage ?? 'The provider refused.';
+                  return result;
+                }),
+              scope,
+              { action, id, note: body.note },
+            );
+            results.push({ id, ...answer });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : 'The reservation could not be changed.';
+            if (!(error instanceof AppError)) request.log.error({ err: error, id }, 'reservation action failed');
+            results.push({
+              id,
+              isError: true,
+              errorMessage: error instanceof AppError ? message : 'The reservation could not be changed.',
+              paymentTransaction: null,
+            });
+          }
+        }
+        // Every item wrote its own activity; none is written for the call as a whole.
+        request.auditWritten = true;
+        return { results };
       },
     );
   }

@@ -38,6 +38,7 @@ const labels: Record<NotificationName, string> = {
   TenantPaymentSuccessful: 'Payment successful',
   TenantPaymentFailed: 'Payment failed',
   TenantPaymentProcessing: 'Payment processing',
+  TenantPaymentDisputed: 'Payment disputed',
   PaymentPending: 'Payment pending',
   PaymentPendingCancelled: 'Pending payment cancelled',
   PaymentPendingCompleted: 'Pending payment completed',
