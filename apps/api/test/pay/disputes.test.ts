@@ -14,6 +14,7 @@ import {
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { waitFor } from '../wait.js';
 import { day, insertAccount, insertInvoice, insertRequest, mailsIn } from './fixtures.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /*
  * Issue 19: disputes, chargebacks and late failures from signed Sandbox notifications
@@ -44,6 +45,7 @@ beforeAll(async () => {
     RATE_LIMIT_PAY_PER_MINUTE: '100000',
   });
   admin = await signIn(ctx, { tenantName: 'Disputes Ltd' });
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin);
   const created = await call('POST', 'providers', {
     providerName: 'Sandbox',

@@ -15,6 +15,7 @@ import {
   signSandboxNotification,
 } from '../../src/providers/sandbox/sandbox.checkout.js';
 import { waitFor } from '../wait.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 // Issue 19, the proof of the lifecycle (features/pay/lifecycle.ts): random sequences of moves,
 // driven through the HTTP API (the payer page's Sandbox card form, staff capture and cancel) and
@@ -38,6 +39,7 @@ beforeAll(async () => {
   });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Lifecycle Model Ltd' });
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin, { name: 'Model Customer Ltd' });
   const provider = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',

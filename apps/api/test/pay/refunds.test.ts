@@ -12,6 +12,7 @@ import {
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { waitFor } from '../wait.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /*
  * Issue 19: staff refunds (POST payment-transactions/{id}/refund) through the Sandbox provider,
@@ -34,8 +35,11 @@ beforeAll(async () => {
     RATE_LIMIT_PAY_PER_MINUTE: '100000',
   });
   admin = await signIn(ctx, { tenantName: 'Refunds Ltd' });
+  await makeDemoCompany(ctx, admin);
   viewer = await signIn(ctx, { tenantName: 'Refund Viewer Ltd' });
+  await makeDemoCompany(ctx, viewer);
   standard = await signIn(ctx, { tenantName: 'Refund Standard Ltd' });
+  await makeDemoCompany(ctx, standard);
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));
   await ctx.database.db
     .update(users)
