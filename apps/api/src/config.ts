@@ -77,7 +77,10 @@ export const configSchema = z.object({
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Payer page (issue 14): calls per minute per client address to the public pay calls. */
   RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().min(1).default(60),
-  /** Minutes a started, unfinished payer-page payment holds its request against another payer. */
+  /**
+   * Minutes a started, unfinished payer-page payment holds its request against another payer, for
+   * a provider without a session length of its own (the Sandbox; features/pay/provider-windows.ts).
+   */
   PAY_ATTEMPT_HOLD_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   /** Signs the Sandbox provider's notifications (one HMAC secret per configuration is derived from it). */
   SANDBOX_NOTIFICATION_KEY: z.string().min(16).optional(),
