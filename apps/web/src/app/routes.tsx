@@ -186,6 +186,12 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    path: '/disputes',
+    title: ['Disputes'],
+    fullWidth: true,
+    page: () => import('@/features/disputes/components/disputes-page').then((m) => m.DisputesPage),
+  },
+  {
     path: '/activities',
     title: ['Activities'],
     permission: 'ViewAuditLogs',
