@@ -189,7 +189,7 @@ export const areaRoutes: readonly AreaRoute[] = [
     path: '/disputes',
     title: ['Disputes'],
     fullWidth: true,
-    page: () => import('@/features/disputes/components/disputes-page').then((m) => m.DisputesPage),
+    page: () => import('@/features/payment-transactions/components/disputes-page').then((m) => m.DisputesPage),
   },
   {
     path: '/activities',

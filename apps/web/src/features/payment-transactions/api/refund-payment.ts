@@ -1,7 +1,7 @@
 import { refundResultSchema, type RefundBody } from '@ledgerline/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
-import { disputeKeys } from '@/features/disputes/api/get-disputes';
+import { disputeKeys } from './get-disputes';
 import { paymentTransactionKeys } from './get-payment-transactions';
 import { providerEventKeys } from './get-provider-events';
 

@@ -3,7 +3,7 @@ import { Anchor, Stack } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { disputeStageTone } from '@/features/payment-transactions/components/refunds-and-disputes';
+import { disputeStageTone } from './refunds-and-disputes';
 import { DataGrid, type DataGridColumn } from '@/ui/data-grid';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
