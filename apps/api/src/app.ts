@@ -58,6 +58,7 @@ import { withConnectorExamples } from './platform/openapi-examples.js';
 import { createPaymentTransactionsRepository } from './features/payment-transactions/payment-transactions.repository.js';
 import { paymentTransactionsRoutes } from './features/payment-transactions/payment-transactions.routes.js';
 import { createPendingPayments } from './features/payment-transactions/payment-transactions.pending.js';
+import { createRefunds } from './features/payment-transactions/payment-transactions.refunds.js';
 import { createProviderRegistry } from './providers/adapter.js';
 import { createUsersService } from './features/users/users.service.js';
 import { createCustomHostIdRebuild } from './features/transactions/custom-host-id.jobs.js';
@@ -104,6 +105,7 @@ import { payRoutes } from './features/pay/pay.routes.js';
 import { createPayReceipts } from './features/pay/pay.receipt.js';
 import { createProviderNotifications } from './features/pay/provider-notifications.js';
 import { createSettlement } from './features/pay/settle.js';
+import { createMoneyBack } from './features/pay/money-back.js';
 import { webhooksRoutes } from './features/pay/webhooks.routes.js';
 import { recordWebhookEvents } from './features/web-hooks/web-hook-events.js';
 
@@ -432,11 +434,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   const payRepository = createPayRepository();
+  const paymentAdapters = createProviderRegistry(createPaymentAdapters(config));
+  const providerSecretOf = async (tx: Parameters<typeof payRepository.sealedSecret>[0], scope: { tenantId: string; datasetId: number }, id: string) => {
+    const sealed = await payRepository.sealedSecret(tx, scope, id);
+    return sealed ? secrets.open(sealed) : null;
+  };
   await app.register(paymentTransactionsRoutes, {
     repository: paymentTransactionsRepository,
+    // Issue 19: refunds through the payment's provider.
+    refunds: createRefunds({
+      repository: paymentTransactionsRepository,
+      providers: paymentAdapters,
+      configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
+      providerSecret: providerSecretOf,
+    }),
+    withTenant: (tenantId, fn) => database.withTenant(tenantId, fn),
     pending: createPendingPayments({
       repository: paymentTransactionsRepository,
-      providers: createProviderRegistry(createPaymentAdapters(config)),
+      providers: paymentAdapters,
       configurations: (tx, scope, id) => paymentProviders.configurationFor(tx, scope, id),
       // A payer-page payment's own provider secret (Opayo Server's SecurityKey), in clear for the call.
       providerSecret: async (tx, scope, id) => {
@@ -449,6 +464,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     copyOut: database.copyOutAsTenant,
   });
   await app.register(activitiesRoutes, { repository: createActivitiesRepository(), database });
+  await app.register(import('./features/disputes/disputes.routes.js'));
   await app.register(import('./features/banks/banks.routes.js'));
   await app.register(import('./features/accounts/accounts.routes.js'));
   await app.register(import('./features/transactions/transactions.routes.js'), {
@@ -526,6 +542,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     checkouts,
     withCredentials: paymentProviders.withCredentials,
     settlement,
+    moneyBack: createMoneyBack({
+      database,
+      log: app.log,
+      notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
+    }),
     secrets,
     publicUrl: config.publicUrl,
     log: app.log,

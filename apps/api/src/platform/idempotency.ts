@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyRetentionHours } from '@ledgerline/contract';
 import type { Database, Tx } from '../db/client.js';
@@ -143,4 +143,65 @@ export async function purgeExpiredIdempotencyKeys(database: Database, now = new 
 export function sendIdempotent<T>(reply: FastifyReply, answer: IdempotentAnswer<T>): FastifyReply {
   if (answer.replayed) reply.header(idempotencyReplayedHeader, 'true');
   return reply.status(answer.status).send(answer.body);
+}
+
+/** A key claimed for a call that spans transactions (claimIdempotent), or its stored answer. */
+export type IdempotentClaim<T> =
+  | { kind: 'none' }
+  | { kind: 'replay'; answer: IdempotentAnswer<T> }
+  | { kind: 'claimed'; tenantId: string; clientId: string; key: string };
+
+/**
+ * runIdempotent for a call that spans transactions (a refund: its provider is called between
+ * two): in the first, claims the key — a row with no answer yet, so a retry meanwhile is a 409 —
+ * or finds the stored answer (a replay) or another request's (422). The claim commits or rolls
+ * back with that transaction; `completeIdempotent` stores the answer in the last one, and
+ * `releaseIdempotent` frees the key when the call ends without one.
+ */
+export async function claimIdempotent<T>(tx: Tx, request: FastifyRequest): Promise<IdempotentClaim<T>> {
+  const header = request.headers['idempotency-key'];
+  const key = typeof header === 'string' && header !== '' ? header : undefined;
+  if (key === undefined) return { kind: 'none' };
+  const principal = requirePrincipal(request.principal);
+  const clientId = principal.accessKeyId ?? principal.userId;
+  if (clientId === null) throw new Error('An idempotent call needs a user or an access key.');
+  const hash = requestHash(request);
+  const scope = and(
+    eq(idempotencyKeys.tenantId, principal.tenantId),
+    eq(idempotencyKeys.clientId, clientId),
+    eq(idempotencyKeys.key, key),
+  );
+  const [stored] = await tx.select().from(idempotencyKeys).where(scope).for('update');
+  if (stored && Date.now() - stored.createdAt.getTime() < retentionMs) {
+    if (stored.requestHash !== hash)
+      throw new UnprocessableError(
+        'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+        { 'Idempotency-Key': ['The key was already used with a different request.'] },
+      );
+    if (stored.status === null)
+      throw new ConflictError(
+        'A request with this Idempotency-Key is still being processed. Retry it in a moment.',
+        'idempotencyKeyInProgress',
+      );
+    return { kind: 'replay', answer: { status: stored.status, body: stored.response as T, replayed: true } };
+  }
+  if (stored) await tx.delete(idempotencyKeys).where(scope);
+  // A claim racing this one waits on the primary key and then fails: the client retries.
+  await tx.insert(idempotencyKeys).values({ tenantId: principal.tenantId, clientId, key, requestHash: hash, status: null, response: null });
+  return { kind: 'claimed', tenantId: principal.tenantId, clientId, key };
+}
+
+export async function completeIdempotent<T>(tx: Tx, claim: IdempotentClaim<T>, status: number, body: T) {
+  if (claim.kind !== 'claimed') return;
+  await tx
+    .update(idempotencyKeys)
+    .set({ status, response: JSON.parse(JSON.stringify(body)) as unknown })
+    .where(and(eq(idempotencyKeys.tenantId, claim.tenantId), eq(idempotencyKeys.clientId, claim.clientId), eq(idempotencyKeys.key, claim.key)));
+}
+
+export async function releaseIdempotent<T>(tx: Tx, claim: IdempotentClaim<T>) {
+  if (claim.kind !== 'claimed') return;
+  await tx
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.tenantId, claim.tenantId), eq(idempotencyKeys.clientId, claim.clientId), eq(idempotencyKeys.key, claim.key), isNull(idempotencyKeys.status)));
 }

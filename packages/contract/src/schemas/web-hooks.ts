@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { feeLineSchema } from './money-rules.js';
 import { paymentRequestSchema } from './payment-requests.js';
-import {
-  allocatedStatuses,
-  paymentDisputeSchema,
-  paymentTransactionSchema,
-} from './payment-transactions.js';
+import { allocatedStatuses, paymentTransactionSchema } from './payment-transactions.js';
 
 /**
  * Outgoing web hooks (issue 15, spec 3 §2 Web hooks page): the events Ledgerline sends to a
@@ -18,15 +14,12 @@ export const webHookEventTypes = [
   'payment.captured',
   'payment.cancelled',
   'payment.refunded',
+  'payment.refund-failed',
   'payment.disputed',
   'payment.dispute-won',
   'payment.dispute-lost',
   'payment.duplicated',
   'payment.allocated-status-changed',
-  'payment.refunded',
-  'payment.refund-failed',
-  'payment.disputed',
-  'payment.dispute-closed',
   'payment-request.created',
   'payment-request.completed',
   'payment-request.expired',
@@ -64,15 +57,12 @@ export const webHookEventData = {
   'payment.captured': paymentTransactionSchema,
   'payment.cancelled': paymentTransactionSchema,
   'payment.refunded': paymentTransactionSchema,
+  'payment.refund-failed': paymentTransactionSchema,
   'payment.disputed': paymentTransactionSchema,
   'payment.dispute-won': paymentTransactionSchema,
   'payment.dispute-lost': paymentTransactionSchema,
   'payment.duplicated': paymentTransactionSchema,
   'payment.allocated-status-changed': allocatedStatusChangeSchema,
-  'payment.refunded': paymentTransactionSchema,
-  'payment.refund-failed': paymentTransactionSchema,
-  'payment.disputed': paymentDisputeSchema,
-  'payment.dispute-closed': paymentDisputeSchema,
   'payment-request.created': paymentRequestSchema,
   'payment-request.completed': paymentRequestSchema,
   'payment-request.expired': paymentRequestSchema,
@@ -86,6 +76,8 @@ export const webHookEventDescriptions: Record<WebHookEventType, string> = {
   'payment.captured': 'A Pending payment was captured (Payment transactions › Capture).',
   'payment.cancelled': 'A Pending payment was cancelled, or its authorisation expired.',
   'payment.refunded': 'Money of a payment was given back (in part, or all of it: Refunded).',
+  'payment.refund-failed':
+    'A refund under way failed or came back: the payment (its `refunds` show the one now Failed) is paid by its invoices again.',
   'payment.disputed': 'The payer’s bank disputes a payment (Disputed).',
   'payment.dispute-won': 'A dispute was won: the payment is Paid again, its allocations restored.',
   'payment.dispute-lost': 'A dispute was lost or charged back: its allocations were reversed.',
@@ -93,14 +85,6 @@ export const webHookEventDescriptions: Record<WebHookEventType, string> = {
     'A second payment of a Single request another payment already holds (Duplicated, unallocated).',
   'payment.allocated-status-changed':
     'A payment’s allocated status changed, one at a time or by import.',
-  'payment.refunded':
-    'Money was given back: `data` is the Refund transaction (`refundOfId` names the payment), staff’s or one the provider reports.',
-  'payment.refund-failed':
-    'A refund under way failed or came back: `data` is the Refund transaction, now Failed; the payment’s invoices are paid by it again.',
-  'payment.disputed':
-    'A payer’s bank disputes a payment (a dispute or chargeback opened, or its stage changed while open): the payment is Disputed.',
-  'payment.dispute-closed':
-    'A dispute was Won (the payment is Paid again) or Lost (the money went back; its invoices owe again).',
   'payment-request.created': 'A payment request was created.',
   'payment-request.completed': 'A payment request was paid in full.',
   'payment-request.expired': 'A payment request passed its valid-until time unpaid.',

@@ -80,6 +80,8 @@ export const paymentEvents = [
   // Refunds (staff or provider-initiated) and disputes: the `refunds` helper wires these.
   'refundPart',
   'refundWhole',
+  // A refund under way failed, or one paid came back (a refund notification's Failed).
+  'refundFailed',
   'disputeOpened',
   'disputeWon',
   'disputeLost',
@@ -156,6 +158,9 @@ export const paymentMoves: readonly PaymentMoveRule[] = [
   // A Duplicated payment holds no allocation: its refund gives back money nothing counted.
   { from: ['Duplicated'], event: 'refundPart', to: 'Duplicated', allocations: 'none', allocatedStatus: null, webHook: 'payment.refunded', mail: null, audit: 'RefundPayment', needsAmount: true },
   { from: ['Duplicated'], event: 'refundWhole', to: 'Refunded', allocations: 'none', allocatedStatus: 'NotApplicable', webHook: 'payment.refunded', mail: null, audit: 'RefundPayment' },
+  // A refund that failed gives the payment back what it reversed: Paid again (refunds helper).
+  { from: ['Paid', 'Refunded'], event: 'refundFailed', to: 'Paid', allocations: 'restore', allocatedStatus: null, webHook: 'payment.refund-failed', mail: null, audit: 'RefundFailed', needsAmount: true },
+  { from: ['Duplicated'], event: 'refundFailed', to: 'Duplicated', allocations: 'none', allocatedStatus: null, webHook: 'payment.refund-failed', mail: null, audit: 'RefundFailed', needsAmount: true },
   // Disputes: opened holds the books as they are; lost (or charged back at once) reverses the
   // money disputed; won restores what a loss reversed and the payment is Paid again.
   { from: ['Paid'], event: 'disputeOpened', to: 'Disputed', allocations: 'none', allocatedStatus: null, webHook: 'payment.disputed', mail: null, audit: 'ChangePaymentStatus' },

@@ -16,6 +16,7 @@ import type {
 import type { SecretBox } from '../../platform/secrets.js';
 import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
 import { noPayment, type Settlement } from './settle.js';
+import { isMoneyBack, type MoneyBack } from './money-back.js';
 
 export const providerNotificationJob = 'pay.provider-notifications';
 
@@ -29,6 +30,10 @@ interface Summary {
   providerReference: string | null;
   status: CheckoutPaymentStatus | null;
   errorMessage: string | null;
+  /** Issue 19: money going back (money-back.ts settles these). */
+  lateFailure?: boolean;
+  refund?: NotificationEvent['refund'];
+  dispute?: NotificationEvent['dispute'];
 }
 
 export type ReceiveAnswer =
@@ -64,6 +69,8 @@ export function createProviderNotifications(deps: {
   /** The configuration's credentials in clear (payment-providers withCredentials). */
   withCredentials: (row: ProviderRow) => { row: ProviderRow; credentials: Record<string, unknown> };
   settlement: Settlement;
+  /** Issue 19: refunds, disputes and late failures the notifications report. */
+  moneyBack?: MoneyBack;
   /** Seals and opens per-payment provider secrets (Opayo Server's SecurityKey). */
   secrets: Pick<SecretBox, 'seal' | 'open'>;
   /** `<PUBLIC_URL>`: the payer page's return addresses some providers must be answered with. */
@@ -282,6 +289,9 @@ export function createProviderNotifications(deps: {
             providerReference: event.providerReference,
             status: event.status,
             errorMessage: event.errorMessage ?? null,
+            ...(event.lateFailure ? { lateFailure: true } : {}),
+            ...(event.refund ? { refund: event.refund } : {}),
+            ...(event.dispute ? { dispute: event.dispute } : {}),
           } satisfies Summary,
           payload: event.payload,
         })),
@@ -370,6 +380,22 @@ export function createProviderNotifications(deps: {
       );
       return;
     }
+    if (deps.moneyBack && isMoneyBack(summary)) {
+      await deps.moneyBack.settle(scope, paymentId, {
+        notificationId: notification.id,
+        configurationId: notification.configurationId,
+        providerName: notification.providerName,
+        eventId: notification.eventId,
+        eventType: notification.eventType,
+        payload: notification.payload,
+        status: summary.status,
+        errorMessage: summary.errorMessage,
+        lateFailure: summary.lateFailure,
+        refund: summary.refund,
+        dispute: summary.dispute,
+      });
+      return;
+    }
     const { outcome, actor } = settleArgs(notification);
     await settlement.settle(scope, paymentId, outcome, actor);
   }
@@ -381,7 +407,11 @@ export function createProviderNotifications(deps: {
    */
   async function processLanes(scope: PayScope, lanes: NotificationRow[][]) {
     const rows = lanes.flat();
-    if (rows.length > 1 && rows.every((row) => ourPaymentId(row) !== null)) {
+    // Money going back (issue 19) settles one by one, on its own path.
+    if (
+      rows.length > 1 &&
+      rows.every((row) => ourPaymentId(row) !== null && !isMoneyBack(row.summary as Summary))
+    ) {
       try {
         await settlement.settleBatch(
           scope,

@@ -1,8 +1,15 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PageQuery, PaymentTransaction, paymentTransactionQuery } from '@ledgerline/contract';
+import Big from 'big.js';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type {
+  PageQuery,
+  PaymentDispute,
+  PaymentTransaction,
+  PaymentTransactionSummary,
+  paymentTransactionQuery,
+} from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords, readPaymentRecordsOfPayments } from '../../db/payment-records.js';
-import { paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
+import { paymentDisputes, paymentRequests, paymentTransactions } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
@@ -89,6 +96,92 @@ export function compilePaymentTransactionFilter(filters: PageQuery<Fields>['filt
     { page: 1, itemsPerPage: 1, sort: [], filters },
     { columns, tieBreaker: t.id },
   ).where;
+}
+
+/** A dispute as the API shows it (issue 19). */
+export function toPaymentDispute(row: typeof paymentDisputes.$inferSelect): PaymentDispute {
+  return {
+    id: row.id,
+    paymentTransactionId: row.paymentTransactionId,
+    disputeReference: row.disputeReference,
+    amount: Number(row.amount),
+    currency: row.currency,
+    reason: row.reason,
+    stage: row.stage as PaymentDispute['stage'],
+    respondBy: row.respondBy?.toISOString() ?? null,
+    openedOn: row.openedOn.toISOString(),
+    closedOn: row.closedOn?.toISOString() ?? null,
+    updatedOn: row.updatedOn.toISOString(),
+  };
+}
+
+function toSummary(row: Row): PaymentTransactionSummary {
+  return {
+    id: row.id,
+    type: row.type as PaymentTransactionSummary['type'],
+    status: row.status as PaymentTransactionSummary['status'],
+    ledgerlineReference: row.ledgerlineReference,
+    createdOn: row.createdOn.toISOString(),
+    statusDateTime: row.statusDateTime.toISOString(),
+    totalAmount: Number(row.totalAmount),
+    currency: row.currency,
+    paymentProviderReference: row.paymentProviderReference,
+    refundOfId: row.refundOfId,
+    refundReason: row.refundReason,
+  };
+}
+
+/** Statuses of a payment that can give money back, and refunds that count against it (pay/refunds.ts). */
+const refundable = new Set(['Paid', 'Duplicated']);
+const countedRefunds = new Set(['Processing', 'Refunded']);
+
+/**
+ * Issue 19: the refunds and disputes of some payments, newest first, and what is left to refund of
+ * each (two statements for all of them).
+ */
+async function readRefundsAndDisputes(executor: Executor, scope: Scope, rows: Row[]) {
+  const ids = rows.filter((row) => row.type === 'Payment').map((row) => row.id);
+  const [refunds, disputes] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          executor
+            .select()
+            .from(t)
+            .where(and(inScope(scope), inArray(t.refundOfId, ids)))
+            .orderBy(desc(t.createdOn), desc(t.id)),
+          executor
+            .select()
+            .from(paymentDisputes)
+            .where(
+              and(
+                eq(paymentDisputes.tenantId, scope.tenantId),
+                eq(paymentDisputes.datasetId, scope.datasetId),
+                inArray(paymentDisputes.paymentTransactionId, ids),
+              ),
+            )
+            .orderBy(desc(paymentDisputes.openedOn), desc(paymentDisputes.id)),
+        ]);
+  return new Map(
+    rows.map((row) => {
+      const own = refunds.filter((refund) => refund.refundOfId === row.id);
+      const taken = own
+        .filter((refund) => countedRefunds.has(refund.status))
+        .reduce((sum, refund) => sum.plus(refund.totalAmount), new Big(0));
+      const left = new Big(row.totalAmount).minus(taken);
+      return [
+        row.id,
+        {
+          refunds: own.map(toSummary),
+          refundableAmount:
+            row.type === 'Payment' && refundable.has(row.status) && left.gt(0) ? Number(left) : 0,
+          disputes: disputes
+            .filter((dispute) => dispute.paymentTransactionId === row.id)
+            .map(toPaymentDispute),
+        },
+      ] as const;
+    }),
+  );
 }
 
 const inScope = (scope: Scope) =>
@@ -203,7 +296,7 @@ export function createPaymentTransactionsRepository() {
         .select()
         .from(t)
         .where(and(inScope(scope), inArray(t.id, ids)));
-      const [requests, records, payerQuotes] = await Promise.all([
+      const [requests, records, payerQuotes, refundsAndDisputes] = await Promise.all([
         requestsById(executor, scope, [
           ...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : []))),
         ]),
@@ -213,6 +306,7 @@ export function createPaymentTransactionsRepository() {
           rows.map((row) => row.id),
         ),
         readPayerQuotes(executor, scope, rows),
+        readRefundsAndDisputes(executor, scope, rows),
       ]);
       return new Map<string, PaymentTransactionDetails>(
         rows.map((row) => [
@@ -224,6 +318,7 @@ export function createPaymentTransactionsRepository() {
             ),
             ...records.get(row.id)!,
             payerQuote: payerQuotes.get(row.id) ?? null,
+            ...refundsAndDisputes.get(row.id)!,
           },
         ]),
       );
@@ -234,13 +329,23 @@ export function createPaymentTransactionsRepository() {
      * what the payer page offered (issue 14).
      */
     async findWithDetails(executor: Executor, scope: Scope, id: string) {
-      const payment = await this.find(executor, scope, id);
-      if (!payment) return null;
-      const [records, payerQuote] = await Promise.all([
+      const [row] = await executor
+        .select()
+        .from(t)
+        .where(and(inScope(scope), eq(t.id, id)));
+      if (!row) return null;
+      const request = row.paymentRequestId
+        ? ((await requestsById(executor, scope, [row.paymentRequestId])).get(
+            row.paymentRequestId,
+          ) ?? null)
+        : null;
+      const payment = toPaymentTransaction(row, request);
+      const [records, payerQuote, refundsAndDisputes] = await Promise.all([
         readPaymentRecords(executor, scope, { paymentTransactionId: id }),
         readPayerQuote(executor, scope, payment),
+        readRefundsAndDisputes(executor, scope, [row]),
       ]);
-      return { ...payment, ...records, payerQuote };
+      return { ...payment, ...records, payerQuote, ...refundsAndDisputes.get(id)! };
     },
   };
 }

@@ -11,6 +11,10 @@ import {
   captureBody,
   pendingActionResultSchema,
   providerEventSchema,
+  refundBody,
+  refundResultSchema,
+  idempotencyKeyHeaders,
+  type RefundResult,
   exportQuerySchema,
   importLimits,
   importMessages,
@@ -39,6 +43,16 @@ import type { Database } from '../../db/client.js';
 import { copyTextToLines } from '../../db/copy-out.js';
 import { importAllocatedStatuses, planImport, readImportFile } from './payment-transactions.import.js';
 import type { PendingPayments } from './payment-transactions.pending.js';
+import type { Refunds } from './payment-transactions.refunds.js';
+import {
+  claimIdempotent,
+  completeIdempotent,
+  releaseIdempotent,
+  sendIdempotent,
+  type IdempotentAnswer,
+  type IdempotentClaim,
+} from '../../platform/idempotency.js';
+import type { Tx } from '../../db/client.js';
 import { readOneFile } from '../../platform/uploads.js';
 import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
@@ -46,6 +60,9 @@ import { compilePaymentTransactionFilter } from './payment-transactions.reposito
 export interface PaymentTransactionsRoutesOptions {
   repository: PaymentTransactionsRepository;
   pending: PendingPayments;
+  refunds: Refunds;
+  /** A transaction of the tenant without the call's audit activity (a refund's reservation). */
+  withTenant: <T>(tenantId: string, fn: (tx: Tx) => Promise<T>) => Promise<T>;
   /** The database's COPY of one SELECT (PostgreSQL); without it the export reads in batches. */
   copyOut?: Database['copyOutAsTenant'];
 }
@@ -343,6 +360,66 @@ export async function paymentTransactionsRoutes(
       },
     );
   }
+
+  /** Thrown out of a refund's first transaction: the key's stored answer, sent again. */
+  class Replay extends Error {
+    constructor(readonly answer: IdempotentAnswer<RefundResult>) {
+      super('replay');
+    }
+  }
+
+  r.post(
+    '/api/v0/payment-transactions/:id/refund',
+    {
+      config: { access: 'dataset', permission: 'RefundPayment', operation: 'RefundPayment' },
+      schema: {
+        tags,
+        summary: 'Give all or part of a paid payment back through its provider (issue 19)',
+        description:
+          'Never more than what is left of the payment (422 naming it). A provider that refuses answers 200 with `isError` ' +
+          'and its `errorMessage`, and nothing changes; the exchange is kept as a provider event. A provider Ledgerline ' +
+          'cannot refund through is a 409 (`refundNotSupported`). A refund still under way at the provider is answered ' +
+          'with status Processing and finished by its notification. Honours `Idempotency-Key`.',
+        params: uuidParam,
+        headers: idempotencyKeyHeaders,
+        body: refundBody,
+        response: { 200: refundResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const scope = scopeOf(request);
+      request.auditResource = { type: 'PaymentTransaction', id: request.params.id };
+      const held: { claim: IdempotentClaim<RefundResult> } = { claim: { kind: 'none' } };
+      try {
+        const result = await options.refunds.run(
+          (fn) =>
+            options.withTenant(scope.tenantId, async (tx) => {
+              const claim = await claimIdempotent<RefundResult>(tx, request);
+              if (claim.kind === 'replay') throw new Replay(claim.answer);
+              held.claim = claim;
+              return fn(tx);
+            }),
+          (fn) =>
+            request.unitOfWork(async (tx) => {
+              const answer = await fn(tx);
+              if (answer.isError) request.auditError = answer.errorMessage ?? 'The provider refused.';
+              await completeIdempotent(tx, held.claim, 200, answer);
+              return answer;
+            }),
+          scope,
+          { id: request.params.id, amount: request.body.amount, reason: request.body.reason ?? null },
+        );
+        return sendIdempotent(reply, { status: 200, body: result, replayed: false });
+      } catch (error) {
+        if (error instanceof Replay) return sendIdempotent(reply, error.answer);
+        // Failed after its key was claimed: the key is free for a retry.
+        const { claim } = held;
+        if (claim.kind === 'claimed')
+          await options.withTenant(scope.tenantId, (tx) => releaseIdempotent(tx, claim));
+        throw error;
+      }
+    },
+  );
 
   r.get(
     '/api/v0/provider-events/records/:id',

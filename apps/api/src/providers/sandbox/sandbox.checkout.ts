@@ -40,7 +40,50 @@ export function signSandboxNotification(secret: string, rawBody: Buffer | string
 interface SandboxEventBody {
   id?: unknown;
   type?: unknown;
-  data?: { paymentId?: unknown; reference?: unknown; status?: unknown; message?: unknown };
+  data?: {
+    paymentId?: unknown;
+    reference?: unknown;
+    status?: unknown;
+    message?: unknown;
+    /** The money went back after the payment had succeeded (with status Failed). */
+    lateFailure?: unknown;
+    /** `{ reference, amount, status: Succeeded|Pending|Failed, reason }` */
+    refund?: Record<string, unknown>;
+    /** `{ reference, stage: Opened|UnderReview|Won|Lost, amount, currency, reason, respondBy }` */
+    dispute?: Record<string, unknown>;
+  };
+}
+
+const text = (value: unknown, max = 200) =>
+  typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
+/** A decimal amount in major units, as the Sandbox sends it ("12.50"), or null. */
+const decimal = (value: unknown) =>
+  typeof value === 'string' && /^\d{1,15}(\.\d{1,4})?$/.test(value)
+    ? value
+    : typeof value === 'number' && Number.isFinite(value) && value >= 0
+      ? String(value)
+      : null;
+
+function refundOf(data: Record<string, unknown> | undefined): NotificationEvent['refund'] {
+  const reference = text(data?.reference);
+  const status = (['Succeeded', 'Pending', 'Failed'] as const).find((s) => s === data?.status);
+  if (!reference || !status) return undefined;
+  return { refundReference: reference, amount: decimal(data?.amount), status, reason: text(data?.reason, 500) };
+}
+
+function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent['dispute'] {
+  const reference = text(data?.reference);
+  const stage = (['Opened', 'UnderReview', 'Won', 'Lost'] as const).find((s) => s === data?.stage);
+  if (!reference || !stage) return undefined;
+  const respondBy = text(data?.respondBy, 40);
+  return {
+    disputeReference: reference,
+    stage,
+    amount: decimal(data?.amount),
+    currency: text(data?.currency, 3),
+    reason: text(data?.reason, 500),
+    respondBy: respondBy && !Number.isNaN(Date.parse(respondBy)) ? new Date(respondBy).toISOString() : null,
+  };
 }
 
 /**
@@ -49,6 +92,9 @@ interface SandboxEventBody {
  * no money moves. It sends no status of its own (the card form decides at once); its notifications
  * are signed JSON `{ id, type, data: { paymentId, reference, status, message } }` with the
  * configuration's secret, so the notification path is tried end to end without a real provider.
+ * Issue 19: `data.refund` reports a refund (one staff made, by its reference, or one of its own),
+ * `data.dispute` a dispute or chargeback, `data.lateFailure: true` with status Failed a payment
+ * whose money went back after it had succeeded (docs/api.md "Sandbox provider").
  */
 export function createSandboxCheckout(options: { notificationKey?: string }): CheckoutAdapter {
   return {
@@ -120,7 +166,12 @@ export function createSandboxCheckout(options: { notificationKey?: string }): Ch
         eventType: typeof body.type === 'string' ? body.type : 'payment.updated',
         payload: input.rawBody.toString('utf8'),
         errorMessage: typeof data.message === 'string' ? data.message : null,
+        ...(data.lateFailure === true ? { lateFailure: true } : {}),
       };
+      const refund = refundOf(data.refund);
+      const dispute = disputeOf(data.dispute);
+      if (refund) event.refund = refund;
+      if (dispute) event.dispute = dispute;
       return { ok: true, events: [event] };
     },
   };

@@ -1,0 +1,266 @@
+import Big from 'big.js';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Tx } from '../../db/client.js';
+import { providerNotifications } from '../../db/schema-pay.js';
+import { paymentDisputes, providerEvents } from '../../db/schema-receivables.js';
+import type { NotificationDispute, NotificationRefund } from '../../providers/checkout.js';
+import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import { eventOfOutcome, moveOf, type MoveActor } from './lifecycle.js';
+import type { PayScope } from './pay.repository.js';
+import {
+  lockPaymentAndRequest,
+  lockRefundByReference,
+  moveAndTell,
+  recordRefund,
+  refundableAmount,
+  setRefundStatus,
+  tell,
+} from './refunds.js';
+import { noPayment } from './settle.js';
+
+/** What a stored notification says about money going back (provider-notifications' summary). */
+export interface MoneyBackNotice {
+  notificationId: string;
+  configurationId: string;
+  providerName: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  status: string | null;
+  errorMessage: string | null;
+  lateFailure?: boolean;
+  refund?: NotificationRefund;
+  dispute?: NotificationDispute;
+}
+
+/** Whether a notification is one of these (it then settles here, not on the completion path). */
+export const isMoneyBack = (summary: {
+  lateFailure?: boolean;
+  refund?: unknown;
+  dispute?: unknown;
+}) => summary.lateFailure === true || summary.refund !== undefined || summary.dispute !== undefined;
+
+const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
+
+/**
+ * Issue 19: a provider's refunds, disputes and late failures (NotificationEvent.refund, .dispute,
+ * .lateFailure), settled exactly once each (the transaction claims the stored notification) through
+ * the payment lifecycle:
+ * - a refund matching one staff made (its provider reference) finishes it: Succeeded → Refunded
+ *   (its `payment.refunded` event now); Failed → Failed, what it reversed restored
+ *   (`refundFailed`); a refund matching none is recorded as staff's are, within what is left;
+ * - a dispute is kept in payment_disputes by (payment, reference): opened → the payment Disputed;
+ *   Lost → its amount reversed (the invoices owe again); Won → what a loss reversed restored and the
+ *   payment Paid again. Staff are mailed (TenantPaymentDisputed);
+ * - a late failure of a Paid payment → Failed, its allocations reversed (TenantPaymentFailed).
+ */
+export function createMoneyBack(deps: {
+  database: Database;
+  log: FastifyBaseLogger;
+  /** notifications.mail.ts paymentStatusesChanged, after the commit. */
+  notify?: (scope: PayScope, changes: PaymentStatusChange[]) => Promise<void>;
+}) {
+  const { database, log } = deps;
+
+  async function claim(tx: Tx, scope: PayScope, id: string) {
+    const claimed = await tx
+      .update(providerNotifications)
+      .set({ processedAt: sql`now()` })
+      .where(
+        and(
+          eq(providerNotifications.tenantId, scope.tenantId),
+          eq(providerNotifications.datasetId, scope.datasetId),
+          eq(providerNotifications.id, id),
+          isNull(providerNotifications.processedAt),
+        ),
+      )
+      .returning({ id: providerNotifications.id });
+    return claimed.length > 0;
+  }
+
+  async function mark(tx: Tx, scope: PayScope, id: string, outcome: string) {
+    await tx
+      .update(providerNotifications)
+      .set({ outcome })
+      .where(
+        and(
+          eq(providerNotifications.tenantId, scope.tenantId),
+          eq(providerNotifications.datasetId, scope.datasetId),
+          eq(providerNotifications.id, id),
+        ),
+      );
+  }
+
+  type Locked = NonNullable<Awaited<ReturnType<typeof lockPaymentAndRequest>>>;
+
+  async function onRefund(tx: Tx, scope: PayScope, locked: Locked, refund: NotificationRefund, actor: MoveActor): Promise<string> {
+    const { payment, request } = locked;
+    const made = await lockRefundByReference(tx, scope, payment.id, refund.refundReference);
+    if (made) {
+      if (refund.status === 'Pending') return `Refund ${made.ledgerlineReference} is still under way`;
+      if (refund.status === 'Succeeded') {
+        if (made.status !== 'Processing') return `Refund ${made.ledgerlineReference} stays ${made.status}`;
+        await setRefundStatus(tx, scope, made.id, 'Refunded');
+        await tell(tx, scope, 'payment.refunded', payment.id);
+        return `Refund ${made.ledgerlineReference} Refunded`;
+      }
+      if (made.status === 'Failed') return `Refund ${made.ledgerlineReference} stays Failed`;
+      await setRefundStatus(tx, scope, made.id, 'Failed');
+      if (!moveOf(payment.status, 'refundFailed')) return `Refund ${made.ledgerlineReference} Failed; the payment stays ${payment.status}`;
+      await moveAndTell(tx, scope, { payment, request, event: 'refundFailed', amount: new Big(made.totalAmount), audit: { actor } });
+      return `Refund ${made.ledgerlineReference} Failed; its money is the invoices' again`;
+    }
+    if (refund.status === 'Failed') return 'A failed refund Ledgerline never recorded: nothing to undo';
+    const left = await refundableAmount(tx, scope, payment);
+    if (left.lte(0)) return `Nothing is left of the payment to refund (it is ${payment.status})`;
+    const amount = refund.amount ? new Big(refund.amount) : left;
+    const recorded = await recordRefund(tx, scope, {
+      payment,
+      request,
+      amount,
+      reason: refund.reason ?? null,
+      providerReference: refund.refundReference,
+      status: refund.status === 'Pending' ? 'Processing' : 'Refunded',
+      audit: { actor },
+    });
+    return `Refund of ${recorded.amount.toFixed(2)} recorded`;
+  }
+
+  async function onDispute(
+    tx: Tx,
+    scope: PayScope,
+    locked: Locked,
+    dispute: NotificationDispute,
+    actor: MoveActor,
+    changes: PaymentStatusChange[],
+  ): Promise<string> {
+    const { payment, request } = locked;
+    const d = paymentDisputes;
+    const [found] = await tx
+      .select()
+      .from(d)
+      .where(
+        and(
+          eq(d.tenantId, scope.tenantId),
+          eq(d.datasetId, scope.datasetId),
+          eq(d.paymentTransactionId, payment.id),
+          eq(d.disputeReference, dispute.disputeReference),
+        ),
+      )
+      .for('update');
+    const amount = dispute.amount ? new Big(dispute.amount) : new Big(payment.totalAmount);
+    const closed = !open.has(dispute.stage);
+    const values = {
+      stage: dispute.stage,
+      amount: amount.toFixed(4),
+      ...(dispute.reason ? { reason: dispute.reason } : {}),
+      ...(dispute.respondBy ? { respondBy: new Date(dispute.respondBy) } : {}),
+      closedOn: closed ? new Date() : null,
+      updatedOn: new Date(),
+    };
+    let id = found?.id;
+    if (!found) {
+      id = uuidv7();
+      await tx.insert(d).values({
+        tenantId: scope.tenantId,
+        datasetId: scope.datasetId,
+        id,
+        paymentTransactionId: payment.id,
+        disputeReference: dispute.disputeReference,
+        currency: dispute.currency?.toUpperCase() ?? payment.currency,
+        reason: dispute.reason,
+        ...values,
+      });
+    } else {
+      if (found.stage === dispute.stage) return `Dispute ${dispute.disputeReference} stays ${found.stage}`;
+      // A closed dispute reopens only when the provider says so (Stripe's funds withdrawn again).
+      await tx.update(d).set(values).where(and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, found.id)));
+    }
+    const wasLost = found?.stage === 'Lost';
+    const reversed = new Big(found?.reversedAmount ?? '0');
+    const setReversed = (value: Big) =>
+      tx.update(d).set({ reversedAmount: value.toFixed(4) }).where(and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, id!)));
+    const change = (status: PaymentStatusChange['status']) =>
+      changes.push({ paymentTransactionId: payment.id, status, from: 'Provider', key: dispute.disputeReference });
+
+    if (open.has(dispute.stage)) {
+      if (found && !wasLost && open.has(found.stage)) return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
+      if (moveOf(payment.status, 'disputeOpened')) {
+        await moveAndTell(tx, scope, { payment, request, event: 'disputeOpened', amount: null, audit: { actor } });
+        change('Disputed');
+        return `Dispute ${dispute.disputeReference} opened: the payment is Disputed`;
+      }
+      if (!found) change('Disputed');
+      return `Dispute ${dispute.disputeReference} ${dispute.stage}; the payment stays ${payment.status}`;
+    }
+    if (dispute.stage === 'Lost') {
+      if (!moveOf(payment.status, 'disputeLost')) return `Dispute ${dispute.disputeReference} Lost; the payment stays ${payment.status}`;
+      // Never more than the payment still holds for its invoices.
+      await moveAndTell(tx, scope, { payment, request, event: 'disputeLost', amount, audit: { actor } });
+      await setReversed(amount);
+      change('DisputeLost');
+      return `Dispute ${dispute.disputeReference} Lost: ${amount.toFixed(2)} reversed`;
+    }
+    // Won.
+    if (!moveOf(payment.status, 'disputeWon')) return `Dispute ${dispute.disputeReference} Won; the payment stays ${payment.status}`;
+    await moveAndTell(tx, scope, { payment, request, event: 'disputeWon', amount: reversed, audit: { actor } });
+    await setReversed(new Big(0));
+    change('DisputeWon');
+    return `Dispute ${dispute.disputeReference} Won: the payment is Paid again`;
+  }
+
+  async function onLateFailure(tx: Tx, scope: PayScope, locked: Locked, notice: MoneyBackNotice, actor: MoveActor, changes: PaymentStatusChange[]) {
+    const { payment, request } = locked;
+    const event = notice.status
+      ? eventOfOutcome(payment.status, notice.status as Parameters<typeof eventOfOutcome>[1], { lateFailure: true })
+      : null;
+    if (event !== 'lateFailure' || !moveOf(payment.status, event))
+      return `Status stays ${payment.status} (a late ${notice.status ?? 'event'} does not move it)`;
+    await moveAndTell(tx, scope, { payment, request, event, amount: null, audit: { actor, errorMessage: notice.errorMessage ?? 'The money went back after the payment had succeeded.' } });
+    changes.push({ paymentTransactionId: payment.id, status: 'Failed', from: 'Provider' });
+    return 'Failed after it had succeeded: its allocations were reversed';
+  }
+
+  /** Settles one stored notification about `paymentId` (of the notification's configuration). */
+  async function settle(scope: PayScope, paymentId: string, notice: MoneyBackNotice) {
+    const actor = { name: `${notice.providerName} notification` };
+    const changes: PaymentStatusChange[] = [];
+    await database.withTenant(scope.tenantId, async (tx) => {
+      if (!(await claim(tx, scope, notice.notificationId))) return;
+      const locked = await lockPaymentAndRequest(tx, scope, paymentId);
+      if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
+        await mark(tx, scope, notice.notificationId, noPayment);
+        return;
+      }
+      await tx.insert(providerEvents).values({
+        tenantId: scope.tenantId,
+        datasetId: scope.datasetId,
+        id: uuidv7(),
+        paymentTransactionId: paymentId,
+        providerName: notice.providerName,
+        eventType: notice.eventType,
+        recordType: 'notification',
+        recordId: notice.eventId,
+        status: notice.refund?.status ?? notice.dispute?.stage ?? notice.status ?? 'unknown',
+        payload: notice.payload,
+        payloadFileName: `${notice.eventId}.json`,
+      });
+      const outcomes: string[] = [];
+      if (notice.lateFailure) outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
+      // Each part reads the payment as the part before left it.
+      const fresh = async () => (outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked);
+      if (notice.dispute) outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
+      if (notice.refund) outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
+      await mark(tx, scope, notice.notificationId, outcomes.join('; '));
+    });
+    if (deps.notify && changes.length > 0)
+      await deps.notify(scope, changes).catch((error: unknown) =>
+        log.error({ err: error, paymentTransactionId: paymentId }, 'dispute mail failed'),
+      );
+  }
+
+  return { settle };
+}
+export type MoneyBack = ReturnType<typeof createMoneyBack>;
