@@ -178,6 +178,14 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    path: '/payment-transactions/reservations',
+    title: ['Payment Transactions', 'Reservations'],
+    page: () =>
+      import('@/features/payment-transactions/components/reservations-page').then(
+        (m) => m.ReservationsPage,
+      ),
+  },
+  {
     path: '/payment-transactions/:id',
     title: ['Payment Transactions', 'Payment Transaction'],
     page: () =>
