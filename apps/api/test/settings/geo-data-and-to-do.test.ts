@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { users } from '../../src/db/schema.js';
+import { paymentDisputes, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { makeDemoCompany } from '../feature-gates.js';
 
@@ -127,6 +129,82 @@ describe('dashboard to-do list', () => {
         .json()
         .items.map((item: { id: string }) => item.id),
     ).toEqual(['payment-provider', 'logo', 'website']);
+  });
+
+  it('asks staff to answer open disputes, refund duplicated payments and capture reservations that are ending', async () => {
+    const owner = await signIn(ctx, { tenantName: 'Money To Do Ltd' });
+    const ids = async () =>
+      (await get(owner, '/api/v0/dashboard/to-do'))
+        .json()
+        .items.filter((item: { id: string }) =>
+          ['open-disputes', 'duplicated-payments', 'expiring-reservations'].includes(item.id),
+        );
+    expect(await ids()).toEqual([]);
+    const scope = { tenantId: owner.tenantId, datasetId: 1 };
+    const payment = (status: string, extra: object = {}) => ({
+      ...scope,
+      id: randomUUID(),
+      type: 'Payment',
+      status,
+      ledgerlineReference: `LL${randomUUID().slice(0, 8)}`,
+      statusDateTime: new Date(),
+      totalAmount: '100',
+      currency: 'GBP',
+      paymentProviderName: 'Sandbox',
+      ...extra,
+    });
+    const duplicated = payment('Duplicated');
+    const disputed = payment('Disputed');
+    await ctx.database.withTenant(owner.tenantId, async (tx) => {
+      await tx.insert(paymentTransactions).values([
+        duplicated,
+        disputed,
+        // One reservation ends tomorrow, another in a week: only the first is asked about.
+        payment('Pending', { authorisationExpiresOn: new Date(Date.now() + 86_400_000) }),
+        payment('Pending', { authorisationExpiresOn: new Date(Date.now() + 7 * 86_400_000) }),
+      ]);
+      await tx.insert(paymentDisputes).values({
+        ...scope,
+        id: randomUUID(),
+        paymentTransactionId: disputed.id,
+        disputeReference: 'dp_1',
+        amount: '100',
+        currency: 'GBP',
+        reason: 'fraudulent',
+        stage: 'Opened',
+        respondBy: new Date(Date.now() + 10 * 86_400_000),
+      });
+    });
+    const items = await ids();
+    expect(items).toEqual([
+      expect.objectContaining({
+        id: 'open-disputes',
+        severity: 'Warning',
+        title: 'Answer 1 open dispute',
+        fixPath: '/disputes',
+        permission: null,
+      }),
+      expect.objectContaining({
+        id: 'duplicated-payments',
+        title: 'Refund 1 duplicated payment',
+        fixPath: `/payment-transactions/${duplicated.id}`,
+        permission: 'RefundPayment',
+      }),
+      expect.objectContaining({
+        id: 'expiring-reservations',
+        title: 'Capture or cancel 1 reservation',
+        permission: 'CapturePendingPayment',
+      }),
+    ]);
+    // Another tenant sees none of it.
+    expect(
+      (await get(admin, '/api/v0/dashboard/to-do'))
+        .json()
+        .items.filter(
+          (item: { id: string }) =>
+            item.id === 'open-disputes' || item.id === 'duplicated-payments',
+        ),
+    ).toEqual([]);
   });
 
   it('asks for a payment provider, then for a default one, then for neither', async () => {

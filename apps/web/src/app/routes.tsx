@@ -178,12 +178,26 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    path: '/payment-transactions/reservations',
+    title: ['Payment Transactions', 'Reservations'],
+    page: () =>
+      import('@/features/payment-transactions/components/reservations-page').then(
+        (m) => m.ReservationsPage,
+      ),
+  },
+  {
     path: '/payment-transactions/:id',
     title: ['Payment Transactions', 'Payment Transaction'],
     page: () =>
       import('@/features/payment-transactions/components/payment-transaction-page').then(
         (m) => m.PaymentTransactionPage,
       ),
+  },
+  {
+    path: '/disputes',
+    title: ['Disputes'],
+    fullWidth: true,
+    page: () => import('@/features/payment-transactions/components/disputes-page').then((m) => m.DisputesPage),
   },
   {
     path: '/activities',

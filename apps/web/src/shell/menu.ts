@@ -11,6 +11,7 @@ import {
   IconClockExclamation,
   IconCoins,
   IconCreditCard,
+  IconGavel,
   IconDiscount,
   IconFileInvoice,
   IconHome,
@@ -57,6 +58,8 @@ export const menuEntries: readonly MenuEntry[] = [
   { label: 'Home', path: '/', icon: IconHome },
   { label: 'Payment Requests', path: '/payment-requests', icon: IconFileInvoice },
   { label: 'Payment Transactions', path: '/payment-transactions', icon: IconCreditCard },
+  // Not in the spec (issue 19): the disputes and chargebacks providers report.
+  { label: 'Disputes', path: '/disputes', icon: IconGavel },
   { label: 'Accounts', path: '/accounts', icon: IconAddressBook },
   { label: 'Transactions', path: '/transactions', icon: IconReceipt },
   { label: 'Banks', path: '/banks', icon: IconBuildingBank },

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardTodoSchema, type TodoItem } from '@ledgerline/contract';
@@ -6,7 +6,6 @@ import type { Tx } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
 import { paymentProviders } from '../../db/schema-providers.js';
-import { paymentTransactions } from '../../db/schema-receivables.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
 
@@ -121,31 +120,6 @@ async function todoItems(
       permission: 'ConfigureSystemSettings',
     });
   }
-  // Issue 19: a second payment of a Single request is Duplicated and allocated to nothing; the
-  // merchant gives it back (status index: one index-only count).
-  const [duplicated] = await tx
-    .select({ n: count() })
-    .from(paymentTransactions)
-    .where(
-      and(
-        eq(paymentTransactions.tenantId, scope.tenantId),
-        eq(paymentTransactions.datasetId, scope.datasetId),
-        eq(paymentTransactions.status, 'Duplicated'),
-      ),
-    );
-  const duplicates = duplicated?.n ?? 0;
-  if (duplicates > 0) {
-    items.push({
-      id: 'duplicated-payments',
-      severity: 'Warning',
-      title:
-        duplicates === 1 ? 'A payment was taken twice' : `${duplicates} payments were taken twice`,
-      message:
-        'A request that could be paid once was paid again. The second payment is Duplicated and allocated to nothing: refund it.',
-      fixPath: '/payment-transactions',
-      permission: null,
-    });
-  }
   if (!details?.website) {
     items.push({
       id: 'website',
@@ -154,6 +128,85 @@ async function todoItems(
       message: 'Customers can reach your website from the e-mails Ledgerline sends.',
       fixPath: '/settings/details',
       permission: 'ConfigureSystemSettings',
+    });
+  }
+  items.push(...(await moneyItems(tx, scope)));
+  return items;
+}
+
+/**
+ * Issue 19: money that needs staff now — a Single request paid twice (Duplicated: one click from
+ * its refund), disputes still open at the provider, and reservations whose authorisation ends
+ * within two days. One statement; the partial indexes on status and stage answer it.
+ */
+async function moneyItems(
+  tx: Tx,
+  scope: { tenantId: string; datasetId: number },
+): Promise<TodoItem[]> {
+  const result = await tx.execute(sql`
+    select
+      (select count(*)::int from payment_transactions
+        where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and status = 'Duplicated') as duplicated,
+      (select min(id::text) from payment_transactions
+        where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and status = 'Duplicated') as "duplicatedId",
+      (select count(*)::int from payment_disputes
+        where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and stage in ('Opened', 'UnderReview')) as disputes,
+      (select count(*)::int from payment_disputes
+        where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and stage in ('Opened', 'UnderReview')
+          and respond_by < now() + interval '3 days') as "disputesDue",
+      (select count(*)::int from payment_transactions
+        where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId} and status = 'Pending'
+          and authorisation_expires_on < now() + interval '2 days') as expiring`);
+  const [row] = (
+    result as unknown as {
+      rows: {
+        duplicated: number;
+        duplicatedId: string | null;
+        disputes: number;
+        disputesDue: number;
+        expiring: number;
+      }[];
+    }
+  ).rows;
+  const items: TodoItem[] = [];
+  if (!row) return items;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (row.disputes > 0) {
+    items.push({
+      id: 'open-disputes',
+      severity: row.disputesDue > 0 ? 'Critical' : 'Warning',
+      title: `Answer ${plural(row.disputes, 'open dispute', 'open disputes')}`,
+      message:
+        row.disputesDue > 0
+          ? `${plural(row.disputesDue, 'dispute must', 'disputes must')} be answered at the provider within three days, or the money goes back to the payer.`
+          : 'A payer’s bank questions a payment: give the provider your evidence before the respond-by date.',
+      fixPath: '/disputes',
+      permission: null,
+    });
+  }
+  if (row.duplicated > 0) {
+    items.push({
+      id: 'duplicated-payments',
+      severity: 'Warning',
+      title: `Refund ${plural(row.duplicated, 'duplicated payment', 'duplicated payments')}`,
+      message:
+        'A request meant to be paid once was paid twice. The second payment is not allocated to any invoice: refund it to the payer.',
+      fixPath:
+        row.duplicated === 1 && row.duplicatedId
+          ? `/payment-transactions/${row.duplicatedId}`
+          : '/payment-transactions',
+      permission: 'RefundPayment',
+    });
+  }
+  if (row.expiring > 0) {
+    items.push({
+      id: 'expiring-reservations',
+      severity: 'Warning',
+      title: `Capture or cancel ${plural(row.expiring, 'reservation', 'reservations')}`,
+      message:
+        'Their authorisation ends within two days: capture what you will take before then, or the reservation lapses and the invoices owe again.',
+      fixPath: '/payment-transactions/reservations',
+      permission: 'CapturePendingPayment',
     });
   }
   return items;

@@ -13,6 +13,8 @@ import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
 import { PayerQuotePanel } from './payer-quote-panel';
 import { PendingActions } from './pending-actions';
+import { RefundAction } from './refund-action';
+import { DisputesTable, RefundsTable } from './refunds-and-disputes';
 import { ProviderDataButton } from './provider-data-dialog';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -167,6 +169,9 @@ export function PaymentTransactionPage() {
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   const allocations = payment.paymentAllocations ?? [];
   const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
+  const refunds = payment.refunds ?? [];
+  const disputes = payment.disputes ?? [];
+  const isPayment = payment.type === 'Payment';
   return (
     <Stack gap="lg">
       <Breadcrumbs>
@@ -180,7 +185,10 @@ export function PaymentTransactionPage() {
           <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
           <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status]} />
         </Group>
-        <PendingActions payment={payment} />
+        <Group gap="sm">
+          <PendingActions payment={payment} />
+          <RefundAction payment={payment} />
+        </Group>
       </Group>
       <Tabs defaultValue="info" keepMounted={false}>
         <Tabs.List>
@@ -191,6 +199,16 @@ export function PaymentTransactionPage() {
           <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
             Late payments
           </Tabs.Tab>
+          {isPayment && (
+            <Tabs.Tab value="refunds" rightSection={<Badge size="sm" variant="light">{refunds.length}</Badge>}>
+              Refunds
+            </Tabs.Tab>
+          )}
+          {isPayment && (
+            <Tabs.Tab value="disputes" rightSection={<Badge size="sm" variant="light" color={disputes.some((d) => d.stage === 'Opened' || d.stage === 'UnderReview') ? 'orange' : undefined}>{disputes.length}</Badge>}>
+              Disputes
+            </Tabs.Tab>
+          )}
           {payment.payerQuote && <Tabs.Tab value="payer-quote">Offered to the payer</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
@@ -218,6 +236,19 @@ export function PaymentTransactionPage() {
                   </Field>
                   <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
                   <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
+                  {payment.refundOfId && (
+                    <Field label="Refund of">
+                      <Anchor component={Link} to={`/payment-transactions/${payment.refundOfId}`}>
+                        The original payment
+                      </Anchor>
+                    </Field>
+                  )}
+                  {payment.refundReason && <Field label="Reason">{payment.refundReason}</Field>}
+                  {isPayment && payment.refundableAmount !== undefined && refunds.length > 0 && (
+                    <Field label="Left to refund">
+                      <Money amount={payment.refundableAmount} currency={payment.currency} />
+                    </Field>
+                  )}
                 </SimpleGrid>
               </Card>
             </Grid.Col>
@@ -252,6 +283,16 @@ export function PaymentTransactionPage() {
         <Tabs.Panel value="late-payments" pt="md">
           <FeeLinesTable payment={payment} />
         </Tabs.Panel>
+        {isPayment && (
+          <Tabs.Panel value="refunds" pt="md">
+            <RefundsTable payment={payment} />
+          </Tabs.Panel>
+        )}
+        {isPayment && (
+          <Tabs.Panel value="disputes" pt="md">
+            <DisputesTable disputes={disputes} />
+          </Tabs.Panel>
+        )}
         {payment.payerQuote && (
           <Tabs.Panel value="payer-quote" pt="md">
             <PayerQuotePanel quote={payment.payerQuote} />

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, Switch } from '@mantine/core';
-import { IconDownload, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconHourglass, IconUpload } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -35,6 +36,14 @@ export function PaymentTransactionsPage() {
         description="Payments and refunds that arrived through your payment providers."
         actions={
           <>
+            <Button
+              component={Link}
+              to="/payment-transactions/reservations"
+              variant="default"
+              leftSection={<IconHourglass size={16} />}
+            >
+              Reservations
+            </Button>
             <Button
               variant="default"
               leftSection={<IconDownload size={16} />}
