@@ -36,11 +36,12 @@ function scopeOf(request: FastifyRequest): ProviderScope {
   return { tenantId, datasetId: request.datasetId };
 }
 
-/** The caller an authorisation's state is bound to: the signed-in session, else the access key. */
+/** The caller an authorisation's state is bound to: the signed-in session, else the access key (or user). */
 function ownerOf(request: FastifyRequest): StateOwner {
   const principal = requirePrincipal(request.principal);
   if (principal.session) return `session:${principal.session.idHash}`;
-  return `key:${principal.accessKeyId ?? principal.userId ?? ''}`;
+  if (principal.accessKeyId) return `key:${principal.accessKeyId}`;
+  return `user:${principal.userId ?? ''}`;
 }
 
 const transactionsFor = (database: Database, request: FastifyRequest): Transactions => ({
