@@ -96,3 +96,34 @@ export const paymentProviderEvents = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * The state of a Stripe Connect or GoCardless authorisation (issue 20 item 9): issued by the
+ * server, bound to the session (or access key) that started it, spent once, short-lived. Only the
+ * state's SHA-256 is kept.
+ */
+export const providerOAuthStates = pgTable(
+  'provider_oauth_states',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    datasetId: integer('dataset_id').notNull(),
+    id: uuid('id').notNull(),
+    providerName: text('provider_name').notNull(),
+    paymentProviderId: uuid('payment_provider_id'),
+    /** `session:<session id hash>` or `key:<access key id>`. */
+    owner: text('owner').notNull(),
+    stateHash: text('state_hash').notNull(),
+    createdOn: at('created_on').notNull().defaultNow(),
+    expiresOn: at('expires_on').notNull(),
+    usedOn: at('used_on'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
+    uniqueIndex('provider_oauth_states_hash_idx').on(t.tenantId, t.datasetId, t.stateHash),
+    foreignKey({
+      name: 'provider_oauth_states_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasets.tenantId, datasets.id],
+    }).onDelete('cascade'),
+  ],
+);

@@ -130,7 +130,7 @@ describe('a company without providers', () => {
   });
 
   it('says GoCardless is not set up on a server without its partner credentials (422, not 500)', async () => {
-    const start = await call(merchant, 'GET', 'gocardless/authorise/start?state=nonce-1');
+    const start = await call(merchant, 'POST', 'gocardless/authorise/start');
     expect(start.statusCode).toBe(422);
     expect(start.json()).toMatchObject({
       errorCode: 'goCardlessNotConfigured',

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { providerConnectionMessages as messages, secretSentinel } from '@ledgerline/contract';
 import { users } from '../../src/db/schema.js';
-import { paymentProviders } from '../../src/db/schema-providers.js';
+import { paymentProviders, providerOAuthStates } from '../../src/db/schema-providers.js';
 import { createSecretBox, parseSecretsKey } from '../../src/platform/secrets.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { buildTestApp, cookiesOf, signIn, type SignedIn, type TestContext } from '../app.js';
 import { makeDemoCompany } from '../feature-gates.js';
 import { startFakeGoCardless, type FakeGoCardless } from '../fakes/fake-gocardless.js';
 import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
@@ -36,6 +36,52 @@ async function authorise(authoriseUrl: string, linkText: string): Promise<URL> {
   const link = new RegExp(`<a href="([^"]+)">${linkText}</a>`).exec(page);
   if (!link) throw new Error(`no '${linkText}' link on ${page}`);
   return new URL(link[1]!.replace(/&amp;/g, '&'));
+}
+
+/** The state and address a start call issued to this caller. */
+async function stripeStart(who: SignedIn, paymentProviderId: string | null) {
+  const response = await call(who, 'POST', 'stripe/account/connect/start', { paymentProviderId });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as { url: string; state: string };
+}
+async function goCardlessStart(who: SignedIn) {
+  const response = await call(who, 'POST', 'gocardless/authorise/start');
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as { url: string; state: string };
+}
+const stripeConnect = (who: SignedIn, code: string, state: string) =>
+  call(
+    who,
+    'POST',
+    `stripe/account/connect?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+  );
+const goCardlessComplete = (who: SignedIn, code: string, state?: string) =>
+  call(
+    who,
+    'POST',
+    `gocardless/authorise/complete?code=${encodeURIComponent(code)}${state === undefined ? '' : `&state=${encodeURIComponent(state)}`}`,
+  );
+
+/** The same user signed in a second time: another session (another browser). */
+async function secondSession(who: SignedIn): Promise<SignedIn> {
+  const token = await ctx.oidc.token({ sub: `sub-${who.userId}`, email: who.email });
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v0/login',
+    payload: { accessToken: token },
+  });
+  expect(response.statusCode, response.body).toBe(204);
+  const jar = cookiesOf(response);
+  const cookie = Object.entries(jar)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
+  const xsrf = jar['XSRF-TOKEN']!;
+  return {
+    ...who,
+    cookie,
+    xsrf,
+    headers: (extra = {}) => ({ cookie, 'x-xsrf-token': xsrf, ...extra }),
+  };
 }
 
 async function stored(tenantId: string, id: string) {
@@ -103,13 +149,24 @@ describe('Stripe Connect', () => {
 
   it('add mode: the authorise page returns a code; a configuration named after the account is added (and becomes the default)', async () => {
     stripe.connectNext({ id: 'acct_1Shop000000001', displayName: 'Fake Shop Ltd' });
-    const authoriseUrl = `${stripe.url}/oauth/authorize?response_type=code&client_id=${stripe.clientId}&scope=read_write&state=${encodeURIComponent('|0|test|nonce')}&redirect_uri=${encodeURIComponent('http://localhost:3000/stripe-connect/connect/oauth')}`;
-    const back = await authorise(authoriseUrl, 'Connect my Stripe account');
+    const start = await stripeStart(merchant, null);
+    // spec 3 §4: configuration id (empty) | 0 add | test | the server's random part.
+    expect(start.state).toMatch(/^\|0\|test\|[A-Za-z0-9_-]{32}$/);
+    expect(Object.fromEntries(new URL(start.url).searchParams)).toEqual({
+      response_type: 'code',
+      client_id: stripe.clientId,
+      scope: 'read_write',
+      state: start.state,
+      redirect_uri: 'http://localhost:3000/stripe-connect/connect/oauth',
+    });
+    expect(start.url.startsWith(`${stripe.url}/oauth/authorize?`)).toBe(true);
+    const back = await authorise(start.url, 'Connect my Stripe account');
     expect(back.pathname).toBe('/stripe-connect/connect/oauth');
-    const connected = await call(
+    expect(back.searchParams.get('state')).toBe(start.state);
+    const connected = await stripeConnect(
       merchant,
-      'POST',
-      `stripe/account/connect?code=${back.searchParams.get('code')}&state=${encodeURIComponent(back.searchParams.get('state')!)}`,
+      back.searchParams.get('code')!,
+      back.searchParams.get('state')!,
     );
     expect(connected.statusCode, connected.body).toBe(200);
     const body = connected.json() as {
@@ -132,11 +189,20 @@ describe('Stripe Connect', () => {
       },
       credentials: { stripeAccountId: 'acct_1Shop000000001', connectClientId: stripe.clientId },
     });
-    // The code is spent: Stripe's invalid_grant comes back as the message.
-    const again = await call(
+    // The state is spent: the same return again is refused before Stripe is asked.
+    const tokenCalls = stripe.requests.filter((r) => r.path === '/oauth/token').length;
+    const reused = await stripeConnect(merchant, back.searchParams.get('code')!, start.state);
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json()).toMatchObject({
+      detail: messages.stateSpent,
+      errorCode: 'AuthorisationStateRefused',
+    });
+    expect(stripe.requests.filter((r) => r.path === '/oauth/token').length).toBe(tokenCalls);
+    // The code is spent too: with a fresh state, Stripe's invalid_grant comes back as the message.
+    const again = await stripeConnect(
       merchant,
-      'POST',
-      `stripe/account/connect?code=${back.searchParams.get('code')}&state=${encodeURIComponent('|0|test')}`,
+      back.searchParams.get('code')!,
+      (await stripeStart(merchant, null)).state,
     );
     expect(again.statusCode).toBe(400);
     expect(again.json().detail).toMatch(/^Authorization code does not exist/);
@@ -145,13 +211,13 @@ describe('Stripe Connect', () => {
   it('a second account of the same name gets a counter', async () => {
     stripe.connectNext({ id: 'acct_1Shop000000002', displayName: 'Fake Shop Ltd' });
     const back = await authorise(
-      `${stripe.url}/oauth/authorize?response_type=code&client_id=${stripe.clientId}&scope=read_write&state=x&redirect_uri=http://localhost:3000/r`,
+      (await stripeStart(merchant, null)).url,
       'Connect my Stripe account',
     );
-    const connected = await call(
+    const connected = await stripeConnect(
       merchant,
-      'POST',
-      `stripe/account/connect?code=${back.searchParams.get('code')}&state=${encodeURIComponent('|0|test')}`,
+      back.searchParams.get('code')!,
+      back.searchParams.get('state')!,
     );
     const provider = (
       await call(merchant, 'GET', `providers/${connected.json().paymentProviderId}`)
@@ -176,10 +242,16 @@ describe('Stripe Connect', () => {
         displayPriority: 0,
       })
     ).json();
-    expect((await connect(`${sandbox.id}|1|test`)).json().detail).toBe(
-      messages.invalidProviderType,
-    );
-    expect((await connect(`${connectedId}|1|test`, 'ac_unknown')).json().detail).toMatch(
+    const startSandbox = await call(merchant, 'POST', 'stripe/account/connect/start', {
+      paymentProviderId: sandbox.id,
+    });
+    expect(startSandbox.statusCode).toBe(400);
+    expect(startSandbox.json().detail).toBe(messages.invalidProviderType);
+    // A state the server did not issue (the old browser-made form) is refused.
+    expect((await connect(`${sandbox.id}|1|test`)).json().detail).toBe(messages.stateMismatch);
+    const edit = await stripeStart(merchant, connectedId);
+    expect(edit.state.startsWith(`${connectedId}|1|test|`)).toBe(true);
+    expect((await connect(edit.state, 'ac_unknown')).json().detail).toMatch(
       /Authorization code does not exist/,
     );
   });
@@ -187,13 +259,13 @@ describe('Stripe Connect', () => {
   it('edit mode updates the account of an existing card-account-link configuration', async () => {
     stripe.connectNext({ id: 'acct_1Other0000003', displayName: 'Other Shop' });
     const back = await authorise(
-      `${stripe.url}/oauth/authorize?response_type=code&client_id=${stripe.clientId}&scope=read_write&state=x&redirect_uri=http://localhost:3000/r`,
+      (await stripeStart(merchant, connectedId)).url,
       'Connect my Stripe account',
     );
-    const connected = await call(
+    const connected = await stripeConnect(
       merchant,
-      'POST',
-      `stripe/account/connect?code=${back.searchParams.get('code')}&state=${encodeURIComponent(`${connectedId}|1|test`)}`,
+      back.searchParams.get('code')!,
+      back.searchParams.get('state')!,
     );
     expect(connected.json().paymentProviderId).toBe(connectedId);
     expect((await stored(merchant.tenantId, connectedId)).stripeAccountId).toBe(
@@ -266,17 +338,16 @@ describe('Stripe Connect', () => {
     }
     expect(
       (
-        await call(
-          rival,
-          'POST',
-          `stripe/account/connect?code=x&state=${encodeURIComponent(`${connectedId}|1|test`)}`,
-        )
+        await call(rival, 'POST', 'stripe/account/connect/start', {
+          paymentProviderId: connectedId,
+        })
       ).statusCode,
     ).toBe(404);
     for (const [method, url, body] of [
       ['GET', 'stripe/keys', undefined],
+      ['POST', 'stripe/account/connect/start', { paymentProviderId: null }],
       ['POST', 'stripe/account/connect?code=x&state=%7C0%7Ctest', undefined],
-      ['GET', 'gocardless/authorise/start?state=abc', undefined],
+      ['POST', 'gocardless/authorise/start', undefined],
       ['POST', 'gocardless/authorise/complete?code=x', undefined],
       ['POST', 'transafe/admin/test-connection', { userName: 'u', password: 'p' }],
       ['POST', 'opayo/admin/test-connection', { vendor: 'v', user: 'u', password: 'p' }],
@@ -289,25 +360,22 @@ describe('Stripe Connect', () => {
 
 describe('GoCardless', () => {
   it('start → authorise page → complete adds the configuration; the creditor is in review', async () => {
-    const start = (
-      await call(merchant, 'GET', 'gocardless/authorise/start?state=nonce-1')
-    ).json() as { url: string };
+    const start = await goCardlessStart(merchant);
+    expect(start.state).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const url = new URL(start.url);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
       client_id: goCardless.clientId,
       scope: 'read_write',
       redirect_uri: 'http://localhost:3000/gocardless/connect/oauth',
-      state: 'nonce-1',
+      state: start.state,
     });
     const back = await authorise(start.url, 'Authorise');
-    expect(back.searchParams.get('state')).toBe('nonce-1');
-    const complete = await call(
+    expect(back.searchParams.get('state')).toBe(start.state);
+    const complete = await goCardlessComplete(
       merchant,
-      'POST',
-      `gocardless/authorise/complete?code=${back.searchParams.get('code')}`,
-      undefined,
-      1,
+      back.searchParams.get('code')!,
+      back.searchParams.get('state')!,
     );
     expect(complete.statusCode, complete.body).toBe(200);
     const result = complete.json() as {
@@ -366,13 +434,80 @@ describe('GoCardless', () => {
 
   it('a bad code answers success false with the message', async () => {
     const complete = (
-      await call(merchant, 'POST', 'gocardless/authorise/complete?code=nope')
+      await goCardlessComplete(merchant, 'nope', (await goCardlessStart(merchant)).state)
     ).json();
     expect(complete).toEqual({
       success: false,
       paymentProviderId: null,
       errorMessage: 'The authorization code is invalid or has expired.',
     });
+  });
+});
+
+describe('authorisation state: issued by the server, bound to the session, spent once (issue 20 item 9)', () => {
+  const refused = (response: { statusCode: number; json(): unknown }, detail: string) => {
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ detail, errorCode: 'AuthorisationStateRefused' });
+  };
+  const tokenCalls = () => ({
+    stripe: stripe.requests.filter((r) => r.path === '/oauth/token').length,
+    goCardless: goCardless.requests.filter((r) => r.path === '/oauth/access_token').length,
+  });
+
+  it('a missing or never-issued state is refused, and the provider is never asked', async () => {
+    const before = tokenCalls();
+    // Stripe's state rules of spec 3 §5 come first: an empty state has fewer than 2 items.
+    expect((await stripeConnect(merchant, 'ac_x', '')).json().detail).toBe(messages.stateTwoItems);
+    refused(await stripeConnect(merchant, 'ac_x', '|0|test|made-up'), messages.stateMismatch);
+    refused(await goCardlessComplete(merchant, 'code-x'), messages.stateMismatch);
+    refused(await goCardlessComplete(merchant, 'code-x', ''), messages.stateMismatch);
+    refused(await goCardlessComplete(merchant, 'code-x', 'made-up'), messages.stateMismatch);
+    expect(tokenCalls()).toEqual(before);
+  });
+
+  it("another session's, another tenant's or the other provider's state is refused and stays usable by its own session", async () => {
+    const other = await secondSession(merchant);
+    const before = tokenCalls();
+    const stripeState = (await stripeStart(merchant, null)).state;
+    const goCardlessState = (await goCardlessStart(merchant)).state;
+    refused(await stripeConnect(other, 'ac_x', stripeState), messages.stateMismatch);
+    refused(await stripeConnect(rival, 'ac_x', stripeState), messages.stateMismatch);
+    refused(await goCardlessComplete(other, 'code-x', goCardlessState), messages.stateMismatch);
+    refused(await goCardlessComplete(rival, 'code-x', goCardlessState), messages.stateMismatch);
+    // A GoCardless state does not complete a Stripe return (nor the reverse).
+    refused(await goCardlessComplete(merchant, 'code-x', stripeState), messages.stateMismatch);
+    expect(tokenCalls()).toEqual(before);
+    // The refusals spent nothing: the session that started the GoCardless flow completes it.
+    // (The fake's code is not tied to a state: a code from another start will do.)
+    const code = (
+      await authorise((await goCardlessStart(merchant)).url, 'Authorise')
+    ).searchParams.get('code')!;
+    const completed = await goCardlessComplete(merchant, code, goCardlessState);
+    expect(completed.json()).toMatchObject({ success: true });
+  });
+
+  it('a reused state is refused', async () => {
+    const start = await goCardlessStart(merchant);
+    const code = (await authorise(start.url, 'Authorise')).searchParams.get('code')!;
+    expect((await goCardlessComplete(merchant, code, start.state)).json()).toMatchObject({
+      success: true,
+    });
+    const before = tokenCalls();
+    refused(await goCardlessComplete(merchant, code, start.state), messages.stateSpent);
+    expect(tokenCalls()).toEqual(before);
+  });
+
+  it('an expired state is refused', async () => {
+    const stripeState = (await stripeStart(merchant, null)).state;
+    const goCardlessState = (await goCardlessStart(merchant)).state;
+    await ctx.database.db
+      .update(providerOAuthStates)
+      .set({ expiresOn: new Date(Date.now() - 1000) })
+      .where(eq(providerOAuthStates.tenantId, merchant.tenantId));
+    const before = tokenCalls();
+    refused(await stripeConnect(merchant, 'ac_x', stripeState), messages.stateSpent);
+    refused(await goCardlessComplete(merchant, 'code-x', goCardlessState), messages.stateSpent);
+    expect(tokenCalls()).toEqual(before);
   });
 });
 

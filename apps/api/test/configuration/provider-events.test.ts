@@ -132,8 +132,10 @@ describe('a configuration keeps its provider exchanges as provider events', () =
 
   it('Stripe: connect keeps the code exchange and the account read with the new configuration; a read and the disconnection add theirs', async () => {
     stripe.connectNext({ id: 'acct_1Events0000001', displayName: 'Events Shop Ltd' });
-    const authoriseUrl = `${stripe.url}/oauth/authorize?response_type=code&client_id=${stripe.clientId}&scope=read_write&state=${encodeURIComponent('|0|test')}&redirect_uri=${encodeURIComponent('http://localhost:3000/stripe-connect/connect/oauth')}`;
-    const back = await authorise(authoriseUrl, 'Connect my Stripe account');
+    const start = await call(merchant, 'POST', 'stripe/account/connect/start', {
+      paymentProviderId: null,
+    });
+    const back = await authorise(start.json().url, 'Connect my Stripe account');
     const code = back.searchParams.get('code')!;
     const connected = await call(
       merchant,
@@ -196,10 +198,13 @@ describe('a configuration keeps its provider exchanges as provider events', () =
   });
 
   it('Stripe: a refused code of an existing configuration (edit mode) keeps the refusal alone', async () => {
+    const { state } = (
+      await call(merchant, 'POST', 'stripe/account/connect/start', { paymentProviderId: stripeId })
+    ).json() as { state: string };
     const refused = await call(
       merchant,
       'POST',
-      `stripe/account/connect?code=ac_refused&state=${encodeURIComponent(`${stripeId}|1|test`)}`,
+      `stripe/account/connect?code=ac_refused&state=${encodeURIComponent(state)}`,
     );
     expect(refused.statusCode).toBe(400);
     const { items, totalItems } = await eventsOf(stripeId);
@@ -212,14 +217,14 @@ describe('a configuration keeps its provider exchanges as provider events', () =
   });
 
   it('GoCardless: the code exchange is kept with the configuration it added, and a creditor read', async () => {
-    const start = (await call(merchant, 'GET', 'gocardless/authorise/start?state=n')).json() as {
+    const start = (await call(merchant, 'POST', 'gocardless/authorise/start')).json() as {
       url: string;
     };
     const back = await authorise(start.url, 'Authorise');
     const complete = await call(
       merchant,
       'POST',
-      `gocardless/authorise/complete?code=${back.searchParams.get('code')}`,
+      `gocardless/authorise/complete?code=${back.searchParams.get('code')}&state=${back.searchParams.get('state')}`,
     );
     const { paymentProviderId } = complete.json() as { paymentProviderId: string };
     await call(merchant, 'GET', `gocardless/payment-provider/${paymentProviderId}/creditor`);

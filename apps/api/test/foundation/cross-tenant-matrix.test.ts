@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { secretSentinel } from '@ledgerline/contract';
+import { providerConnectionMessages, secretSentinel } from '@ledgerline/contract';
 import { datasets, users } from '../../src/db/schema.js';
 import { paymentProviderEvents } from '../../src/db/schema-providers.js';
 import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.js';
@@ -352,6 +352,11 @@ beforeAll(async () => {
     GOCARDLESS_CLIENT_SECRET: 'matrix-secret',
     GOCARDLESS_CONNECT_URL: 'http://127.0.0.1:9',
     GOCARDLESS_API_URL: 'http://127.0.0.1:9',
+    // Stripe Connect's client id, so the authorisation start reaches the configuration it names;
+    // its connect service at a closed port too.
+    STRIPE_CONNECT_CLIENT_ID: 'ca_matrix',
+    STRIPE_CONNECT_URL: 'http://127.0.0.1:9',
+    STRIPE_API_URL: 'http://127.0.0.1:9',
     // Opayo knows this server's address, so the IP registration reaches the stored-secret lookup.
     OPAYO_SERVER_IP: '127.0.0.1',
     OPAYO_TEST_URL: 'http://127.0.0.1:9',
@@ -884,4 +889,35 @@ describe('the cross-tenant matrix', () => {
     }
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it("refuses A's completion of B's authorisation states (issue 20 item 9), by session and by key, and leaves them unspent", async () => {
+    const stripeState = (await call(b, 'POST', 'stripe/account/connect/start', {
+      paymentProviderId: null,
+    })) as { state: string };
+    const goCardlessState = (await call(b, 'POST', 'gocardless/authorise/start')) as {
+      state: string;
+    };
+    const before = await rowsOf(b.tenantId);
+    const urls = [
+      `stripe/account/connect?code=x&state=${encodeURIComponent(stripeState.state)}`,
+      `gocardless/authorise/complete?code=x&state=${encodeURIComponent(goCardlessState.state)}`,
+    ];
+    for (const url of urls) {
+      const bySession = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v0/${url}`,
+        headers: a.headers({ 'dataset-id': ownCompany }),
+      });
+      expect(bySession.statusCode, url).toBe(400);
+      expect(bySession.json().detail, url).toBe(providerConnectionMessages.stateMismatch);
+      const byKey = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/v0/${url}`,
+        headers: { authorization: `Bearer ${aKey}`, 'dataset-id': ownCompany },
+      });
+      expect(byKey.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(byKey.statusCode, url).toBeLessThan(500);
+    }
+    expect(await rowsOf(b.tenantId)).toBe(before);
+  });
 });

@@ -202,8 +202,11 @@ async function authorise(authoriseUrl: string, linkText: string): Promise<URL> {
 /** Connects a Stripe account through Connect (add mode), as the merchant's screen does. */
 async function connectStripe(who: SignedIn, account: string, name: string) {
   stripe.connectNext({ id: account, displayName: name });
-  const authoriseUrl = `${stripe.url}/oauth/authorize?response_type=code&client_id=${stripe.clientId}&scope=read_write&state=${encodeURIComponent('|0|test|nonce')}&redirect_uri=${encodeURIComponent('http://localhost:3000/stripe-connect/connect/oauth')}`;
-  const back = await authorise(authoriseUrl, 'Connect my Stripe account');
+  const start = await call(who, 'POST', 'stripe/account/connect/start', {
+    paymentProviderId: null,
+  });
+  expect(start.statusCode, start.body).toBe(200);
+  const back = await authorise(start.json().url, 'Connect my Stripe account');
   const connected = await call(
     who,
     'POST',
@@ -348,14 +351,12 @@ describe('GoCardless (billing request flow, partner webhooks)', () => {
   beforeAll(async () => {
     company = await merchant('Direct Debit Ltd');
     goCardless.organisation.verificationStatus = 'successful';
-    const start = (
-      await call(company.who, 'GET', 'gocardless/authorise/start?state=nonce-1')
-    ).json();
+    const start = (await call(company.who, 'POST', 'gocardless/authorise/start')).json();
     const back = await authorise(start.url, 'Authorise');
     const complete = await call(
       company.who,
       'POST',
-      `gocardless/authorise/complete?code=${back.searchParams.get('code')}`,
+      `gocardless/authorise/complete?code=${back.searchParams.get('code')}&state=${back.searchParams.get('state')}`,
     );
     expect(complete.statusCode, complete.body).toBe(200);
     configId = complete.json().paymentProviderId;
@@ -420,14 +421,12 @@ describe('GoCardless (billing request flow, partner webhooks)', () => {
     goCardless.organisation.id = 'OR000FAKE0002';
     let secondConfig: string;
     try {
-      const start = (
-        await call(second.who, 'GET', 'gocardless/authorise/start?state=nonce-2')
-      ).json();
+      const start = (await call(second.who, 'POST', 'gocardless/authorise/start')).json();
       const back = await authorise(start.url, 'Authorise');
       const complete = await call(
         second.who,
         'POST',
-        `gocardless/authorise/complete?code=${back.searchParams.get('code')}`,
+        `gocardless/authorise/complete?code=${back.searchParams.get('code')}&state=${back.searchParams.get('state')}`,
       );
       expect(complete.statusCode, complete.body).toBe(200);
       secondConfig = complete.json().paymentProviderId;

@@ -25,6 +25,8 @@ export const providerConnectionMessages = {
   notConnected: 'This configuration is not connected to a Stripe account.',
   stateMismatch:
     'The authorisation was not started from this browser. Start it again from the payment providers.',
+  stateSpent:
+    'This authorisation has expired or was already used. Start it again from the payment providers.',
   opayoIpNotConfigured:
     'This server does not know the IP address Opayo sees it from (OPAYO_SERVER_IP); ask the operator to set it.',
   connectionTested: 'Connection successful.',
@@ -85,11 +87,17 @@ export const stripeAccountSchema = z
   .meta({ id: 'StripeAccount' });
 export type StripeAccountInfo = z.infer<typeof stripeAccountSchema>;
 
-export const goCardlessAuthoriseStart = z
-  .object({ url: z.string() })
-  .meta({ id: 'GoCardlessAuthoriseStart' });
-export const goCardlessStartQuery = z.object({ state: z.string().min(1).max(200) });
-export const goCardlessCompleteQuery = z.object({ code: z.string().min(1).max(500) });
+/** An authorisation the server started: the provider's address, carrying the state it issued. */
+export const authoriseStart = z
+  .object({ url: z.string(), state: z.string() })
+  .meta({ id: 'AuthoriseStart' });
+/** Start a Stripe Connect authorisation: for a new configuration (null) or to relink one. */
+export const stripeConnectStartBody = z.object({ paymentProviderId: z.uuid().nullable() });
+export const goCardlessCompleteQuery = z.object({
+  code: z.string().min(1).max(500),
+  // Optional here so a return without one gets the state message, not a schema error.
+  state: z.string().max(300).default(''),
+});
 /** spec 3 §3 completion result. */
 export const goCardlessCompleteResult = z
   .object({

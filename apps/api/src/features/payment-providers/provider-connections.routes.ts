@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  goCardlessAuthoriseStart,
+  authoriseStart,
   goCardlessCompleteQuery,
   goCardlessCompleteResult,
   goCardlessCreditorSchema,
-  goCardlessStartQuery,
   opayoTestBody,
   opayoTestResult,
   stripeAccountSchema,
   stripeConnectQuery,
   stripeConnectResult,
+  stripeConnectStartBody,
   stripeKeysSchema,
   tranSafeTestBody,
   connectionTestResult,
@@ -22,13 +22,26 @@ import {
 import type { Database } from '../../db/client.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { ProviderScope } from './payment-providers.repository.js';
-import type { ProviderConnections, Transactions } from './provider-connections.service.js';
+import {
+  oauthStateLifetimeMinutes,
+  type ProviderConnections,
+  type StateOwner,
+  type Transactions,
+} from './provider-connections.service.js';
 
 function scopeOf(request: FastifyRequest): ProviderScope {
   const { tenantId } = requirePrincipal(request.principal);
   if (request.datasetId === null)
     throw new Error('Provider connection routes need access: dataset.');
   return { tenantId, datasetId: request.datasetId };
+}
+
+/** The caller an authorisation's state is bound to: the signed-in session, else the access key (or user). */
+function ownerOf(request: FastifyRequest): StateOwner {
+  const principal = requirePrincipal(request.principal);
+  if (principal.session) return `session:${principal.session.idHash}`;
+  if (principal.accessKeyId) return `key:${principal.accessKeyId}`;
+  return `user:${principal.userId ?? ''}`;
 }
 
 const transactionsFor = (database: Database, request: FastifyRequest): Transactions => ({
@@ -67,6 +80,34 @@ export async function providerConnectionsRoutes(
   );
 
   r.post(
+    '/api/v0/stripe/account/connect/start',
+    {
+      config: { access, permission, operation: 'StartStripeConnect' },
+      schema: {
+        tags: ['stripe'],
+        summary:
+          "Start a Stripe Connect authorisation: Stripe's address with a state the server issued",
+        description:
+          'The state (configuration id or empty | 0 add, 1 edit | test or live | random) is bound to this session and company, ' +
+          `spent once by the return, and expires after ${oauthStateLifetimeMinutes} minutes. ` +
+          "404 for a configuration that is not this company's; 400 'Invalid payment provider type' for one that is not Stripe.",
+        body: stripeConnectStartBody,
+        response: { 200: authoriseStart },
+      },
+    },
+    async (request) => {
+      if (request.body.paymentProviderId)
+        request.auditResource = { type: 'PaymentProvider', id: request.body.paymentProviderId };
+      return connections.stripeStart(
+        transactionsOf(request),
+        scopeOf(request),
+        ownerOf(request),
+        request.body.paymentProviderId,
+      );
+    },
+  );
+
+  r.post(
     '/api/v0/stripe/account/connect',
     {
       config: { access, permission, operation: 'ConnectStripeAccount' },
@@ -74,8 +115,9 @@ export async function providerConnectionsRoutes(
         tags: ['stripe'],
         summary: 'Complete a Stripe Connect authorisation (the return route posts code and state)',
         description:
-          "state: the configuration id (empty when adding), the mode (0 add, 1 edit), test or live, separated by '|'. " +
-          "400: 'State should contain 2 items', 'Test mode does not match', 'Invalid payment provider type', 'Unable to add Stripe configuration', or Stripe's own message.",
+          "state: the one `stripe/account/connect/start` issued to this session: the configuration id (empty when adding), the mode (0 add, 1 edit), test or live, and a random part, separated by '|'. " +
+          "400: 'State should contain 2 items', 'Test mode does not match', 'Invalid payment provider type', 'Unable to add Stripe configuration', or Stripe's own message; " +
+          "400 AuthorisationStateRefused: a state this session was not given (another session's, company's or tenant's), or one spent or expired.",
         querystring: stripeConnectQuery,
         response: { 200: stripeConnectResult },
       },
@@ -84,6 +126,7 @@ export async function providerConnectionsRoutes(
       const result = await connections.stripeConnect(
         transactionsOf(request),
         scopeOf(request),
+        ownerOf(request),
         request.query,
       );
       request.auditResource = { type: 'PaymentProvider', id: result.paymentProviderId };
@@ -128,18 +171,20 @@ export async function providerConnectionsRoutes(
     },
   );
 
-  r.get(
+  r.post(
     '/api/v0/gocardless/authorise/start',
     {
-      config: { access, permission },
+      config: { access, permission, operation: 'StartGoCardlessAuthorisation' },
       schema: {
         tags: ['gocardless'],
-        summary: "GoCardless's authorisation address for this server, carrying the browser's state",
-        querystring: goCardlessStartQuery,
-        response: { 200: goCardlessAuthoriseStart },
+        summary:
+          "GoCardless's authorisation address for this server, with a state the server issued",
+        description: `The state is bound to this session and company, spent once by the completion, and expires after ${oauthStateLifetimeMinutes} minutes.`,
+        response: { 200: authoriseStart },
       },
     },
-    async (request) => connections.goCardlessStart(request.query.state),
+    async (request) =>
+      connections.goCardlessStart(transactionsOf(request), scopeOf(request), ownerOf(request)),
   );
 
   r.post(
@@ -149,6 +194,8 @@ export async function providerConnectionsRoutes(
       schema: {
         tags: ['gocardless'],
         summary: 'Exchange the authorisation code and add the GoCardless configuration',
+        description:
+          'state: the one `gocardless/authorise/start` issued to this session. 400 AuthorisationStateRefused: a missing state, one this session was not given, or one spent or expired.',
         querystring: goCardlessCompleteQuery,
         response: { 200: goCardlessCompleteResult },
       },
@@ -157,7 +204,8 @@ export async function providerConnectionsRoutes(
       const result = await connections.goCardlessComplete(
         transactionsOf(request),
         scopeOf(request),
-        request.query.code,
+        ownerOf(request),
+        request.query,
       );
       if (result.paymentProviderId)
         request.auditResource = { type: 'PaymentProvider', id: result.paymentProviderId };

@@ -10,7 +10,11 @@ import {
   type StripeConnectResult,
   type StripeKeys,
 } from '@ledgerline/contract';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
+import { providerOAuthStates } from '../../db/schema-providers.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import { AppError, ConflictError } from '../../platform/errors.js';
 import {
@@ -31,6 +35,9 @@ import type { PaymentProviderEventsRepository } from './payment-provider-events.
 
 const goCardlessNotConfigured =
   'GoCardless is not set up on this server yet: ask the operator to set GOCARDLESS_CLIENT_ID and GOCARDLESS_CLIENT_SECRET.';
+
+const stripeConnectNotConfigured =
+  'Stripe Connect is not set up on this server yet: ask the operator to set STRIPE_CONNECT_CLIENT_ID.';
 
 /** The request's kinds of transaction: provider calls happen between them (style.md §7). */
 export interface Transactions {
@@ -53,6 +60,70 @@ const verificationStatuses: Record<string, GoCardlessCreditorInfo['status']> = {
 };
 
 const badRequest = (detail: string) => new AppError(400, 'Bad Request', detail);
+
+/** How long an authorisation the server started may take to come back (issue 20 item 9). */
+export const oauthStateLifetimeMinutes = 15;
+
+/** The caller an authorisation's state is bound to: its session, or its access key. */
+export type StateOwner = string;
+
+const stateHash = (state: string) => createHash('sha256').update(state).digest('hex');
+const stateRefused = (detail: string) =>
+  new AppError(400, 'Bad Request', detail, { errorCode: 'AuthorisationStateRefused' });
+
+/** Keeps a new state's hash, bound to the caller and the company, for the lifetime above. */
+async function issueState(
+  tx: Tx,
+  scope: ProviderScope,
+  input: { owner: StateOwner; kind: 'Stripe' | 'GoCardless'; paymentProviderId: string | null },
+  state: string,
+) {
+  await tx.insert(providerOAuthStates).values({
+    tenantId: scope.tenantId,
+    datasetId: scope.datasetId,
+    id: uuidv7(),
+    providerName: input.kind,
+    paymentProviderId: input.paymentProviderId,
+    owner: input.owner,
+    stateHash: stateHash(state),
+    expiresOn: sql`now() + make_interval(mins => ${oauthStateLifetimeMinutes})`,
+  });
+}
+
+/**
+ * Spends a state once (one UPDATE, so two returns cannot both pass): it must be this company's,
+ * this caller's and of this provider, unused and unexpired. A missing or foreign state is
+ * 'not started from this browser'; a spent or expired one of this caller says so.
+ */
+async function spendState(
+  tx: Tx,
+  scope: ProviderScope,
+  owner: StateOwner,
+  kind: 'Stripe' | 'GoCardless',
+  state: string,
+): Promise<{ paymentProviderId: string | null }> {
+  if (state === '') throw stateRefused(messages.stateMismatch);
+  const mine = and(
+    eq(providerOAuthStates.tenantId, scope.tenantId),
+    eq(providerOAuthStates.datasetId, scope.datasetId),
+    eq(providerOAuthStates.stateHash, stateHash(state)),
+    eq(providerOAuthStates.providerName, kind),
+    eq(providerOAuthStates.owner, owner),
+  );
+  const [spent] = await tx
+    .update(providerOAuthStates)
+    .set({ usedOn: sql`now()` })
+    .where(
+      and(mine, isNull(providerOAuthStates.usedOn), gt(providerOAuthStates.expiresOn, sql`now()`)),
+    )
+    .returning({ paymentProviderId: providerOAuthStates.paymentProviderId });
+  if (spent) return spent;
+  const [known] = await tx
+    .select({ id: providerOAuthStates.id })
+    .from(providerOAuthStates)
+    .where(mine);
+  throw stateRefused(known ? messages.stateSpent : messages.stateMismatch);
+}
 const notConnected = () => new ConflictError(messages.notConnected, 'StripeNotConnected');
 
 export interface ProviderConnectionsDeps {
@@ -193,10 +264,47 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
     stripeRedirectUri: () => stripeReturn,
     goCardlessRedirectUri: () => goCardlessReturn,
 
+    /**
+     * spec 3 §4 Start: Stripe's authorisation address with a state of the configuration id (or
+     * empty), the mode (0 add, 1 edit), test or live, and a random part; the server keeps it.
+     */
+    async stripeStart(
+      db: Transactions,
+      scope: ProviderScope,
+      owner: StateOwner,
+      paymentProviderId: string | null,
+    ): Promise<{ url: string; state: string }> {
+      const clientId = stripe.clientId();
+      if (!clientId)
+        throw new AppError(422, 'Unprocessable Content', stripeConnectNotConfigured, {
+          errorCode: 'stripeConnectNotConfigured',
+        });
+      const state = [
+        paymentProviderId ?? '',
+        paymentProviderId ? '1' : '0',
+        stripe.isTestMode() ? 'test' : 'live',
+        randomBytes(24).toString('base64url'),
+      ].join('|');
+      await db.write(async (tx) => {
+        if (paymentProviderId) await configurationOf(tx, scope, paymentProviderId, 'Stripe');
+        await issueState(tx, scope, { owner, kind: 'Stripe', paymentProviderId }, state);
+      });
+      const url = new URL(stripe.authoriseUrl());
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        scope: 'read_write',
+        state,
+        redirect_uri: stripeReturn,
+      }).toString();
+      return { url: url.toString(), state };
+    },
+
     /** spec 3 §4, §5 the card connection return: state checks, code exchange, add or edit. */
     async stripeConnect(
       db: Transactions,
       scope: ProviderScope,
+      owner: StateOwner,
       input: { code: string; state: string },
     ): Promise<StripeConnectResult> {
       const parts = input.state.split('|');
@@ -205,6 +313,9 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       if (testOrLive !== undefined && (testOrLive === 'test') !== stripe.isTestMode())
         throw badRequest(messages.testModeMismatch);
       const editing = mode === '1';
+      // The state this caller was given, spent before the code reaches Stripe (issue 20 item 9).
+      // Its configuration id is part of what was hashed, so it cannot be swapped.
+      await db.record((tx) => spendState(tx, scope, owner, 'Stripe', input.state));
       // Checked before the code is spent: the configuration must be a card account link.
       const edited = editing
         ? (await db.read((tx) => configurationOf(tx, scope, configurationId, 'Stripe'))).row
@@ -304,21 +415,34 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       }, 204);
     },
 
-    goCardlessStart(state: string) {
+    /** GoCardless's authorisation address with a random state the server keeps for this caller. */
+    async goCardlessStart(
+      db: Transactions,
+      scope: ProviderScope,
+      owner: StateOwner,
+    ): Promise<{ url: string; state: string }> {
       // A server without the partner app's credentials cannot start the flow: a clear 422, not a 500.
       if (!goCardless.isConfigured())
         throw new AppError(422, 'Unprocessable Content', goCardlessNotConfigured, {
           errorCode: 'goCardlessNotConfigured',
         });
-      return { url: goCardless.authoriseUrl({ state, redirectUri: goCardlessReturn }) };
+      const state = randomBytes(24).toString('base64url');
+      await db.write((tx) =>
+        issueState(tx, scope, { owner, kind: 'GoCardless', paymentProviderId: null }, state),
+      );
+      return { url: goCardless.authoriseUrl({ state, redirectUri: goCardlessReturn }), state };
     },
 
     /** spec 3 §4 direct-debit connection: exchange the code, add the configuration. */
     async goCardlessComplete(
       db: Transactions,
       scope: ProviderScope,
-      code: string,
+      owner: StateOwner,
+      input: { code: string; state: string },
     ): Promise<GoCardlessCompleteResult> {
+      const { code } = input;
+      // The state this caller was given, spent before the code reaches GoCardless.
+      await db.record((tx) => spendState(tx, scope, owner, 'GoCardless', input.state));
       let token: { accessToken: string; organisationId: string };
       // A refused code adds no configuration: its exchange has nothing to be kept with.
       const { exchanges, recorder } = exchangeLog();

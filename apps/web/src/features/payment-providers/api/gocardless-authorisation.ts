@@ -1,20 +1,20 @@
-import { goCardlessAuthoriseStart, goCardlessCompleteResult } from '@ledgerline/contract';
+import { authoriseStart, goCardlessCompleteResult } from '@ledgerline/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { paymentProviderKeys } from './payment-provider-keys';
 
-/** GoCardless's authorisation address for this server (the add page goes there at once). */
-export function startGoCardlessAuthorisation(state: string) {
-  return companyClient.get('/gocardless/authorise/start', {
-    query: { state },
-    schema: goCardlessAuthoriseStart,
-  });
+/**
+ * GoCardless's authorisation address for this server, with a state the server issued for this
+ * session (the add page goes there at once).
+ */
+export function startGoCardlessAuthorisation() {
+  return companyClient.post('/gocardless/authorise/start', undefined, { schema: authoriseStart });
 }
 
 /** spec 3 §7 POST gocardless/authorise/complete: success, paymentProviderId, errorMessage. */
-export function completeGoCardlessAuthorisation(code: string) {
+export function completeGoCardlessAuthorisation(input: { code: string; state: string }) {
   return companyClient.post('/gocardless/authorise/complete', undefined, {
-    query: { code },
+    query: input,
     schema: goCardlessCompleteResult,
   });
 }

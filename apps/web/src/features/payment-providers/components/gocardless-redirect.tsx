@@ -5,7 +5,6 @@ import { Link } from 'react-router';
 import { errorMessage } from '@/lib/status-routing';
 import { LoadingState } from '@/ui/loading-state';
 import { startGoCardlessAuthorisation } from '../api/gocardless-authorisation';
-import { newAuthorisationNonce } from './oauth-state';
 import { providersPath } from './provider-form';
 
 /** spec 3 §4: the GoCardless add page goes straight to GoCardless's authorisation. */
@@ -15,7 +14,7 @@ export function GoCardlessRedirect() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    startGoCardlessAuthorisation(newAuthorisationNonce()).then(
+    startGoCardlessAuthorisation().then(
       ({ url }) => navigateAway(url),
       (error: unknown) => setFailure(errorMessage(error)),
     );

@@ -1,13 +1,32 @@
 import { providerConnectionMessages as messages } from '@ledgerline/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
-import { newAuthorisationNonce } from './oauth-state';
 import { GoCardlessReturnPage, StripeConnectReturnPage } from './provider-return-pages';
 import { StripeAccountCard } from './stripe-account-card';
+
+// jsdom cannot leave the page: the navigation to the provider is recorded instead.
+const { assignLocation } = vi.hoisted(() => ({ assignLocation: vi.fn() }));
+vi.mock('@/lib/browser-location', () => ({
+  assignLocation,
+  reloadPage: vi.fn(),
+  replaceLocation: vi.fn(),
+}));
+
+/** The server's refusal of an authorisation state (issue 20 item 9). */
+const stateRefused = (detail: string) => ({
+  status: 400,
+  body: {
+    type: 'about:blank',
+    title: 'Bad Request',
+    status: 400,
+    detail,
+    errorCode: 'AuthorisationStateRefused',
+  },
+});
 
 const providerId = '0199f0aa-0000-7000-8000-000000000009';
 const providerPage = {
@@ -23,12 +42,9 @@ function renderReturn(element: React.ReactElement, path: string) {
   });
 }
 
-beforeEach(() => window.sessionStorage.clear());
-
 describe('Stripe connection return', () => {
-  it('exchanges the code this tab asked for, toasts and opens the provider page', async () => {
-    const nonce = newAuthorisationNonce();
-    const state = `|0|test|${nonce}`;
+  it('hands the code and the state to the server, toasts and opens the provider page', async () => {
+    const state = '|0|test|issued-by-the-server';
     const calls = stubFetch({
       'POST /stripe/account/connect': {
         body: { paymentProviderId: providerId, account: { id: 'acct_1', displayName: 'Shop' } },
@@ -60,18 +76,30 @@ describe('Stripe connection return', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('refuses a return this tab did not start, and shows the server refusal', async () => {
-    const calls = stubFetch({});
-    renderReturn(
-      <StripeConnectReturnPage />,
-      `/stripe-connect/connect/oauth?code=ac_1&state=${encodeURIComponent('|0|test|forged')}`,
-    );
-    expect(await screen.findByText(messages.stateMismatch)).toBeInTheDocument();
-    expect(calls).toHaveLength(0);
+  it("shows the server's refusal of a state this session was not given, or one spent or expired", async () => {
+    for (const detail of [messages.stateMismatch, messages.stateSpent]) {
+      const calls = stubFetch({ 'POST /stripe/account/connect': stateRefused(detail) });
+      const { unmount } = renderWithProviders(<p>other</p>, {
+        user: aUser(),
+        path: `/stripe-connect/connect/oauth?code=ac_1&state=${encodeURIComponent('|0|test|forged')}`,
+        routes: [
+          providerPage,
+          { path: '/stripe-connect/connect/oauth', element: <StripeConnectReturnPage /> },
+        ],
+      });
+      expect(await screen.findByText(detail)).toBeInTheDocument();
+      expect(
+        screen.getByRole('link', { name: 'Back to the payment providers' }),
+      ).toBeInTheDocument();
+      expect(calls.map((call) => call.url)).toEqual([
+        `/api/v0/stripe/account/connect?code=ac_1&state=${encodeURIComponent('|0|test|forged')}`,
+      ]);
+      unmount();
+    }
   });
 
   it("shows the server's message (spec 3 §5) when the exchange is refused", async () => {
-    const nonce = newAuthorisationNonce();
+    const nonce = 'n';
     stubFetch({
       'POST /stripe/account/connect': {
         status: 400,
@@ -92,9 +120,9 @@ describe('Stripe connection return', () => {
 });
 
 describe('GoCardless return', () => {
-  it('completes, toasts and opens the provider page; a failure shows the message', async () => {
-    const nonce = newAuthorisationNonce();
-    stubFetch({
+  it('completes with the code and the state, toasts and opens the provider page', async () => {
+    const nonce = 'issued-by-the-server';
+    const calls = stubFetch({
       'POST /gocardless/authorise/complete': {
         body: { success: true, paymentProviderId: providerId, errorMessage: null },
       },
@@ -102,10 +130,21 @@ describe('GoCardless return', () => {
     renderReturn(<GoCardlessReturnPage />, `/gocardless/connect/oauth?code=abc&state=${nonce}`);
     expect(await screen.findByText('The provider page')).toBeInTheDocument();
     expect(screen.getByText(messages.goCardlessAuthorised)).toBeInTheDocument();
+    expect(calls.map((call) => call.url)).toEqual([
+      `/api/v0/gocardless/authorise/complete?code=abc&state=${nonce}`,
+    ]);
+  });
+
+  it("shows the server's refusal of the state, and a way back", async () => {
+    stubFetch({ 'POST /gocardless/authorise/complete': stateRefused(messages.stateSpent) });
+    renderReturn(<GoCardlessReturnPage />, '/gocardless/connect/oauth?code=abc&state=spent');
+    expect(await screen.findByText(messages.stateSpent)).toBeInTheDocument();
+    expect(screen.getByText(messages.goCardlessFailed)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the payment providers' })).toBeInTheDocument();
   });
 
   it('shows the errorMessage of an unsuccessful completion', async () => {
-    const nonce = newAuthorisationNonce();
+    const nonce = 'issued-by-the-server';
     stubFetch({
       'POST /gocardless/authorise/complete': {
         body: {
@@ -151,6 +190,30 @@ describe('Stripe account card', () => {
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Connect with Stripe' })).toBeEnabled(),
     );
+  });
+
+  it('Connect asks the server to start the authorisation and goes to the address it answers', async () => {
+    const url = 'https://connect.stripe.test/oauth/authorize?state=issued';
+    const calls = stubFetch({
+      'GET /stripe/keys': {
+        body: {
+          isTestMode: true,
+          connectClientId: 'ca_1',
+          authoriseUrl: 'https://connect.stripe.test/oauth/authorize',
+        },
+      },
+      'POST /stripe/account/connect/start': { body: { url, state: 'issued' } },
+    });
+    renderWithProviders(<StripeAccountCard configurationId={providerId} stripeAccountId={null} />, {
+      user: aUser(),
+    });
+    const connect = await screen.findByRole('button', { name: 'Connect with Stripe' });
+    await waitFor(() => expect(connect).toBeEnabled());
+    await userEvent.click(connect);
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith(url));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      paymentProviderId: providerId,
+    });
   });
 
   it('connected: the name, tags, warnings and Disconnect after confirmation', async () => {

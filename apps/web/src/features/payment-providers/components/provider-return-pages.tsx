@@ -11,7 +11,6 @@ import { errorMessage } from '@/lib/status-routing';
 import { LoadingState } from '@/ui/loading-state';
 import { connectStripeAccount } from '../api/connect-stripe-account';
 import { completeGoCardlessAuthorisation } from '../api/gocardless-authorisation';
-import { forgetAuthorisation, isOwnAuthorisation } from './oauth-state';
 import { providersPath } from './provider-form';
 
 function Failed({ message }: { message: string }) {
@@ -42,17 +41,20 @@ function useReturn(run: () => Promise<string | null>): string | null | undefined
   return failure;
 }
 
-/** spec 3 §2, §4 `/stripe-connect/connect/oauth`: code, state, error, error_description. */
+/**
+ * spec 3 §2, §4 `/stripe-connect/connect/oauth`: code, state, error, error_description. The server
+ * checks the state it issued to this session (missing, foreign, spent or expired: its message).
+ */
 export function StripeConnectReturnPage() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const run = useRef(async (): Promise<string | null> => {
     const error = query.get('error');
     if (error) return query.get('error_description') ?? messages.unknownError;
-    const state = query.get('state') ?? '';
-    if (!isOwnAuthorisation(state.split('|')[3])) return messages.stateMismatch;
-    const result = await connectStripeAccount({ code: query.get('code') ?? '', state });
-    forgetAuthorisation();
+    const result = await connectStripeAccount({
+      code: query.get('code') ?? '',
+      state: query.get('state') ?? '',
+    });
     notifications.show({ color: 'green', message: messages.stripeConnected });
     void navigate(`${providersPath}/${result.paymentProviderId}`, { replace: true });
     return null;
@@ -66,20 +68,19 @@ export function StripeConnectReturnPage() {
   return <LoadingState label="Connecting to Stripe" />;
 }
 
-/** spec 3 §4 `/gocardless/connect/oauth`: completing, then success or failed. */
+/** spec 3 §4 `/gocardless/connect/oauth`: completing, then success or failed (state as above). */
 export function GoCardlessReturnPage() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const run = useRef(async (): Promise<string | null> => {
     const error = query.get('error');
     if (error) return query.get('error_description') ?? messages.unknownError;
-    if (!isOwnAuthorisation(query.get('state'))) return messages.stateMismatch;
-    const result: GoCardlessCompleteResult = await completeGoCardlessAuthorisation(
-      query.get('code') ?? '',
-    );
+    const result: GoCardlessCompleteResult = await completeGoCardlessAuthorisation({
+      code: query.get('code') ?? '',
+      state: query.get('state') ?? '',
+    });
     if (!result.success || !result.paymentProviderId)
       return result.errorMessage ?? messages.unknownError;
-    forgetAuthorisation();
     notifications.show({ color: 'green', message: messages.goCardlessAuthorised });
     void navigate(`${providersPath}/${result.paymentProviderId}`, { replace: true });
     return null;

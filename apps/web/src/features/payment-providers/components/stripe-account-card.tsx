@@ -3,31 +3,34 @@ import { navigateAway } from '@/lib/parent-redirect';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBrandStripe } from '@tabler/icons-react';
+import { useState } from 'react';
 import { errorMessage } from '@/lib/status-routing';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { useDisconnectStripeAccount } from '../api/disconnect-stripe-account';
 import { useStripeAccount } from '../api/get-stripe-account';
 import { useStripeKeys } from '../api/get-stripe-keys';
-import { stripeAuthoriseUrl } from './oauth-state';
+import { startStripeConnect } from '../api/start-stripe-connect';
 
 /** Starts Stripe Connect for a new configuration (mode 0) or an existing one (mode 1). */
 export function StripeConnectButton({ configurationId }: { configurationId: string | null }) {
   const keys = useStripeKeys();
   const ready = keys.data?.connectClientId;
+  const [starting, setStarting] = useState(false);
   return (
     <Button
       leftSection={<IconBrandStripe size={18} />}
-      loading={keys.isPending}
+      loading={keys.isPending || starting}
       disabled={!ready}
       onClick={() => {
         if (!keys.data?.connectClientId) return;
-        navigateAway(
-          stripeAuthoriseUrl({
-            authoriseUrl: keys.data.authoriseUrl,
-            clientId: keys.data.connectClientId,
-            isTestMode: keys.data.isTestMode,
-            configurationId,
-          }),
+        // The server issues the state and keeps it for this session (issue 20 item 9).
+        setStarting(true);
+        startStripeConnect(configurationId).then(
+          ({ url }) => navigateAway(url),
+          (error: unknown) => {
+            setStarting(false);
+            notifications.show({ color: 'red', message: errorMessage(error) });
+          },
         );
       }}
     >
