@@ -86,9 +86,11 @@ describe('GET users/me', () => {
       },
     });
     expect(me.permissions).toContain('ConfigureSystemSettings');
-    // The spec's 25 and PushErpData (docs/decisions.md, "ERP data writes").
-    expect(me.permissions).toHaveLength(26);
+    // The spec's 25, PushErpData (docs/decisions.md, "ERP data writes") and RefundPayment
+    // ("Refunds are an Administrator's", issue 19).
+    expect(me.permissions).toHaveLength(27);
     expect(me.permissions).toContain('PushErpData');
+    expect(me.permissions).toContain('RefundPayment');
   });
 
   it('gives a Viewer no permissions and a Standard user the design §4 list', async () => {

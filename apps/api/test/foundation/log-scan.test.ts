@@ -224,21 +224,28 @@ describe('the log', () => {
     await signInThroughProvider('ivy@logscan.example', ivyPassword);
 
     // An OAuth connect: GoCardless's authorise page sends the code back to the return route.
-    const start = (await (
-      await api('GET', 'gocardless/authorise/start?state=connect-state-1')
-    ).json()) as {
+    // The server issues the state (issue 20 item 9): a secret of the flow like the code.
+    const start = (await (await api('POST', 'gocardless/authorise/start')).json()) as {
       url: string;
+      state: string;
     };
+    const state = keep('OAuth state', start.state);
     const authorisePage = await (await fetch(start.url)).text();
     const back = new URL(
       /<a href="([^"]+)">Authorise<\/a>/.exec(authorisePage)![1]!.replace(/&amp;/g, '&'),
     );
     const goCardlessCode = keep('GoCardless code', back.searchParams.get('code'));
     await fetch(back); // the browser opens the return route
-    const complete = await api('POST', `gocardless/authorise/complete?code=${goCardlessCode}`);
+    const complete = await api(
+      'POST',
+      `gocardless/authorise/complete?code=${goCardlessCode}&state=${encodeURIComponent(state)}`,
+    );
     expect(complete.status, await complete.clone().text()).toBe(200);
-    // A code used twice: refused, and the refusal is logged.
-    await api('POST', `gocardless/authorise/complete?code=${goCardlessCode}`);
+    // A code and state used twice: refused, and the refusal is logged.
+    await api(
+      'POST',
+      `gocardless/authorise/complete?code=${goCardlessCode}&state=${encodeURIComponent(state)}`,
+    );
 
     // An access key, shown once, used by a connector.
     const created = (await (

@@ -9,6 +9,7 @@ import { createPaymentTransactionsRepository } from '../../src/features/payment-
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller } from '../money-rules/fixtures.js';
 import { day, insertAccount, insertInvoice, insertRequest } from './fixtures.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 // Issue 19: a reservation never counts as paid; staff capture or cancel it from a queue ordered by
 // when it lapses; a lapsed one is cancelled by the expiry job; the request is payable again.
@@ -23,6 +24,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Reservations Ltd' });
+  await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin, { name: 'Reserving Customer Ltd' });
   const provider = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',

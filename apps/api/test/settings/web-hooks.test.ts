@@ -223,7 +223,7 @@ describe('endpoints', () => {
     expect(long.json().errors.url).toEqual([m.urlTooLong]);
     const type = await call(admin, 'POST', '/api/v0/web-hooks/endpoints', {
       url: 'https://erp.example.com/',
-      eventTypes: ['payment.refunded'],
+      eventTypes: ['payment.teleported'],
     });
     expect(type.statusCode).toBe(400);
     expect(JSON.stringify(type.json().errors)).toContain(m.eventType);
