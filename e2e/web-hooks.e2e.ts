@@ -29,10 +29,12 @@ async function startReceiver() {
       response.end('thanks');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // 127.0.0.2: this computer, but not the address Ledgerline itself answers on, which it refuses as
+  // an endpoint (issue 20 item 12, no hairpin).
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/ledgerline`,
+    url: `http://127.0.0.2:${port}/ledgerline`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
