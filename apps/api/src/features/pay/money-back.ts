@@ -1,9 +1,8 @@
 import Big from 'big.js';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
-import { providerNotifications } from '../../db/schema-pay.js';
 import {
   paymentAllocations,
   paymentDisputes,
@@ -22,7 +21,7 @@ import {
   setRefundStatus,
   tell,
 } from './refunds.js';
-import { noPayment } from './settle.js';
+import { claimNotification, markNotification, noPayment } from './settle.js';
 
 /** What a stored notification says about money going back (provider-notifications' summary). */
 export interface MoneyBackNotice {
@@ -80,35 +79,6 @@ export function createMoneyBack(deps: {
   notify?: (scope: PayScope, changes: PaymentStatusChange[]) => Promise<void>;
 }) {
   const { database, log } = deps;
-
-  async function claim(tx: Tx, scope: PayScope, id: string) {
-    const claimed = await tx
-      .update(providerNotifications)
-      .set({ processedAt: sql`now()` })
-      .where(
-        and(
-          eq(providerNotifications.tenantId, scope.tenantId),
-          eq(providerNotifications.datasetId, scope.datasetId),
-          eq(providerNotifications.id, id),
-          isNull(providerNotifications.processedAt),
-        ),
-      )
-      .returning({ id: providerNotifications.id });
-    return claimed.length > 0;
-  }
-
-  async function mark(tx: Tx, scope: PayScope, id: string, outcome: string) {
-    await tx
-      .update(providerNotifications)
-      .set({ outcome })
-      .where(
-        and(
-          eq(providerNotifications.tenantId, scope.tenantId),
-          eq(providerNotifications.datasetId, scope.datasetId),
-          eq(providerNotifications.id, id),
-        ),
-      );
-  }
 
   type Locked = NonNullable<Awaited<ReturnType<typeof lockPaymentAndRequest>>>;
 
@@ -318,10 +288,10 @@ export function createMoneyBack(deps: {
     const actor = { name: `${notice.providerName} notification` };
     const changes: PaymentStatusChange[] = [];
     await database.withTenant(scope.tenantId, async (tx) => {
-      if (!(await claim(tx, scope, notice.notificationId))) return;
+      if (!(await claimNotification(tx, scope, notice.notificationId))) return;
       const locked = await lockPaymentAndRequest(tx, scope, paymentId);
       if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
-        await mark(tx, scope, notice.notificationId, noPayment);
+        await markNotification(tx, scope, notice.notificationId, noPayment);
         return;
       }
       await tx.insert(providerEvents).values({
@@ -347,7 +317,7 @@ export function createMoneyBack(deps: {
         outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
       if (notice.refund)
         outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
-      await mark(tx, scope, notice.notificationId, outcomes.join('; '));
+      await markNotification(tx, scope, notice.notificationId, outcomes.join('; '));
     });
     if (deps.notify && changes.length > 0)
       await deps

@@ -95,6 +95,43 @@ export interface SettleResult {
   payment: PaymentRow | null;
 }
 
+/** Claims a stored notification for this transaction: false when another already processed it. */
+export async function claimNotification(tx: Tx, scope: PayScope, id: string) {
+  const claimed = await tx
+    .update(providerNotifications)
+    .set({ processedAt: sql`now()` })
+    .where(
+      and(
+        eq(providerNotifications.tenantId, scope.tenantId),
+        eq(providerNotifications.datasetId, scope.datasetId),
+        eq(providerNotifications.id, id),
+        isNull(providerNotifications.processedAt),
+      ),
+    )
+    .returning({ id: providerNotifications.id });
+  return claimed.length > 0;
+}
+
+/** Records why a notification moved nothing (or what it did), in the claiming transaction. */
+export async function markNotification(
+  tx: Tx,
+  scope: PayScope,
+  id: string | undefined,
+  outcome: string | null,
+) {
+  if (!id) return;
+  await tx
+    .update(providerNotifications)
+    .set({ outcome })
+    .where(
+      and(
+        eq(providerNotifications.tenantId, scope.tenantId),
+        eq(providerNotifications.datasetId, scope.datasetId),
+        eq(providerNotifications.id, id),
+      ),
+    );
+}
+
 /**
  * The completion path of a payer-page payment (issue 14), shared by the Sandbox card form, status
  * polls and provider notifications. One transaction moves the payment's status (forward only: a
@@ -132,41 +169,6 @@ export function createSettlement(deps: {
       )
       .for('update');
     return row ?? null;
-  }
-
-  async function claimNotification(tx: Tx, scope: PayScope, id: string) {
-    const claimed = await tx
-      .update(providerNotifications)
-      .set({ processedAt: sql`now()` })
-      .where(
-        and(
-          eq(providerNotifications.tenantId, scope.tenantId),
-          eq(providerNotifications.datasetId, scope.datasetId),
-          eq(providerNotifications.id, id),
-          isNull(providerNotifications.processedAt),
-        ),
-      )
-      .returning({ id: providerNotifications.id });
-    return claimed.length > 0;
-  }
-
-  async function markNotification(
-    tx: Tx,
-    scope: PayScope,
-    id: string | undefined,
-    outcome: string | null,
-  ) {
-    if (!id) return;
-    await tx
-      .update(providerNotifications)
-      .set({ outcome })
-      .where(
-        and(
-          eq(providerNotifications.tenantId, scope.tenantId),
-          eq(providerNotifications.datasetId, scope.datasetId),
-          eq(providerNotifications.id, id),
-        ),
-      );
   }
 
   /** What staff and payers may be told of a committed move (the notifications' wording). */
