@@ -1,9 +1,13 @@
 // Payer page benchmark (issue 14, "Bench"):
 //  1. GET /api/v0/pay/{id} with 20 concurrent clients against a bare Fastify route answering a
 //     constant, in the same run and process (target: the page at ≥ 30 % of the baseline's rate);
-//  2. provider notifications: N signed Sandbox `Paid` events (a tenth of them delivered twice) for
-//     N started payments, timed from the first POST until every one is settled; then checked
-//     exactly once: N notifications stored, every payment Paid with one allocation (target ≥ 200/s).
+//  2. provider notifications: N signed Sandbox `Paid` events for N started payments, with money
+//     going back mixed in (issue 19): a provider-initiated part refund of every tenth payment and a
+//     chargeback (dispute Opened, then Lost) of every twentieth, each sent after its payment's
+//     `Paid`; a tenth of all events delivered twice. Timed from the first POST until every one is
+//     settled; then checked exactly once: every event stored once, every payment Paid (or Disputed),
+//     one refund per refunded payment, one dispute per disputed one, and the money still allocated
+//     and given back exactly what the events say (target ≥ 300 events/s).
 //
 //   npx tsx bench/pay.ts                          # PostgreSQL at BENCH_DATABASE_URL (default local)
 //   BENCH_SECONDS=5 BENCH_CLIENTS=20 BENCH_EVENTS=2000 npx tsx bench/pay.ts
@@ -250,13 +254,50 @@ async function main() {
   for (const r of results)
     console.log(`| ${r.name} | ${r.requests} | ${r.errors} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${Math.round(r.perSecond)} | ${((r.perSecond / base) * 100).toFixed(0)} % |`);
 
-  // Notifications: every payment's Paid event, a tenth sent twice, 20 senders at once.
+  // Notifications: every payment's Paid event; money going back for some of them, each sent a
+  // while after its payment's Paid (a provider tells of a refund or a dispute later); a tenth of
+  // all events sent twice; 20 senders at once.
   const secret = sandboxNotificationSecret(notificationKey, seeded.providerId)!;
   const hookUrl = `${address}/api/v0/webhooks/sandbox/${seeded.providerId}`;
-  const bodies = seeded.paymentIds.map((paymentId, i) =>
+  const refunded = (i: number) => i % 10 === 3;
+  const disputed = (i: number) => i % 20 === 7;
+  const paidBodies = seeded.paymentIds.map((paymentId, i) =>
     JSON.stringify({ id: `evt_bench_${i}`, type: 'payment.paid', data: { paymentId, status: 'Paid' } }),
   );
-  const deliveries = [...bodies, ...bodies.filter((_, i) => i % 10 === 0)];
+  // Money going back for payment i, to be sent after the Paid of payment i + `later`.
+  const later = 200;
+  const backAfter = new Map<number, string[]>();
+  const sendAfter = (i: number, body: string) => {
+    const at = Math.min(i + later, seeded.paymentIds.length - 1);
+    backAfter.set(at, [...(backAfter.get(at) ?? []), body]);
+  };
+  seeded.paymentIds.forEach((paymentId, i) => {
+    if (refunded(i))
+      sendAfter(
+        i,
+        JSON.stringify({
+          id: `evt_bench_refund_${i}`,
+          type: 'refund.succeeded',
+          data: { paymentId, status: 'Paid', refund: { reference: `sbx_refund_bench_${i}`, amount: '5.00', status: 'Succeeded', reason: 'Goodwill' } },
+        }),
+      );
+    if (disputed(i)) {
+      const dispute = { reference: `sbx_dispute_bench_${i}`, amount: '25.00', currency: 'GBP', reason: 'fraudulent' };
+      sendAfter(
+        i,
+        JSON.stringify({ id: `evt_bench_dispute_opened_${i}`, type: 'dispute.opened', data: { paymentId, status: 'Paid', dispute: { ...dispute, stage: 'Opened', respondBy: new Date(Date.now() + 7 * 86_400_000).toISOString() } } }),
+      );
+      sendAfter(
+        i + later,
+        JSON.stringify({ id: `evt_bench_dispute_lost_${i}`, type: 'dispute.lost', data: { paymentId, status: 'Paid', dispute: { ...dispute, stage: 'Lost' } } }),
+      );
+    }
+  });
+  const bodies = paidBodies.flatMap((body, i) => [body, ...(backAfter.get(i) ?? [])]);
+  const refunds = seeded.paymentIds.filter((_, i) => refunded(i)).length;
+  const disputes = seeded.paymentIds.filter((_, i) => disputed(i)).length;
+  // A body sent twice is sent again right after the first delivery was answered (never before it).
+  const deliveries = bodies.flatMap((body, i) => (i % 10 === 0 ? [body, body] : [body]));
   let next = 0;
   let refused = 0;
   const started = performance.now();
@@ -276,31 +317,51 @@ async function main() {
   );
   const received = (performance.now() - started) / 1000;
   const count = async (text: string) => Number((await database.raw.query(text, [seeded.tenantId])).rows[0]!.n);
-  const leftAtIntakeEnd = await count(
-    `select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`,
-  );
-  for (;;) {
-    const left = await count(`select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`);
-    if (left === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const unprocessed = `select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`;
+  const leftAtIntakeEnd = await count(unprocessed);
+  while ((await count(unprocessed)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const settled = (performance.now() - started) / 1000;
   const stored = await count(`select count(*)::int as n from provider_notifications where tenant_id = $1`);
-  const paid = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and status = 'Paid' and allocated_status = 'AutoAllocated'`);
+  const paid = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and type = 'Payment' and status = 'Paid' and allocated_status = 'AutoAllocated'`);
+  const disputedPayments = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and type = 'Payment' and status = 'Disputed'`);
   const allocations = await count(`select count(*)::int as n from payment_allocations where tenant_id = $1`);
   const twice = await count(`select count(*)::int as n from (select payment_transaction_id from payment_allocations where tenant_id = $1 group by 1 having count(*) > 1) x`);
   const completed = await count(`select count(*)::int as n from payment_requests where tenant_id = $1 and request_status = 'Completed'`);
+  const refundRows = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and type = 'Refund' and status = 'Refunded' and total_amount = 5`);
+  const refundedTwice = await count(`select count(*)::int as n from (select refund_of_id from payment_transactions where tenant_id = $1 and type = 'Refund' group by 1 having count(*) > 1) x`);
+  const lost = await count(`select count(*)::int as n from payment_disputes where tenant_id = $1 and stage = 'Lost' and reversed_amount = 25`);
+  const pence = async (column: string) =>
+    Math.round(Number((await database.raw.query(`select coalesce(sum(${column}), 0)::text as n from payment_allocations where tenant_id = $1`, [seeded.tenantId])).rows[0]!.n) * 100);
+  const heldPence = await pence('allocated_amount');
+  const givenBackPence = await pence('reversed_amount');
+  const expectedHeld = seeded.paymentIds.length * 2500 - refunds * 500 - disputes * 2500;
   console.log(
-    `\nNotifications: ${deliveries.length} deliveries (${bodies.length} events, ${deliveries.length - bodies.length} duplicates), ${refused} refused; ` +
+    `\nNotifications: ${deliveries.length} deliveries of ${bodies.length} events (${paidBodies.length} Paid, ${refunds} refunds, ${2 * disputes} dispute events; ` +
+      `${deliveries.length - bodies.length} sent twice), ${refused} refused; ` +
       `all answered in ${received.toFixed(2)} s (${Math.round(deliveries.length / received)}/s), all settled in ${settled.toFixed(2)} s: ` +
       `${Math.round(bodies.length / settled)} events/s end to end; ${leftAtIntakeEnd} were still waiting when the last was answered and ` +
       `were settled in ${(settled - received).toFixed(2)} s more (${Math.round(leftAtIntakeEnd / Math.max(settled - received, 0.001))} events/s with no intake beside).`,
   );
   console.log(`Load average during the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} on ${(await import('node:os')).cpus().length} cores.`);
-  console.log(
-    `Exactly once: ${stored} stored (expected ${bodies.length}), ${paid} payments Paid (expected ${bodies.length}), ${allocations} allocations (expected ${bodies.length}), ` +
-      `${twice} payments allocated twice (expected 0), ${completed} requests Completed (expected ${bodies.length}).`,
-  );
+  const checks: [string, number, number][] = [
+    ['events stored', stored, bodies.length],
+    ['payments Paid', paid, paidBodies.length - disputes],
+    ['payments Disputed', disputedPayments, disputes],
+    ['allocations', allocations, paidBodies.length],
+    ['payments allocated twice', twice, 0],
+    ['requests Completed', completed, paidBodies.length - disputes],
+    ['refunds of 5.00 Refunded', refundRows, refunds],
+    ['payments refunded twice', refundedTwice, 0],
+    ['disputes Lost with 25.00 reversed', lost, disputes],
+    ['pence still allocated', heldPence, expectedHeld],
+    ['pence given back', givenBackPence, refunds * 500 + disputes * 2500],
+  ];
+  console.log(`Exactly once: ${checks.map(([name, got, want]) => `${name} ${got} (expected ${want})`).join(', ')}.`);
+  const wrong = checks.filter(([, got, want]) => got !== want);
+  if (wrong.length > 0) {
+    console.error(`NOT exactly once: ${wrong.map(([name]) => name).join(', ')}`);
+    process.exitCode = 1;
+  }
   await app.close();
   await baseline.close();
   await database.close();

@@ -410,32 +410,33 @@ export function createProviderNotifications(deps: {
   }
 
   /**
-   * Several payments' notifications (whole lanes, each in arrival order) in one transaction; when
-   * that fails (a deadlock on shared invoices, a bad row), one by one, so one bad notification
-   * holds up only its own payment's.
+   * Several payments' notifications (whole lanes, each in arrival order): the lanes the batch path
+   * can take (every row names our payment and none gives money back) in one transaction, the
+   * others one by one beside them (issue 19: a refund or a dispute in a group no longer sends the
+   * whole group down the slow path). When the batch fails (a deadlock on shared invoices, a bad
+   * row), its lanes go one by one too, so one bad notification holds up only its own payment's.
    */
   async function processLanes(scope: PayScope, lanes: NotificationRow[][]) {
-    const rows = lanes.flat();
-    // Money going back (issue 19) settles one by one, on its own path.
-    if (
-      rows.length > 1 &&
-      rows.every((row) => ourPaymentId(row) !== null && !isMoneyBack(row.summary as Summary))
-    ) {
+    const batchable = (lane: NotificationRow[]) =>
+      lane.every((row) => ourPaymentId(row) !== null && !isMoneyBack(row.summary as Summary));
+    const batch = lanes.filter(batchable);
+    let oneByOne = lanes.filter((lane) => !batchable(lane));
+    if (batch.flat().length > 1) {
       try {
         await settlement.settleBatch(
           scope,
-          rows.map((row) => ({ paymentTransactionId: ourPaymentId(row)!, ...settleArgs(row) })),
+          batch.flat().map((row) => ({ paymentTransactionId: ourPaymentId(row)!, ...settleArgs(row) })),
         );
-        return;
       } catch (error) {
         log.warn(
-          { err: error, ...scope, notifications: rows.length },
+          { err: error, ...scope, notifications: batch.flat().length },
           'provider notification batch failed: one by one',
         );
+        oneByOne = lanes;
       }
-    }
+    } else oneByOne = lanes;
     let failure: unknown = null;
-    for (const lane of lanes) {
+    for (const lane of oneByOne) {
       for (const row of lane) {
         try {
           await process(scope, row);
