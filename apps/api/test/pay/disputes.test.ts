@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, like } from 'drizzle-orm';
 import { sandboxCards } from '@ledgerline/contract';
 import { webHookEvents } from '../../src/db/schema-web-hooks.js';
 import { transactions } from '../../src/db/schema-receivables.js';
+import { providerNotifications } from '../../src/db/schema-pay.js';
 import {
   sandboxNotificationSecret,
   signSandboxNotification,
@@ -222,6 +223,28 @@ describe('disputes', () => {
     await notify({ paymentId, dispute: { reference: 'dp_won', stage: 'Won' } });
     await waitFor(async () => (await detail(paymentId)).status === 'Paid');
     expect(Number((await invoiceRow(invoice)).allocatedAmount)).toBe(30);
+  });
+
+  it('an Opened delivered after the dispute was lost is an old event: the dispute stays Lost, its money given back', async () => {
+    const { invoice, requestId, paymentId } = await paidInvoice('80');
+    await notify({ paymentId, dispute: { reference: 'dp_late', stage: 'Lost', amount: '80' } });
+    await waitFor(async () => (await detail(paymentId)).disputes[0]?.stage === 'Lost');
+    await notify({ paymentId, dispute: { reference: 'dp_late', stage: 'Opened', amount: '80' } });
+    const outcome = await waitFor(async () => {
+      const [row] = await ctx.database.db
+        .select({ outcome: providerNotifications.outcome })
+        .from(providerNotifications)
+        .where(like(providerNotifications.payload, '%dp_late%Opened%'));
+      return row?.outcome ?? undefined;
+    });
+    expect(outcome).toBe('Dispute dp_late stays Lost: Opened is an earlier event delivered late');
+    const shown = await detail(paymentId);
+    expect(shown.status).toBe('Disputed');
+    expect(shown.disputes).toEqual([
+      expect.objectContaining({ stage: 'Lost', closedOn: expect.any(String) }),
+    ]);
+    expect((await invoiceRow(invoice)).paidStatus).toBe('Unpaid');
+    expect(await requestStatus(requestId)).toBe('Open');
   });
 
   it('lists disputes newest first, filtered by stage', async () => {

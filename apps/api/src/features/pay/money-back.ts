@@ -43,6 +43,8 @@ export const isMoneyBack = (summary: { refund?: unknown; dispute?: unknown }) =>
   summary.refund !== undefined || summary.dispute !== undefined;
 
 const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
+/** How far a dispute has gone: it never goes back (Won and Lost are both its end). */
+const stageRank: Record<string, number> = { Opened: 0, UnderReview: 1, Won: 2, Lost: 2 };
 
 /** What a payment's allocations hold now. */
 async function allocatedOf(tx: Tx, scope: PayScope, paymentId: string) {
@@ -179,7 +181,11 @@ export function createMoneyBack(deps: {
     } else {
       if (found.stage === dispute.stage)
         return `Dispute ${dispute.disputeReference} stays ${found.stage}`;
-      // A closed dispute reopens only when the provider says so (Stripe's funds withdrawn again).
+      // Providers deliver out of order: a stage earlier than the one reached (Opened after Under
+      // review, either after Won or Lost) is an old event arriving late, never a reopening. A
+      // closed dispute moves only between Won and Lost (a chargeback cancelled, or taken again).
+      if (stageRank[dispute.stage] < stageRank[found.stage])
+        return `Dispute ${dispute.disputeReference} stays ${found.stage}: ${dispute.stage} is an earlier event delivered late`;
       await tx
         .update(d)
         .set(values)
@@ -187,7 +193,6 @@ export function createMoneyBack(deps: {
           and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, found.id)),
         );
     }
-    const wasLost = found?.stage === 'Lost';
     const reversed = new Big(found?.reversedAmount ?? '0');
     const setReversed = (value: Big) =>
       tx
@@ -205,8 +210,7 @@ export function createMoneyBack(deps: {
       });
 
     if (open.has(dispute.stage)) {
-      if (found && !wasLost && open.has(found.stage))
-        return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
+      if (found) return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
       if (moveOf(payment.status, 'disputeOpened')) {
         await moveAndTell(tx, scope, {
           payment,

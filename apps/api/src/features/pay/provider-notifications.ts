@@ -425,7 +425,9 @@ export function createProviderNotifications(deps: {
       try {
         await settlement.settleBatch(
           scope,
-          batch.flat().map((row) => ({ paymentTransactionId: ourPaymentId(row)!, ...settleArgs(row) })),
+          batch
+            .flat()
+            .map((row) => ({ paymentTransactionId: ourPaymentId(row)!, ...settleArgs(row) })),
         );
       } catch (error) {
         log.warn(
