@@ -34,7 +34,9 @@ describe('settlement configurations (flag settlementConfigurations)', () => {
     expect(flags.json().featureFlags.settlementConfigurations).toBe(true);
     const list = await call(admin, 'GET', 'settlement-configuration-groups');
     expect(list.statusCode, list.body).toBe(200);
-    const created = await call(admin, 'POST', 'settlement-configuration-groups', { name: 'Day one' });
+    const created = await call(admin, 'POST', 'settlement-configuration-groups', {
+      name: 'Day one',
+    });
     expect(created.statusCode, created.body).toBe(201);
   });
 
