@@ -182,6 +182,38 @@ describe('a new demo company', () => {
     });
   });
 
+  it('captures a generated reservation through its Sandbox configuration', async () => {
+    const [pending] = await ctx.database.withTenant(admin.tenantId, (tx) =>
+      tx
+        .select({ id: paymentTransactions.id, totalAmount: paymentTransactions.totalAmount })
+        .from(paymentTransactions)
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, admin.tenantId),
+            eq(paymentTransactions.datasetId, demo),
+            eq(paymentTransactions.status, 'Pending'),
+            sql`${paymentTransactions.totalAmount}::text not like '%.99'`,
+          ),
+        )
+        .limit(1),
+    );
+    expect(pending, 'a generated Pending payment').toBeDefined();
+    const captured = await inCompany(
+      demo,
+      'POST',
+      `payment-transactions/${pending!.id}/pending/capture`,
+      {
+        amountToCapture: Number(pending!.totalAmount),
+      },
+    );
+    expect(captured.statusCode, captured.body).toBe(200);
+    expect(captured.json()).toMatchObject({
+      isError: false,
+      errorMessage: null,
+      paymentTransaction: { id: pending!.id, status: 'Paid', paymentProviderId: sandbox.id },
+    });
+  });
+
   it('keeps its one Sandbox through a reset, and its payments still name it', async () => {
     const reset = await ctx.app.inject({
       method: 'POST',
