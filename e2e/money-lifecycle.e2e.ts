@@ -146,26 +146,16 @@ describe('the books follow the money', () => {
         idempotencyKey: randomUUID(),
       })
     ).id;
-    sandboxId = (
-      await api<{ id: string }>('/api/v0/providers', {
-        method: 'POST',
-        json: {
-          providerName: 'Sandbox',
-          name: 'Sandbox cards',
-          enabled: true,
-          displayPriority: 1,
-          isTest: true,
-          settings: {},
-          credentials: {},
-          paymentMethodConfigurations: [
-            { paymentMethodType: 'Card', enabled: true, filterGroup: null },
-          ],
-        },
-      })
-    ).id;
-    await api('/api/v0/providers/default', {
-      method: 'PUT',
-      json: { paymentProviderId: sandboxId },
+    // A demo company comes with the Sandbox as its default (issue 21).
+    const configured = await api<{ paymentProviderId: string | null }>('/api/v0/providers/default');
+    expect(configured.paymentProviderId).not.toBeNull();
+    sandboxId = configured.paymentProviderId!;
+    expect(await api(`/api/v0/providers/${sandboxId}`)).toMatchObject({
+      providerName: 'Sandbox',
+      enabled: true,
+      isTest: true,
+      isDefault: true,
+      paymentMethodConfigurations: [{ paymentMethodType: 'Card', enabled: true }],
     });
   }, 180_000);
   afterAll(async () => {

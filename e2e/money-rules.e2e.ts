@@ -68,7 +68,7 @@ describe('money rules', () => {
   beforeAll(async () => {
     server = await startServer({
       env: {
-        FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true,settlementConfigurations=true',
+        FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true',
       },
     });
     browser = await launchBrowser();

@@ -205,26 +205,18 @@ describe('the payer page', () => {
       })
     ).id;
 
-    // The company takes cards through Ledgerline's Sandbox provider, its default.
-    const sandbox = await api<{ id: string }>('/api/v0/providers', {
-      method: 'POST',
-      json: {
-        providerName: 'Sandbox',
-        name: 'Sandbox cards',
-        description: 'Test card payments',
-        enabled: true,
-        displayPriority: 1,
-        isTest: true,
-        settings: {},
-        credentials: {},
-        paymentMethodConfigurations: [
-          { paymentMethodType: 'Card', enabled: true, filterGroup: null },
-        ],
-      },
-    });
-    await api('/api/v0/providers/default', {
-      method: 'PUT',
-      json: { paymentProviderId: sandbox.id },
+    // The company takes cards through Ledgerline's Sandbox provider, its default: a demo company
+    // comes with it (issue 21).
+    const { paymentProviderId } = await api<{ paymentProviderId: string | null }>(
+      '/api/v0/providers/default',
+    );
+    expect(paymentProviderId).not.toBeNull();
+    expect(await api(`/api/v0/providers/${paymentProviderId}`)).toMatchObject({
+      providerName: 'Sandbox',
+      enabled: true,
+      isTest: true,
+      isDefault: true,
+      paymentMethodConfigurations: [{ paymentMethodType: 'Card', enabled: true }],
     });
 
     // The administrator hears of every successful payment (spec 3 §5).

@@ -45,6 +45,7 @@ import { createDatasetsRepository } from './features/datasets/datasets.repositor
 import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
 import { createDatasetsService } from './features/datasets/datasets.service.js';
 import { refillDemoCompany } from './features/datasets/demo-data.js';
+import { createDemoSandbox } from './features/payment-providers/demo-sandbox.js';
 import { createJobs } from './platform/jobs.js';
 import { createSignInThrottle } from './platform/sign-in-throttle.js';
 import { infoRoutes } from './features/info/info.routes.js';
@@ -400,6 +401,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     afterExpired: () => webHookDelivery.nudge(),
   });
   const datasetsRepository = createDatasetsRepository();
+  const paymentProvidersRepository = createPaymentProvidersRepository();
+  // Issue 21: a demo company comes with the Sandbox, its default, which its payments name.
+  const ensureDemoSandbox = createDemoSandbox({ repository: paymentProvidersRepository, secrets });
   const customHostIdRepository = createCustomHostIdRepository();
   const customHostIdRebuild = createCustomHostIdRebuild({
     database,
@@ -413,7 +417,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     repository: datasetsRepository,
     log: app.log,
     copiers: [(tx, scope) => customHostIdRepository.copy(tx, scope)],
-    demoData: [refillDemoCompany],
+    demoData: [async (tx, scope) => refillDemoCompany(tx, scope, await ensureDemoSandbox(tx, scope))],
   });
   app.addHook('onReady', async () => {
     await jobs.start();
@@ -442,7 +446,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
   await app.register(tenantSettingsRoutes);
-  const paymentProvidersRepository = createPaymentProvidersRepository();
   const providerGates = createProviderGates(config.featureFlagDefaults);
   const paymentProviders = createPaymentProvidersService({
     repository: paymentProvidersRepository,

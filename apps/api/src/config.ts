@@ -263,6 +263,15 @@ function parseFrameAncestors(value: string, cookieSecure: boolean): string[] {
   return origins.map((origin) => new URL(origin).origin);
 }
 
+/**
+ * Flags of finished features: on at a new installation, whatever FEATURE_FLAGS lists, until
+ * FEATURE_FLAGS (`name=false`) or an operator (`npm run admin`) turns one off. Issue 21: a new
+ * install offered settlement options on invoices and accounts while Settlements said "not enabled".
+ */
+export const finishedFeatureFlags: Readonly<Record<string, boolean>> = {
+  settlementConfigurations: true,
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
@@ -272,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = parsed.data;
   const publicUrl = (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, '');
   const embeddedIdp = !raw.OIDC_ISSUER;
-  const featureFlagDefaults: Record<string, boolean> = {};
+  const featureFlagDefaults: Record<string, boolean> = { ...finishedFeatureFlags };
   for (const item of raw.FEATURE_FLAGS.split(',')) {
     const [name, value] = item.split('=').map((s) => s.trim());
     if (name) featureFlagDefaults[name] = value === 'true';

@@ -9,7 +9,7 @@ import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.
 import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-import { makeDemoCompany, setFeatureFlag } from '../feature-gates.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /*
  * The cross-tenant matrix (issue 9): every operation of the served OpenAPI document, so a route
@@ -364,8 +364,6 @@ beforeAll(async () => {
     // Web hook endpoints at a closed local port: A's own events fail at once, nothing leaves.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   });
-  // Settlement configurations lie behind their feature flag (issue 20).
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   document = (await ctx.app.inject({ method: 'GET', url: '/api/v0/openapi.json' })).json();
   a = await signIn(ctx, { tenantName: 'Matrix A Ltd' });
   b = await signIn(ctx, { tenantName: 'Matrix B Ltd' });

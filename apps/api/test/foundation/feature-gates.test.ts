@@ -23,6 +23,48 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('settlement configurations (flag settlementConfigurations)', () => {
+  // Issue 21: a new installation offered settlement options on invoices and accounts while its
+  // Settlements screen said 'Settlement configurations are not enabled for this site.'.
+  it('are on at a new installation, for the site and for the server', async () => {
+    const flags = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/info/feature-flags?target=adminPortal',
+    });
+    expect(flags.statusCode).toBe(200);
+    expect(flags.json().featureFlags.settlementConfigurations).toBe(true);
+    const list = await call(admin, 'GET', 'settlement-configuration-groups');
+    expect(list.statusCode, list.body).toBe(200);
+    const created = await call(admin, 'POST', 'settlement-configuration-groups', {
+      name: 'Day one',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+  });
+
+  it('stay on when FEATURE_FLAGS lists other flags only, and are off when it says so', async () => {
+    const others = await buildTestApp({ FEATURE_FLAGS: 'PermissionPolicy=true' });
+    const off = await buildTestApp({
+      FEATURE_FLAGS: 'PermissionPolicy=true,settlementConfigurations=false',
+    });
+    try {
+      const merchant = await signIn(others, { tenantName: 'Other Flags Ltd' });
+      const listed = await caller(others)(merchant, 'GET', 'settlement-configuration-groups');
+      expect(listed.statusCode, listed.body).toBe(200);
+
+      const refused = await signIn(off, { tenantName: 'Flags Off Ltd' });
+      const list = await caller(off)(refused, 'GET', 'settlement-configuration-groups');
+      expect(list.statusCode).toBe(404);
+      expect(list.json().detail).toBe('Settlement configurations are not enabled for this site.');
+      const flags = await off.app.inject({
+        method: 'GET',
+        url: '/api/v0/info/feature-flags?target=adminPortal',
+      });
+      expect(flags.json().featureFlags.settlementConfigurations).toBe(false);
+    } finally {
+      await others.close();
+      await off.close();
+    }
+  }, 60_000);
+
   it('answer 404 with the site’s words while the flag is off, and work once it is on', async () => {
     const off = featureGateMessages.featureOff('settlementConfigurations');
     await setFeatureFlag(ctx, 'settlementConfigurations', false);

@@ -4,7 +4,7 @@ import { settlementMessages, type TransactionQuote } from '@ledgerline/contract'
 import { settlementConfigurations } from '../../src/db/schema-money-rules.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { caller, insertAccount, insertInvoice } from './fixtures.js';
-import { makeDemoCompany, setFeatureFlag } from '../feature-gates.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 /**
  * Issue 19 item 9: an absolute discount saved without a currency took 10 off a JPY or KWD invoice
@@ -38,7 +38,6 @@ async function discountOn(currency: string) {
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   call = caller(ctx);
   merchant = await signIn(ctx, { tenantName: 'Absolute Currency Ltd' });
   await makeDemoCompany(ctx, merchant);

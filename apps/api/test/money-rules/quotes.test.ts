@@ -14,7 +14,6 @@ import {
 } from '../../src/features/money-rules/money-rules.service.js';
 import { setBankRate } from '../../src/features/money-rules/set-bank-rate.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-import { setFeatureFlag } from '../feature-gates.js';
 import { caller, insertAccount, insertInvoice } from './fixtures.js';
 
 let ctx: TestContext;
@@ -27,8 +26,6 @@ let onDefault: string;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  // Settlement configurations lie behind their feature flag (issue 20).
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   call = caller(ctx);
   merchant = await signIn(ctx, { tenantName: 'Quotes Ltd' });
   rival = await signIn(ctx, { tenantName: 'Rival Quotes Ltd' });

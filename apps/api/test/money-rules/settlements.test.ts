@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementMessages } from '@ledgerline/contract';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-import { setFeatureFlag } from '../feature-gates.js';
 import { caller, insertAccount, makeViewer } from './fixtures.js';
 
 let ctx: TestContext;
@@ -22,8 +21,6 @@ const percentage = {
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  // Settlement configurations lie behind their feature flag (issue 20).
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   call = caller(ctx);
   merchant = await signIn(ctx, { tenantName: 'Settlements Ltd' });
   rival = await signIn(ctx, { tenantName: 'Rival Settlements Ltd' });

@@ -21,7 +21,7 @@ import {
   signSandboxNotification,
 } from '../../src/providers/sandbox/sandbox.checkout.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
-import { makeDemoCompany, setFeatureFlag } from '../feature-gates.js';
+import { makeDemoCompany } from '../feature-gates.js';
 import { caller } from '../money-rules/fixtures.js';
 import { waitFor } from '../wait.js';
 import { day, insertAccount, insertInvoice, insertRequest, mailsIn } from './fixtures.js';
@@ -99,8 +99,6 @@ beforeAll(async () => {
     {},
     { checkouts: [createSandboxCheckout({ notificationKey }), testCheckout] },
   );
-  // Settlement configurations lie behind their feature flag (issue 20).
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Checkout Ltd' });
   // The Sandbox test provider belongs to demo companies (issue 20).

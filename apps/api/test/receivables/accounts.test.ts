@@ -11,7 +11,6 @@ import {
 } from '../../src/db/schema-receivables.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
-import { setFeatureFlag } from '../feature-gates.js';
 
 type Method = 'GET' | 'POST' | 'PUT';
 const company = (id: number) => ({ 'dataset-id': String(id) });
@@ -77,8 +76,6 @@ let demoPayer: typeof payers.$inferSelect;
 
 beforeAll(async () => {
   ctx = await buildTestApp();
-  // Settlement configurations lie behind their feature flag (issue 20).
-  await setFeatureFlag(ctx, 'settlementConfigurations', true);
   merchant = await signIn(ctx, { tenantName: 'Accounts Ltd' });
   rival = await signIn(ctx, { tenantName: 'Rival Accounts Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Accounts Ltd' });

@@ -3,7 +3,6 @@ import { redirectToSignIn } from '@/auth/sign-in';
 import { errorMessage } from '@/lib/status-routing';
 import { showErrorToast } from '@/ui/error-toast';
 import { createErrorHandling } from './error-handling';
-import { FeatureFlagsGate } from './feature-flags-gate';
 import { AppProviders } from './providers';
 import { createAppQueryClient } from './query-client';
 import { createAppRouter } from './router';
@@ -25,9 +24,7 @@ const queryClient = createAppQueryClient(
 export function App() {
   return (
     <AppProviders queryClient={queryClient}>
-      <FeatureFlagsGate>
-        <RouterProvider router={router} />
-      </FeatureFlagsGate>
+      <RouterProvider router={router} />
     </AppProviders>
   );
 }

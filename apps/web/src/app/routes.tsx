@@ -54,6 +54,17 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    // spec 1 §2.1: the provider choice (before the static path won, `new` was taken for an id).
+    path: '/settings/payment-providers/new',
+    title: ['Payment Providers', 'New Provider'],
+    permission: 'ConfigurePaymentProvider',
+    fullWidth: true,
+    page: () =>
+      import('@/features/payment-providers/components/payment-providers-page').then(
+        (m) => m.NewPaymentProviderPage,
+      ),
+  },
+  {
     path: '/settings/payment-providers/new/:type',
     title: ['Payment Providers', 'New Provider'],
     permission: 'ConfigurePaymentProvider',

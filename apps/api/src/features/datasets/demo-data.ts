@@ -38,7 +38,7 @@ export interface DemoScope {
 // fixed sum as a late-payment fee line, and every payment has the provider event that said so.
 // Invoices' allocated amount and paid status and requests' status are then computed from those
 // payments and allocations. Pending payments (Reserve requests) are authorised, not yet allocated.
-// Every payment goes through Ledgerline's Sandbox provider.
+// Every payment goes through Ledgerline's Sandbox provider (a demo company's own configuration).
 
 const companyWords = sql.raw(
   `array['Acme','Brookfield','Cedar','Dunmore','Elm','Fairway','Granite','Harbour','Ironbridge','Juniper',` +
@@ -65,6 +65,11 @@ export interface GenerateOptions {
    * the planner believes empty is checked by sequential scans, quadratically.
    */
   analyze?: boolean;
+  /**
+   * The Sandbox configuration the payments name (a demo company's own, issue 21); none for data
+   * made outside a company's lifecycle (tests, benches).
+   */
+  paymentProviderId?: string;
 }
 
 /** An invoice's amount from its number: £500 to £25,499.90. */
@@ -206,7 +211,7 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
   await executor.execute(sql`
     insert into payment_transactions (tenant_id, dataset_id, id, type, status, allocated_status, ledgerline_reference, created_on, status_date_time,
       total_amount, currency, fee, fee_currency, payment_request_id, customer_name, company_name, customer_details, account_id,
-      payment_provider_name, payment_provider_reference, payment_method_type)
+      payment_provider_id, payment_provider_name, payment_provider_reference, payment_method_type)
     select ${tenantId}::uuid, ${datasetId}, d.id, 'Payment', d.status,
       case
         when d.status in ('Failed', 'NotAuthorised', 'Rejected', 'Refunded') then 'NotApplicable'
@@ -228,7 +233,7 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
       jsonb_build_object('companyName', d.account_name, 'firstNames', (${firstNames})[1 + p % 16], 'surname', (${surnames})[1 + (p / 16) % 12],
         'emailAddress', 'payer' || p || '@example.com', 'city', (${cities})[1 + p % 8], 'country', 'United Kingdom'),
       d.account_id,
-      'Sandbox', 'sbx_pay_' || left(md5(p::text), 24),
+      ${options.paymentProviderId ?? null}::uuid, 'Sandbox', 'sbx_pay_' || left(md5(p::text), 24),
       (array['Card','Card','BankTransfer','BankDebit'])[1 + p % 4]
     from demo_payments d`);
   await analyze('payment_transactions');
@@ -421,8 +426,11 @@ const invoicePdf: Buffer = (() => {
   return Buffer.from(body, 'latin1');
 })();
 
-/** The lifecycle's demo generator (datasets.jobs.ts): a demo company starts, and resets, with this. */
-export async function refillDemoCompany(executor: Executor, scope: DemoScope): Promise<void> {
+/**
+ * The lifecycle's demo generator (datasets.jobs.ts): a demo company starts, and resets, with this;
+ * its payments name the company's Sandbox configuration `paymentProviderId`.
+ */
+export async function refillDemoCompany(executor: Executor, scope: DemoScope, paymentProviderId: string): Promise<void> {
   await clearReceivables(executor, scope);
-  await generateReceivables(executor, scope, demoCompanySize);
+  await generateReceivables(executor, scope, demoCompanySize, { paymentProviderId });
 }

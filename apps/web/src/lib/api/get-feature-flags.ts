@@ -22,7 +22,7 @@ export const featureFlagsQueryOptions = () =>
     queryFn: ({ signal }) => getFeatureFlags(signal),
     staleTime: Infinity,
     gcTime: Infinity,
-    // The boot screen shows its own error: the router does not exist yet.
+    // The flags gate (app/feature-flags-gate.tsx) shows its own error with a Try again button.
     meta: { statusRouting: false },
   });
 

@@ -6,6 +6,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { areaRoutes } from '@/app/routes';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
@@ -144,5 +145,68 @@ describe('which cards the add dialog offers', () => {
       'GoCardless',
       'Sandbox',
     ]);
+  });
+});
+
+// Issue 21: spec 1 §2.1 lists /settings/payment-providers/new among the payment provider routes;
+// it was read as the id 'new' and showed 'An error occurred loading the data'.
+describe('/settings/payment-providers/new', () => {
+  /** Every payment provider route of the site, ranked as the router ranks them. */
+  async function renderProviderRoutes(path: string) {
+    stubFetch({
+      'GET /providers': { body: { items: [opayo], totalItems: 1 } },
+      'GET /providers/default': { body: { paymentProviderId: opayo.id } },
+      'GET /providers/types': { body: paymentProviderTypes },
+      'GET /tenant-settings/ShowBetaPaymentProviders': {
+        body: { name: 'ShowBetaPaymentProviders', value: 'false' },
+      },
+    });
+    const routes = await Promise.all(
+      areaRoutes
+        .filter((route) => route.path.startsWith('/settings/payment-providers'))
+        .map(async (route) => {
+          const Page = await route.page();
+          return { path: route.path, element: <Page /> };
+        }),
+    );
+    return renderWithProviders(<p>Elsewhere</p>, { user: aUser(), path, routes });
+  }
+
+  it('shows the provider choice over the list, not a failed load', async () => {
+    const { router } = await renderProviderRoutes('/settings/payment-providers/new');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Payment Provider' });
+    expect(await within(dialog).findByRole('button', { name: 'Select Opayo' })).toBeInTheDocument();
+    expect(
+      within(dialog).getByRole('button', { name: 'Select Sandbox (test provider)' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Opayo cards')).toBeInTheDocument();
+    expect(screen.queryByText('An error occurred loading the data')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/settings/payment-providers/new');
+    expect(
+      areaRoutes.find((route) => route.path === '/settings/payment-providers/new')?.permission,
+    ).toBe('ConfigurePaymentProvider');
+  });
+
+  it('a Select opens that kind’s add form', async () => {
+    const { router } = await renderProviderRoutes('/settings/payment-providers/new');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Payment Provider' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Select Opayo' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/settings/payment-providers/new/Opayo'),
+    );
+  });
+
+  it('closing the choice returns to the list', async () => {
+    const { router } = await renderProviderRoutes('/settings/payment-providers/new');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Payment Provider' });
+    await within(dialog).findByRole('button', { name: 'Select Opayo' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings/payment-providers'));
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('dialog', { name: 'Add Payment Provider' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('Opayo cards')).toBeInTheDocument();
   });
 });

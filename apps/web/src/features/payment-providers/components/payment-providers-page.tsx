@@ -6,6 +6,7 @@ import { Alert, Button, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
@@ -19,8 +20,16 @@ import { useSetDefaultPaymentProvider } from '../api/set-default-payment-provide
 import { usePaymentProvidersColumns } from '../table/use-payment-providers-columns';
 import { AddProviderDialog } from './add-provider-dialog';
 
+/**
+ * spec 1 §2.1 `/settings/payment-providers/new`: the list with the provider choice (spec 3 §2, the
+ * Add provider dialog) open. Closing the choice returns to the list's own address.
+ */
+export function NewPaymentProviderPage() {
+  return <PaymentProvidersPage choosing />;
+}
+
 /** spec 3 §2 Payment providers list; spec 3 §9: sorted by name ascending. Grid name 'payment provider'. */
-export function PaymentProvidersPage() {
+export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean }) {
   const grid = useGridState({
     name: 'payment provider',
     defaultSort: { field: 'name', direction: 'asc' },
@@ -31,7 +40,12 @@ export function PaymentProvidersPage() {
   const canDelete = usePermission('DeletePaymentProvider');
   const setDefault = useSetDefaultPaymentProvider();
   const remove = useDeletePaymentProvider();
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState(choosing);
+  const navigate = useNavigate();
+  const closeChoice = () => {
+    setAdding(false);
+    if (choosing) void navigate('/settings/payment-providers', { replace: true });
+  };
 
   const onMakeDefault = useCallback(
     (provider: PaymentProviderSummary) =>
@@ -106,7 +120,7 @@ export function PaymentProvidersPage() {
         fetching={providers.isPending || providers.isPlaceholderData}
         noRecordsText={messages.noProvidersConfigured}
       />
-      <AddProviderDialog opened={adding} onClose={() => setAdding(false)} />
+      <AddProviderDialog opened={adding} onClose={closeChoice} />
     </Stack>
   );
 }
