@@ -455,6 +455,24 @@ const sandbox: ProviderKindSchema = {
   serverManaged: [],
 };
 
+/**
+ * spec 3 §2 card options (issue 21 item 31): whether the payer page offers to save the card with
+ * a configuration, and whether the box starts ticked. Stripe stores cards only on a Stripe
+ * customer (use-customer); OPPWA stores them as registrations. Null: no box, no card stored.
+ */
+export function saveCardOfferOf(
+  providerName: string,
+  settings: Record<string, unknown> | null | undefined,
+): { checkedByDefault: boolean } | null {
+  const s = settings ?? {};
+  const stores =
+    (providerName === 'Oppwa' && s.storePayerPaymentMethod === true) ||
+    (providerName === 'Stripe' &&
+      s.useStripeCustomer === true &&
+      s.storePayerPaymentMethod === true);
+  return stores ? { checkedByDefault: s.saveCardOptionDefault === true } : null;
+}
+
 export const providerKindSchemas: Record<PaymentProviderName, ProviderKindSchema> = {
   TranSafe: tranSafe,
   Opayo: opayo,
