@@ -120,7 +120,11 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
         return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
       const id = `${randomBytes(16).toString('hex').toUpperCase()}.uat01-vm-tx04`;
       const createRegistration = request.form.get('createRegistration');
-      if (createRegistration !== null && createRegistration !== 'true' && createRegistration !== 'false')
+      if (
+        createRegistration !== null &&
+        createRegistration !== 'true' &&
+        createRegistration !== 'false'
+      )
         return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
       checkouts.set(id, { id, form: request.form, payment: null, registrationId: null });
       return sendJson(response, 200, {

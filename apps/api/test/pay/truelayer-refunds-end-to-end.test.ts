@@ -83,7 +83,11 @@ function configuration(name: string, credentials: Record<string, unknown>) {
 }
 
 async function errorsOf(credentials: Record<string, unknown>) {
-  const answer = await call('POST', 'providers', configuration(`Refused ${randomUUID()}`, credentials));
+  const answer = await call(
+    'POST',
+    'providers',
+    configuration(`Refused ${randomUUID()}`, credentials),
+  );
   expect(answer.statusCode, answer.body).toBe(400);
   return (answer.json() as { errors: Record<string, string[]> }).errors;
 }

@@ -639,7 +639,10 @@ function checkKind<
         });
     }
     // Issue 19: a signing key is its id and its private key together, or neither.
-    if (body.providerName === 'TrueLayer' && Boolean(c.signingKeyId) !== Boolean(c.signingPrivateKey))
+    if (
+      body.providerName === 'TrueLayer' &&
+      Boolean(c.signingKeyId) !== Boolean(c.signingPrivateKey)
+    )
       ctx.addIssue({
         code: 'custom',
         path: ['credentials', c.signingKeyId ? 'signingPrivateKey' : 'signingKeyId'],

@@ -145,7 +145,9 @@ function cardOptionsOf(settings: Record<string, unknown>, payerAgreed: boolean) 
   const storeCard = useCustomer && settings.storePayerPaymentMethod === true;
   return {
     ...(useCustomer ? { customer_creation: 'always' } : {}),
-    ...(storeCard && payerAgreed ? { 'payment_intent_data[setup_future_usage]': 'off_session' } : {}),
+    ...(storeCard && payerAgreed
+      ? { 'payment_intent_data[setup_future_usage]': 'off_session' }
+      : {}),
   };
 }
 
