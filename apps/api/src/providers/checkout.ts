@@ -31,6 +31,11 @@ export interface CheckoutStartInput {
   captureType: 'Immediate' | 'Reserve';
   description: string;
   payer: { firstNames?: string; surname?: string; companyName?: string; emailAddress?: string };
+  /**
+   * Store the card for later payments (issue 21 item 31): true only when the configuration stores
+   * cards and the payer ticked the page's box. Absent or false: the card serves this payment only.
+   */
+  saveCard?: boolean;
   /** Where the provider sends the payer back: `<PUBLIC_URL>/pay/{id}?payment={paymentId}`. */
   returnUrl: string;
   /** Where the provider sends a payer who gives up (the same page, `&cancelled=1`). */

@@ -7,6 +7,11 @@ export interface FakeOppwaCheckout {
   form: URLSearchParams;
   /** Set once the shopper paid: the payment's id and result. */
   payment: { id: string; code: string; description: string } | null;
+  /**
+   * The stored card (registration) the payment made: only for a checkout posted with
+   * `createRegistration=true` and paid successfully; null otherwise.
+   */
+  registrationId: string | null;
 }
 
 export interface FakeOppwa extends FakeServer {
@@ -24,6 +29,8 @@ export interface FakeOppwa extends FakeServer {
    * amount captured, RV); `refunded` is the sum of their RFs, in cents.
    */
   payments: Map<string, FakeOppwaPayment>;
+  /** Cards stored as registrations (createRegistration=true), by registration id: the checkout. */
+  registrations: Map<string, { checkoutId: string; paymentId: string }>;
   /** Refunds (RF) by their own id. */
   refunds: Map<string, { referencedId: string; amount: string; merchantTransactionId: string }>;
   /** The webhook listener's secret (64 hex characters), as OPPWA shows it to the merchant. */
@@ -69,6 +76,7 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     ndc: randomBytes(16).toString('hex'),
   });
   const checkouts = new Map<string, FakeOppwaCheckout>();
+  const registrations = new Map<string, { checkoutId: string; paymentId: string }>();
   const outcomes = {
     success: [
       '000.100.110',
@@ -83,6 +91,11 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     const [code, description] = outcomes[outcome];
     const id = `8ac7a4a1${randomBytes(12).toString('hex')}`;
     checkout.payment = { id, code, description };
+    // COPYandPAY registers the card with a successful payment of a checkout that asked for it.
+    if (outcome === 'success' && checkout.form.get('createRegistration') === 'true') {
+      checkout.registrationId = `8ac7a4a0${randomBytes(12).toString('hex')}`;
+      registrations.set(checkout.registrationId, { checkoutId, paymentId: id });
+    }
     if (outcome === 'success')
       payments.set(id, {
         amount: checkout.form.get('amount')!,
@@ -106,7 +119,14 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
       )
         return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
       const id = `${randomBytes(16).toString('hex').toUpperCase()}.uat01-vm-tx04`;
-      checkouts.set(id, { id, form: request.form, payment: null });
+      const createRegistration = request.form.get('createRegistration');
+      if (
+        createRegistration !== null &&
+        createRegistration !== 'true' &&
+        createRegistration !== 'false'
+      )
+        return sendJson(response, 400, result('200.300.404', 'invalid or missing parameter'));
+      checkouts.set(id, { id, form: request.form, payment: null, registrationId: null });
       return sendJson(response, 200, {
         id,
         ...result('000.200.100', 'successfully created checkout'),
@@ -135,6 +155,7 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
         amount: checkout.form.get('amount'),
         currency: checkout.form.get('currency'),
         merchantTransactionId: checkout.form.get('merchantTransactionId'),
+        ...(checkout.registrationId ? { registrationId: checkout.registrationId } : {}),
         card: {
           bin: '420000',
           last4Digits: '0000',
@@ -323,6 +344,7 @@ export async function startFakeOppwa(): Promise<FakeOppwa> {
     payments,
     refunds,
     checkouts,
+    registrations,
     pay,
     webhookSecret,
     encrypt,

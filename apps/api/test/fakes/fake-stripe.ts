@@ -42,6 +42,21 @@ export interface FakeCheckoutSession {
   status: 'open' | 'complete' | 'expired';
   paymentStatus: 'paid' | 'unpaid';
   paymentIntent: string | null;
+  /** `customer_creation` as posted (`always` | `if_required`), or null when not sent. */
+  customerCreation: string | null;
+  /** `payment_intent_data[setup_future_usage]` as posted (`on_session` | `off_session`), or null. */
+  setupFutureUsage: string | null;
+  /** The Customer Checkout made when the session completed (customer_creation=always), or null. */
+  customer: string | null;
+}
+
+/** A card Stripe saved on a Customer when a session with setup_future_usage completed. */
+export interface FakeSavedCard {
+  account: string;
+  customer: string;
+  paymentMethod: string;
+  usage: string;
+  session: string;
 }
 
 /** A refund made on a connected account (POST /v1/refunds). */
@@ -67,6 +82,8 @@ export interface FakeStripe extends FakeServer {
   /** The platform's Connect webhook endpoint secret (whsec_…). */
   webhookSecret: string;
   sessions: Map<string, FakeCheckoutSession>;
+  /** Cards saved on Customers for later payments, in the order they were saved. */
+  savedCards: FakeSavedCard[];
   /**
    * The payer finishes the session on Stripe's page: `paid` makes a payment intent that succeeded
    * (or requires_capture with manual capture); `declined` leaves the session open with a failed
@@ -171,6 +188,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   let next: FakeStripeAccount = { id: 'acct_1Fake00000000001', displayName: 'Fake Stripe Ltd' };
   const paymentIntents = new Map<string, FakePaymentIntent>();
   const sessions = new Map<string, FakeCheckoutSession>();
+  const savedCards: FakeSavedCard[] = [];
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const intentMetadata = new Map<string, Record<string, string>>();
   const intentErrors = new Map<string, string>();
@@ -241,6 +259,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       currency: session.currency,
       client_reference_id: session.form.get('client_reference_id'),
       customer_email: session.form.get('customer_email'),
+      customer: session.customer,
+      customer_creation: session.customerCreation,
       livemode: false,
       metadata: session.metadata,
       mode: 'payment',
@@ -315,6 +335,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         amountReceived: session.amount,
       });
     }
+    // Checkout makes the Customer, and attaches the card to it for setup_future_usage; without a
+    // Customer the card is attached to nothing (Stripe: "the payment method is not attached").
+    if (session.customerCreation === 'always')
+      session.customer = `cus_${randomBytes(7).toString('hex')}`;
+    if (session.setupFutureUsage && session.customer)
+      savedCards.push({
+        account: session.account,
+        customer: session.customer,
+        paymentMethod: `pm_${randomBytes(12).toString('hex')}`,
+        usage: session.setupFutureUsage,
+        session: session.id,
+      });
     session.status = 'complete';
     session.paymentStatus = session.manualCapture ? 'unpaid' : 'paid';
     return signedEvent('checkout.session.completed', sessionBody(session, false), session.account);
@@ -441,6 +473,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
             message: "The Checkout Session's total amount due must add up to at least £0.30 gbp",
           },
         });
+      // Stripe's own checks of the card options (its invalid_request_error wording).
+      const customerCreation = form.get('customer_creation');
+      const setupFutureUsage = form.get('payment_intent_data[setup_future_usage]');
+      const invalid = (param: string, value: string, allowed: string[]) =>
+        sendJson(response, 400, {
+          error: {
+            type: 'invalid_request_error',
+            param,
+            message: `Invalid ${param}: must be one of ${allowed.join(', ')} (got ${value}).`,
+          },
+        });
+      if (customerCreation !== null && !['always', 'if_required'].includes(customerCreation))
+        return invalid('customer_creation', customerCreation, ['always', 'if_required']);
+      if (setupFutureUsage !== null && !['on_session', 'off_session'].includes(setupFutureUsage))
+        return invalid('payment_intent_data[setup_future_usage]', setupFutureUsage, [
+          'on_session',
+          'off_session',
+        ]);
       const session: FakeCheckoutSession = {
         id: `cs_test_${randomBytes(24).toString('hex')}`,
         account,
@@ -454,6 +504,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         status: 'open',
         paymentStatus: 'unpaid',
         paymentIntent: null,
+        customerCreation,
+        setupFutureUsage,
+        customer: null,
       };
       sessions.set(session.id, session);
       const body = sessionBody(session, false);
@@ -797,6 +850,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     ...server,
     webhookSecret,
     sessions,
+    savedCards,
     completeSession,
     expireSession,
     signedEvent,

@@ -40,6 +40,8 @@ export interface PaymentFormValues {
   amount: string;
   /** Editable invoices: the amount as typed, and whether a not-required one is left out. */
   invoices?: Record<string, InvoiceAmountValue>;
+  /** The save-card box of the chosen method, where it offers one (PayMethod.saveCard). */
+  saveCard?: boolean;
 }
 
 export interface InvoiceAmountValue {
@@ -172,6 +174,7 @@ export function validatePayment(
       configurationId: values.configurationId,
       ...(amount === undefined ? {} : { amount }),
       ...(invoices.length > 0 ? { invoices } : {}),
+      ...(values.saveCard === undefined ? {} : { saveCard: values.saveCard }),
       payer,
     },
   };

@@ -102,6 +102,12 @@ export const payMethodSchema = z
      */
     minimumAmount: z.number().nullable().optional(),
     maximumAmount: z.number().nullable().optional(),
+    /**
+     * The configuration stores cards (spec 3 §2 store-card details): the page shows the payer a
+     * "save this card" box, ticked at first when `checkedByDefault` (save-card option default).
+     * Absent: no box, and no card is stored.
+     */
+    saveCard: z.object({ checkedByDefault: z.boolean() }).optional(),
   })
   .meta({ id: 'PayMethod' });
 export type PayMethod = z.infer<typeof payMethodSchema>;
@@ -196,6 +202,11 @@ export const startPaymentBodySchema = z
       )
       .max(1000)
       .optional(),
+    /**
+     * The payer agreed to have the card saved (the page's box). Only a method with `saveCard`
+     * stores it; absent or false: the card is used for this payment only.
+     */
+    saveCard: z.boolean({ message: 'Save card must be true or false' }).optional(),
     payer: z
       .object({
         firstNames: z.string().trim().max(100).optional(),

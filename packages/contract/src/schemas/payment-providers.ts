@@ -174,6 +174,8 @@ export const paymentProviderLimits = {
   reference: { min: 1, max: 60 },
   iban: { max: 34 },
   paymentAmount: { min: 0, max: 999_999_999_999 },
+  /** A P-521 private key in PEM is about 380 characters; room for a PKCS#8 one with a public part. */
+  privateKeyPem: { max: 4000 },
 } as const;
 
 export const paymentProviderMessages = {
@@ -214,6 +216,10 @@ export const paymentProviderMessages = {
   deleteFailed: 'An error occurred while deleting the payment provider: ',
   defaultUpdateFailed: 'An error occurred while updating the default payment provider: ',
   notFound: 'Payment provider configuration could not be found.',
+  // Issue 19: TrueLayer's request signing key (refunds are signed requests).
+  signingPrivateKey: 'Signing private key must be an EC P-521 private key in PEM.',
+  signingKeyIdRequired: 'Signing key ID is required with a signing private key.',
+  signingPrivateKeyRequired: 'Signing private key is required with a signing key ID.',
 } as const;
 
 const required = (label: string) => `${label} is required.`;
@@ -316,6 +322,40 @@ const digits = (count: number, message: string) =>
     .transform((value) => value.replace(/[\s-]/g, ''))
     .refine((value) => new RegExp(`^\\d{${count}}$`).test(value), message);
 
+/**
+ * A PEM block as pasted: a single-line input drops its line breaks, so the base64 body is taken
+ * whatever its spacing and wrapped again at 64 characters. Null when it is not one PEM block.
+ */
+export function normalisedPem(value: string): string | null {
+  const block = /^-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----$/.exec(value.trim());
+  if (!block) return null;
+  const body = block[2]!.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return null;
+  const lines = body.match(/.{1,64}/g)!;
+  return `-----BEGIN ${block[1]}-----\n${lines.join('\n')}\n-----END ${block[1]}-----\n`;
+}
+
+/**
+ * TrueLayer's request signing private key (issue 19): PEM of an EC key, PKCS#8 (`PRIVATE KEY`)
+ * or SEC1 (`EC PRIVATE KEY`); blank is none, the sentinel keeps the stored one. The curve (P-521)
+ * is checked by the server, which can read the key.
+ */
+const signingPrivateKey = z
+  .string({ message: paymentProviderMessages.signingPrivateKey })
+  .max(paymentProviderLimits.privateKeyPem.max, paymentProviderMessages.signingPrivateKey)
+  .nullish()
+  .transform((value, ctx) => {
+    const given = value?.trim();
+    if (!given) return null;
+    if (given === secretSentinel) return given;
+    const pem = normalisedPem(given);
+    if (!pem || !/^-----BEGIN (EC )?PRIVATE KEY-----/.test(pem)) {
+      ctx.addIssue({ code: 'custom', message: paymentProviderMessages.signingPrivateKey });
+      return z.NEVER;
+    }
+    return pem;
+  });
+
 const trueLayer: ProviderKindSchema = {
   settings: z.object({
     beneficiaryName: text('Payees Name', paymentProviderLimits.beneficiaryName.max),
@@ -341,8 +381,11 @@ const trueLayer: ProviderKindSchema = {
     clientId: text('Client ID'),
     clientSecret: text('Client Secret'),
     useSandbox: flag('Use sandbox', false),
+    // Issue 19: the key TrueLayer refunds are signed with (its id in TrueLayer's console).
+    signingKeyId: optionalText('Signing key ID'),
+    signingPrivateKey,
   }),
-  secrets: ['clientSecret'],
+  secrets: ['clientSecret', 'signingPrivateKey'],
   serverManaged: [],
 };
 
@@ -411,6 +454,24 @@ const sandbox: ProviderKindSchema = {
   secrets: [],
   serverManaged: [],
 };
+
+/**
+ * spec 3 §2 card options (issue 21 item 31): whether the payer page offers to save the card with
+ * a configuration, and whether the box starts ticked. Stripe stores cards only on a Stripe
+ * customer (use-customer); OPPWA stores them as registrations. Null: no box, no card stored.
+ */
+export function saveCardOfferOf(
+  providerName: string,
+  settings: Record<string, unknown> | null | undefined,
+): { checkedByDefault: boolean } | null {
+  const s = settings ?? {};
+  const stores =
+    (providerName === 'Oppwa' && s.storePayerPaymentMethod === true) ||
+    (providerName === 'Stripe' &&
+      s.useStripeCustomer === true &&
+      s.storePayerPaymentMethod === true);
+  return stores ? { checkedByDefault: s.saveCardOptionDefault === true } : null;
+}
 
 export const providerKindSchemas: Record<PaymentProviderName, ProviderKindSchema> = {
   TranSafe: tranSafe,
@@ -577,6 +638,18 @@ function checkKind<
           message: required('Password'),
         });
     }
+    // Issue 19: a signing key is its id and its private key together, or neither.
+    if (
+      body.providerName === 'TrueLayer' &&
+      Boolean(c.signingKeyId) !== Boolean(c.signingPrivateKey)
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credentials', c.signingKeyId ? 'signingPrivateKey' : 'signingKeyId'],
+        message: c.signingKeyId
+          ? paymentProviderMessages.signingPrivateKeyRequired
+          : paymentProviderMessages.signingKeyIdRequired,
+      });
     // spec 3 §5 UK card provider: integration key and password only for Pi.
     if (body.providerName === 'Opayo' && s.integrationType === 'Pi') {
       if (!c.integrationKey)

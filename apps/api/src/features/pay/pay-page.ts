@@ -3,6 +3,7 @@ import {
   currencyDecimalPlaces,
   payMethodGroups,
   paymentProviderTypes,
+  saveCardOfferOf,
   type PayInvoice,
   type PayMethod,
   type PayMethodGroup,
@@ -234,6 +235,11 @@ export function methodsOf(rows: ProviderRow[], currency: string, range: AmountRa
     if (!first) continue;
     // A bound is sent only where the method has one.
     const { minimum, maximum } = first.bounds;
+    // spec 3 §2 store-card details: the payer is asked; only a card method stores a card.
+    const saveCard =
+      first.group === 'Card'
+        ? saveCardOfferOf(row.providerName, row.settings as Record<string, unknown>)
+        : null;
     methods.push({
       configurationId: row.id,
       providerName: row.providerName,
@@ -243,6 +249,7 @@ export function methodsOf(rows: ProviderRow[], currency: string, range: AmountRa
       isTest: row.isTest,
       ...(minimum && { minimumAmount: Number(minimum.round(decimals, Big.roundUp)) }),
       ...(maximum && { maximumAmount: Number(maximum.round(decimals, Big.roundDown)) }),
+      ...(saveCard && { saveCard }),
       order,
     });
   }

@@ -459,7 +459,18 @@ export function createPayService(deps: {
           ipAddress: actor.ipAddress ?? null,
           requestId: actor.requestId ?? null,
         });
-        return { request, configuration, credentials, paymentId, reference, amount, payer };
+        // The card is stored only with the payer's consent, and only where the method offers it.
+        const saveCard = method.saveCard !== undefined && body.saveCard === true;
+        return {
+          request,
+          configuration,
+          credentials,
+          paymentId,
+          reference,
+          amount,
+          payer,
+          saveCard,
+        };
       });
 
       const adapter = checkouts.forProvider(started.configuration.providerName)!;
@@ -474,6 +485,7 @@ export function createPayService(deps: {
           captureType: started.request.captureType === 'Reserve' ? 'Reserve' : 'Immediate',
           description: started.request.description ?? `Payment ${started.reference}`,
           payer: started.payer,
+          saveCard: started.saveCard,
           returnUrl,
           cancelUrl: `${returnUrl}&cancelled=1`,
           notificationUrl: `${publicUrl}/api/v0/webhooks/${adapter.name.toLowerCase()}/${started.configuration.id}`,

@@ -24,6 +24,7 @@ import type {
   PaymentProvidersRepository,
   ProviderScope,
 } from './payment-providers.repository.js';
+import { isP521PrivateKey } from '../../providers/truelayer/truelayer.signing.js';
 import type { ProviderGates } from './provider-gates.js';
 
 type ProviderFields = (typeof paymentProviderQuery)['fields'];
@@ -35,6 +36,7 @@ const secretLabels: Record<string, string> = {
   integrationPassword: 'Integration password',
   clientSecret: 'Client Secret',
   accessToken: 'Access token',
+  signingPrivateKey: 'Signing private key',
 };
 
 /** The credential fields a form shows for a kind (its schema's keys). */
@@ -164,6 +166,14 @@ export function createPaymentProvidersService(deps: {
           errors[`credentials.${key}`] = [`${secretLabels[key] ?? key} is required.`];
         continue;
       }
+      // Issue 19: a new TrueLayer signing key must be one TrueLayer can check (EC P-521).
+      if (
+        providerName === 'TrueLayer' &&
+        key === 'signingPrivateKey' &&
+        typeof value === 'string' &&
+        !isP521PrivateKey(value)
+      )
+        errors[`credentials.${key}`] = [paymentProviderMessages.signingPrivateKey];
       next[key] = value;
     }
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);

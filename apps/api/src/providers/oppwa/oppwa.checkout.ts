@@ -95,7 +95,11 @@ export function createOppwaCheckout(options: {
         ...(input.payer.surname ? { 'customer.surname': input.payer.surname } : {}),
         ...(input.payer.companyName ? { 'customer.companyName': input.payer.companyName } : {}),
         ...(input.payer.emailAddress ? { 'customer.email': input.payer.emailAddress } : {}),
-        ...(settings.storePayerPaymentMethod === true ? { createRegistration: 'true' } : {}),
+        // spec 3 §2 store-card details, with the payer's consent (issue 21 item 31): the card is
+        // registered with the payment, its registrationId in the payment's answer.
+        ...(settings.storePayerPaymentMethod === true && input.saveCard === true
+          ? { createRegistration: 'true' }
+          : {}),
         ...(credentials.useSandbox === true ? { testMode: 'EXTERNAL' } : {}),
       };
       const url = `${host}/v1/checkouts`;

@@ -132,6 +132,26 @@ const intentIdOf = (session: CheckoutSession): string | null =>
     : (intentOf(session)?.id ?? null);
 
 /**
+ * spec 3 §2 card options on the session (issue 21 item 31). Use-customer: Checkout makes a
+ * Customer for the payer (`customer_creation=always`; payment mode makes none unless it must).
+ * A card is saved only when the configuration stores cards and the payer ticked the page's box:
+ * `payment_intent_data[setup_future_usage]=off_session` attaches it to that Customer for later
+ * payments without the payer (Stripe's page then tells the payer it is saved). Stripe's own
+ * save box (`saved_payment_method_options[payment_method_save]`) is not used: the payer has
+ * already been asked on our page, and that box needs an existing Customer passed as `customer`.
+ */
+function cardOptionsOf(settings: Record<string, unknown>, payerAgreed: boolean) {
+  const useCustomer = settings.useStripeCustomer === true;
+  const storeCard = useCustomer && settings.storePayerPaymentMethod === true;
+  return {
+    ...(useCustomer ? { customer_creation: 'always' } : {}),
+    ...(storeCard && payerAgreed
+      ? { 'payment_intent_data[setup_future_usage]': 'off_session' }
+      : {}),
+  };
+}
+
+/**
  * Stripe Checkout on the merchant's connected account (Stripe-Account header: a direct charge),
  * for the payer page (issue 14). start() makes a Checkout Session in payment mode with one line
  * of the amount (manual capture for Reserve) and sends the payer to its url; status() reads the
@@ -193,6 +213,7 @@ export function createStripeCheckout(options: {
         'payment_intent_data[description]': input.ledgerlineReference,
         ...(reserve ? { 'payment_intent_data[capture_method]': 'manual' } : {}),
         ...(input.payer.emailAddress ? { customer_email: input.payer.emailAddress } : {}),
+        ...cardOptionsOf(input.configuration.settings, input.saveCard === true),
       };
       const url = `${api}/v1/checkout/sessions`;
       const request = { method: 'POST', url, body: { ...fields, stripeAccount: account } };

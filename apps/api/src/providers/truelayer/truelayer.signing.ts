@@ -70,6 +70,19 @@ export function tlSignRequest(input: {
   return `${header}..${b64url(signature)}`;
 }
 
+/**
+ * Whether `pem` is an EC private key on P-521, the only kind TrueLayer signs with (ES512): the
+ * configuration refuses any other key when it is saved, not at the first refund.
+ */
+export function isP521PrivateKey(pem: string): boolean {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'secp521r1';
+  } catch {
+    return false;
+  }
+}
+
 export type TlVerification = { ok: true } | { ok: false; reason: string; retry?: boolean };
 
 interface Jwks {

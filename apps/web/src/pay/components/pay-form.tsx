@@ -23,6 +23,9 @@ const groupNames: Record<PayMethodGroup, string> = {
 
 export const noMethodsMessage = 'This company cannot take payments online yet.';
 
+/** The save-card box (issue 21 item 31); the spec gives no wording. */
+export const saveCardLabel = 'Save this card for future payments';
+
 function defaultMethod(methods: PayMethod[]): string {
   return (methods.find((method) => method.isDefault) ?? methods[0])?.configurationId ?? '';
 }
@@ -99,6 +102,8 @@ export function PayForm({ page, onStarted }: PayFormProps) {
       ]),
     ),
   }));
+  // The payer's save-card choice per method; untouched, the method's default (save-card default).
+  const [saveCardChoices, setSaveCardChoices] = useState<Record<string, boolean>>({});
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -144,6 +149,12 @@ export function PayForm({ page, onStarted }: PayFormProps) {
   const configurationId = offeredMethods.some((m) => m.configurationId === values.configurationId)
     ? values.configurationId
     : defaultMethod(offeredMethods);
+  const saveCardOffer = offeredMethods.find(
+    (method) => method.configurationId === configurationId,
+  )?.saveCard;
+  const saveCard = saveCardOffer
+    ? (saveCardChoices[configurationId] ?? saveCardOffer.checkedByDefault)
+    : undefined;
   const setInvoice = (transactionId: string, value: InvoiceAmountValue) =>
     setValues((current) => ({
       ...current,
@@ -163,7 +174,7 @@ export function PayForm({ page, onStarted }: PayFormProps) {
     event.preventDefault();
     setFormError(null);
     const checked = validatePayment(
-      { ...values, configurationId },
+      { ...values, configurationId, saveCard },
       partPayment,
       invoiceRules,
       fixedTotal,
@@ -251,6 +262,20 @@ export function PayForm({ page, onStarted }: PayFormProps) {
             ))}
           </div>
         ))}
+        {saveCard !== undefined && (
+          <label className="save-card">
+            <input
+              type="checkbox"
+              name="saveCard"
+              checked={saveCard}
+              onChange={(event) => {
+                const checked = event.target.checked;
+                setSaveCardChoices((current) => ({ ...current, [configurationId]: checked }));
+              }}
+            />
+            <span>{saveCardLabel}</span>
+          </label>
+        )}
       </fieldset>
       <fieldset>
         <legend>Your details</legend>

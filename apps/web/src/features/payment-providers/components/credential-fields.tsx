@@ -319,6 +319,18 @@ export function CredentialFields({
           <ServerChoice form={form} path="credentials.useSandbox" />
           <TextInput label="Client ID" required {...form.getInputProps('credentials.clientId')} />
           <SecretInput form={form} path="credentials.clientSecret" label="Client Secret" />
+          <TextInput
+            label="Signing key ID"
+            description="The key's id in TrueLayer's console: refunds are requests signed with it."
+            {...form.getInputProps('credentials.signingKeyId')}
+          />
+          <SecretInput
+            form={form}
+            path="credentials.signingPrivateKey"
+            label="Signing private key"
+            required={false}
+            description="The EC P-521 private key in PEM (-----BEGIN PRIVATE KEY----- …) whose public key is registered with TrueLayer."
+          />
           <CredentialsTestButton form={form} configurationId={configurationId} kind="TrueLayer" />
         </Stack>
       );

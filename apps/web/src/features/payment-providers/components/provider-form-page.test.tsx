@@ -113,6 +113,35 @@ describe('provider forms', () => {
     },
   );
 
+  it(
+    'TrueLayer signing key: a text that is no PEM private key is refused under the field, a pasted one-line PEM is not',
+    { timeout: 30_000 },
+    async () => {
+      const calls = renderNew('TrueLayer');
+      await userEvent.type(await screen.findByLabelText(/^Name/), 'Bank transfer');
+      await userEvent.type(screen.getByLabelText(/Client ID/), 'client');
+      await userEvent.type(screen.getByLabelText(/Client Secret/), 'secret');
+      const key = screen.getByLabelText(/Signing private key/);
+      await userEvent.type(key, 'not a key');
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      // The bank details are missing too: the form opened that tab first.
+      await userEvent.click(await screen.findByRole('tab', { name: 'General' }));
+      expect(await screen.findByText(messages.signingPrivateKey)).toBeInTheDocument();
+      await userEvent.clear(screen.getByLabelText(/Signing private key/));
+      // A pasted PEM loses its line breaks in a password input: still a PEM private key.
+      await userEvent.click(screen.getByLabelText(/Signing private key/));
+      await userEvent.paste(
+        '-----BEGIN PRIVATE KEY-----MIHuAgEAMBAGByqGSM49AgEGBSuBBAAj-----END PRIVATE KEY-----',
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await userEvent.click(await screen.findByRole('tab', { name: 'General' }));
+      await waitFor(() =>
+        expect(screen.queryByText(messages.signingPrivateKey)).not.toBeInTheDocument(),
+      );
+      expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+    },
+  );
+
   it('the common rules show on the General tab: name and priority', async () => {
     renderNew('Sandbox');
     const priority = await screen.findByLabelText(/Display priority/);

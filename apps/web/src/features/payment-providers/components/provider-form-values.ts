@@ -105,7 +105,13 @@ export function newProviderValues(
             currency: 'GBP',
           },
         },
-        credentials: { clientId: '', clientSecret: '', useSandbox: false },
+        credentials: {
+          clientId: '',
+          clientSecret: '',
+          useSandbox: false,
+          signingKeyId: '',
+          signingPrivateKey: '',
+        },
       };
     case 'Oppwa':
       return {
