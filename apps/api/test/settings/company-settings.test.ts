@@ -347,17 +347,65 @@ describe('logo', () => {
 
   it('refuses a GIF, a file under 50 bytes, one over 4 MB and a missing file with their messages', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(60)]);
-    expect((await uploadLogo(admin, gif, 'a.gif')).json().detail).toBe(logoMessages.type);
-    expect((await uploadLogo(admin, png.subarray(0, 40), 'a.png')).json().detail).toBe(
-      logoMessages.tooSmall,
-    );
+    // Named as a PNG, the bytes still decide.
+    expect((await uploadLogo(admin, gif, 'a.png')).json().detail).toBe(logoMessages.type);
+    const tooSmall = await uploadLogo(admin, png.subarray(0, 40), 'a.png');
+    expect(tooSmall.statusCode).toBe(400);
+    expect(tooSmall.json()).toMatchObject({
+      detail: 'File size is too small, minimum allowed 50 bytes',
+      errors: { imageFile: ['File size is too small, minimum allowed 50 bytes'] },
+    });
     const huge = Buffer.concat([png, Buffer.alloc(4_194_304)]);
     const tooLarge = await uploadLogo(admin, huge, 'huge.png');
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json().detail).toBe(logoMessages.tooLarge);
+    expect(tooLarge.json().detail).toBe('File size is too large, maximum allowed 4194304 bytes');
     const wrongField = await uploadLogo(admin, png, 'a.png', 'file');
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json().detail).toBe(logoMessages.required);
+  });
+
+  // spec 1 §5: 50 to 4194304 bytes; jpg, jpeg, png or svg compared case-insensitively.
+  const svgOf = (bytes: number) => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
+    return Buffer.from(svg.replace('></svg>', `${' '.repeat(bytes - svg.length)}></svg>`));
+  };
+
+  it('takes exactly 50 bytes and refuses 49 with the spec message', async () => {
+    expect(svgOf(50).length).toBe(50);
+    expect((await uploadLogo(admin, svgOf(50), 'fifty.svg')).statusCode).toBe(200);
+    const short = await uploadLogo(admin, svgOf(49), 'forty-nine.svg');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().detail).toBe('File size is too small, minimum allowed 50 bytes');
+  });
+
+  it('compares the extension case-insensitively', async () => {
+    const upper = await uploadLogo(admin, png, 'ACME.PNG');
+    expect(upper.statusCode).toBe(200);
+    expect(upper.json()).toMatchObject({ fileName: 'ACME.PNG', fileType: 'image/png' });
+    expect((await uploadLogo(admin, svgOf(60), 'Logo.SvG')).statusCode).toBe(200);
+  });
+
+  it('refuses a name without an extension: Invalid file extension.', async () => {
+    for (const name of ['logo', 'logo.']) {
+      const response = await uploadLogo(admin, png, name);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        detail: 'Invalid file extension.',
+        errors: { imageFile: ['Invalid file extension.'] },
+      });
+    }
+  });
+
+  it('refuses another extension, naming it, even when the bytes are a PNG', async () => {
+    const gif = await uploadLogo(admin, png, 'logo.gif');
+    expect(gif.statusCode).toBe(400);
+    expect(gif.json()).toMatchObject({
+      detail: 'File with the extension gif is not supported.',
+      errors: { imageFile: ['File with the extension gif is not supported.'] },
+    });
+    expect((await uploadLogo(admin, png, 'logo.PNG.exe')).json().detail).toBe(
+      'File with the extension exe is not supported.',
+    );
   });
 
   it('refuses uploads and clearing without ConfigureSystemSettings', async () => {

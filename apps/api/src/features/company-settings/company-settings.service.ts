@@ -1,6 +1,6 @@
 import type { updateCompanySettingsBody } from '@ledgerline/contract';
 import {
-  logoLimits,
+  logoFileProblem,
   logoMessages,
   type logoTypes,
   type AccountInfo,
@@ -81,11 +81,15 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
       return company;
     },
 
-    /** Checks the file before any transaction: size, type from the bytes, SVG sanitised. */
+    /**
+     * Checks the file before any transaction: the spec's size and extension rules (spec 1 §5),
+     * then the type from the bytes, whatever the name says, and the SVG sanitised.
+     */
     async prepareLogo(upload: { data: Buffer; fileName: string }): Promise<PreparedLogo> {
-      if (upload.data.length < logoLimits.minBytes) throw invalidLogo(logoMessages.tooSmall);
-      if (upload.data.length > logoLimits.maxBytes)
-        throw new AppError(413, 'Content Too Large', logoMessages.tooLarge);
+      const problem = logoFileProblem({ name: upload.fileName, size: upload.data.length });
+      if (problem === logoMessages.tooLarge)
+        throw new AppError(413, 'Content Too Large', problem, { errors: { imageFile: [problem] } });
+      if (problem) throw invalidLogo(problem);
       const logo = await readLogo(upload.data);
       if (!logo) throw invalidLogo(logoMessages.type);
       return {
