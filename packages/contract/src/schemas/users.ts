@@ -73,9 +73,17 @@ export const createUserBody = z
   .meta({ id: 'CreateUser' });
 export type CreateUserBody = z.input<typeof createUserBody>;
 
-/** PUT users/{id}: the name (the e-mail cannot change; the role has its own call). */
+/**
+ * PUT users/{id} (spec 1 §3, §7): `{ id, displayName }`. The spec's users page names the field
+ * `name`; that is read too, when displayName is absent (docs/decisions.md). The e-mail cannot
+ * change; the role has its own call.
+ */
 export const updateUserBody = z
-  .object({ id: z.uuid(), name: userName })
+  .object({ id: z.uuid(), displayName: userName.optional(), name: userName.optional() })
+  .refine((body) => body.displayName !== undefined || body.name !== undefined, {
+    message: 'Name is required.',
+    path: ['displayName'],
+  })
   .meta({ id: 'UpdateUser' });
 export type UpdateUserBody = z.input<typeof updateUserBody>;
 

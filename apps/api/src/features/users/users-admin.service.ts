@@ -78,9 +78,9 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
       }
     },
 
-    async rename(tx: Tx, actor: Actor, id: string, name: string) {
+    async rename(tx: Tx, actor: Actor, id: string, name: string, field: 'displayName' | 'name' = 'displayName') {
       await load(tx, actor.tenantId, id);
-      if (await repository.nameTaken(tx, actor.tenantId, name, id)) throw conflict('name', messages.userNameExists);
+      if (await repository.nameTaken(tx, actor.tenantId, name, id)) throw conflict(field, messages.userNameExists);
       return (await repository.update(tx, actor.tenantId, id, { displayName: name }))!;
     },
 

@@ -48,8 +48,13 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const create = useCreateUser();
   const update = useUpdateUser();
 
+  // The update sends the spec's displayName (spec 1 §7); the form's field is Name.
+  const setErrors = (errors: Record<string, string>) => {
+    const { displayName, ...others } = errors;
+    form.setErrors(displayName ? { ...others, name: displayName } : others);
+  };
   const fail = (prefix: string) => (error: Error) =>
-    showSubmitFailure(error, form.setErrors, () =>
+    showSubmitFailure(error, setErrors, () =>
       notifications.show({ color: 'red', message: failureMessage(prefix, error) }),
     );
 
@@ -70,7 +75,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
       });
       return;
     }
-    const body = updateUserBody.parse({ id: values.id, name: values.name });
+    const body = updateUserBody.parse({ id: values.id, displayName: values.name });
     const role = !isCurrentUser && values.role !== user.role ? values.role : undefined;
     update.mutate(
       { body, role },
