@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { companyDetailsMessages as m, logoMessages } from '@ledgerline/contract';
 import { auditActivities, users } from '../../src/db/schema.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 let ctx: TestContext;
 let admin: SignedIn;
@@ -101,6 +102,7 @@ describe('company details', () => {
       name: expect.any(String),
       companyDetails: null,
       logoUrl: null,
+      paymentProvider: null,
     });
   });
 
@@ -448,5 +450,72 @@ describe('logo', () => {
     expect(clear.statusCode).toBe(204);
     expect((await get(admin)).json().logoUrl).toBeNull();
     expect((await get(admin, '/api/v0/company-settings/logo')).statusCode).toBe(404);
+  });
+});
+
+// spec 1 §3 Company settings: name, companyDetails, paymentProvider (the default configuration).
+describe('payment provider', () => {
+  const call = (who: SignedIn, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({
+      method,
+      url: `/api/v0/${url}`,
+      headers: who.headers({ 'dataset-id': '1' }),
+      ...(payload ? { payload } : {}),
+    });
+  const sandbox = (name: string) => ({
+    providerName: 'Sandbox',
+    name,
+    enabled: true,
+    displayPriority: 0,
+  });
+
+  it('answers the default configuration in short, follows a change of default, and is null without one', async () => {
+    const merchant = await signIn(ctx, { tenantName: 'Provider Settings Ltd' });
+    // The Sandbox test provider belongs to demo companies (issue 20).
+    await makeDemoCompany(ctx, merchant);
+    expect((await get(merchant)).json().paymentProvider).toBeNull();
+
+    const first = await call(merchant, 'POST', 'providers', sandbox('Till one'));
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await call(merchant, 'POST', 'providers', {
+      ...sandbox('Till two'),
+      enabled: false,
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    const settings = (await get(merchant)).json();
+    expect(settings.paymentProvider).toEqual({
+      id: first.json().id,
+      providerName: 'Sandbox',
+      name: 'Till one',
+      enabled: true,
+      isTest: first.json().isTest,
+    });
+    expect(Object.keys(settings.paymentProvider)).not.toContain('credentials');
+    expect(Object.keys(settings.paymentProvider)).not.toContain('settings');
+
+    const changed = await call(merchant, 'PUT', 'company-settings/payment-provider', {
+      paymentProviderId: second.json().id,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await get(merchant)).json().paymentProvider).toMatchObject({
+      id: second.json().id,
+      name: 'Till two',
+      enabled: false,
+    });
+
+    expect(
+      (await call(merchant, 'DELETE', `providers/${second.json().id}`)).statusCode,
+    ).toBeLessThan(300);
+    expect((await get(merchant)).json().paymentProvider).toBeNull();
+  });
+
+  it("never answers another tenant's default provider", async () => {
+    const owner = await signIn(ctx, { tenantName: 'Provider Owner Ltd' });
+    await makeDemoCompany(ctx, owner);
+    const stranger = await signIn(ctx, { tenantName: 'Provider Stranger Ltd' });
+    expect((await call(owner, 'POST', 'providers', sandbox('Owner till'))).statusCode).toBe(201);
+    expect((await get(owner)).json().paymentProvider.name).toBe('Owner till');
+    expect((await get(stranger)).json().paymentProvider).toBeNull();
+    expect((await get(stranger, '/api/v0/company-settings', '2')).statusCode).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentProviderNames } from './payment-providers.js';
 
 /** spec 3 §5, §9 company limits; spec 1 §9 the logo's size and types. */
 export const companyDetailsLimits = {
@@ -167,6 +168,20 @@ export const companySettingsSchema = z
       .nullable(),
     /** The logo's address even before the details are saved, so the header can show it. */
     logoUrl: z.string().nullable(),
+    /**
+     * spec 1 §3, spec 3 §3: the company's default payment provider configuration, in short (no
+     * settings or credentials), or null while none is the default (docs/decisions.md). Changed
+     * through PUT company-settings/payment-provider.
+     */
+    paymentProvider: z
+      .object({
+        id: z.uuid(),
+        providerName: z.enum(paymentProviderNames),
+        name: z.string(),
+        enabled: z.boolean(),
+        isTest: z.boolean(),
+      })
+      .nullable(),
   })
   .meta({ id: 'CompanySettings' });
 export type CompanySettings = z.infer<typeof companySettingsSchema>;

@@ -4,6 +4,7 @@ import {
   logoMessages,
   type logoTypes,
   type AccountInfo,
+  type PaymentProviderName,
   type CompanySettings,
   type UpdateCompanySettingsBody,
 } from '@ledgerline/contract';
@@ -37,14 +38,19 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
   async function get(tx: Tx, scope: CompanyScope): Promise<CompanySettings> {
     const company = await repository.company(tx, scope);
     if (!company) throw new NotFoundError('The company was not found.');
-    const [details, logo] = await Promise.all([
+    const [details, logo, paymentProvider] = await Promise.all([
       repository.details(tx, scope),
       repository.logoInfo(tx, scope),
+      repository.defaultPaymentProvider(tx, scope),
     ]);
     const logoUrl = logo ? logoPath(logo.updatedOn) : null;
     return {
       name: company.datasetName,
       logoUrl,
+      paymentProvider: paymentProvider && {
+        ...paymentProvider,
+        providerName: paymentProvider.providerName as PaymentProviderName,
+      },
       companyDetails: details && {
         name: details.name,
         website: details.website,

@@ -5,7 +5,12 @@ import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { CustomisationPage } from './customisation-page';
 
-const withoutLogo = { name: 'Acme Ltd', logoUrl: null, companyDetails: null };
+const withoutLogo = {
+  name: 'Acme Ltd',
+  logoUrl: null,
+  companyDetails: null,
+  paymentProvider: null,
+};
 const bytes = (count: number) => new Uint8Array(count);
 
 function renderPage() {
