@@ -99,7 +99,8 @@ describe('changing users', () => {
     expect(renamed.json()).toMatchObject({ displayName: 'Vera V.', emailAddress: 'vera@people.example' });
     const clash = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}`, headers: admin.headers(), payload: { id: vera.id, name: 'Véra' } });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json().errors.name).toEqual(['User with the same name already exists.']);
+    // The body the users page sends (name) is read as the spec's displayName, where the clash shows.
+    expect(clash.json().errors.displayName).toEqual(['User with the same name already exists.']);
   });
 
   // spec 1 §3, §7: PUT users/{id} takes { id, displayName }; §5: the name stays unique, 1 to 100, trimmed.
@@ -112,6 +113,7 @@ describe('changing users', () => {
     expect(renamed.json()).toMatchObject({ id: dora.id, displayName: 'Dora D.' });
     // displayName is the spec's field: it wins over the users page's name.
     expect((await put({ id: dora.id, displayName: 'Dora E.', name: 'Ignored' })).json().displayName).toBe('Dora E.');
+    expect((await put({ id: dora.id, name: '' })).json().errors).toEqual({ displayName: ['Name is required.'] });
 
     const clash = await put({ id: dora.id, displayName: 'VERA V.' });
     expect(clash.statusCode).toBe(409);

@@ -75,16 +75,22 @@ export type CreateUserBody = z.input<typeof createUserBody>;
 
 /**
  * PUT users/{id} (spec 1 §3, §7): `{ id, displayName }`. The spec's users page names the field
- * `name`; that is read too, when displayName is absent (docs/decisions.md). The e-mail cannot
- * change; the role has its own call.
+ * `name`; a body with `name` and no `displayName` is read as that displayName (docs/decisions.md).
+ * The e-mail cannot change; the role has its own call.
  */
 export const updateUserBody = z
-  .object({ id: z.uuid(), displayName: userName.optional(), name: userName.optional() })
-  .refine((body) => body.displayName !== undefined || body.name !== undefined, {
-    message: 'Name is required.',
-    path: ['displayName'],
-  })
-  .meta({ id: 'UpdateUser' });
-export type UpdateUserBody = z.input<typeof updateUserBody>;
+  .preprocess(
+    (body) => {
+      if (typeof body !== 'object' || body === null || !('name' in body)) return body;
+      const { name, ...rest } = body as Record<string, unknown>;
+      return rest.displayName === undefined ? { ...rest, displayName: name } : rest;
+    },
+    z.object({ id: z.uuid(), displayName: userName }),
+  )
+  .meta({
+    id: 'UpdateUser',
+    description: 'The users page may send `name` instead of `displayName` (spec 1 §3).',
+  });
+export type UpdateUserBody = z.output<typeof updateUserBody>;
 
 export const userRoleQuery = z.object({ role: z.enum(roles, { message: 'Choose a role.' }) });

@@ -66,11 +66,7 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
         throw new ValidationError({ id: ['The id in the body must match the address.'] });
       }
       request.auditResource = { type: 'User', id: request.params.id };
-      // The spec's displayName, else the users page's name; a clash is reported on the field sent.
-      const { displayName, name } = request.body;
-      const field = displayName !== undefined ? 'displayName' : 'name';
-      const newName = (displayName ?? name)!;
-      return request.unitOfWork((tx) => users.rename(tx, actorOf(request), request.params.id, newName, field));
+      return request.unitOfWork((tx) => users.rename(tx, actorOf(request), request.params.id, request.body.displayName));
     },
   );
 

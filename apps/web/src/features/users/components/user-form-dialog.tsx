@@ -30,7 +30,8 @@ interface UserFormProps {
 }
 
 const addResolver = zod4Resolver(createUserBody);
-const editResolver = zod4Resolver(updateUserBody);
+// Editing checks the Name field with the same rule as adding; the body then goes as displayName.
+const editResolver = zod4Resolver(createUserBody.pick({ name: true }));
 
 function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const editing = user !== undefined;
@@ -43,7 +44,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
       role: user?.role ?? 'Standard',
     },
     validate: (values) =>
-      editing ? editResolver({ id: values.id, name: values.name }) : addResolver({ ...values }),
+      editing ? editResolver({ name: values.name }) : addResolver({ ...values }),
   });
   const create = useCreateUser();
   const update = useUpdateUser();
