@@ -65,6 +65,8 @@ export async function startFakeOidcProvider() {
         sub: string;
         email?: string;
         name?: string;
+        given_name?: string;
+        family_name?: string;
         email_verified?: boolean | string | null;
       },
       options: {
@@ -78,6 +80,8 @@ export async function startFakeOidcProvider() {
       return new SignJWT({
         email: claims.email,
         name: claims.name,
+        given_name: claims.given_name,
+        family_name: claims.family_name,
         ...(verified === null || claims.email === undefined ? {} : { email_verified: verified }),
       })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })

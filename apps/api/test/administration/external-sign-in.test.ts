@@ -6,6 +6,7 @@ import { createTenant } from '../../src/features/tenants/tenants.service.js';
 import type { MailMessage } from '../../src/platform/mail.js';
 import {
   buildTestApp,
+  cookiesOf,
   invitationLinkIn,
   openInvitation,
   signIn,
@@ -185,5 +186,88 @@ describe('an invited user', () => {
   it('answers an accept link without a token with 400', async () => {
     const response = await ctx.app.inject({ method: 'GET', url: '/api/v0/invitations/accept' });
     expect(response.statusCode).toBe(400);
+  });
+});
+
+// spec 1 §3 User (me): forename and surname (docs/decisions.md "Forename and surname").
+describe('forename and surname', () => {
+  async function owner(adminName: string) {
+    const email = `named-${randomUUID().slice(0, 8)}@example.com`;
+    const { tenantId, userId } = await createTenant(ctx.database, {
+      name: `T ${email}`,
+      adminEmail: email,
+      adminName,
+    });
+    return { email, tenantId, userId, sub: `named-sub-${email}` };
+  }
+  async function me(response: Awaited<ReturnType<typeof login>>) {
+    expect(response.statusCode, response.body).toBe(204);
+    const cookie = response.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const profile = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/users/me',
+      headers: { cookie },
+    });
+    expect(profile.statusCode, profile.body).toBe(200);
+    return profile.json() as {
+      displayName: string;
+      forename: string | null;
+      surname: string | null;
+    };
+  }
+
+  it("are the provider's given_name and family_name, refreshed at each sign-in that carries them", async () => {
+    const who = await owner('Gracie H');
+    const first = await me(
+      await login(
+        await ctx.oidc.token({
+          sub: who.sub,
+          email: who.email,
+          given_name: ' Grace ',
+          family_name: 'Brewster Murray Hopper',
+        }),
+      ),
+    );
+    expect(first).toMatchObject({
+      displayName: 'Gracie H',
+      forename: 'Grace',
+      surname: 'Brewster Murray Hopper',
+    });
+    // A token without the claims keeps what the provider said before.
+    const without = await me(await login(await ctx.oidc.token({ sub: who.sub, email: who.email })));
+    expect(without).toMatchObject({ forename: 'Grace', surname: 'Brewster Murray Hopper' });
+    const renamed = await me(
+      await login(
+        await ctx.oidc.token({
+          sub: who.sub,
+          email: who.email,
+          given_name: 'Amazing',
+          family_name: 'Grace',
+        }),
+      ),
+    );
+    expect(renamed).toMatchObject({ forename: 'Amazing', surname: 'Grace' });
+  });
+
+  it('are read from the display name when the provider gives none, and follow a rename', async () => {
+    const who = await owner('Ada King Lovelace');
+    const token = await ctx.oidc.token({ sub: who.sub, email: who.email });
+    const session = await login(token);
+    expect(await me(session)).toMatchObject({ forename: 'Ada', surname: 'King Lovelace' });
+    // The administrator renames themself through the users page's call (spec 1 §7).
+    const jar = cookiesOf(session);
+    const rename = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/v0/users/${who.userId}`,
+      headers: {
+        cookie: Object.entries(jar)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('; '),
+        'x-xsrf-token': jar['XSRF-TOKEN']!,
+      },
+      payload: { id: who.userId, displayName: 'Countess' },
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    expect(await me(await login(token))).toMatchObject({ forename: 'Countess', surname: null });
   });
 });

@@ -99,7 +99,43 @@ describe('changing users', () => {
     expect(renamed.json()).toMatchObject({ displayName: 'Vera V.', emailAddress: 'vera@people.example' });
     const clash = await ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${vera.id}`, headers: admin.headers(), payload: { id: vera.id, name: 'Véra' } });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json().errors.name).toEqual(['User with the same name already exists.']);
+    // The body the users page sends (name) is read as the spec's displayName, where the clash shows.
+    expect(clash.json().errors.displayName).toEqual(['User with the same name already exists.']);
+  });
+
+  // spec 1 §3, §7: PUT users/{id} takes { id, displayName }; §5: the name stays unique, 1 to 100, trimmed.
+  it('renames with the spec body { id, displayName }, and refuses what breaks the name rules', async () => {
+    const dora = (await post(admin, { name: 'Dora Display', email: 'dora@people.example', role: 'Viewer' })).json();
+    const put = (payload: object) =>
+      ctx.app.inject({ method: 'PUT', url: `/api/v0/users/${dora.id}`, headers: admin.headers(), payload });
+    const renamed = await put({ id: dora.id, displayName: '  Dora D. ' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ id: dora.id, displayName: 'Dora D.' });
+    // displayName is the spec's field: it wins over the users page's name.
+    expect((await put({ id: dora.id, displayName: 'Dora E.', name: 'Ignored' })).json().displayName).toBe('Dora E.');
+    expect((await put({ id: dora.id, name: '' })).json().errors).toEqual({ displayName: ['Name is required.'] });
+
+    const clash = await put({ id: dora.id, displayName: 'VERA V.' });
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toMatchObject({
+      detail: 'User with the same name already exists.',
+      errors: { displayName: ['User with the same name already exists.'] },
+    });
+    for (const [payload, message] of [
+      [{ id: dora.id }, 'Name is required.'],
+      [{ id: dora.id, displayName: '   ' }, 'Name is required.'],
+      [{ id: dora.id, displayName: 'x'.repeat(101) }, 'Name must be at most 100 characters.'],
+    ] as const) {
+      const refused = await put(payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(refused.json().errors.displayName).toEqual([message]);
+    }
+    expect((await put({ id: dora.id, displayName: 'x'.repeat(100) })).statusCode).toBe(200);
+    const otherId = await put({ id: admin.userId, displayName: 'Someone' });
+    expect(otherId.statusCode).toBe(400);
+    expect(otherId.json().errors.id).toEqual(['The id in the body must match the address.']);
+    const [stored] = await ctx.database.db.select().from(users).where(eq(users.id, dora.id));
+    expect(stored!.displayName).toBe('x'.repeat(100));
   });
 
   it('changes a role, but never the caller’s own', async () => {

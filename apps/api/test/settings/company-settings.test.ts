@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { companyDetailsMessages as m, logoMessages } from '@ledgerline/contract';
 import { auditActivities, users } from '../../src/db/schema.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { makeDemoCompany } from '../feature-gates.js';
 
 let ctx: TestContext;
 let admin: SignedIn;
@@ -101,6 +102,7 @@ describe('company details', () => {
       name: expect.any(String),
       companyDetails: null,
       logoUrl: null,
+      paymentProvider: null,
     });
   });
 
@@ -347,17 +349,65 @@ describe('logo', () => {
 
   it('refuses a GIF, a file under 50 bytes, one over 4 MB and a missing file with their messages', async () => {
     const gif = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(60)]);
-    expect((await uploadLogo(admin, gif, 'a.gif')).json().detail).toBe(logoMessages.type);
-    expect((await uploadLogo(admin, png.subarray(0, 40), 'a.png')).json().detail).toBe(
-      logoMessages.tooSmall,
-    );
+    // Named as a PNG, the bytes still decide.
+    expect((await uploadLogo(admin, gif, 'a.png')).json().detail).toBe(logoMessages.type);
+    const tooSmall = await uploadLogo(admin, png.subarray(0, 40), 'a.png');
+    expect(tooSmall.statusCode).toBe(400);
+    expect(tooSmall.json()).toMatchObject({
+      detail: 'File size is too small, minimum allowed 50 bytes',
+      errors: { imageFile: ['File size is too small, minimum allowed 50 bytes'] },
+    });
     const huge = Buffer.concat([png, Buffer.alloc(4_194_304)]);
     const tooLarge = await uploadLogo(admin, huge, 'huge.png');
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json().detail).toBe(logoMessages.tooLarge);
+    expect(tooLarge.json().detail).toBe('File size is too large, maximum allowed 4194304 bytes');
     const wrongField = await uploadLogo(admin, png, 'a.png', 'file');
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json().detail).toBe(logoMessages.required);
+  });
+
+  // spec 1 §5: 50 to 4194304 bytes; jpg, jpeg, png or svg compared case-insensitively.
+  const svgOf = (bytes: number) => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"></svg>';
+    return Buffer.from(svg.replace('></svg>', `${' '.repeat(bytes - svg.length)}></svg>`));
+  };
+
+  it('takes exactly 50 bytes and refuses 49 with the spec message', async () => {
+    expect(svgOf(50).length).toBe(50);
+    expect((await uploadLogo(admin, svgOf(50), 'fifty.svg')).statusCode).toBe(200);
+    const short = await uploadLogo(admin, svgOf(49), 'forty-nine.svg');
+    expect(short.statusCode).toBe(400);
+    expect(short.json().detail).toBe('File size is too small, minimum allowed 50 bytes');
+  });
+
+  it('compares the extension case-insensitively', async () => {
+    const upper = await uploadLogo(admin, png, 'ACME.PNG');
+    expect(upper.statusCode).toBe(200);
+    expect(upper.json()).toMatchObject({ fileName: 'ACME.PNG', fileType: 'image/png' });
+    expect((await uploadLogo(admin, svgOf(60), 'Logo.SvG')).statusCode).toBe(200);
+  });
+
+  it('refuses a name without an extension: Invalid file extension.', async () => {
+    for (const name of ['logo', 'logo.']) {
+      const response = await uploadLogo(admin, png, name);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        detail: 'Invalid file extension.',
+        errors: { imageFile: ['Invalid file extension.'] },
+      });
+    }
+  });
+
+  it('refuses another extension, naming it, even when the bytes are a PNG', async () => {
+    const gif = await uploadLogo(admin, png, 'logo.gif');
+    expect(gif.statusCode).toBe(400);
+    expect(gif.json()).toMatchObject({
+      detail: 'File with the extension gif is not supported.',
+      errors: { imageFile: ['File with the extension gif is not supported.'] },
+    });
+    expect((await uploadLogo(admin, png, 'logo.PNG.exe')).json().detail).toBe(
+      'File with the extension exe is not supported.',
+    );
   });
 
   it('refuses uploads and clearing without ConfigureSystemSettings', async () => {
@@ -400,5 +450,72 @@ describe('logo', () => {
     expect(clear.statusCode).toBe(204);
     expect((await get(admin)).json().logoUrl).toBeNull();
     expect((await get(admin, '/api/v0/company-settings/logo')).statusCode).toBe(404);
+  });
+});
+
+// spec 1 §3 Company settings: name, companyDetails, paymentProvider (the default configuration).
+describe('payment provider', () => {
+  const call = (who: SignedIn, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    ctx.app.inject({
+      method,
+      url: `/api/v0/${url}`,
+      headers: who.headers({ 'dataset-id': '1' }),
+      ...(payload ? { payload } : {}),
+    });
+  const sandbox = (name: string) => ({
+    providerName: 'Sandbox',
+    name,
+    enabled: true,
+    displayPriority: 0,
+  });
+
+  it('answers the default configuration in short, follows a change of default, and is null without one', async () => {
+    const merchant = await signIn(ctx, { tenantName: 'Provider Settings Ltd' });
+    // The Sandbox test provider belongs to demo companies (issue 20).
+    await makeDemoCompany(ctx, merchant);
+    expect((await get(merchant)).json().paymentProvider).toBeNull();
+
+    const first = await call(merchant, 'POST', 'providers', sandbox('Till one'));
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await call(merchant, 'POST', 'providers', {
+      ...sandbox('Till two'),
+      enabled: false,
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    const settings = (await get(merchant)).json();
+    expect(settings.paymentProvider).toEqual({
+      id: first.json().id,
+      providerName: 'Sandbox',
+      name: 'Till one',
+      enabled: true,
+      isTest: first.json().isTest,
+    });
+    expect(Object.keys(settings.paymentProvider)).not.toContain('credentials');
+    expect(Object.keys(settings.paymentProvider)).not.toContain('settings');
+
+    const changed = await call(merchant, 'PUT', 'company-settings/payment-provider', {
+      paymentProviderId: second.json().id,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await get(merchant)).json().paymentProvider).toMatchObject({
+      id: second.json().id,
+      name: 'Till two',
+      enabled: false,
+    });
+
+    expect(
+      (await call(merchant, 'DELETE', `providers/${second.json().id}`)).statusCode,
+    ).toBeLessThan(300);
+    expect((await get(merchant)).json().paymentProvider).toBeNull();
+  });
+
+  it("never answers another tenant's default provider", async () => {
+    const owner = await signIn(ctx, { tenantName: 'Provider Owner Ltd' });
+    await makeDemoCompany(ctx, owner);
+    const stranger = await signIn(ctx, { tenantName: 'Provider Stranger Ltd' });
+    expect((await call(owner, 'POST', 'providers', sandbox('Owner till'))).statusCode).toBe(201);
+    expect((await get(owner)).json().paymentProvider.name).toBe('Owner till');
+    expect((await get(stranger)).json().paymentProvider).toBeNull();
+    expect((await get(stranger, '/api/v0/company-settings', '2')).statusCode).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { users } from '../../src/db/schema.js';
+import { featureFlags, users } from '../../src/db/schema.js';
 import { paymentDisputes, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { makeDemoCompany } from '../feature-gates.js';
@@ -79,15 +79,78 @@ describe('dashboard to-do list', () => {
     expect(items[0]).toMatchObject({
       severity: 'Critical',
       title: 'Configure a payment provider',
-      fixPath: '/settings/payment-providers',
-      permission: 'ConfigurePaymentProvider',
+      url: '/settings/payment-providers',
+      requiredPermissionToFix: 'ConfigurePaymentProvider',
     });
     expect(items[2]).toMatchObject({
       severity: 'Warning',
       title: 'Complete your company details',
-      fixPath: '/settings/details',
-      permission: 'ConfigureSystemSettings',
+      url: '/settings/details',
+      requiredPermissionToFix: 'ConfigureSystemSettings',
     });
+  });
+
+  // spec 1 §3 To-do result: severity, title, message, url, requiredPermissionToFix.
+  const fixOf = (item: { id: string; url: string; requiredPermissionToFix: string | null }) => ({
+    id: item.id,
+    url: item.url,
+    requiredPermissionToFix: item.requiredPermissionToFix,
+  });
+
+  it('gives every item of a new company the url that fixes it and the permission it needs', async () => {
+    const fresh = await signIn(ctx, { tenantName: 'To Do Kinds Ltd' });
+    const { items } = (await get(fresh, '/api/v0/dashboard/to-do')).json();
+    expect(items.map(fixOf)).toEqual([
+      {
+        id: 'payment-provider',
+        url: '/settings/payment-providers',
+        requiredPermissionToFix: 'ConfigurePaymentProvider',
+      },
+      {
+        id: 'access-keys',
+        url: '/settings/access-keys',
+        requiredPermissionToFix: 'ManageAccessKeys',
+      },
+      {
+        id: 'company-details',
+        url: '/settings/details',
+        requiredPermissionToFix: 'ConfigureSystemSettings',
+      },
+      {
+        id: 'logo',
+        url: '/settings/customisation',
+        requiredPermissionToFix: 'ConfigureSystemSettings',
+      },
+      {
+        id: 'website',
+        url: '/settings/details',
+        requiredPermissionToFix: 'ConfigureSystemSettings',
+      },
+    ]);
+    for (const item of items) {
+      expect(Object.keys(item).sort()).toEqual(
+        ['id', 'message', 'requiredPermissionToFix', 'severity', 'title', 'url'].sort(),
+      );
+    }
+  });
+
+  it('asks for a subscription key, fixed with ManageSubscriptionKeys, while NewAccessKeyPage is off', async () => {
+    const fresh = await signIn(ctx, { tenantName: 'Subscription To Do Ltd' });
+    await ctx.database.db
+      .insert(featureFlags)
+      .values({ name: 'NewAccessKeyPage', enabled: false })
+      .onConflictDoUpdate({ target: featureFlags.name, set: { enabled: false } });
+    try {
+      const { items } = (await get(fresh, '/api/v0/dashboard/to-do')).json();
+      expect(items.map(fixOf)).toContainEqual({
+        id: 'subscription-keys',
+        url: '/settings/access-keys',
+        requiredPermissionToFix: 'ManageSubscriptionKeys',
+      });
+      expect(items.map((item: { id: string }) => item.id)).not.toContain('access-keys');
+    } finally {
+      await ctx.database.db.delete(featureFlags).where(eq(featureFlags.name, 'NewAccessKeyPage'));
+    }
   });
 
   it('drops the items that are done', async () => {
@@ -181,19 +244,20 @@ describe('dashboard to-do list', () => {
         id: 'open-disputes',
         severity: 'Warning',
         title: 'Answer 1 open dispute',
-        fixPath: '/disputes',
-        permission: null,
+        url: '/disputes',
+        requiredPermissionToFix: null,
       }),
       expect.objectContaining({
         id: 'duplicated-payments',
         title: 'Refund 1 duplicated payment',
-        fixPath: `/payment-transactions/${duplicated.id}`,
-        permission: 'RefundPayment',
+        url: `/payment-transactions/${duplicated.id}`,
+        requiredPermissionToFix: 'RefundPayment',
       }),
       expect.objectContaining({
         id: 'expiring-reservations',
         title: 'Capture or cancel 1 reservation',
-        permission: 'CapturePendingPayment',
+        url: '/payment-transactions/reservations',
+        requiredPermissionToFix: 'CapturePendingPayment',
       }),
     ]);
     // Another tenant sees none of it.
@@ -236,6 +300,13 @@ describe('dashboard to-do list', () => {
     expect(second.json().isDefault).toBe(false);
     expect((await call('DELETE', `providers/${first.json().id}`)).statusCode).toBeLessThan(300);
     expect(await ids()).toEqual(['default-payment-provider']);
+    const chooseDefault = (await get(admin, '/api/v0/dashboard/to-do'))
+      .json()
+      .items.find((item: { id: string }) => item.id === 'default-payment-provider');
+    expect(chooseDefault).toMatchObject({
+      url: '/settings/payment-providers',
+      requiredPermissionToFix: 'ConfigurePaymentProvider',
+    });
     const defaulted = await call('PUT', 'providers/default', {
       paymentProviderId: second.json().id,
     });

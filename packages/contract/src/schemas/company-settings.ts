@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentProviderNames } from './payment-providers.js';
 
 /** spec 3 §5, §9 company limits; spec 1 §9 the logo's size and types. */
 export const companyDetailsLimits = {
@@ -17,6 +18,8 @@ export const companyDetailsLimits = {
 } as const;
 export const logoLimits = { minBytes: 50, maxBytes: 4_194_304 } as const;
 export const logoTypes = ['image/jpeg', 'image/png', 'image/svg+xml'] as const;
+/** spec 1 §5: the file name's extension, compared case-insensitively. */
+export const logoExtensions = ['jpg', 'jpeg', 'png', 'svg'] as const;
 
 export const companyDetailsMessages = {
   // spec 3 §5 quotes only the website's message; the others follow its style.
@@ -49,13 +52,32 @@ export const companyDetailsMessages = {
 export const logoMessages = {
   required: 'Choose a logo file (field imageFile).',
   type: 'The logo must be a JPEG, PNG or SVG image.',
-  tooSmall: `The logo must be at least ${logoLimits.minBytes} bytes.`,
-  tooLarge: 'The logo must be at most 4 MB (4,194,304 bytes).',
+  // spec 1 §5, word for word.
+  tooSmall: `File size is too small, minimum allowed ${logoLimits.minBytes} bytes`,
+  tooLarge: `File size is too large, maximum allowed ${logoLimits.maxBytes} bytes`,
+  invalidExtension: 'Invalid file extension.',
+  unsupportedExtension: (extension: string) =>
+    `File with the extension ${extension} is not supported.`,
   oneFileAtATime: 'Upload one logo at a time.',
   malformed: 'The upload could not be read; send multipart/form-data with the field imageFile.',
   svgUnsafe: 'The SVG logo could not be read as an image.',
   notFound: 'The company has no logo.',
 } as const;
+
+/**
+ * spec 1 §5 logo rules on the file's name and size, checked by the site before it uploads and by
+ * the server again (which also reads the bytes): the spec's message, or null when the file passes.
+ * {ext} is the extension as the file name spells it, without the dot (docs/decisions.md).
+ */
+export function logoFileProblem(file: { name: string; size: number }): string | null {
+  if (file.size < logoLimits.minBytes) return logoMessages.tooSmall;
+  if (file.size > logoLimits.maxBytes) return logoMessages.tooLarge;
+  const dot = file.name.lastIndexOf('.');
+  const extension = dot < 0 ? '' : file.name.slice(dot + 1).trim();
+  if (extension === '') return logoMessages.invalidExtension;
+  const known = (logoExtensions as readonly string[]).includes(extension.toLowerCase());
+  return known ? null : logoMessages.unsupportedExtension(extension);
+}
 
 const m = companyDetailsMessages;
 const required = (max: number, requiredMessage: string, tooLong: string) =>
@@ -146,6 +168,20 @@ export const companySettingsSchema = z
       .nullable(),
     /** The logo's address even before the details are saved, so the header can show it. */
     logoUrl: z.string().nullable(),
+    /**
+     * spec 1 §3, spec 3 §3: the company's default payment provider configuration, in short (no
+     * settings or credentials), or null while none is the default (docs/decisions.md). Changed
+     * through PUT company-settings/payment-provider.
+     */
+    paymentProvider: z
+      .object({
+        id: z.uuid(),
+        providerName: z.enum(paymentProviderNames),
+        name: z.string(),
+        enabled: z.boolean(),
+        isTest: z.boolean(),
+      })
+      .nullable(),
   })
   .meta({ id: 'CompanySettings' });
 export type CompanySettings = z.infer<typeof companySettingsSchema>;

@@ -73,10 +73,24 @@ export const createUserBody = z
   .meta({ id: 'CreateUser' });
 export type CreateUserBody = z.input<typeof createUserBody>;
 
-/** PUT users/{id}: the name (the e-mail cannot change; the role has its own call). */
+/**
+ * PUT users/{id} (spec 1 §3, §7): `{ id, displayName }`. The spec's users page names the field
+ * `name`; a body with `name` and no `displayName` is read as that displayName (docs/decisions.md).
+ * The e-mail cannot change; the role has its own call.
+ */
 export const updateUserBody = z
-  .object({ id: z.uuid(), name: userName })
-  .meta({ id: 'UpdateUser' });
-export type UpdateUserBody = z.input<typeof updateUserBody>;
+  .preprocess(
+    (body) => {
+      if (typeof body !== 'object' || body === null || !('name' in body)) return body;
+      const { name, ...rest } = body as Record<string, unknown>;
+      return rest.displayName === undefined ? { ...rest, displayName: name } : rest;
+    },
+    z.object({ id: z.uuid(), displayName: userName }),
+  )
+  .meta({
+    id: 'UpdateUser',
+    description: 'The users page may send `name` instead of `displayName` (spec 1 §3).',
+  });
+export type UpdateUserBody = z.output<typeof updateUserBody>;
 
 export const userRoleQuery = z.object({ role: z.enum(roles, { message: 'Choose a role.' }) });

@@ -23,6 +23,17 @@ const noAccessMessage =
   'Your account has no access to Ledgerline. Ask an administrator of your company for an invitation.';
 
 /**
+ * spec 1 §3 User (me) forename and surname: the provider's given_name and family_name, refreshed
+ * at each sign-in that carries them; a claim left out keeps what is stored (docs/decisions.md).
+ */
+function namesFrom(token: VerifiedToken): { forename?: string; surname?: string } {
+  return {
+    ...(token.givenName ? { forename: token.givenName.slice(0, 100) } : {}),
+    ...(token.familyName ? { surname: token.familyName.slice(0, 100) } : {}),
+  };
+}
+
+/**
  * Maps a verified access token to a Ledgerline user: by the provider's subject once bound, else
  * at the first sign-in by an address the provider verified (issue 20 item 6). A user invited while
  * an external provider signs users in carries the hash of the invitation's single-use token and
@@ -123,7 +134,7 @@ export function createAuthService(deps: {
       });
       await db
         .update(users)
-        .set({ lastSignInAt: new Date() })
+        .set({ lastSignInAt: new Date(), ...namesFrom(token) })
         .where(and(eq(users.tenantId, user.tenantId), eq(users.id, user.userId)));
       return { user, session, usedInvitation };
     },

@@ -13,6 +13,9 @@ export interface VerifiedToken {
   /** The provider checked the address (`email_verified` is the boolean true, nothing else). */
   emailVerified: boolean;
   name: string | null;
+  /** OpenID Connect standard claims given_name and family_name, when the provider sends them. */
+  givenName: string | null;
+  familyName: string | null;
 }
 
 export interface TokenVerifierOptions {
@@ -61,13 +64,16 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
       email: claim(payload, 'email'),
       emailVerified: payload.email_verified === true,
       name: claim(payload, 'name'),
+      givenName: claim(payload, 'given_name'),
+      familyName: claim(payload, 'family_name'),
     };
   };
 }
 
 function claim(payload: JWTPayload, name: string): string | null {
   const value = payload[name];
-  return typeof value === 'string' && value.length > 0 ? value : null;
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text.length > 0 ? text : null;
 }
 
 export type TokenVerifier = ReturnType<typeof createTokenVerifier>;

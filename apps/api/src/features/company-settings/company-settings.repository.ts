@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { datasets, tenants } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
+import { paymentProviders } from '../../db/schema-providers.js';
 
 export interface CompanyScope {
   tenantId: string;
@@ -38,6 +39,27 @@ export function createCompanySettingsRepository() {
         .from(datasets)
         .innerJoin(tenants, eq(tenants.id, datasets.tenantId))
         .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+      return row ?? null;
+    },
+
+    /** The company's default payment provider configuration, without settings or credentials. */
+    async defaultPaymentProvider(executor: Executor, scope: CompanyScope) {
+      const [row] = await executor
+        .select({
+          id: paymentProviders.id,
+          providerName: paymentProviders.providerName,
+          name: paymentProviders.name,
+          enabled: paymentProviders.enabled,
+          isTest: paymentProviders.isTest,
+        })
+        .from(paymentProviders)
+        .where(
+          and(
+            eq(paymentProviders.tenantId, scope.tenantId),
+            eq(paymentProviders.datasetId, scope.datasetId),
+            eq(paymentProviders.isDefault, true),
+          ),
+        );
       return row ?? null;
     },
 

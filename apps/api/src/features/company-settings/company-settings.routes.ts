@@ -114,7 +114,8 @@ export async function companySettingsRoutes(
         tags,
         summary: 'Upload the logo (multipart/form-data: imageFile, originalFilename)',
         description:
-          'JPEG, PNG or SVG recognised from the bytes, 50 bytes to 4 MB (413 past it). An SVG is sanitised: no script, event ' +
+          'A name ending in .jpg, .jpeg, .png or .svg (any case), 50 to 4194304 bytes (413 past it), and JPEG, PNG or SVG ' +
+          'recognised from the bytes whatever the name says. An SVG is sanitised: no script, event ' +
           'handler, style, foreign content or reference outside the file is kept. Replaces the previous logo.',
         consumes: ['multipart/form-data'],
         response: { 200: logoSchema },

@@ -1,9 +1,10 @@
 import type { updateCompanySettingsBody } from '@ledgerline/contract';
 import {
-  logoLimits,
+  logoFileProblem,
   logoMessages,
   type logoTypes,
   type AccountInfo,
+  type PaymentProviderName,
   type CompanySettings,
   type UpdateCompanySettingsBody,
 } from '@ledgerline/contract';
@@ -37,14 +38,19 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
   async function get(tx: Tx, scope: CompanyScope): Promise<CompanySettings> {
     const company = await repository.company(tx, scope);
     if (!company) throw new NotFoundError('The company was not found.');
-    const [details, logo] = await Promise.all([
+    const [details, logo, paymentProvider] = await Promise.all([
       repository.details(tx, scope),
       repository.logoInfo(tx, scope),
+      repository.defaultPaymentProvider(tx, scope),
     ]);
     const logoUrl = logo ? logoPath(logo.updatedOn) : null;
     return {
       name: company.datasetName,
       logoUrl,
+      paymentProvider: paymentProvider && {
+        ...paymentProvider,
+        providerName: paymentProvider.providerName as PaymentProviderName,
+      },
       companyDetails: details && {
         name: details.name,
         website: details.website,
@@ -81,11 +87,15 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
       return company;
     },
 
-    /** Checks the file before any transaction: size, type from the bytes, SVG sanitised. */
+    /**
+     * Checks the file before any transaction: the spec's size and extension rules (spec 1 §5),
+     * then the type from the bytes, whatever the name says, and the SVG sanitised.
+     */
     async prepareLogo(upload: { data: Buffer; fileName: string }): Promise<PreparedLogo> {
-      if (upload.data.length < logoLimits.minBytes) throw invalidLogo(logoMessages.tooSmall);
-      if (upload.data.length > logoLimits.maxBytes)
-        throw new AppError(413, 'Content Too Large', logoMessages.tooLarge);
+      const problem = logoFileProblem({ name: upload.fileName, size: upload.data.length });
+      if (problem === logoMessages.tooLarge)
+        throw new AppError(413, 'Content Too Large', problem, { errors: { imageFile: [problem] } });
+      if (problem) throw invalidLogo(problem);
       const logo = await readLogo(upload.data);
       if (!logo) throw invalidLogo(logoMessages.type);
       return {

@@ -62,8 +62,8 @@ async function todoItems(
       title: 'Configure a payment provider',
       message:
         'Your customers cannot pay until a card or bank payment provider is configured for this company.',
-      fixPath: '/settings/payment-providers',
-      permission: 'ConfigurePaymentProvider',
+      url: '/settings/payment-providers',
+      requiredPermissionToFix: 'ConfigurePaymentProvider',
     });
   } else if (!providers.some((provider) => provider.isDefault)) {
     items.push({
@@ -72,8 +72,8 @@ async function todoItems(
       title: 'Choose a default payment provider',
       message:
         'Payments cannot be accepted until one of your payment providers is set as the default.',
-      fixPath: '/settings/payment-providers',
-      permission: 'ConfigurePaymentProvider',
+      url: '/settings/payment-providers',
+      requiredPermissionToFix: 'ConfigurePaymentProvider',
     });
   }
   if (!key) {
@@ -85,8 +85,8 @@ async function todoItems(
             title: 'Create an access key',
             message:
               'Your ERP connector needs an access key to send accounts and invoices to Ledgerline.',
-            fixPath: '/settings/access-keys',
-            permission: 'ManageAccessKeys',
+            url: '/settings/access-keys',
+            requiredPermissionToFix: 'ManageAccessKeys',
           }
         : {
             id: 'subscription-keys',
@@ -94,8 +94,8 @@ async function todoItems(
             title: 'Create a subscription key',
             message:
               'Your ERP connector needs a subscription key to send accounts and invoices to Ledgerline.',
-            fixPath: '/settings/access-keys',
-            permission: 'ManageSubscriptionKeys',
+            url: '/settings/access-keys',
+            requiredPermissionToFix: 'ManageSubscriptionKeys',
           },
     );
   }
@@ -106,8 +106,8 @@ async function todoItems(
       title: 'Complete your company details',
       message:
         'Your company name, contact and address appear on payment pages and in the e-mails your customers receive.',
-      fixPath: '/settings/details',
-      permission: 'ConfigureSystemSettings',
+      url: '/settings/details',
+      requiredPermissionToFix: 'ConfigureSystemSettings',
     });
   }
   if (!logo) {
@@ -116,8 +116,8 @@ async function todoItems(
       severity: 'Informational',
       title: 'Upload your logo',
       message: 'Your logo is shown in the header and in every e-mail Ledgerline sends for you.',
-      fixPath: '/settings/customisation',
-      permission: 'ConfigureSystemSettings',
+      url: '/settings/customisation',
+      requiredPermissionToFix: 'ConfigureSystemSettings',
     });
   }
   if (!details?.website) {
@@ -126,8 +126,8 @@ async function todoItems(
       severity: 'Informational',
       title: 'Add your website address',
       message: 'Customers can reach your website from the e-mails Ledgerline sends.',
-      fixPath: '/settings/details',
-      permission: 'ConfigureSystemSettings',
+      url: '/settings/details',
+      requiredPermissionToFix: 'ConfigureSystemSettings',
     });
   }
   items.push(...(await moneyItems(tx, scope)));
@@ -180,8 +180,8 @@ async function moneyItems(
         row.disputesDue > 0
           ? `${plural(row.disputesDue, 'dispute must', 'disputes must')} be answered at the provider within three days, or the money goes back to the payer.`
           : 'A payer’s bank questions a payment: give the provider your evidence before the respond-by date.',
-      fixPath: '/disputes',
-      permission: null,
+      url: '/disputes',
+      requiredPermissionToFix: null,
     });
   }
   if (row.duplicated > 0) {
@@ -191,11 +191,11 @@ async function moneyItems(
       title: `Refund ${plural(row.duplicated, 'duplicated payment', 'duplicated payments')}`,
       message:
         'A request meant to be paid once was paid twice. The second payment is not allocated to any invoice: refund it to the payer.',
-      fixPath:
+      url:
         row.duplicated === 1 && row.duplicatedId
           ? `/payment-transactions/${row.duplicatedId}`
           : '/payment-transactions',
-      permission: 'RefundPayment',
+      requiredPermissionToFix: 'RefundPayment',
     });
   }
   if (row.expiring > 0) {
@@ -205,8 +205,8 @@ async function moneyItems(
       title: `Capture or cancel ${plural(row.expiring, 'reservation', 'reservations')}`,
       message:
         'Their authorisation ends within two days: capture what you will take before then, or the reservation lapses and the invoices owe again.',
-      fixPath: '/payment-transactions/reservations',
-      permission: 'CapturePendingPayment',
+      url: '/payment-transactions/reservations',
+      requiredPermissionToFix: 'CapturePendingPayment',
     });
   }
   return items;

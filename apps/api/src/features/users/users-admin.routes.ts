@@ -59,14 +59,14 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
     '/api/v0/users/:id',
     {
       config: { access: 'tenant', permission, operation: 'UpdateUser' },
-      schema: { tags, summary: "Change a user's name", params: uuidParam, body: updateUserBody, response: { 200: userSchema } },
+      schema: { tags, summary: "Change a user's name: body { id, displayName } (or name)", params: uuidParam, body: updateUserBody, response: { 200: userSchema } },
     },
     async (request) => {
       if (request.body.id !== request.params.id) {
         throw new ValidationError({ id: ['The id in the body must match the address.'] });
       }
       request.auditResource = { type: 'User', id: request.params.id };
-      return request.unitOfWork((tx) => users.rename(tx, actorOf(request), request.params.id, request.body.name));
+      return request.unitOfWork((tx) => users.rename(tx, actorOf(request), request.params.id, request.body.displayName));
     },
   );
 

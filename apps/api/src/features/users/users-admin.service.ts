@@ -80,7 +80,7 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
 
     async rename(tx: Tx, actor: Actor, id: string, name: string) {
       await load(tx, actor.tenantId, id);
-      if (await repository.nameTaken(tx, actor.tenantId, name, id)) throw conflict('name', messages.userNameExists);
+      if (await repository.nameTaken(tx, actor.tenantId, name, id)) throw conflict('displayName', messages.userNameExists);
       return (await repository.update(tx, actor.tenantId, id, { displayName: name }))!;
     },
 

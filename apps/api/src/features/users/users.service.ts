@@ -17,6 +17,18 @@ function readSettings(stored: unknown): UserSetting {
   return parsed.success ? parsed.data : { ...defaultUserSetting };
 }
 
+/**
+ * spec 1 §3 User (me) forename and surname when the identity provider gave none (docs/decisions.md):
+ * the display name's first word, and the rest of it (null for a one-word name).
+ */
+export function namesOfDisplayName(displayName: string): {
+  forename: string | null;
+  surname: string | null;
+} {
+  const [first, ...rest] = displayName.trim().split(/\s+/);
+  return { forename: first || null, surname: rest.length > 0 ? rest.join(' ') : null };
+}
+
 export function createUsersService(deps: { repository: UsersRepository }) {
   const { repository } = deps;
   return {
@@ -25,14 +37,15 @@ export function createUsersService(deps: { repository: UsersRepository }) {
       if (!row) throw new NotFoundError('The user was not found.');
       const { user } = row;
       const role = user.role as Role;
+      const fromDisplayName = namesOfDisplayName(user.displayName);
       return {
         id: user.id,
         tenantId: user.tenantId,
         tenantName: row.tenantName,
         userName: user.emailAddress,
         displayName: user.displayName,
-        forename: user.forename,
-        surname: user.surname,
+        forename: user.forename ?? fromDisplayName.forename,
+        surname: user.surname ?? fromDisplayName.surname,
         emailAddress: user.emailAddress,
         role,
         permissions: [...rolePermissions[role]],

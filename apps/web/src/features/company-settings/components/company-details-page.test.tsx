@@ -9,6 +9,7 @@ import { CompanyDetailsPage } from './company-details-page';
 const settings = {
   name: 'Acme Ltd',
   logoUrl: null,
+  paymentProvider: null,
   companyDetails: {
     name: 'Acme Widgets Ltd',
     website: 'https://acme.example.com',

@@ -1,8 +1,10 @@
-import { logoTypes } from '@ledgerline/contract';
-import { Button, Card, FileButton, Group, Image, Stack, Text } from '@mantine/core';
+import { logoExtensions, logoFileProblem, logoTypes } from '@ledgerline/contract';
+import { Button, Card, FileButton, Group, Image, Input, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { useCompanyLogo, useCompanySettings } from '@/lib/api/get-company-settings';
+import { isApiError } from '@/lib/http';
 import { errorMessage } from '@/lib/status-routing';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { PageHeader } from '@/ui/page-header';
@@ -15,17 +17,26 @@ export function CustomisationPage() {
   const logo = useCompanyLogo();
   const upload = useUploadLogo();
   const remove = useDeleteLogo();
+  // spec 1 §5: the file's rule broken, shown under the upload button.
+  const [fileError, setFileError] = useState<string | null>(null);
 
   const choose = (file: File | null) => {
     if (!file) return;
+    const problem = logoFileProblem(file);
+    setFileError(problem);
+    // Checked before uploading: a refused file never leaves the browser.
+    if (problem) return;
     upload.mutate(file, {
       onSuccess: () =>
         notifications.show({ color: 'green', message: 'Logo successfully uploaded' }),
-      onError: (error) =>
+      onError: (error) => {
+        const serverProblem = isApiError(error) ? error.fieldErrors.imageFile?.[0] : undefined;
+        if (serverProblem) setFileError(serverProblem);
         notifications.show({
           color: 'red',
           message: `An error occurred while uploading the logo: ${errorMessage(error)}`,
-        }),
+        });
+      },
     });
   };
   const clear = () =>
@@ -59,10 +70,15 @@ export function CustomisationPage() {
             <Text c="dimmed">No logo uploaded.</Text>
           )}
           <Text size="sm" c="dimmed">
-            JPEG, PNG or SVG, at most 4 MB.
+            JPG, JPEG, PNG or SVG, from 50 bytes to 4 MB.
           </Text>
           <Group>
-            <FileButton onChange={choose} accept={logoTypes.join(',')}>
+            <FileButton
+              onChange={choose}
+              accept={[...logoTypes, ...logoExtensions.map((extension) => `.${extension}`)].join(
+                ',',
+              )}
+            >
               {(props) => (
                 <Button
                   {...props}
@@ -84,6 +100,7 @@ export function CustomisationPage() {
               Clear logo
             </Button>
           </Group>
+          {fileError && <Input.Error>{fileError}</Input.Error>}
         </Stack>
       </Card>
     </Stack>

@@ -11,16 +11,16 @@ const items = [
     severity: 'Warning',
     title: 'Complete your company details',
     message: 'Details appear on payment pages.',
-    fixPath: '/settings/details',
-    permission: 'ConfigureSystemSettings',
+    url: '/settings/details',
+    requiredPermissionToFix: 'ConfigureSystemSettings',
   },
   {
     id: 'logo',
     severity: 'Informational',
     title: 'Upload your logo',
     message: 'Shown in the header.',
-    fixPath: '/settings/customisation',
-    permission: 'ConfigureSystemSettings',
+    url: '/settings/customisation',
+    requiredPermissionToFix: 'ConfigureSystemSettings',
   },
 ];
 
@@ -46,6 +46,26 @@ describe('To-do panel', () => {
     });
     expect(await screen.findByText('Upload your logo')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Fix' })).not.toBeInTheDocument();
+  });
+
+  it("links Fix to the item's url, for anyone when it needs no permission", async () => {
+    const disputes = {
+      id: 'open-disputes',
+      severity: 'Critical',
+      title: 'Answer 1 open dispute',
+      message: 'Give the provider your evidence.',
+      url: '/disputes',
+      requiredPermissionToFix: null,
+    };
+    stubFetch({ 'GET /dashboard/to-do': { body: { items: [...items, disputes] } } });
+    renderWithProviders(<TodoPanel />, {
+      user: aUser({ role: 'Viewer', permissions: [] }),
+      flags: { PermissionPolicy: true },
+    });
+    expect(await screen.findByText('Answer 1 open dispute')).toBeInTheDocument();
+    expect(
+      screen.getAllByRole('link', { name: 'Fix' }).map((link) => link.getAttribute('href')),
+    ).toEqual(['/disputes']);
   });
 
   it('shows a placeholder while loading and the completed message when nothing is left', async () => {

@@ -17,7 +17,7 @@ const severityIcon = {
 } as const;
 
 function TodoRow({ item }: { item: TodoItem }) {
-  const canFix = usePermission(item.permission ?? undefined);
+  const canFix = usePermission(item.requiredPermissionToFix ?? undefined);
   const { color, icon: Icon } = severityIcon[item.severity];
   return (
     <Group wrap="nowrap" align="flex-start" justify="space-between" data-testid={`todo-${item.id}`}>
@@ -33,7 +33,7 @@ function TodoRow({ item }: { item: TodoItem }) {
         </div>
       </Group>
       {canFix && (
-        <Button component={Link} to={item.fixPath} size="xs" variant="light">
+        <Button component={Link} to={item.url} size="xs" variant="light">
           Fix
         </Button>
       )}

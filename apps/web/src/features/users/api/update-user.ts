@@ -4,7 +4,7 @@ import { tenantClient } from '@/lib/http';
 import { queryKeys } from '@/lib/query-keys';
 import { updateUserRole } from './update-user-role';
 
-/** spec 1 §7 PUT users/{id}: the user's display name. */
+/** spec 1 §7 PUT users/{id}: `{ id, displayName }`. */
 export function updateUser(body: UpdateUserBody): Promise<unknown> {
   return tenantClient.put(`/users/${body.id}`, body);
 }

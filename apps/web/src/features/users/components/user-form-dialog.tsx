@@ -30,7 +30,8 @@ interface UserFormProps {
 }
 
 const addResolver = zod4Resolver(createUserBody);
-const editResolver = zod4Resolver(updateUserBody);
+// Editing checks the Name field with the same rule as adding; the body then goes as displayName.
+const editResolver = zod4Resolver(createUserBody.pick({ name: true }));
 
 function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const editing = user !== undefined;
@@ -43,13 +44,18 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
       role: user?.role ?? 'Standard',
     },
     validate: (values) =>
-      editing ? editResolver({ id: values.id, name: values.name }) : addResolver({ ...values }),
+      editing ? editResolver({ name: values.name }) : addResolver({ ...values }),
   });
   const create = useCreateUser();
   const update = useUpdateUser();
 
+  // The update sends the spec's displayName (spec 1 §7); the form's field is Name.
+  const setErrors = (errors: Record<string, string>) => {
+    const { displayName, ...others } = errors;
+    form.setErrors(displayName ? { ...others, name: displayName } : others);
+  };
   const fail = (prefix: string) => (error: Error) =>
-    showSubmitFailure(error, form.setErrors, () =>
+    showSubmitFailure(error, setErrors, () =>
       notifications.show({ color: 'red', message: failureMessage(prefix, error) }),
     );
 
@@ -70,7 +76,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
       });
       return;
     }
-    const body = updateUserBody.parse({ id: values.id, name: values.name });
+    const body = updateUserBody.parse({ id: values.id, displayName: values.name });
     const role = !isCurrentUser && values.role !== user.role ? values.role : undefined;
     update.mutate(
       { body, role },

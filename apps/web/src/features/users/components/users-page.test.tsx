@@ -134,7 +134,8 @@ describe('Users page', () => {
       `/api/v0/users/${charles.id}`,
       `/api/v0/users/${charles.id}/role?role=Administrator`,
     ]);
-    expect(puts[0]?.body).toEqual({ id: charles.id, name: 'Charles B.' });
+    // spec 1 §3, §7: PUT users/{id} takes id and displayName.
+    expect(puts[0]?.body).toEqual({ id: charles.id, displayName: 'Charles B.' });
   });
 
   it('does not let users change their own role', async () => {
@@ -146,6 +147,25 @@ describe('Users page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('User successfully updated')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
+  });
+
+  it("shows the server's name clash under Name when a rename is refused", async () => {
+    renderPage({
+      [`PUT /users/${charles.id}`]: problem(409, {
+        detail: 'User with the same name already exists.',
+        errors: { displayName: ['User with the same name already exists.'] },
+      }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Charles Babbage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Ada Lovelace');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(dialog).findByText('User with the same name already exists.'),
+    ).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
   });
 
   it("shows the server's 409 detail when an update is refused", async () => {
