@@ -44,7 +44,14 @@ export const isMoneyBack = (summary: { refund?: unknown; dispute?: unknown }) =>
 
 const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
 /** How far a dispute has gone: it never goes back (Won and Lost are both its end). */
-const stageRank: Record<string, number> = { Opened: 0, UnderReview: 1, Won: 2, Lost: 2 };
+const stageRank: Record<NotificationDispute['stage'], number> = {
+  Opened: 0,
+  UnderReview: 1,
+  Won: 2,
+  Lost: 2,
+};
+/** How far a stored stage has gone (an unknown one: as far as can be). */
+const rankOf = (stage: string) => stageRank[stage as NotificationDispute['stage']] ?? 2;
 
 /** What a payment's allocations hold now. */
 async function allocatedOf(tx: Tx, scope: PayScope, paymentId: string) {
@@ -184,7 +191,7 @@ export function createMoneyBack(deps: {
       // Providers deliver out of order: a stage earlier than the one reached (Opened after Under
       // review, either after Won or Lost) is an old event arriving late, never a reopening. A
       // closed dispute moves only between Won and Lost (a chargeback cancelled, or taken again).
-      if (stageRank[dispute.stage] < stageRank[found.stage])
+      if (stageRank[dispute.stage] < rankOf(found.stage))
         return `Dispute ${dispute.disputeReference} stays ${found.stage}: ${dispute.stage} is an earlier event delivered late`;
       await tx
         .update(d)
