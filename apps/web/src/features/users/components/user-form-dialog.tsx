@@ -49,7 +49,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const update = useUpdateUser();
 
   const fail = (prefix: string) => (error: Error) =>
-    showSubmitFailure(error, form.setErrors, () =>
+    showSubmitFailure(error, form, () =>
       notifications.show({ color: 'red', message: failureMessage(prefix, error) }),
     );
 
