@@ -121,8 +121,9 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {} }
         filter: exportFilter(options.includeTableFilters ? tableFilter : null, ownFilterItems),
       },
       {
-        onSuccess: (blob) => {
-          saveBlob(blob, 'PaymentTransactions.csv');
+        onSuccess: (file) => {
+          // spec 2 §7: "CSV blob, default file name PaymentTransactions.csv".
+          saveBlob(file.blob, file.fileName ?? 'PaymentTransactions.csv');
           notifications.show({ color: 'green', message: 'file exported successfully' });
           onClose();
         },
