@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/http';
-import { formPathOf, problemFieldErrors } from './form-errors';
+import { failureMessage, formPathOf, problemFieldErrors } from './form-errors';
 
 const problemWith = (errors: Record<string, string[]>) =>
   new ApiError(400, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'One or more fields are invalid.', errors });
@@ -41,5 +41,21 @@ describe('the form field of a server error', () => {
       'billingContact.address.city': 'City must be at most 100 characters',
       amountToPay: 'Amount must be greater than 0',
     });
+  });
+});
+
+// issue 21 item 25, spec 2 §8: "a 403 shows a forbidden toast for the operation"; the spec's forbidden
+// text is 'Forbidden request' (spec 1 §2.5, spec 3 §8).
+describe('a failed action’s toast', () => {
+  it('is the forbidden toast, not the generic failure, on a 403', () => {
+    const refused = new ApiError(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the CreateUsers permission.' });
+    expect(failureMessage('An error occurred while creating the user: ', refused)).toBe('Forbidden request');
+  });
+
+  it('is the fixed beginning and the detail otherwise', () => {
+    const conflict = new ApiError(409, { type: 'about:blank', title: 'Conflict', status: 409, detail: 'The e-mail address is in use.' });
+    expect(failureMessage('An error occurred while creating the user: ', conflict)).toBe(
+      'An error occurred while creating the user: The e-mail address is in use.',
+    );
   });
 });

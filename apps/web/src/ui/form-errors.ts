@@ -1,5 +1,5 @@
 import { isApiError } from '@/lib/http';
-import { errorMessage } from '@/lib/status-routing';
+import { errorMessage, forbiddenMessage, isForbidden } from '@/lib/status-routing';
 
 /** How a problem document's field messages are laid onto a form. */
 export interface FieldErrorOptions {
@@ -83,7 +83,11 @@ export function showSubmitFailure(
   else toast();
 }
 
-/** A failure toast: the fixed beginning ('An error occurred while creating the user: ') and the detail. */
+/**
+ * A failed action's toast: the fixed beginning ('An error occurred while creating the user: ') and
+ * the detail; a 403 shows the forbidden toast instead (spec 1 §8, spec 2 §8, issue 21 item 25).
+ */
 export function failureMessage(prefix: string, error: unknown): string {
+  if (isForbidden(error)) return forbiddenMessage;
   return `${prefix}${errorMessage(error)}`;
 }

@@ -19,7 +19,7 @@ import { IconDeviceFloppy } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useCompanySettings } from '@/lib/api/get-company-settings';
 import { isApiError } from '@/lib/http';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
@@ -102,7 +102,7 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
           );
         notifications.show({
           color: 'red',
-          message: `An error occurred while updating the company details: ${errorMessage(error)}`,
+          message: failureMessage('An error occurred while updating the company details: ', error),
         });
       },
     }),

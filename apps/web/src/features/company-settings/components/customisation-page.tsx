@@ -3,7 +3,7 @@ import { Button, Card, FileButton, Group, Image, Stack, Text } from '@mantine/co
 import { notifications } from '@mantine/notifications';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { useCompanyLogo, useCompanySettings } from '@/lib/api/get-company-settings';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { PageHeader } from '@/ui/page-header';
 import { useDeleteLogo } from '../api/delete-logo';
@@ -24,7 +24,7 @@ export function CustomisationPage() {
       onError: (error) =>
         notifications.show({
           color: 'red',
-          message: `An error occurred while uploading the logo: ${errorMessage(error)}`,
+          message: failureMessage('An error occurred while uploading the logo: ', error),
         }),
     });
   };
@@ -40,7 +40,7 @@ export function CustomisationPage() {
           onError: (error) =>
             notifications.show({
               color: 'red',
-              message: `An error occurred while clearing the logo: ${errorMessage(error)}`,
+              message: failureMessage('An error occurred while clearing the logo: ', error),
             }),
         }),
     });

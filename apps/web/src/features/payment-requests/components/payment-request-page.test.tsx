@@ -166,6 +166,24 @@ describe('the payment request page', () => {
     await waitFor(() => expect(city).toHaveAccessibleDescription('City must be at most 255 characters'));
   });
 
+  // issue 21 item 25, spec 2 §8: "a 403 shows a forbidden toast for the operation" ('Forbidden request', spec 1 §2.5).
+  it('shows the forbidden toast, not the generic failure, when the server refuses the edit with 403', async () => {
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: detail },
+      'PATCH /payment-requests': {
+        status: 403,
+        body: { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the EditPaymentRequest permission.' },
+      },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Forbidden request')).toBeInTheDocument();
+    expect(screen.queryByText(/An error occurred/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/This needs the EditPaymentRequest permission/)).not.toBeInTheDocument();
+  });
+
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {
     stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, requestType: 'Account', transactions: [], paymentTransactions: [] } } });
     render();
