@@ -12,8 +12,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
-import { isApiError } from '@/lib/http';
-import { failureMessage } from '@/ui/form-errors';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { registerOpayoIp } from '../api/connection-tests';
 import { useCreatePaymentProvider } from '../api/create-payment-provider';
 import { opayoCredentialsOf } from './credential-fields';
@@ -69,11 +68,8 @@ export function ProviderForm({
   };
 
   const fail = (prefix: string) => (error: Error) => {
-    if (isApiError(error)) {
-      const fieldErrors: Record<string, string> = {};
-      for (const [path, list] of Object.entries(error.fieldErrors)) {
-        if (list[0]) fieldErrors[path] = list[0];
-      }
+    const fieldErrors = problemFieldErrors(error, { fields: form.getValues() });
+    if (Object.keys(fieldErrors).length > 0) {
       form.setErrors(fieldErrors);
       showTabOf(fieldErrors);
     }
