@@ -298,8 +298,8 @@ describe('administration', () => {
     const shown = await created.getByRole('textbox', { name: 'Access key' }).inputValue();
     expect(shown.length).toBeGreaterThanOrEqual(32);
     await created.getByRole('button', { name: 'Copy access key' }).click();
-    await created.getByRole('button', { name: 'Copy access key' }).hover();
-    await page.getByText('Copied to clipboard').waitFor();
+    // spec 2 §8: the copy says so in a toast (issue 21 item 25).
+    await page.getByRole('alert').filter({ hasText: 'Copied to clipboard' }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(shown);
     await created.getByRole('button', { name: 'Close' }).click();

@@ -43,7 +43,7 @@ describe('dialogs focus their first field', () => {
   it('Export', async () => {
     stubFetch({});
     renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="" />,
       { user: aUser() },
     );
     const dialog = await screen.findByRole('dialog');

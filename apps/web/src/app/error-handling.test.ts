@@ -33,6 +33,8 @@ describe('global error handling', () => {
     const { deps, handling, queryClient } = setup();
     handling.onQueryError(new ApiError(403, null), queryWith(queryClient));
     expect(deps.notifyError).toHaveBeenCalledOnce();
+    // spec 1 §2.5 / spec 3 §8: the forbidden text is 'Forbidden request' (issue 21 item 25).
+    expect(deps.notifyError).toHaveBeenCalledWith('Forbidden request');
     expect(deps.navigate).toHaveBeenCalledWith('/error/403', expect.anything());
   });
 
@@ -60,5 +62,13 @@ describe('global error handling', () => {
     expect(deps.notifyError).not.toHaveBeenCalled();
     handling.onQueryError(new ApiError(401, null), queryWith(queryClient, undefined, { inlineErrors: true }));
     expect(deps.signIn).toHaveBeenCalledOnce();
+  });
+
+  it('shows the forbidden toast, not the detail, when a query that has data is refused a refresh', () => {
+    const { deps, handling, queryClient } = setup();
+    const refused = new ApiError(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the ViewAuditLogs permission.' });
+    handling.onQueryError(refused, queryWith(queryClient, { items: [] }));
+    expect(deps.notifyError).toHaveBeenCalledWith('Forbidden request');
+    expect(deps.navigate).not.toHaveBeenCalled();
   });
 });

@@ -28,7 +28,7 @@ export function createErrorHandling(deps: ErrorHandlingDeps) {
       }
       if (query.meta?.inlineErrors) return;
       if (query.state.data !== undefined) {
-        deps.notifyError(errorMessage(error));
+        deps.notifyError(route.forbidden ? forbiddenMessage : errorMessage(error));
         return;
       }
       if (route.forbidden) deps.notifyError(forbiddenMessage);

@@ -1,5 +1,6 @@
 import { datasetIdHeader, type Problem } from '@ledgerline/contract';
 import type { z } from 'zod';
+import { fileNameOfContentDisposition } from './content-disposition';
 import { isSessionActive } from './session';
 import { getCompanyId } from './storage';
 
@@ -58,8 +59,11 @@ export interface RequestOptions<T> {
    */
   schema?: z.ZodType<T>;
   headers?: Record<string, string>;
-  /** How to read a successful body; `auto` reads JSON, text, or nothing for 204. */
-  responseType?: 'auto' | 'blob';
+  /**
+   * How to read a successful body; `auto` reads JSON, text, or nothing for 204; `file` reads a
+   * `DownloadedFile` (the blob and the name its Content-Disposition gives).
+   */
+  responseType?: 'auto' | 'blob' | 'file';
 }
 
 export interface ApiClient {
@@ -135,8 +139,21 @@ async function readProblem(response: Response): Promise<Problem | null> {
   }
 }
 
-async function readBody(response: Response, responseType: 'auto' | 'blob'): Promise<unknown> {
+/** A downloaded file: its bytes and the name the server gave it (null when it gave none). */
+export interface DownloadedFile {
+  blob: Blob;
+  fileName: string | null;
+}
+
+async function readBody(response: Response, responseType: 'auto' | 'blob' | 'file'): Promise<unknown> {
   if (responseType === 'blob') return response.blob();
+  if (responseType === 'file') {
+    const file: DownloadedFile = {
+      blob: await response.blob(),
+      fileName: fileNameOfContentDisposition(response.headers.get('content-disposition')),
+    };
+    return file;
+  }
   if (response.status === 204 || response.status === 205) return undefined;
   const text = await response.text();
   if (text === '') return undefined;

@@ -7,7 +7,17 @@ import { isApiError } from './http';
  */
 export const errorPageCodes: readonly string[] = [];
 
-export const forbiddenMessage = 'You do not have permission to perform this operation.';
+/**
+ * spec 1 §8 / spec 2 §8: a 403 shows a forbidden toast. The spec gives no other wording for it than
+ * its forbidden text, 'Forbidden request' (spec 1 §2.5, spec 3 §8), so the toast says that
+ * (docs/decisions.md "The forbidden toast").
+ */
+export const forbiddenMessage = 'Forbidden request';
+
+/** A call the server refused for want of a permission (403). */
+export function isForbidden(error: unknown): boolean {
+  return isApiError(error) && error.status === 403;
+}
 
 export type ErrorRoute =
   { kind: 'sign-in' } | { kind: 'error-page'; path: string; detail?: string; forbidden: boolean };

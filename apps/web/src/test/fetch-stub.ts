@@ -7,9 +7,14 @@ export interface StubbedCall {
   body: unknown;
 }
 
-type Reply =
-  | { status?: number; body?: unknown }
-  | ((call: StubbedCall) => { status?: number; body?: unknown });
+/** An answer; `headers` are added to (or replace) the Content-Type the stub picks. */
+interface StubReply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type Reply = StubReply | ((call: StubbedCall) => StubReply);
 
 /**
  * Replaces fetch with a table of `METHOD /path` → reply (the path without /api/v0 and query).
@@ -32,7 +37,7 @@ export function stubFetch(routes: Record<string, Reply>): StubbedCall[] {
       calls.push(call);
       const path = url.pathname.replace(/^\/api\/v0/, '');
       const route = routes[`${method} ${path}`];
-      const reply =
+      const reply: StubReply =
         typeof route === 'function'
           ? route(call)
           : (route ?? {
@@ -40,11 +45,11 @@ export function stubFetch(routes: Record<string, Reply>): StubbedCall[] {
               body: { type: 'about:blank', title: 'Not Found', status: 404 },
             });
       const status = reply.status ?? 200;
-      if (status === 204 || reply.body === undefined) return new Response(null, { status });
+      if (status === 204 || reply.body === undefined) return new Response(null, { status, headers: reply.headers });
       const contentType = status >= 400 ? 'application/problem+json' : 'application/json';
       return new Response(JSON.stringify(reply.body), {
         status,
-        headers: { 'Content-Type': contentType },
+        headers: { 'Content-Type': contentType, ...reply.headers },
       });
     }),
   );

@@ -51,7 +51,7 @@ function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
       onDone();
       return;
     }
-    form.setErrors(problemFieldErrors(error));
+    form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
     notifications.show({ color: 'red', message: failureMessage(prefix, error) });
   };
 

@@ -210,6 +210,27 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(await within(dialog).findByText('Amount must be greater than 0')).toBeInTheDocument();
   });
 
+  // issue 21 item 23: a server error on a nested field shows under that field's input.
+  it('shows a billingContact.address.city error from the server under the City input', async () => {
+    renderPage(anAccount(), {
+      created: {
+        status: 400,
+        body: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'One or more fields are invalid.',
+          errors: { 'billingContact.address.city': ['City must be at most 100 characters'] },
+        },
+      },
+    });
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    const city = within(dialog).getByRole('textbox', { name: 'City' });
+    await waitFor(() => expect(city).toHaveAccessibleDescription('City must be at most 100 characters'));
+    expect(city).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('is disabled without EditPaymentRequest', async () => {
     renderPage(anAccount(), { policy: true, permissions: ['ViewAccounts'] });
     expect(await screen.findByRole('button', { name: 'New Request' })).toBeDisabled();

@@ -162,7 +162,7 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
         onCreated?.();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({
           color: 'red',
           message: failureMessage('An error occurred while creating the payment request: ', error),

@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { isApiError } from '@/lib/http';
 import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { CopyButton } from '@/ui/copy-button';
 import { DateTime } from '@/ui/date-time';
 import { LoadingState } from '@/ui/loading-state';
@@ -143,7 +144,7 @@ function InvoicePicker({ accountId, invoices, onCreated, onClose }: PickerProps)
           }
           setErrors(rowErrors);
           setFailure(
-            `An error occurred while creating the payment request: ${errorMessage(error)}`,
+            failureMessage('An error occurred while creating the payment request: ', error),
           );
         },
       },

@@ -18,8 +18,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useCompanySettings } from '@/lib/api/get-company-settings';
-import { isApiError } from '@/lib/http';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
@@ -94,15 +93,10 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
         notifications.show({ color: 'green', message: 'Company details successfully updated' });
       },
       onError: (error) => {
-        if (isApiError(error))
-          form.setErrors(
-            Object.fromEntries(
-              Object.entries(error.fieldErrors).map(([path, messages]) => [path, messages[0]]),
-            ),
-          );
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({
           color: 'red',
-          message: `An error occurred while updating the company details: ${errorMessage(error)}`,
+          message: failureMessage('An error occurred while updating the company details: ', error),
         });
       },
     }),

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconTrash, IconUpload } from '@tabler/icons-react';
 import { useCompanyLogo, useCompanySettings } from '@/lib/api/get-company-settings';
 import { isApiError } from '@/lib/http';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { PageHeader } from '@/ui/page-header';
 import { useDeleteLogo } from '../api/delete-logo';
@@ -34,7 +34,7 @@ export function CustomisationPage() {
         if (serverProblem) setFileError(serverProblem);
         notifications.show({
           color: 'red',
-          message: `An error occurred while uploading the logo: ${errorMessage(error)}`,
+          message: failureMessage('An error occurred while uploading the logo: ', error),
         });
       },
     });
@@ -51,7 +51,7 @@ export function CustomisationPage() {
           onError: (error) =>
             notifications.show({
               color: 'red',
-              message: `An error occurred while clearing the logo: ${errorMessage(error)}`,
+              message: failureMessage('An error occurred while clearing the logo: ', error),
             }),
         }),
     });

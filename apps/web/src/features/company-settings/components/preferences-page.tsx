@@ -112,7 +112,7 @@ function PreferencesForms({
         Object.fromEntries(Object.entries(fields).map(([k, v]) => [generalFields[k] ?? k, v])),
       );
     }
-    if (hostId.status === 'rejected') advanced.setErrors(problemFieldErrors(hostId.reason));
+    if (hostId.status === 'rejected') advanced.setErrors(problemFieldErrors(hostId.reason, { fields: advanced.getValues() }));
     const nowFailed = { general: generalErrors.length > 0, advanced: hostId.status === 'rejected' };
     setFailed(nowFailed);
     if (!nowFailed.general && !nowFailed.advanced) {

@@ -136,7 +136,7 @@ function CompanyForm({ dataset, onDone }: CompanyFormProps) {
   }, [editing, hostSystems.data, getValues, setFieldValue]);
 
   const fail = (prefix: string) => (error: Error) => {
-    form.setErrors(problemFieldErrors(error, datasetErrorText));
+    form.setErrors(problemFieldErrors(error, { fields: form.getValues(), translate: datasetErrorText }));
     notifications.show({ color: 'red', message: failureMessage(prefix, error) });
   };
 

@@ -81,7 +81,7 @@ function LatePaymentForm({
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({
           color: 'red',
           message: failureMessage(

@@ -21,7 +21,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { LoadingState } from '@/ui/loading-state';
 import { PageHeader } from '@/ui/page-header';
@@ -47,7 +47,7 @@ const labels: Record<NotificationName, string> = {
 const failed = (what: string) => (error: unknown) =>
   notifications.show({
     color: 'red',
-    message: `An error occurred while ${what}: ${errorMessage(error)}`,
+    message: failureMessage(`An error occurred while ${what}: `, error),
   });
 
 type AddForm = {

@@ -18,7 +18,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected } from '@tabler/icons-react';
-import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import {
   useTestOpayoConnection,
   useTestOppwaConnection,
@@ -132,7 +132,7 @@ function OpayoTestButton({
                       message: opayoErrorText(result.errorCode, result.detail),
                     },
               ),
-            onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
+            onError: (error) => notifications.show({ color: 'red', message: failureMessage('', error) }),
           });
         }}
       >
@@ -173,7 +173,7 @@ function TranSafeTestButton({
                 }),
               // spec 3 §8: an HTTP failure is reported as a general error.
               onError: (error) =>
-                notifications.show({ color: 'red', message: errorMessage(error) }),
+                notifications.show({ color: 'red', message: failureMessage('', error) }),
             },
           );
         }}
@@ -200,7 +200,7 @@ function CredentialsTestButton({
   const handlers = {
     onSuccess: (result: { success: boolean; message: string }) =>
       notifications.show({ color: result.success ? 'green' : 'red', message: result.message }),
-    onError: (error: unknown) => notifications.show({ color: 'red', message: errorMessage(error) }),
+    onError: (error: unknown) => notifications.show({ color: 'red', message: failureMessage('', error) }),
   };
   return (
     <Group>

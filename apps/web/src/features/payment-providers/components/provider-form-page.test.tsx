@@ -323,3 +323,28 @@ describe('provider forms', () => {
     });
   });
 });
+
+// issue 21 item 25, spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
+describe('the payment provider pages’ breadcrumbs', () => {
+  it('lead from Payment Providers to the configuration being edited', async () => {
+    stubFetch({ [`GET /providers/${opayo.id}`]: { body: opayo } });
+    renderWithProviders(<p>other</p>, {
+      user: aUser(),
+      path: `/settings/payment-providers/${opayo.id}`,
+      routes: routes(<EditProviderPage />),
+    });
+    await screen.findByRole('heading', { name: 'Edit Opayo Provider' });
+    const trail = screen.getByRole('link', { name: 'Payment Providers' }).parentElement!;
+    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute('href', '/settings/payment-providers');
+    expect(trail).toHaveTextContent('Opayo cards');
+    await userEvent.click(screen.getByRole('link', { name: 'Payment Providers' }));
+    expect(await screen.findByText('The providers list')).toBeInTheDocument();
+  });
+
+  it('lead from Payment Providers to the new configuration of a kind', async () => {
+    renderNew('TranSafe');
+    await screen.findByRole('heading', { name: 'Add TranSafe Provider' });
+    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute('href', '/settings/payment-providers');
+    expect(screen.getByText('New TranSafe Provider')).toBeInTheDocument();
+  });
+});

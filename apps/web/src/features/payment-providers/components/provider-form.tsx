@@ -5,15 +5,14 @@ import {
   type PaymentProvider,
   type PaymentProviderTypeInfo,
 } from '@ledgerline/contract';
-import { Button, Group, Paper, Stack, Tabs, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
-import { isApiError } from '@/lib/http';
-import { failureMessage } from '@/ui/form-errors';
+import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { registerOpayoIp } from '../api/connection-tests';
 import { useCreatePaymentProvider } from '../api/create-payment-provider';
 import { opayoCredentialsOf } from './credential-fields';
@@ -69,11 +68,8 @@ export function ProviderForm({
   };
 
   const fail = (prefix: string) => (error: Error) => {
-    if (isApiError(error)) {
-      const fieldErrors: Record<string, string> = {};
-      for (const [path, list] of Object.entries(error.fieldErrors)) {
-        if (list[0]) fieldErrors[path] = list[0];
-      }
+    const fieldErrors = problemFieldErrors(error, { fields: form.getValues() });
+    if (Object.keys(fieldErrors).length > 0) {
       form.setErrors(fieldErrors);
       showTabOf(fieldErrors);
     }
@@ -121,6 +117,13 @@ export function ProviderForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="lg">
+        {/* spec 2 §2: the payment providers breadcrumb, as the detail pages of the other areas. */}
+        <Breadcrumbs>
+          <Anchor component={Link} to={providersPath}>
+            Payment Providers
+          </Anchor>
+          <Text span>{provider ? provider.name : `New ${type.displayName} Provider`}</Text>
+        </Breadcrumbs>
         <Group justify="space-between">
           <Title order={2}>
             {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}

@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconBrandStripe } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { useDisconnectStripeAccount } from '../api/disconnect-stripe-account';
 import { useStripeAccount } from '../api/get-stripe-account';
@@ -29,7 +30,7 @@ export function StripeConnectButton({ configurationId }: { configurationId: stri
           ({ url }) => navigateAway(url),
           (error: unknown) => {
             setStarting(false);
-            notifications.show({ color: 'red', message: errorMessage(error) });
+            notifications.show({ color: 'red', message: failureMessage('', error) });
           },
         );
       }}
@@ -119,7 +120,7 @@ export function StripeAccountCard({
                 onConfirm: () =>
                   disconnect.mutate(configurationId, {
                     onError: (error) =>
-                      notifications.show({ color: 'red', message: errorMessage(error) }),
+                      notifications.show({ color: 'red', message: failureMessage('', error) }),
                   }),
               })
             }

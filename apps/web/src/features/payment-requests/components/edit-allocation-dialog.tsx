@@ -67,7 +67,7 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({ color: 'red', message: failureMessage(failedUpdate, error) });
       },
     });

@@ -52,7 +52,7 @@ function ContactForm({ request, kind, onDone }: { request: PaymentRequest; kind:
           onDone();
         },
         onError: (error) => {
-          form.setErrors(problemFieldErrors(error));
+          form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
           notifications.show({ color: 'red', message: failureMessage(failedUpdate, error) });
         },
       },

@@ -42,7 +42,7 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({ color: 'red', message: failureMessage(failedUpdate, error) });
       },
     });

@@ -73,7 +73,7 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({ color: 'red', message: failureMessage('An error occurred while creating the payment request: ', error) });
       },
     });

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
@@ -147,6 +147,41 @@ describe('the payment request page', () => {
     expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
     expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20' });
+  });
+
+  // issue 21 item 23: the server names the contact's field by its whole path; the dialog edits one contact.
+  it('shows a billingContact.address.city error from the server under the City input of the contact dialog', async () => {
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: detail },
+      'PATCH /payment-requests': {
+        status: 400,
+        body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'One or more fields are invalid.', errors: { 'billingContact.address.city': ['City must be at most 255 characters'] } },
+      },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit billing contact' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const city = within(dialog).getByRole('textbox', { name: 'City' });
+    await waitFor(() => expect(city).toHaveAccessibleDescription('City must be at most 255 characters'));
+  });
+
+  // issue 21 item 25, spec 2 §8: "a 403 shows a forbidden toast for the operation" ('Forbidden request', spec 1 §2.5).
+  it('shows the forbidden toast, not the generic failure, when the server refuses the edit with 403', async () => {
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: detail },
+      'PATCH /payment-requests': {
+        status: 403,
+        body: { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the EditPaymentRequest permission.' },
+      },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Forbidden request')).toBeInTheDocument();
+    expect(screen.queryByText(/An error occurred/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/This needs the EditPaymentRequest permission/)).not.toBeInTheDocument();
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {

@@ -1,6 +1,6 @@
 import type { AllocatedStatus, ExportType } from '@ledgerline/contract';
 import { useMutation } from '@tanstack/react-query';
-import { companyClient } from '@/lib/http';
+import { companyClient, type DownloadedFile } from '@/lib/http';
 
 export interface ExportRequest {
   exportType: ExportType;
@@ -14,9 +14,12 @@ export interface ExportRequest {
   filter: string | null;
 }
 
-/** spec 2 §7 GET payment-transactions/export: the CSV as a blob (PaymentTransactions.csv). */
-export function exportPaymentTransactions(request: ExportRequest): Promise<Blob> {
-  return companyClient.get<Blob>('/payment-transactions/export', {
+/**
+ * spec 2 §7 GET payment-transactions/export: the CSV as a blob, with the file name of the answer's
+ * Content-Disposition (the dialog's default is PaymentTransactions.csv).
+ */
+export function exportPaymentTransactions(request: ExportRequest): Promise<DownloadedFile> {
+  return companyClient.get<DownloadedFile>('/payment-transactions/export', {
     query: {
       exportType: request.exportType,
       fromDate: request.fromDate,
@@ -26,7 +29,7 @@ export function exportPaymentTransactions(request: ExportRequest): Promise<Blob>
       filter: request.filter,
     },
     headers: { Accept: 'text/csv' },
-    responseType: 'blob',
+    responseType: 'file',
   });
 }
 

@@ -41,7 +41,7 @@ describe('the export dialog’s dates', () => {
       'GET /payment-transactions/export': exportRoute,
     });
     renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="" />,
       { user: aUser() },
     );
     expect(screen.queryByText('From Date must be less than To Date')).not.toBeInTheDocument();
@@ -62,11 +62,85 @@ describe('the export dialog’s dates', () => {
     );
     const calls = stubFetch({ 'GET /providers': { body: { items: [], totalItems: 0 } } });
     renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="" />,
       { user: aUser() },
     );
     expect(screen.getByText('From Date must be less than To Date')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
     expect(calls.some((call) => call.url.includes('/export'))).toBe(false);
+  });
+});
+
+// issue 21 item 17, spec 2 §2 Export dialog: "When table filters are included and the status or type
+// filter is already set, the corresponding select is disabled."
+describe('the export dialog’s status and type selects', () => {
+  function exportedFilter(calls: { url: string }[]) {
+    const exportCall = calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!;
+    return new URL(exportCall.url, 'http://x').searchParams.get('filter');
+  }
+
+  it('disables the status select when the table’s status filter is included, and the table’s status applies', async () => {
+    const calls = stubFetch({
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+      'GET /payment-transactions/export': exportRoute,
+    });
+    renderWithProviders(
+      <ExportDialog
+        opened
+        onClose={() => {}}
+        tableFilter="status eq Paid"
+        tableFilters={{ status: { type: 'select', value: 'Paid' } }}
+      />,
+      { user: aUser() },
+    );
+    const status = screen.getByRole('textbox', { name: 'Status' });
+    const type = screen.getByRole('textbox', { name: 'Type' });
+    expect(status).toBeEnabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: "Include the table's filters" }));
+    expect(status).toBeDisabled();
+    expect(status).toHaveValue('Paid');
+    expect(type).toBeEnabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
+    expect(exportedFilter(calls)).toBe('status eq Paid');
+  });
+
+  it('disables the type select when the table’s type filter is included', async () => {
+    stubFetch({ 'GET /providers': { body: { items: [], totalItems: 0 } } });
+    renderWithProviders(
+      <ExportDialog
+        opened
+        onClose={() => {}}
+        tableFilter="type eq Refund"
+        tableFilters={{ type: { type: 'select', value: 'Refund' } }}
+      />,
+      { user: aUser() },
+    );
+    await userEvent.click(screen.getByRole('checkbox', { name: "Include the table's filters" }));
+    expect(screen.getByRole('textbox', { name: 'Type' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Type' })).toHaveValue('Refund');
+    expect(screen.getByRole('textbox', { name: 'Status' })).toBeEnabled();
+  });
+
+  it('keeps both selects and sends their choice when the table’s filters are not included', async () => {
+    const calls = stubFetch({
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+      'GET /payment-transactions/export': exportRoute,
+    });
+    renderWithProviders(
+      <ExportDialog
+        opened
+        onClose={() => {}}
+        tableFilter="status eq Paid"
+        tableFilters={{ status: { type: 'select', value: 'Paid' } }}
+      />,
+      { user: aUser() },
+    );
+    expect(screen.getByRole('textbox', { name: 'Status' })).toBeEnabled();
+    await userEvent.click(screen.getByRole('textbox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Refund' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
+    expect(exportedFilter(calls)).toBe('type eq Refund');
   });
 });

@@ -1,4 +1,16 @@
-import { allocatedStatuses, exportTypes, paymentTransactionMessages, type AllocatedStatus, type ExportType } from '@ledgerline/contract';
+import {
+  allocatedStatuses,
+  exportTypes,
+  formatFilter,
+  paymentTransactionMessages,
+  paymentTransactionStatuses,
+  paymentTransactionTypes,
+  type AllocatedStatus,
+  type ExportType,
+  type FilterItemInput,
+  type PaymentTransactionStatus,
+  type PaymentTransactionType,
+} from '@ledgerline/contract';
 import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
@@ -7,6 +19,7 @@ import { useCompanyId } from '@/lib/company';
 import { local } from '@/lib/storage';
 import { saveBlob } from '@/ui/download';
 import { failureMessage } from '@/ui/form-errors';
+import { activeFilters, type GridFilter } from '@/ui/grid-state';
 import { spaceWords } from '@/ui/words';
 import { useExportPaymentTransactions } from '../api/export-payment-transactions';
 import { ExportProviderSelect } from './export-provider-select';
@@ -18,6 +31,9 @@ interface ExportOptions {
   fromDate: string | null;
   toDate: string | null;
   paymentProviderId: string | null;
+  /** One payment status or type only; null for all. */
+  status: PaymentTransactionStatus | null;
+  type: PaymentTransactionType | null;
   allocatedStatuses: AllocatedStatus[];
   includeTableFilters: boolean;
 }
@@ -28,6 +44,8 @@ const defaults: ExportOptions = {
   fromDate: null,
   toDate: null,
   paymentProviderId: null,
+  status: null,
+  type: null,
   allocatedStatuses: ['WaitingToBeAllocated', 'Error'],
   includeTableFilters: false,
 };
@@ -46,21 +64,48 @@ function loadOptions(companyId: number): ExportOptions {
 /** A picked day as the UTC midnight the server expects (spec 2 §5). */
 const utcMidnight = (day: string | null) => (day ? `${day}T00:00:00.000Z` : null);
 
+/** The value of a select filter the grid has set on a field, if any. */
+function tableSelectValue(tableFilters: Record<string, GridFilter>, field: string): string | null {
+  const filter = activeFilters(tableFilters).find(([name]) => name === field)?.[1];
+  return filter?.type === 'select' ? filter.value : null;
+}
+
+/** The table's filter (when included) and the dialog's own status and type, as one filter string. */
+function exportFilter(tableFilter: string | null, ownItems: FilterItemInput[]): string | null {
+  const parts = [tableFilter, formatFilter(ownItems)].filter((part): part is string => !!part);
+  return parts.length ? parts.join(',') : null;
+}
+
+const enumOptions = (values: readonly string[]) => [
+  { value: '', label: 'All' },
+  ...values.map((value) => ({ value, label: spaceWords(value) })),
+];
+
 interface ExportDialogProps {
   opened: boolean;
   onClose: () => void;
   /** The grid's current filter string ('' when none). */
   tableFilter: string;
-  /** The grid filters an allocated status itself: then the boxes give way to it. */
-  tableFiltersAllocatedStatus: boolean;
+  /**
+   * The grid's filters by field. Where the grid sets the status, type or allocated status itself and
+   * its filters are included, the dialog's own control gives way to it (spec 2 §2 Export dialog).
+   */
+  tableFilters?: Record<string, GridFilter>;
 }
 
-export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocatedStatus }: ExportDialogProps) {
+export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {} }: ExportDialogProps) {
   const companyId = useCompanyId();
   const [options, setOptions] = useState(() => loadOptions(companyId));
   const { mutate, isPending } = useExportPaymentTransactions();
   const datesWrong = options.fromDate !== null && options.toDate !== null && options.fromDate > options.toDate;
-  const statusesFromTable = options.includeTableFilters && tableFiltersAllocatedStatus;
+  const fromTable = (field: string) => (options.includeTableFilters ? tableSelectValue(tableFilters, field) : null);
+  const tableStatus = fromTable('status');
+  const tableType = fromTable('type');
+  const statusesFromTable = fromTable('allocatedStatus') !== null;
+  const ownFilterItems: FilterItemInput[] = [
+    ...(options.status && tableStatus === null ? [{ field: 'status', operator: 'eq' as const, value: options.status }] : []),
+    ...(options.type && tableType === null ? [{ field: 'type', operator: 'eq' as const, value: options.type }] : []),
+  ];
   const change = (next: Partial<ExportOptions>) => setOptions((current) => ({ ...current, ...next }));
 
   function submit() {
@@ -73,11 +118,12 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocat
         toDate: utcMidnight(options.toDate),
         paymentProviderId: options.paymentProviderId,
         excludeAllocatedStatus: statusesFromTable ? [] : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
-        filter: options.includeTableFilters && tableFilter ? tableFilter : null,
+        filter: exportFilter(options.includeTableFilters ? tableFilter : null, ownFilterItems),
       },
       {
-        onSuccess: (blob) => {
-          saveBlob(blob, 'PaymentTransactions.csv');
+        onSuccess: (file) => {
+          // spec 2 §7: "CSV blob, default file name PaymentTransactions.csv".
+          saveBlob(file.blob, file.fileName ?? 'PaymentTransactions.csv');
           notifications.show({ color: 'green', message: 'file exported successfully' });
           onClose();
         },
@@ -112,6 +158,26 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFiltersAllocat
           value={options.paymentProviderId}
           onChange={(paymentProviderId) => change({ paymentProviderId })}
         />
+        <SimpleGrid cols={2}>
+          <Select
+            label="Status"
+            data={enumOptions(paymentTransactionStatuses)}
+            value={tableStatus ?? options.status ?? ''}
+            onChange={(value) => change({ status: (value || null) as PaymentTransactionStatus | null })}
+            disabled={tableStatus !== null}
+            description={tableStatus !== null ? 'The table’s status filter applies.' : undefined}
+            allowDeselect={false}
+          />
+          <Select
+            label="Type"
+            data={enumOptions(paymentTransactionTypes)}
+            value={tableType ?? options.type ?? ''}
+            onChange={(value) => change({ type: (value || null) as PaymentTransactionType | null })}
+            disabled={tableType !== null}
+            description={tableType !== null ? 'The table’s type filter applies.' : undefined}
+            allowDeselect={false}
+          />
+        </SimpleGrid>
         <Checkbox.Group
           label="Allocated statuses"
           description={statusesFromTable ? 'The table’s allocated status filter applies.' : undefined}

@@ -30,7 +30,7 @@ describe('the export dialog’s payment provider', () => {
       'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' },
     });
     renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="" />,
       { user: aUser() },
     );
     const select = screen.getByRole('textbox', { name: 'Payment provider' });
@@ -54,7 +54,7 @@ describe('the export dialog’s payment provider', () => {
       'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' },
     });
     renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="" />,
       { user: aUser() },
     );
     expect(

@@ -1,3 +1,4 @@
+import type { Permission } from '@ledgerline/contract';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -86,5 +87,66 @@ describe('the payment transaction page', () => {
       routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
     });
     expect(await screen.findByText('Loading Error')).toBeInTheDocument();
+  });
+});
+
+// issue 21 item 18, spec 2 §2: "The provider card links to the provider configuration"; that page
+// needs ConfigurePaymentProvider, so without it the card shows the configuration instead of a
+// link that would end in /error/403.
+describe('the payment provider card', () => {
+  const providerId = '0199f0aa-0000-7000-8000-0000000000d1';
+  const paid = { ...refund, type: 'Payment', status: 'Paid', paymentProviderId: providerId, paymentProviderName: 'Stripe' };
+  const configuration = {
+    id: providerId,
+    providerName: 'Stripe',
+    name: 'Main Stripe account',
+    description: null,
+    enabled: false,
+    displayPriority: 1,
+    isTest: false,
+    isDefault: false,
+    filterCount: 0,
+    settings: {},
+    paymentMethodConfigurations: [],
+    createdOn: '2026-11-01T09:00:00.000Z',
+    updatedOn: '2026-11-01T09:00:00.000Z',
+  };
+  const renderPage = (permissions: Permission[]) =>
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser({ permissions }),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+
+  it('links to the configuration for those with ConfigurePaymentProvider', async () => {
+    const calls = stubFetch({ [`GET /payment-transactions/${id}`]: { body: paid } });
+    renderPage(['ConfigurePaymentProvider']);
+    expect(await screen.findByRole('link', { name: 'Stripe' })).toHaveAttribute('href', `/settings/payment-providers/${providerId}`);
+    expect(calls.some((call) => call.url.startsWith('/api/v0/providers'))).toBe(false);
+  });
+
+  it('shows the configuration’s name, kind and status, and no link, to those without it', async () => {
+    const calls = stubFetch({
+      [`GET /payment-transactions/${id}`]: { body: paid },
+      'GET /providers': { body: { items: [configuration], totalItems: 1 } },
+    });
+    renderPage([]);
+    expect(await screen.findByText('Main Stripe account')).toBeInTheDocument();
+    expect(screen.getByText('Stripe')).toBeInTheDocument();
+    expect(screen.getByText('Disabled')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Stripe' })).not.toBeInTheDocument();
+    expect(document.querySelector('a[href^="/settings/payment-providers"]')).toBeNull();
+    const read = new URL(calls.find((call) => call.url.startsWith('/api/v0/providers'))!.url, 'http://x');
+    expect(read.searchParams.get('filter')).toBe(`id eq ${providerId}`);
+  });
+
+  it('says so when the configuration is gone', async () => {
+    stubFetch({
+      [`GET /payment-transactions/${id}`]: { body: paid },
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+    });
+    renderPage([]);
+    expect(await screen.findByText('No longer configured')).toBeInTheDocument();
+    expect(screen.getByText('Stripe')).toBeInTheDocument();
   });
 });

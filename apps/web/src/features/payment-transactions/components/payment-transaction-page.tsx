@@ -1,6 +1,5 @@
 import { Anchor, Badge, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
-import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
@@ -11,28 +10,12 @@ import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 import { usePaymentTransaction } from '../api/get-payment-transaction';
 import { AllocatedStatusSelect } from './allocated-status-select';
+import { Field, text } from './detail-field';
 import { PayerQuotePanel } from './payer-quote-panel';
+import { PaymentProviderCard } from './payment-provider-card';
 import { PendingActions } from './pending-actions';
 import { RefundAction } from './refund-action';
 import { DisputesTable, RefundsTable } from './refunds-and-disputes';
-import { ProviderDataButton } from './provider-data-dialog';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children ?? 'N/A'}
-      </Text>
-    </div>
-  );
-}
-
-function text(value: string | null | undefined) {
-  return value && value.trim() !== '' ? value : '-';
-}
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
@@ -256,24 +239,7 @@ export function PaymentTransactionPage() {
               <PayeeCard details={payment.customerDetails} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6, lg: 3 }}>
-              <Card withBorder padding="lg" h="100%">
-                <Title order={3} size="h5" mb="md">
-                  Payment provider
-                </Title>
-                <Stack gap="sm">
-                  <Field label="Provider">
-                    {payment.paymentProviderId ? (
-                      <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
-                        {text(payment.paymentProviderName)}
-                      </Anchor>
-                    ) : (
-                      text(payment.paymentProviderName)
-                    )}
-                  </Field>
-                  <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
-                  <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
-                </Stack>
-              </Card>
+              <PaymentProviderCard payment={payment} />
             </Grid.Col>
           </Grid>
         </Tabs.Panel>

@@ -86,7 +86,7 @@ export function PaymentTransactionsPage() {
           opened
           onClose={() => setDialog(null)}
           tableFilter={grid.query.filter ?? ''}
-          tableFiltersAllocatedStatus={grid.state.filters.allocatedStatus !== undefined}
+          tableFilters={grid.state.filters}
         />
       )}
       <ImportDialog opened={dialog === 'import'} onClose={() => setDialog(null)} />

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { errorMessage } from '@/lib/status-routing';
+import { failureMessage } from '@/ui/form-errors';
 import { formatMoney } from '@/ui/format';
 import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
@@ -90,7 +91,7 @@ export function ReservationsPage() {
               if (failed.length > 0)
                 notifications.show({ color: 'red', message: `${failed.length} could not be ${action === 'capture' ? 'captured' : 'cancelled'}: see why below.` });
             },
-            onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
+            onError: (error) => notifications.show({ color: 'red', message: failureMessage('', error) }),
           },
         ),
     });

@@ -16,7 +16,7 @@ describe('the export dialog', () => {
   it('starts from the spec’s defaults, sends the unticked statuses and the table filter, and remembers the options', async () => {
     const calls = stubFetch({ 'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' } });
     const { unmount } = renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="status eq Paid" tableFiltersAllocatedStatus={false} />,
+      <ExportDialog opened onClose={() => {}} tableFilter="status eq Paid" />,
       { user: aUser() },
     );
     expect(screen.getByRole('textbox', { name: 'Export type' })).toHaveValue('Payments and allocations');
@@ -35,14 +35,14 @@ describe('the export dialog', () => {
     expect(query.get('filter')).toBe('status eq Paid');
     expect(exportCall.headers.get('dataset-id')).toBe('1');
     unmount();
-    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" tableFiltersAllocatedStatus={false} />, { user: aUser() });
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, { user: aUser() });
     expect(screen.getByRole('checkbox', { name: 'Auto Allocated' })).toBeChecked();
   });
 
   it('gives way to the table’s allocated status filter when it is included', async () => {
     stubFetch({});
     window.localStorage.clear();
-    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="allocatedStatus eq Error" tableFiltersAllocatedStatus />, { user: aUser() });
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="allocatedStatus eq Error" tableFilters={{ allocatedStatus: { type: 'select', value: 'Error' } }} />, { user: aUser() });
     await userEvent.click(screen.getByRole('checkbox', { name: "Include the table's filters" }));
     expect(screen.getByRole('checkbox', { name: 'Error' })).toBeDisabled();
     expect(screen.getByText('The table’s allocated status filter applies.')).toBeInTheDocument();

@@ -46,7 +46,7 @@ function ConfigurationForm({ groupId, type, configuration, onDone }: FormProps) 
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({
           color: 'red',
           message: failureMessage(

@@ -66,7 +66,7 @@ export function SettlementGroupForm({
           onDone?.();
         },
         onError: (error) => {
-          form.setErrors(problemFieldErrors(error));
+          form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
           notifications.show({
             color: 'red',
             message: failureMessage('An error occurred while saving the settlement group: ', error),

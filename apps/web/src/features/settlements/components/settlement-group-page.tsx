@@ -6,7 +6,9 @@ import {
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
+  Breadcrumbs,
   Button,
   Card,
   Group,
@@ -20,7 +22,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconDots } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { useUpdateCompanyPreferences } from '@/lib/api/company-preferences';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { failureMessage } from '@/ui/form-errors';
@@ -99,6 +101,13 @@ export function SettlementGroupPage() {
 
   return (
     <Stack gap="lg">
+      {/* spec 2 §2: the settlements breadcrumb, as the detail pages of the other areas. */}
+      <Breadcrumbs>
+        <Anchor component={Link} to="/settlements">
+          Settlements
+        </Anchor>
+        <Text span>{current.name}</Text>
+      </Breadcrumbs>
       <Card withBorder>
         {editing ? (
           <SettlementGroupForm group={current} onDone={() => setEditing(false)} />

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
+import { SettlementGroupCreatePage } from './settlement-group-create-page';
 import { SettlementGroupPage } from './settlement-group-page';
 import { SettlementsPage } from './settlements-page';
 
@@ -108,5 +109,36 @@ describe('settlements (spec 3 §2)', () => {
       routes: [{ path: '/settlements/:id', element: <SettlementGroupPage /> }],
     });
     expect(await screen.findByText('An error occurred loading the data')).toBeInTheDocument();
+  });
+});
+
+// issue 21 item 25, spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
+describe('the settlement pages’ breadcrumbs', () => {
+  it('lead from Settlements to the group', async () => {
+    stubFetch({ [`GET /settlement-configuration-groups/${groupId}`]: { body: group } });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/settlements/${groupId}`,
+      routes: [
+        { path: '/settlements/:id', element: <SettlementGroupPage /> },
+        { path: '/settlements', element: <p>The settlements list</p> },
+      ],
+    });
+    const link = await screen.findByRole('link', { name: 'Settlements' });
+    expect(link).toHaveAttribute('href', '/settlements');
+    expect(link.parentElement).toHaveTextContent('Prompt payment');
+    await userEvent.click(link);
+    expect(await screen.findByText('The settlements list')).toBeInTheDocument();
+  });
+
+  it('lead from Settlements to a new group', async () => {
+    stubFetch({});
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: '/settlements/new',
+      routes: [{ path: '/settlements/new', element: <SettlementGroupCreatePage /> }],
+    });
+    expect(await screen.findByRole('link', { name: 'Settlements' })).toHaveAttribute('href', '/settlements');
+    expect(screen.getByText('New Settlement Group', { selector: 'span' })).toBeInTheDocument();
   });
 });

@@ -30,8 +30,11 @@ const dataPath = (documentId: string) =>
 
 function renderTab() {
   stubFetch({
-    [dataPath(pdf.id)]: { body: { pdf: true } },
-    [dataPath(image.id)]: { body: { png: true } },
+    [dataPath(pdf.id)]: {
+      body: { pdf: true },
+      headers: { 'Content-Disposition': `inline; filename="delivery note.pdf"; filename*=UTF-8''delivery%20note.pdf` },
+    },
+    [dataPath(image.id)]: { body: { png: true }, headers: { 'Content-Disposition': 'attachment; filename="remittance.png"' } },
   });
   renderWithProviders(<DocumentsTab transaction={transaction} />, { user: aUser() });
 }
@@ -56,6 +59,43 @@ describe('the documents tab', () => {
     expect(viewer.querySelector('iframe')).toHaveAttribute('src', 'blob:http://localhost/viewed');
     await user.click(screen.getByRole('button', { name: 'Download' }));
     expect(saveBlob).toHaveBeenCalledWith(expect.anything(), 'delivery note.pdf');
+  });
+});
+
+// issue 21 item 24, spec 2 §7: "download; file name from the content-disposition header, default document.pdf".
+describe('the downloaded file’s name', () => {
+  const download = async (headers?: Record<string, string>, doc = image) => {
+    saveBlob.mockClear();
+    stubFetch({ [dataPath(doc.id)]: { body: { bytes: true }, headers } });
+    const { unmount } = renderWithProviders(<DocumentsTab transaction={{ ...transaction, documents: [doc] }} />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: `Download ${doc.fileName}` }));
+    await waitFor(() => expect(saveBlob).toHaveBeenCalled());
+    unmount();
+    return saveBlob.mock.calls[0]![1] as string;
+  };
+
+  it('is the RFC 5987 filename* of the answer, over its plain filename and the listed name', async () => {
+    expect(
+      await download({ 'Content-Disposition': `attachment; filename="r_sum_.png"; filename*=UTF-8''r%C3%A9sum%C3%A9%20scan.png` }),
+    ).toBe('résumé scan.png');
+  });
+
+  it('is the plain filename of the answer when it has no filename*', async () => {
+    expect(await download({ 'Content-Disposition': 'attachment; filename="Remittance 2026-11.png"' })).toBe('Remittance 2026-11.png');
+  });
+
+  it('is document.pdf when the answer names no file', async () => {
+    expect(await download()).toBe('document.pdf');
+    expect(await download({ 'Content-Disposition': 'attachment' })).toBe('document.pdf');
+  });
+
+  it('names the PDF viewer after the answer’s file name', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:http://localhost/viewed');
+    URL.revokeObjectURL = vi.fn();
+    stubFetch({ [dataPath(pdf.id)]: { body: { pdf: true }, headers: { 'Content-Disposition': `inline; filename*=UTF-8''Lieferschein%20%C3%9C.pdf` } } });
+    renderWithProviders(<DocumentsTab transaction={{ ...transaction, documents: [pdf] }} />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: 'delivery note.pdf' }));
+    expect(await screen.findByRole('dialog', { name: 'Lieferschein Ü.pdf' })).toBeInTheDocument();
   });
 });
 

@@ -18,8 +18,8 @@ import { getDocumentData } from '../api/get-document-data';
 import { useUploadDocument } from '../api/upload-document';
 import { formatFileSize } from './file-size';
 
-/** spec 2 §7: the file name the call gives, otherwise document.pdf. */
-const downloadName = (doc: TransactionDocument) => doc.fileName || 'document.pdf';
+/** spec 2 §7: "file name from the content-disposition header, default document.pdf". */
+const defaultFileName = 'document.pdf';
 
 interface ViewedDocument {
   name: string;
@@ -81,9 +81,10 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
     });
   };
 
-  const fetchDocument = async (doc: TransactionDocument): Promise<Blob | null> => {
+  const fetchDocument = async (doc: TransactionDocument): Promise<{ blob: Blob; name: string } | null> => {
     try {
-      return await getDocumentData(transaction.id, doc.id);
+      const file = await getDocumentData(transaction.id, doc.id);
+      return { blob: file.blob, name: file.fileName ?? defaultFileName };
     } catch (error) {
       notifications.show({
         color: 'red',
@@ -95,17 +96,17 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
 
   // spec 2 §2: a PDF opens in the viewer, other types download.
   const open = async (doc: TransactionDocument) => {
-    const blob = await fetchDocument(doc);
-    if (!blob) return;
+    const file = await fetchDocument(doc);
+    if (!file) return;
     if (doc.fileType === 'application/pdf') {
-      setViewed({ name: downloadName(doc), url: URL.createObjectURL(blob), blob });
-    } else saveBlob(blob, downloadName(doc));
+      setViewed({ name: file.name, url: URL.createObjectURL(file.blob), blob: file.blob });
+    } else saveBlob(file.blob, file.name);
   };
 
   // Every document can be saved, a PDF too (issue 10 item 3: the viewer is not the only way).
   const download = async (doc: TransactionDocument) => {
-    const blob = await fetchDocument(doc);
-    if (blob) saveBlob(blob, downloadName(doc));
+    const file = await fetchDocument(doc);
+    if (file) saveBlob(file.blob, file.name);
   };
 
   const confirmDelete = (doc: TransactionDocument) =>

@@ -42,7 +42,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
         onDone();
       },
       onError: (error) => {
-        form.setErrors(problemFieldErrors(error));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         const prefix = offer
           ? 'An error occurred while updating the settlement offer: '
           : 'An error occurred while adding the settlement offer: ';

@@ -55,7 +55,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
     form.setErrors(displayName ? { ...others, name: displayName } : others);
   };
   const fail = (prefix: string) => (error: Error) =>
-    showSubmitFailure(error, setErrors, () =>
+    showSubmitFailure(error, { getValues: form.getValues, setErrors }, () =>
       notifications.show({ color: 'red', message: failureMessage(prefix, error) }),
     );
 

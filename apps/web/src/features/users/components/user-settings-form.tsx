@@ -24,7 +24,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { format } from 'date-fns';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { isApiError } from '@/lib/http';
+import { problemFieldErrors } from '@/ui/form-errors';
 import { datePattern } from '@/ui/format';
 import { useUpdateMySettings } from '../api/update-my-settings';
 
@@ -40,15 +40,6 @@ const shortFormatOptions = formatOptions(shortDateFormats);
 const longFormatOptions = formatOptions(longDateFormats);
 
 /** The server's field errors (400 problem `errors`) as form errors: the first message of each. */
-function formErrors(errors: Record<string, string[]>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [field, fieldMessages] of Object.entries(errors)) {
-    const name = field.split(/[./]/).pop() ?? field;
-    if (fieldMessages[0]) result[name] = fieldMessages[0];
-  }
-  return result;
-}
-
 /** spec 2 §2 /my-settings, editable part. */
 export function UserSettingsForm({ setting }: { setting: UserSetting }) {
   const form = useForm<UserSetting>({
@@ -67,7 +58,7 @@ export function UserSettingsForm({ setting }: { setting: UserSetting }) {
         notifications.show({ color: 'green', message: messages.userSettingsUpdated });
       },
       onError: (error) => {
-        if (isApiError(error)) form.setErrors(formErrors(error.fieldErrors));
+        form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
         notifications.show({ color: 'red', message: messages.userSettingsUpdateFailed });
       },
     }),

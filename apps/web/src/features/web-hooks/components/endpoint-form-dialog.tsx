@@ -67,7 +67,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebHookEndpoint; onDone
           onDone();
         },
         onError: (error) =>
-          showSubmitFailure(error, form.setErrors, () =>
+          showSubmitFailure(error, form, () =>
             notifications.show({
               color: 'red',
               message: failureMessage('An error occurred while saving the endpoint: ', error),
