@@ -44,6 +44,7 @@ import { datasetsRoutes } from './features/datasets/datasets.routes.js';
 import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
 import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
 import { createDatasetsService } from './features/datasets/datasets.service.js';
+import { configurationCopiers } from './features/datasets/copy-configuration.js';
 import { refillDemoCompany } from './features/datasets/demo-data.js';
 import { createJobs } from './platform/jobs.js';
 import { createSignInThrottle } from './platform/sign-in-throttle.js';
@@ -412,7 +413,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobs,
     repository: datasetsRepository,
     log: app.log,
-    copiers: [(tx, scope) => customHostIdRepository.copy(tx, scope)],
     demoData: [refillDemoCompany],
   });
   app.addHook('onReady', async () => {
@@ -437,7 +437,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(datasetsRoutes, {
     repository: datasetsRepository,
-    service: createDatasetsService({ repository: datasetsRepository }),
+    service: createDatasetsService({
+      repository: datasetsRepository,
+      copiers: [...configurationCopiers, (tx, scope) => customHostIdRepository.copy(tx, scope)],
+    }),
     lifecycle: datasetLifecycle,
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });
