@@ -14,7 +14,11 @@ const refreshAfter = sql`interval '1 minute'`;
 function isErpPush(request: FastifyRequest): boolean {
   const required = request.routeOptions.config.permission;
   const list = required === undefined ? [] : Array.isArray(required) ? required : [required];
-  return request.principal?.kind === 'accessKey' && request.datasetId !== null && list.includes('PushErpData');
+  return (
+    request.principal?.kind === 'accessKey' &&
+    request.datasetId !== null &&
+    list.includes('PushErpData')
+  );
 }
 
 /**

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { datasets } from '../../src/db/schema.js';
-import { buildTestApp, byKey, signIn, type Caller, type SignedIn, type TestContext } from '../app.js';
+import {
+  buildTestApp,
+  byKey,
+  signIn,
+  type Caller,
+  type SignedIn,
+  type TestContext,
+} from '../app.js';
 
 /*
  * spec 1 §2.7: the companies grid has a "last synced" column. It is when the company's ERP

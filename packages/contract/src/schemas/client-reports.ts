@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/*
+ * spec 1 §8: "An error-reporting service is wired in with an instrumentation key; web-vitals
+ * reporting is included." The site posts its uncaught errors and its Core Web Vitals to
+ * POST /api/v0/client-reports. The call needs no sign-in (an error may come before it), so every
+ * field is bounded and every label the server counts by is an enum.
+ */
+
+export const clientReportLimits = {
+  /** Reports in one call: a page sends its vitals together when it is hidden. */
+  reports: 10,
+  message: 1000,
+  stack: 8000,
+  path: 500,
+  /** Bytes of one call's body. */
+  body: 32 * 1024,
+} as const;
+
+export const webVitalNames = ['LCP', 'CLS', 'INP', 'FCP', 'TTFB'] as const;
+export type WebVitalName = (typeof webVitalNames)[number];
+export const webVitalRatings = ['good', 'needs-improvement', 'poor'] as const;
+export type WebVitalRating = (typeof webVitalRatings)[number];
+export const clientErrorSources = ['error', 'unhandledrejection', 'react'] as const;
+export type ClientErrorSource = (typeof clientErrorSources)[number];
+
+/** The page's path, without its query (which may carry a sign-in code or a payer's details). */
+const pagePath = z
+  .string()
+  .max(clientReportLimits.path)
+  .regex(/^\/[^?#]*$/, 'A path starting with /.');
+
+export const clientErrorReport = z.object({
+  type: z.literal('error'),
+  source: z.enum(clientErrorSources),
+  message: z.string().max(clientReportLimits.message),
+  stack: z.string().max(clientReportLimits.stack).optional(),
+  path: pagePath,
+});
+export type ClientErrorReport = z.infer<typeof clientErrorReport>;
+
+export const webVitalReport = z.object({
+  type: z.literal('web-vital'),
+  name: z.enum(webVitalNames),
+  /** Milliseconds, or the unitless layout shift score for CLS. */
+  value: z.number().min(0).max(600_000),
+  rating: z.enum(webVitalRatings),
+  path: pagePath,
+});
+export type WebVitalReport = z.infer<typeof webVitalReport>;
+
+export const clientReport = z.discriminatedUnion('type', [clientErrorReport, webVitalReport]);
+export type ClientReport = z.infer<typeof clientReport>;
+
+export const clientReportsBody = z
+  .object({ reports: z.array(clientReport).min(1).max(clientReportLimits.reports) })
+  .meta({ id: 'ClientReports' });
+export type ClientReportsBody = z.infer<typeof clientReportsBody>;
+
+/**
+ * Core Web Vitals thresholds (web.dev): at or below the first is good, above the second poor.
+ * The site rates its own measurements with them.
+ */
+export const webVitalThresholds: Record<WebVitalName, readonly [number, number]> = {
+  LCP: [2500, 4000],
+  CLS: [0.1, 0.25],
+  INP: [200, 500],
+  FCP: [1800, 3000],
+  TTFB: [800, 1800],
+};
+
+export function rateWebVital(name: WebVitalName, value: number): WebVitalRating {
+  const [good, poor] = webVitalThresholds[name];
+  return value <= good ? 'good' : value <= poor ? 'needs-improvement' : 'poor';
+}
