@@ -67,7 +67,12 @@ export function Markdown({ source }: { source: string }) {
     switch (block.kind) {
       case 'heading':
         return (
-          <Title key={index} order={block.level + 1} mt={block.level === 1 ? 0 : 'lg'} mb="xs">
+          <Title
+            key={index}
+            order={block.level === 1 ? 2 : 3}
+            mt={block.level === 1 ? 0 : 'lg'}
+            mb="xs"
+          >
             {inline(block.text)}
           </Title>
         );
