@@ -1,14 +1,18 @@
 import { RouterProvider } from 'react-router/dom';
 import { redirectToSignIn } from '@/auth/sign-in';
+import { startClientReports } from '@/lib/client-reports';
 import { errorMessage } from '@/lib/status-routing';
 import { showErrorToast } from '@/ui/error-toast';
 import { createErrorHandling } from './error-handling';
 import { FeatureFlagsGate } from './feature-flags-gate';
+import { ClientReportsSwitch } from './client-reports-switch';
 import { AppProviders } from './providers';
 import { createAppQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { areaRoutes } from './routes';
 
+// Before anything renders, so that an error of the first render is kept (spec 1 §8).
+const clientReporter = startClientReports();
 const router = createAppRouter(areaRoutes);
 
 const queryClient = createAppQueryClient(
@@ -25,6 +29,7 @@ const queryClient = createAppQueryClient(
 export function App() {
   return (
     <AppProviders queryClient={queryClient}>
+      <ClientReportsSwitch reporter={clientReporter} />
       <FeatureFlagsGate>
         <RouterProvider router={router} />
       </FeatureFlagsGate>
