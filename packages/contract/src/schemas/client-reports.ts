@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  clientErrorSources,
+  clientReportLimits,
+  webVitalNames,
+  webVitalRatings,
+} from '../client-reports.js';
 
 /*
  * spec 1 §8: "An error-reporting service is wired in with an instrumentation key; web-vitals
@@ -6,23 +12,6 @@ import { z } from 'zod';
  * POST /api/v0/client-reports. The call needs no sign-in (an error may come before it), so every
  * field is bounded and every label the server counts by is an enum.
  */
-
-export const clientReportLimits = {
-  /** Reports in one call: a page sends its vitals together when it is hidden. */
-  reports: 10,
-  message: 1000,
-  stack: 8000,
-  path: 500,
-  /** Bytes of one call's body. */
-  body: 32 * 1024,
-} as const;
-
-export const webVitalNames = ['LCP', 'CLS', 'INP', 'FCP', 'TTFB'] as const;
-export type WebVitalName = (typeof webVitalNames)[number];
-export const webVitalRatings = ['good', 'needs-improvement', 'poor'] as const;
-export type WebVitalRating = (typeof webVitalRatings)[number];
-export const clientErrorSources = ['error', 'unhandledrejection', 'react'] as const;
-export type ClientErrorSource = (typeof clientErrorSources)[number];
 
 /** The page's path, without its query (which may carry a sign-in code or a payer's details). */
 const pagePath = z
@@ -56,20 +45,3 @@ export const clientReportsBody = z
   .object({ reports: z.array(clientReport).min(1).max(clientReportLimits.reports) })
   .meta({ id: 'ClientReports' });
 export type ClientReportsBody = z.infer<typeof clientReportsBody>;
-
-/**
- * Core Web Vitals thresholds (web.dev): at or below the first is good, above the second poor.
- * The site rates its own measurements with them.
- */
-export const webVitalThresholds: Record<WebVitalName, readonly [number, number]> = {
-  LCP: [2500, 4000],
-  CLS: [0.1, 0.25],
-  INP: [200, 500],
-  FCP: [1800, 3000],
-  TTFB: [800, 1800],
-};
-
-export function rateWebVital(name: WebVitalName, value: number): WebVitalRating {
-  const [good, poor] = webVitalThresholds[name];
-  return value <= good ? 'good' : value <= poor ? 'needs-improvement' : 'poor';
-}
