@@ -55,7 +55,8 @@ export async function infoRoutes(app: FastifyInstance, options: InfoRoutesOption
       config: { access: 'none' },
       schema: {
         tags: ['info'],
-        summary: "This installation's terms of service and privacy policy addresses, and whether the site reports errors and web vitals",
+        summary:
+          "This installation's terms of service and privacy policy addresses, and whether the site reports errors and web vitals",
         response: { 200: siteInfoResponse },
       },
     },
