@@ -22,6 +22,7 @@ import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { createLogger } from './platform/logger.js';
 import { registerMetrics } from './platform/metrics.js';
+import { clientReportsRoutes } from './features/client-reports/client-reports.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import {
   problem,
@@ -44,6 +45,7 @@ import { datasetsRoutes } from './features/datasets/datasets.routes.js';
 import { createDatasetsRepository } from './features/datasets/datasets.repository.js';
 import { createDatasetLifecycle } from './features/datasets/datasets.jobs.js';
 import { createDatasetsService } from './features/datasets/datasets.service.js';
+import { configurationCopiers } from './features/datasets/copy-configuration.js';
 import { refillDemoCompany } from './features/datasets/demo-data.js';
 import { createDemoSandbox } from './features/payment-providers/demo-sandbox.js';
 import { createJobs } from './platform/jobs.js';
@@ -260,7 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async () => app.swagger(),
   );
 
-  registerMetrics(app, {
+  const metricsRegistry = registerMetrics(app, {
     token: config.METRICS_TOKEN,
     listener: config.METRICS_PORT
       ? { host: config.METRICS_HOST, port: config.METRICS_PORT }
@@ -313,6 +315,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(infoRoutes, {
     flags,
+    site: {
+      termsOfServiceUrl: config.TERMS_OF_SERVICE_URL ?? null,
+      privacyPolicyUrl: config.PRIVACY_POLICY_URL ?? null,
+      clientReports: config.CLIENT_REPORTS,
+    },
     signIn: {
       issuer: config.oidcIssuer,
       clientId: config.OIDC_CLIENT_ID,
@@ -320,6 +327,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       resource: config.embeddedIdp ? config.oidcAudience : null,
     },
   });
+  if (config.CLIENT_REPORTS) {
+    await app.register(clientReportsRoutes, {
+      registry: metricsRegistry,
+      perMinute: config.CLIENT_REPORTS_PER_MINUTE,
+      forward: config.CLIENT_REPORTS_FORWARD_URL
+        ? { url: config.CLIENT_REPORTS_FORWARD_URL, key: config.CLIENT_REPORTS_FORWARD_KEY }
+        : undefined,
+    });
+  }
   await app.register(authRoutes, {
     auth: createAuthService({ database, verifyToken, sessions }),
     sessions,
@@ -416,7 +432,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobs,
     repository: datasetsRepository,
     log: app.log,
-    copiers: [(tx, scope) => customHostIdRepository.copy(tx, scope)],
     demoData: [async (tx, scope) => refillDemoCompany(tx, scope, await ensureDemoSandbox(tx, scope))],
   });
   app.addHook('onReady', async () => {
@@ -441,7 +456,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(datasetsRoutes, {
     repository: datasetsRepository,
-    service: createDatasetsService({ repository: datasetsRepository }),
+    service: createDatasetsService({
+      repository: datasetsRepository,
+      copiers: [...configurationCopiers, (tx, scope) => customHostIdRepository.copy(tx, scope)],
+    }),
     lifecycle: datasetLifecycle,
   });
   await app.register(usersAdminRoutes, { users: usersAdmin, invitations, sessions });

@@ -70,6 +70,21 @@ export const configSchema = z.object({
   /** Serves /metrics on this port only (not on PORT), on METRICS_HOST. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /** Addresses the user menu's terms of service and privacy policy open (issue 21 item 11). */
+  TERMS_OF_SERVICE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PRIVACY_POLICY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * spec 1 §8 (issue 21 item 12): the site reports its uncaught errors and Core Web Vitals to
+   * POST /api/v0/client-reports, which logs them and counts them in /metrics. `false`: the site
+   * sends nothing and the call is not served.
+   */
+  CLIENT_REPORTS: bool.default(true),
+  /** Calls per minute per client address to the client-reports intake. */
+  CLIENT_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** An external collector each accepted report is forwarded to (POST, JSON). */
+  CLIENT_REPORTS_FORWARD_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** The collector's instrumentation key, sent as `Authorization: Bearer <key>`. */
+  CLIENT_REPORTS_FORWARD_KEY: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Ledgerline <no-reply@ledgerline.local>'),
   /** 32-byte key (base64) that encrypts provider credentials at rest. */

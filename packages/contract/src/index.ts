@@ -10,6 +10,8 @@ export * from './schemas/email.js';
 export * from './schemas/users.js';
 export * from './schemas/datasets.js';
 export * from './schemas/info.js';
+export * from './client-reports.js';
+export * from './schemas/client-reports.js';
 export * from './query/index.js';
 export * from './reference/currencies.js';
 export * from './schemas/access-keys.js';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Executor, Tx } from '../db/client.js';
 import { auditActivities } from '../db/schema.js';
+import { recordErpSync } from './last-sync.js';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -53,6 +54,7 @@ export function registerAudit(app: FastifyInstance, database: Database): void {
     if (!principal) throw new Error('unitOfWork needs a signed-in caller.');
     return database.withTenant(principal.tenantId, async (tx) => {
       const result = await fn(tx);
+      await recordErpSync(tx, this);
       await writeAuditActivity(tx, this, successStatus, principal.tenantId);
       this.auditWritten = true;
       return result;

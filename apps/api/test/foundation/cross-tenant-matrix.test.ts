@@ -39,6 +39,10 @@ interface Operation {
 const notTenantScoped = new Set([
   'GET /api/health', // the database check, no tenant
   'GET /api/v0/info/sign-in', // the issuer and client id the site signs in with
+  'GET /api/v0/info/site', // the installation's terms and privacy addresses (configuration)
+  // The site's errors and web vitals: no tenant, nothing stored, logged and counted only
+  // (test/foundation/client-reports.test.ts).
+  'POST /api/v0/client-reports',
   'POST /api/v0/login', // exchanges an identity provider's token; no session yet
   // Keeps the invitation token of its link in a cookie for POST /login, which checks it against the
   // invited user (test/administration/external-sign-in.test.ts); nothing is read or written here.

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import type { AreaRoute, AreaRouteHandle } from '@/shell/area-route';
 import { AuthGate } from '@/shell/auth-gate';
@@ -14,12 +15,17 @@ import { HealthRoute } from './routes/health';
  * (AuthGate, which also completes the sign-in callback) and sits in the shell. Registered screens
  * are guarded; error pages are not, so that they show even when the profile cannot load.
  */
-export function buildRoutes(areaRoutes: readonly AreaRoute[]): RouteObject[] {
+export function buildRoutes(
+  areaRoutes: readonly AreaRoute[],
+  /** Rendered beside every screen but /health (which asks the API nothing): the reports switch. */
+  beside: ReactNode = null,
+): RouteObject[] {
   return [
     { path: '/health', element: <HealthRoute /> },
     {
       element: (
         <FeatureFlagsGate>
+          {beside}
           <Outlet />
         </FeatureFlagsGate>
       ),
@@ -61,6 +67,6 @@ export function buildRoutes(areaRoutes: readonly AreaRoute[]): RouteObject[] {
   ];
 }
 
-export function createAppRouter(areaRoutes: readonly AreaRoute[]) {
-  return createBrowserRouter(buildRoutes(areaRoutes));
+export function createAppRouter(areaRoutes: readonly AreaRoute[], beside: ReactNode = null) {
+  return createBrowserRouter(buildRoutes(areaRoutes, beside));
 }

@@ -20,6 +20,16 @@ export const areaRoutes: readonly AreaRoute[] = [
     page: () => import('./routes/my-settings').then((m) => m.MySettingsRoute),
   },
   {
+    path: '/help',
+    title: ['Help'],
+    page: () => import('@/features/help/components/help-page').then((m) => m.HelpPage),
+  },
+  {
+    path: '/help/:topic',
+    title: ['Help', 'Guide'],
+    page: () => import('@/features/help/components/help-page').then((m) => m.GuidePage),
+  },
+  {
     path: '/rd',
     title: ['Redirect'],
     page: () => import('./routes/redirect').then((m) => m.RedirectRoute),

@@ -33,6 +33,7 @@ const datasets = tenantQueryKeys('datasets');
 export const queryKeys = {
   info: {
     signIn: () => ['info', 'sign-in'] as const,
+    site: () => ['info', 'site'] as const,
     featureFlags: (target: string) => ['info', 'feature-flags', target] as const,
     oidcDiscovery: (issuer: string) => ['info', 'oidc-discovery', issuer] as const,
   },

@@ -1,8 +1,11 @@
 import { Button } from '@mantine/core';
 import { IconHome, IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation, useParams, useRouteError } from 'react-router';
 import { signOutNow } from '@/auth/sign-in';
+import { reportRenderError } from '@/lib/client-reports';
+import { ApiError } from '@/lib/http';
 import { usePageTitle } from '@/ui/page-title';
 import { crossTenantCode, ErrorContent } from './error-content';
 
@@ -50,6 +53,11 @@ export function ErrorPage() {
 export function RouteErrorElement() {
   const error = useRouteError();
   usePageTitle(['Error']);
+  // spec 1 §8: a screen that crashed is reported; a refused call the server already knows of.
+  const crashed = !isRouteErrorResponse(error) && !(error instanceof ApiError);
+  useEffect(() => {
+    if (crashed) reportRenderError(error);
+  }, [crashed, error]);
   if (isRouteErrorResponse(error) && error.status === 404) {
     return <ErrorContent code="404" action={<GoHome />} />;
   }

@@ -1,5 +1,6 @@
 import { Menu } from '@mantine/core';
-import { IconBook, IconExternalLink, IconMail } from '@tabler/icons-react';
+import { IconBook, IconCode, IconExternalLink, IconMail } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { LoadedMenuProps } from './deferred-menu';
 
 /** Where operators point "Contact support"; set VITE_SUPPORT_EMAIL when building the site to show it. */
@@ -11,12 +12,15 @@ export function HelpMenuLoaded({ target, defaultOpened }: LoadedMenuProps) {
     <Menu position="bottom-end" width={240} shadow="md" defaultOpened={defaultOpened}>
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
+        <Menu.Item component={Link} to="/help" leftSection={<IconBook size={16} />}>
+          User guide
+        </Menu.Item>
         <Menu.Item
           component="a"
           href="/api/docs"
           target="_blank"
           rel="noopener noreferrer"
-          leftSection={<IconBook size={16} />}
+          leftSection={<IconCode size={16} />}
           rightSection={<IconExternalLink size={14} />}
         >
           API reference

@@ -1,15 +1,23 @@
 import { Box, Menu, Text } from '@mantine/core';
-import { IconFileText, IconLogout, IconShieldLock, IconUserCog } from '@tabler/icons-react';
+import {
+  IconExternalLink,
+  IconFileText,
+  IconLogout,
+  IconShieldLock,
+  IconUserCog,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useCurrentUser } from '@/auth/api/get-me';
 import { signOutNow } from '@/auth/sign-in';
+import { useSiteInfo } from '@/lib/api/get-site-info';
 import type { LoadedMenuProps } from './deferred-menu';
-import { openPrivacyPolicy, openTermsOfService } from './legal-notices';
 
 /** spec 1 §2.2: the user menu's name and e-mail, terms, privacy, my settings and sign out. */
 export function UserMenuLoaded({ target, defaultOpened }: LoadedMenuProps) {
   const { data: user } = useCurrentUser();
+  // The operator's own documents (TERMS_OF_SERVICE_URL, PRIVACY_POLICY_URL); none configured: no item.
+  const { data: site } = useSiteInfo();
   const queryClient = useQueryClient();
   const name = user?.displayName ?? '';
 
@@ -29,12 +37,30 @@ export function UserMenuLoaded({ target, defaultOpened }: LoadedMenuProps) {
         <Menu.Item component={Link} to="/my-settings" leftSection={<IconUserCog size={16} />}>
           My settings
         </Menu.Item>
-        <Menu.Item leftSection={<IconFileText size={16} />} onClick={openTermsOfService}>
-          Terms of service
-        </Menu.Item>
-        <Menu.Item leftSection={<IconShieldLock size={16} />} onClick={openPrivacyPolicy}>
-          Privacy policy
-        </Menu.Item>
+        {site?.termsOfServiceUrl && (
+          <Menu.Item
+            component="a"
+            href={site.termsOfServiceUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconFileText size={16} />}
+            rightSection={<IconExternalLink size={14} />}
+          >
+            Terms of service
+          </Menu.Item>
+        )}
+        {site?.privacyPolicyUrl && (
+          <Menu.Item
+            component="a"
+            href={site.privacyPolicyUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconShieldLock size={16} />}
+            rightSection={<IconExternalLink size={14} />}
+          >
+            Privacy policy
+          </Menu.Item>
+        )}
         <Menu.Divider />
         <Menu.Item
           color="red"

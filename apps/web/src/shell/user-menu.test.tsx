@@ -27,15 +27,43 @@ describe('UserMenu', () => {
       'href',
       '/my-settings',
     );
-    expect(screen.getByRole('menuitem', { name: 'Terms of service' })).toBeInTheDocument();
-    expect(screen.getByRole('menuitem', { name: 'Privacy policy' })).toBeInTheDocument();
   });
 
-  it('opens the terms of service in a dialog', async () => {
+  it("opens the operator's terms of service and privacy policy at the configured addresses", async () => {
+    stubFetch({
+      'GET /info/site': {
+        body: {
+          termsOfServiceUrl: 'https://operator.example/terms',
+          privacyPolicyUrl: 'https://operator.example/privacy',
+          clientReports: false,
+        },
+      },
+    });
     renderWithProviders(<UserMenu />, { user: aUser() });
     await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Terms of service' }));
-    expect(await screen.findByRole('dialog', { name: 'Terms of service' })).toBeInTheDocument();
+    const terms = await screen.findByRole('menuitem', { name: 'Terms of service' });
+    expect(terms).toHaveAttribute('href', 'https://operator.example/terms');
+    expect(terms).toHaveAttribute('target', '_blank');
+    expect(terms).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('menuitem', { name: 'Privacy policy' })).toHaveAttribute(
+      'href',
+      'https://operator.example/privacy',
+    );
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('leaves out the terms and privacy items when the operator configured none', async () => {
+    const calls = stubFetch({
+      'GET /info/site': {
+        body: { termsOfServiceUrl: null, privacyPolicyUrl: null, clientReports: false },
+      },
+    });
+    renderWithProviders(<UserMenu />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: 'User menu' }));
+    expect(await screen.findByRole('menuitem', { name: 'My settings' })).toBeInTheDocument();
+    await waitFor(() => expect(calls.some((call) => call.url === '/api/v0/info/site')).toBe(true));
+    expect(screen.queryByRole('menuitem', { name: 'Terms of service' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Privacy policy' })).toBeNull();
   });
 
   it('signs out: logout call, storage cleared, provider end-session address', async () => {

@@ -32,3 +32,17 @@ export const loginBody = z.object({ accessToken: z.string().min(1).max(16384) })
 export const invitationAcceptQuery = z.object({
   token: z.string({ message: 'The invitation link is incomplete.' }).min(20).max(200),
 });
+
+/**
+ * What the site needs to know of this installation (issue 21 items 11 and 12): where the
+ * operator's terms of service and privacy policy live (null: none configured, the user menu
+ * leaves the item out), and whether the site reports its errors and web vitals.
+ */
+export const siteInfoResponse = z
+  .object({
+    termsOfServiceUrl: z.string().nullable(),
+    privacyPolicyUrl: z.string().nullable(),
+    clientReports: z.boolean(),
+  })
+  .meta({ id: 'SiteInfo' });
+export type SiteInfo = z.infer<typeof siteInfoResponse>;

@@ -4,15 +4,6 @@ import type { Jobs } from '../../platform/jobs.js';
 import type { DatasetsRepository } from './datasets.repository.js';
 import type { DatasetJob, DatasetJobData } from './datasets.service.js';
 
-/**
- * Configuration a new company copies from its copy-from company. Each area that owns per-company
- * configuration (settlement groups, late payments, providers, preferences) adds its copier here.
- */
-export type ConfigurationCopier = (
-  tx: Parameters<Parameters<Database['withTenant']>[1]>[0],
-  scope: { tenantId: string; fromDatasetId: number; toDatasetId: number },
-) => Promise<void>;
-
 /** Refills a demo company; areas with demo data (receivables) register their generators here. */
 export type DemoDataGenerator = (
   tx: Parameters<Parameters<Database['withTenant']>[1]>[0],
@@ -24,7 +15,6 @@ export interface DatasetLifecycleOptions {
   jobs: Jobs;
   repository: DatasetsRepository;
   log: Logger;
-  copiers?: ConfigurationCopier[];
   demoData?: DemoDataGenerator[];
 }
 
@@ -35,7 +25,6 @@ export interface DatasetLifecycleOptions {
  */
 export function createDatasetLifecycle(options: DatasetLifecycleOptions) {
   const { database, jobs, repository, log } = options;
-  const copiers = options.copiers ?? [];
   const demoData = options.demoData ?? [];
 
   async function fail(data: DatasetJobData, step: string, error: unknown) {
@@ -53,12 +42,8 @@ export function createDatasetLifecycle(options: DatasetLifecycleOptions) {
       );
       if (!moved) return; // already provisioned, deleted, or failed
       await database.withTenant(tenantId, async (tx) => {
+        // The copy-from configuration was copied when the company was created (datasets.service).
         const dataset = await repository.find(tx, tenantId, datasetId);
-        if (dataset?.copyFromDatasetId) {
-          for (const copy of copiers) {
-            await copy(tx, { tenantId, fromDatasetId: dataset.copyFromDatasetId, toDatasetId: datasetId });
-          }
-        }
         if (dataset?.type === 'Demo') for (const generate of demoData) await generate(tx, { tenantId, datasetId });
         await repository.transition(tx, tenantId, datasetId, ['Provisioning'], 'Active');
       });

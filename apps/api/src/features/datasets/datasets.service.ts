@@ -9,6 +9,7 @@ import {
 } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { ConfigurationCopier } from './copy-configuration.js';
 import type { DatasetsRepository } from './datasets.repository.js';
 
 export type DatasetJob = 'dataset.provision' | 'dataset.delete' | 'dataset.reset';
@@ -38,8 +39,13 @@ function assertStatus(dataset: Dataset, allowed: readonly DatasetStatus[]) {
   }
 }
 
-export function createDatasetsService(deps: { repository: DatasetsRepository }) {
+export function createDatasetsService(deps: {
+  repository: DatasetsRepository;
+  /** What a new company copies from its copy-from company, in order (copy-configuration.ts). */
+  copiers?: ConfigurationCopier[];
+}) {
   const { repository } = deps;
+  const copiers = deps.copiers ?? [];
 
   async function load(tx: Tx, tenantId: string, id: number) {
     const dataset = await repository.find(tx, tenantId, id);
@@ -95,6 +101,12 @@ export function createDatasetsService(deps: { repository: DatasetsRepository }) 
         copyFromDatasetId: copyFrom,
         type: body.hostDemoSystem ? 'Demo' : 'Production',
       });
+      // spec 1 §2.7 copy-from: in the creating transaction, so the company exists with its copied
+      // configuration or not at all.
+      if (copyFrom !== null) {
+        const scope = { tenantId, fromDatasetId: copyFrom, toDatasetId: id, newIds: new Map<string, string>() };
+        for (const copy of copiers) await copy(tx, scope);
+      }
       return { dataset, job: 'dataset.provision' };
     },
 

@@ -4,12 +4,15 @@ import {
   featureFlagsQuery,
   featureFlagsResponse,
   signInConfigResponse,
+  siteInfoResponse,
+  type SiteInfo,
 } from '@ledgerline/contract';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
 
 export interface InfoRoutesOptions {
   flags: FeatureFlagStore;
   signIn: { issuer: string; clientId: string; scope: string; resource: string | null };
+  site: SiteInfo;
 }
 
 export async function infoRoutes(app: FastifyInstance, options: InfoRoutesOptions) {
@@ -44,5 +47,19 @@ export async function infoRoutes(app: FastifyInstance, options: InfoRoutesOption
       redirectPath: '/signin-callback',
       postLogoutRedirectPath: '/',
     }),
+  );
+
+  r.get(
+    '/api/v0/info/site',
+    {
+      config: { access: 'none' },
+      schema: {
+        tags: ['info'],
+        summary:
+          "This installation's terms of service and privacy policy addresses, and whether the site reports errors and web vitals",
+        response: { 200: siteInfoResponse },
+      },
+    },
+    async () => options.site,
   );
 }

@@ -126,7 +126,7 @@ export function createCustomHostIdRepository() {
     find,
     save,
 
-    /** New companies copy their copy-from company's setting (datasets.jobs ConfigurationCopier). */
+    /** New companies copy their copy-from company's setting (datasets/copy-configuration.ts ConfigurationCopier). */
     async copy(
       executor: Executor,
       scope: { tenantId: string; fromDatasetId: number; toDatasetId: number },

@@ -91,6 +91,24 @@ describe('Companies page', () => {
     expect(within(await rowOf('Acme New')).getByText('Provisioning')).toBeInTheDocument();
   });
 
+  it('shows when the ERP connector last sent data in Last synced, N/A before it ever did', async () => {
+    const synced = aDataset({
+      ...sage,
+      id: 5,
+      name: 'Acme Synced',
+      hostId: '9',
+      customHostId: '9',
+      lastSync: '2026-11-20T12:34:56.000Z',
+    });
+    renderPage(allPermissions, {
+      'GET /data-sets': { body: { items: [sage, synced], totalItems: 2 } },
+    });
+    expect(
+      within(await rowOf('Acme Synced')).getByText(/^2026\/11\/2[01] \d\d:\d\d:56$/),
+    ).toBeInTheDocument();
+    expect(within(await rowOf('Acme Sage')).getByText('N/A')).toBeInTheDocument();
+  });
+
   it('enables edit and delete only with the permission and a settled status', async () => {
     renderPage();
     expect(await screen.findByRole('button', { name: 'Edit Acme Sage' })).toBeEnabled();
