@@ -147,7 +147,10 @@ const v3Creations = () =>
 
 describe('TrueLayer merchant account on the configuration', () => {
   it('refuses a merchant account without the whole signing key, and one that is no UUID', async () => {
-    const refused = async (settings: object, credentials: object) => {
+    const refused = async (
+      settings: Record<string, unknown>,
+      credentials: Record<string, unknown>,
+    ) => {
       const answer = await call(
         'POST',
         'providers',
@@ -277,7 +280,7 @@ describe('TrueLayer v3 payments through the payer page', () => {
     expect(JSON.stringify(status)).toContain('The bank did not make the payment (canceled).');
   });
 
-  it('polled while the payer has not finished it stays Processing; executed and settled webhooks pay it once', async () => {
+  it('polled while the payer has not finished it stays Processing; executed then settled webhooks pay it', async () => {
     const configurationId = await v3();
     const payment = await started(configurationId, '30.00');
     const { paymentId } = payment.answer.json() as { paymentId: string };
@@ -386,6 +389,39 @@ describe('TrueLayer v3 payments through the payer page', () => {
     expect(payment.answer.statusCode, payment.answer.body).toBe(502);
     expect(payment.answer.json().detail).toBe(trueLayerPayerMessage);
     expect(v3Creations()).toHaveLength(before);
+  });
+});
+
+describe('a configuration given a merchant account while a v1 payment is under way', () => {
+  it('still reads that payment: TrueLayer knows no such v3 payment, the v1 read answers', async () => {
+    const name = `Moving to v3 ${randomUUID()}`;
+    const configurationId = await created(name, {}, { signingKeyId, signingPrivateKey });
+    const payment = await started(configurationId, '15.00');
+    const { paymentId, next } = payment.answer.json() as {
+      paymentId: string;
+      next: { url: string };
+    };
+    const back = new URL(await clickThrough(next.url, 'Approve'));
+
+    const read = await call('GET', `providers/${configurationId}`);
+    const saved = await call('PUT', 'providers', {
+      ...configuration(
+        name,
+        { ...read.json().settings, merchantAccountId: trueLayer.merchantAccountId },
+        read.json().credentials,
+      ),
+      id: configurationId,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const before = trueLayer.requests.length;
+    expect(await poll(payment.requestId, paymentId, back.search)).toMatchObject({
+      status: 'Paid',
+    });
+    const asked = trueLayer.requests.slice(before).map((r) => `${r.method} ${r.path}`);
+    const simpId = back.searchParams.get('payment_id')!;
+    expect(asked).toContain(`GET /v3/payments/${simpId}`);
+    expect(asked).toContain(`GET /single-immediate-payments/${simpId}`);
   });
 });
 
