@@ -127,9 +127,15 @@ export const configSchema = z.object({
   TRUELAYER_AUTH_LIVE_URL: z.url().default('https://auth.truelayer.com'),
   TRUELAYER_PAY_SANDBOX_URL: z.url().default('https://pay-api.truelayer-sandbox.com'),
   TRUELAYER_PAY_LIVE_URL: z.url().default('https://pay-api.truelayer.com'),
-  /** TrueLayer's v3 API hosts: refunds (`/v3/payments/{id}/refunds`), by the sandbox switch. */
+  /**
+   * TrueLayer's v3 API hosts: payments into a merchant account (`/v3/payments`) and their refunds
+   * (`/v3/payments/{id}/refunds`), by the sandbox switch.
+   */
   TRUELAYER_API_SANDBOX_URL: z.url().default('https://api.truelayer-sandbox.com'),
   TRUELAYER_API_LIVE_URL: z.url().default('https://api.truelayer.com'),
+  /** TrueLayer's hosted payment page, where the payer authorises a v3 payment (`/payments#…`). */
+  TRUELAYER_HPP_SANDBOX_URL: z.url().default('https://payment.truelayer-sandbox.com'),
+  TRUELAYER_HPP_LIVE_URL: z.url().default('https://payment.truelayer.com'),
   /**
    * The JWKS addresses a Tl-Signature's `jku` may name (comma list): TrueLayer's webhook keys,
    * live and sandbox. A signature naming any other address is refused.

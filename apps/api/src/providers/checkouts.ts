@@ -4,7 +4,7 @@ import { createGoCardlessCheckout } from './gocardless/gocardless.checkout.js';
 import { createOppwaCheckout } from './oppwa/oppwa.checkout.js';
 import { createOpayoCheckout } from './opayo/opayo.checkout.js';
 import { createStripeCheckout } from './stripe/stripe.checkout.js';
-import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
+import { createTrueLayerCheckout, trueLayerHostsOf } from './truelayer/truelayer.checkout.js';
 import { createTranSafeCheckout } from './transafe/transafe.checkout.js';
 import { createSandboxCheckout } from './sandbox/sandbox.checkout.js';
 
@@ -29,14 +29,7 @@ export function createCheckoutAdapters(config: Config): CheckoutAdapter[] {
       webhookSecret: config.GOCARDLESS_WEBHOOK_SECRET,
       timeoutMs,
     }),
-    createTrueLayerCheckout({
-      authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
-      authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
-      paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
-      payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
-      jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
-      timeoutMs,
-    }),
+    createTrueLayerCheckout({ ...trueLayerHostsOf(config), timeoutMs }),
     createOppwaCheckout({
       testUrl: config.OPPWA_TEST_URL,
       liveUrl: config.OPPWA_LIVE_URL,

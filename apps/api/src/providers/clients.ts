@@ -4,7 +4,7 @@ import { createOpayoAdmin } from './opayo/opayo.admin.js';
 import { createStripeConnect } from './stripe/stripe.connect.js';
 import { createTranSafeAdmin } from './transafe/transafe.admin.js';
 import { createOppwaAdmin } from './oppwa/oppwa.admin.js';
-import { createTrueLayerCheckout } from './truelayer/truelayer.checkout.js';
+import { createTrueLayerCheckout, trueLayerHostsOf } from './truelayer/truelayer.checkout.js';
 import type { PaymentProviderAdapter } from './adapter.js';
 import { createGoCardlessAdapter } from './gocardless/gocardless.adapter.js';
 import { createOpayoAdapter } from './opayo/opayo.adapter.js';
@@ -50,14 +50,7 @@ export function createProviderClients(config: Config) {
       timeoutMs,
     }),
     // The connection test asks for a token, as a payment would.
-    trueLayer: createTrueLayerCheckout({
-      authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
-      authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
-      paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
-      payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
-      jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
-      timeoutMs,
-    }),
+    trueLayer: createTrueLayerCheckout({ ...trueLayerHostsOf(config), timeoutMs }),
   };
 }
 
@@ -95,15 +88,6 @@ export function createPaymentAdapters(config: Config): PaymentProviderAdapter[] 
       apiUrl: config.GOCARDLESS_API_URL,
       timeoutMs,
     }),
-    createTrueLayerAdapter({
-      authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
-      authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
-      paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
-      payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
-      apiSandboxUrl: config.TRUELAYER_API_SANDBOX_URL,
-      apiLiveUrl: config.TRUELAYER_API_LIVE_URL,
-      jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
-      timeoutMs,
-    }),
+    createTrueLayerAdapter({ ...trueLayerHostsOf(config), timeoutMs }),
   ];
 }

@@ -30,8 +30,20 @@ export interface FakeV3Payment {
   id: string;
   amountInMinor: number;
   currency: string;
-  status: 'authorized' | 'executed' | 'settled' | 'failed';
+  status:
+    'authorization_required' | 'authorizing' | 'authorized' | 'executed' | 'settled' | 'failed';
+  /** What `POST /v3/payments` was sent (absent for one made by settledPayment()). */
+  body?: Record<string, unknown>;
+  /** The token the hosted payment page needs to authorise this payment. */
+  resourceToken?: string;
+  userId?: string;
+  metadata?: Record<string, string>;
+  failureReason?: string;
+  failureStage?: string;
 }
+
+/** What the payer does on the fake hosted payment page. */
+export type HostedPageChoice = 'Pay' | 'Cancel' | 'Fail';
 
 export interface FakeTrueLayerRefund {
   id: string;
@@ -65,6 +77,21 @@ export interface FakeTrueLayer extends FakeServer {
   refunds: Map<string, FakeTrueLayerRefund>;
   /** A v3 payment that settled into the merchant account (what a v3 checkout leaves). */
   settledPayment(amountInMinor: number): FakeV3Payment;
+  /** The merchant account v3 payments may be paid into (its id in TrueLayer's console). */
+  merchantAccountId: string;
+  /**
+   * The payer on the hosted payment page (`{hpp}/payments#payment_id=…&resource_token=…&
+   * return_uri=…`): loads it, then does what its script does for the link chosen; returns where
+   * TrueLayer sends the payer back (`return_uri` with `payment_id`), without following it.
+   */
+  payOnHostedPage(pageUrl: string, choice: HostedPageChoice): Promise<string>;
+  /** The payment settles into the merchant account; returns the v3 `payment_settled` body. */
+  settle(paymentId: string): object;
+  /** A v3 `payment_executed` / `payment_failed` / `payment_settled` body for a payment. */
+  paymentWebhook(
+    paymentId: string,
+    type: 'payment_executed' | 'payment_failed' | 'payment_settled',
+  ): object;
   /**
    * The merchant's request signing public key as registered in TrueLayer's console: refunds must
    * carry a Tl-Signature by it (kid = `keyId`).
@@ -86,10 +113,12 @@ export interface FakeTrueLayer extends FakeServer {
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 /**
- * TrueLayer's auth server (`POST /connect/token`, client credentials), its payments API (v1
- * single immediate payments, Bearer token) and its webhook keys (`/.well-known/jwks`) in one
- * server, with the bank's authorisation page the payer is sent to (`auth_uri`), which comes back
- * to `redirect_uri?payment_id=…` as TrueLayer does.
+ * TrueLayer's auth server (`POST /connect/token`, client credentials), its payments APIs (v1
+ * single immediate payments, Bearer token; v3 payments into the merchant account and their
+ * refunds, signed with the merchant's registered key) and its webhook keys (`/.well-known/jwks`)
+ * in one server, with the bank's authorisation page a v1 payer is sent to (`auth_uri`, back to
+ * `redirect_uri?payment_id=…`) and the hosted payment page a v3 payer is sent to (`/payments#…`,
+ * back to `return_uri?payment_id=…`).
  */
 export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
   const clientId = `sandbox-ledgerline-${randomBytes(4).toString('hex')}`;
@@ -105,6 +134,7 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
   const refunds = new Map<string, FakeTrueLayerRefund>();
   const signingKeys = new Map<string, KeyObject>();
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
+  const merchantAccountId = randomUUID();
   const problem = (
     response: ServerResponse,
     status: number,
@@ -157,43 +187,161 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
       Buffer.from(signatureB64, 'base64url'),
     );
   }
-  function v3(request: FakeRequest, response: ServerResponse) {
-    const refundsPath = /^\/v3\/payments\/([^/]+)\/refunds$/.exec(request.path);
-    if (!refundsPath || request.method !== 'POST')
-      return problem(response, 404, 'Not Found', 'The requested resource was not found.');
+  /**
+   * A v3 POST's Idempotency-Key and Tl-Signature checked, and a replay answered as the first
+   * was: the key to record the answer under, or null when the answer is already sent.
+   */
+  function keyedAndSigned(request: FakeRequest, response: ServerResponse): string | null {
     const key = request.headers['idempotency-key'];
-    if (typeof key !== 'string' || !key)
-      return problem(
-        response,
-        400,
-        'Invalid Parameters',
-        'The Idempotency-Key header is required.',
-        {
-          'Idempotency-Key': ['The header is required.'],
-        },
-      );
+    if (typeof key !== 'string' || !key) {
+      problem(response, 400, 'Invalid Parameters', 'The Idempotency-Key header is required.', {
+        'Idempotency-Key': ['The header is required.'],
+      });
+      return null;
+    }
     const signature = request.headers['tl-signature'];
     if (
       typeof signature !== 'string' ||
       !signedByMerchant(signature, 'POST', request.path, request.headers, request.body)
-    )
-      return problem(
+    ) {
+      problem(
         response,
         401,
         'Invalid Request Signature',
         'The request signature is missing or invalid.',
       );
+      return null;
+    }
     const earlier = idempotent.get(key);
     if (earlier) {
       if (earlier.body !== request.body)
-        return problem(
+        problem(
           response,
           422,
           'Idempotency-Key Reuse',
           'The Idempotency-Key was used with a different request.',
         );
-      return sendJson(response, earlier.status, earlier.answer);
+      else sendJson(response, earlier.status, earlier.answer);
+      return null;
     }
+    return key;
+  }
+
+  /** `POST /v3/payments`: a bank transfer into the merchant account, as TrueLayer checks one. */
+  function createPayment(request: FakeRequest, response: ServerResponse) {
+    const key = keyedAndSigned(request, response);
+    if (!key) return;
+    let body: {
+      amount_in_minor?: unknown;
+      currency?: unknown;
+      payment_method?: {
+        type?: unknown;
+        provider_selection?: { type?: unknown };
+        beneficiary?: { type?: unknown; merchant_account_id?: unknown; reference?: unknown };
+      };
+      user?: { name?: unknown; email?: unknown; phone?: unknown };
+      metadata?: Record<string, string>;
+    };
+    try {
+      body = JSON.parse(request.body) as typeof body;
+    } catch {
+      return problem(response, 400, 'Invalid Parameters', 'The request body is not JSON.');
+    }
+    const method = body.payment_method ?? {};
+    const beneficiary = method.beneficiary ?? {};
+    const errors: Record<string, string[]> = {};
+    if (!Number.isInteger(body.amount_in_minor) || (body.amount_in_minor as number) < 1)
+      errors.amount_in_minor = ['Must be a positive integer.'];
+    if (body.currency !== 'GBP') errors.currency = ["Unknown value. Valid values are 'GBP'."];
+    if (method.type !== 'bank_transfer')
+      errors['payment_method.type'] = ["Unknown value. Valid values are 'bank_transfer'."];
+    if (method.provider_selection?.type !== 'user_selected')
+      errors['payment_method.provider_selection.type'] = [
+        "Unknown value. Valid values are 'user_selected', 'preselected'.",
+      ];
+    if (beneficiary.type !== 'merchant_account')
+      errors['payment_method.beneficiary.type'] = [
+        "Unknown value. Valid values are 'merchant_account', 'external_account'.",
+      ];
+    else if (beneficiary.merchant_account_id !== merchantAccountId)
+      errors['payment_method.beneficiary.merchant_account_id'] = [
+        'The merchant account was not found.',
+      ];
+    if (
+      typeof beneficiary.reference !== 'string' ||
+      !beneficiary.reference ||
+      beneficiary.reference.length > 18
+    )
+      errors['payment_method.beneficiary.reference'] = ['Must be 1 to 18 characters.'];
+    if (typeof body.user?.name !== 'string' || !body.user.name) errors['user.name'] = ['Required.'];
+    if (!body.user?.email && !body.user?.phone)
+      errors['user'] = ['Either email or phone must be provided.'];
+    if (Object.keys(errors).length > 0)
+      return problem(response, 400, 'Invalid Parameters', 'The request body was invalid.', errors);
+    const payment: FakeV3Payment = {
+      id: randomUUID(),
+      amountInMinor: body.amount_in_minor as number,
+      currency: 'GBP',
+      status: 'authorization_required',
+      body: body as Record<string, unknown>,
+      resourceToken: randomBytes(24).toString('base64url'),
+      userId: randomUUID(),
+      metadata: body.metadata ?? {},
+    };
+    v3Payments.set(payment.id, payment);
+    const answer = {
+      id: payment.id,
+      user: { id: payment.userId },
+      resource_token: payment.resourceToken,
+      status: payment.status,
+    };
+    idempotent.set(key, { body: request.body, status: 201, answer });
+    return sendJson(response, 201, answer);
+  }
+
+  /** A v3 payment as `GET /v3/payments/{id}` shows it. */
+  function paymentDetail(payment: FakeV3Payment) {
+    const at = new Date().toISOString();
+    return {
+      id: payment.id,
+      amount_in_minor: payment.amountInMinor,
+      currency: payment.currency,
+      user: { id: payment.userId ?? randomUUID() },
+      payment_method: payment.body?.payment_method ?? {
+        type: 'bank_transfer',
+        provider_selection: { type: 'user_selected' },
+        beneficiary: { type: 'merchant_account', merchant_account_id: merchantAccountId },
+      },
+      created_at: at,
+      status: payment.status,
+      ...(payment.status === 'executed' || payment.status === 'settled' ? { executed_at: at } : {}),
+      ...(payment.status === 'settled' ? { settled_at: at } : {}),
+      ...(payment.status === 'failed'
+        ? {
+            failed_at: at,
+            failure_stage: payment.failureStage,
+            failure_reason: payment.failureReason,
+          }
+        : {}),
+      metadata: payment.metadata ?? {},
+    };
+  }
+
+  function v3(request: FakeRequest, response: ServerResponse) {
+    if (request.method === 'POST' && request.path === '/v3/payments')
+      return createPayment(request, response);
+    const read = /^\/v3\/payments\/([^/]+)$/.exec(request.path);
+    if (read && request.method === 'GET') {
+      const payment = v3Payments.get(decodeURIComponent(read[1]!));
+      if (!payment)
+        return problem(response, 404, 'Payment Not Found', 'The payment was not found.');
+      return sendJson(response, 200, paymentDetail(payment));
+    }
+    const refundsPath = /^\/v3\/payments\/([^/]+)\/refunds$/.exec(request.path);
+    if (!refundsPath || request.method !== 'POST')
+      return problem(response, 404, 'Not Found', 'The requested resource was not found.');
+    const key = keyedAndSigned(request, response);
+    if (!key) return;
     const payment = v3Payments.get(decodeURIComponent(refundsPath[1]!));
     if (!payment) return problem(response, 404, 'Payment Not Found', 'The payment was not found.');
     let body: { amount_in_minor?: unknown; reference?: unknown; metadata?: Record<string, string> };
@@ -247,6 +395,33 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
     return sendJson(response, 201, answer);
   }
 
+  /** The payer's choice on the hosted page: the payment moves, the webhook goes, back they go. */
+  function hostedChoice(request: FakeRequest, response: ServerResponse, match: RegExpExecArray) {
+    const payment = v3Payments.get(decodeURIComponent(match[1]!));
+    const returnUri = request.query.get('return_uri') ?? '';
+    if (!payment || request.query.get('resource_token') !== payment.resourceToken)
+      return sendHtml(response, '<h1>This payment link is not valid</h1>');
+    if (!/^https?:\/\//.test(returnUri))
+      return sendHtml(response, '<h1>The return address is not allowed</h1>');
+    if (payment.status === 'authorization_required') {
+      if (match[2] === 'pay') payment.status = 'executed';
+      else {
+        payment.status = 'failed';
+        payment.failureStage = 'authorizing';
+        payment.failureReason = match[2] === 'cancel' ? 'canceled' : 'authorization_failed';
+      }
+      if (eventsUrl) {
+        const type = payment.status === 'executed' ? 'payment_executed' : 'payment_failed';
+        const hook = signedWebhook(new URL(eventsUrl).pathname, paymentWebhook(payment.id, type));
+        void fetch(eventsUrl, { method: 'POST', headers: hook.headers, body: hook.body }).catch(
+          () => undefined,
+        );
+      }
+    }
+    response.writeHead(303, { location: returnUrl(returnUri, { payment_id: payment.id }) });
+    return response.end();
+  }
+
   const server = await startFakeServer((request, response) => {
     if (request.method === 'GET' && request.path === '/.well-known/jwks') {
       return sendJson(response, 200, {
@@ -271,6 +446,12 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
         scope: request.form.get('scope') ?? 'payments',
       });
     }
+    // TrueLayer's hosted payment page: its script reads the fragment (payment_id, resource_token,
+    // return_uri), which never reaches the server, and points the links at the payment.
+    if (request.method === 'GET' && request.path === '/payments')
+      return sendHtml(response, hostedPage);
+    const choice = /^\/payments\/([^/]+)\/(pay|cancel|fail)$/.exec(request.path);
+    if (request.method === 'GET' && choice) return hostedChoice(request, response, choice);
     const hosted = /^\/bank\/([^/]+)\/(approve|cancel)?$/.exec(request.path);
     if (request.method === 'GET' && hosted) {
       const payment = payments.get(hosted[1]!);
@@ -385,6 +566,66 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
   });
 
   const jwksUrl = `${server.url}/.well-known/jwks`;
+  const hostedPage = [
+    '<h1>TrueLayer: choose your bank</h1>',
+    '<a href="/payments/{payment_id}/pay?resource_token={resource_token}&amp;return_uri={return_uri}">Pay</a>',
+    '<a href="/payments/{payment_id}/cancel?resource_token={resource_token}&amp;return_uri={return_uri}">Cancel</a>',
+    '<a href="/payments/{payment_id}/fail?resource_token={resource_token}&amp;return_uri={return_uri}">Fail</a>',
+    '<script>',
+    'const given = new URLSearchParams(location.hash.slice(1));',
+    'for (const link of document.querySelectorAll("a"))',
+    '  link.href = link.getAttribute("href").replace(/\\{(\\w+)\\}/g, (_, name) => encodeURIComponent(given.get(name) ?? ""));',
+    '</script>',
+  ].join('');
+  /** What the hosted page's script does: the fragment's values into the chosen link. */
+  async function payOnHostedPage(pageUrl: string, choice: HostedPageChoice): Promise<string> {
+    const url = new URL(pageUrl);
+    const page = await (await fetch(url)).text();
+    const link = new RegExp(`<a href="([^"]+)">${choice}</a>`).exec(page);
+    if (!link) throw new Error(`no '${choice}' link on ${page}`);
+    const given = new URLSearchParams(url.hash.slice(1));
+    const href = link[1]!
+      .replace(/&amp;/g, '&')
+      .replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(given.get(name) ?? ''));
+    const answer = await fetch(new URL(href, url), { redirect: 'manual' });
+    return answer.headers.get('location') ?? '';
+  }
+  function paymentWebhook(
+    paymentId: string,
+    type: 'payment_executed' | 'payment_failed' | 'payment_settled',
+  ) {
+    const payment = v3Payments.get(paymentId)!;
+    const at = new Date().toISOString();
+    const paymentMethod = { type: 'bank_transfer' };
+    return {
+      type,
+      event_id: randomUUID(),
+      event_version: 1,
+      payment_id: paymentId,
+      payment_method: paymentMethod,
+      ...(type === 'payment_executed' ? { executed_at: at } : {}),
+      ...(type === 'payment_settled'
+        ? {
+            settled_at: at,
+            payment_source: { account_holder_name: 'Pat Payer' },
+            user_id: payment.userId,
+          }
+        : {}),
+      ...(type === 'payment_failed'
+        ? {
+            failed_at: at,
+            failure_stage: payment.failureStage ?? 'authorizing',
+            failure_reason: payment.failureReason ?? 'authorization_failed',
+          }
+        : {}),
+      metadata: payment.metadata ?? {},
+    };
+  }
+  function settle(paymentId: string) {
+    const payment = v3Payments.get(paymentId)!;
+    payment.status = 'settled';
+    return paymentWebhook(paymentId, 'payment_settled');
+  }
   function statusChanged(simpId: string, status: string) {
     return {
       event_id: randomUUID(),
@@ -464,6 +705,10 @@ export async function startFakeTrueLayer(): Promise<FakeTrueLayer> {
     };
   }
   return Object.assign(server, {
+    merchantAccountId,
+    payOnHostedPage,
+    paymentWebhook,
+    settle,
     v3Payments,
     refunds,
     settledPayment,

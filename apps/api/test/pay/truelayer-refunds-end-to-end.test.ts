@@ -12,8 +12,9 @@ import { day, insertAccount, insertInvoice } from './fixtures.js';
 
 /**
  * Issue 19: a TrueLayer configuration carries the merchant's request signing key (its id and an
- * EC P-521 private key in PEM), saved through the providers routes, so that staff can refund a
- * TrueLayer payment (POST payment-transactions/{id}/refund) with a signed v3 refund request.
+ * EC P-521 private key in PEM) and its merchant account, saved through the providers routes; its
+ * payments are v3 payments into that account, taken through the payer page, so that staff can
+ * refund one (POST payment-transactions/{id}/refund) with a signed v3 refund request.
  */
 
 let ctx: TestContext;
@@ -38,6 +39,7 @@ beforeAll(async () => {
     TRUELAYER_AUTH_SANDBOX_URL: trueLayer.url,
     TRUELAYER_PAY_SANDBOX_URL: trueLayer.url,
     TRUELAYER_API_SANDBOX_URL: trueLayer.url,
+    TRUELAYER_HPP_SANDBOX_URL: trueLayer.url,
     TRUELAYER_JWKS_URL: trueLayer.jwksUrl,
   });
   merchant = await signIn(ctx, { tenantName: 'Signed Refunds Ltd' });
@@ -66,13 +68,15 @@ const settings = {
   beneficiaryBankAccount: { accountNumber: '12345678', sortCode: '040004' },
 };
 
+/** A configuration; with the whole signing key it also names its merchant account (v3). */
 function configuration(name: string, credentials: Record<string, unknown>) {
+  const v3 = Boolean(credentials.signingKeyId && credentials.signingPrivateKey);
   return {
     providerName: 'TrueLayer',
     name,
     enabled: true,
     displayPriority: 0,
-    settings,
+    settings: v3 ? { ...settings, merchantAccountId: trueLayer.merchantAccountId } : settings,
     credentials: {
       clientId: trueLayer.clientId,
       clientSecret: trueLayer.clientSecret,
@@ -92,7 +96,10 @@ async function errorsOf(credentials: Record<string, unknown>) {
   return (answer.json() as { errors: Record<string, string[]> }).errors;
 }
 
-/** A paid TrueLayer payment of one invoice: the payer approves it at the mock bank. */
+/**
+ * A paid TrueLayer payment of one invoice: the payer pays it on TrueLayer's hosted payment page
+ * (a v3 configuration) or approves it at the mock bank (v1).
+ */
 async function paidPayment(configurationId: string, amount: string) {
   const invoice = await insertInvoice(ctx, merchant, accountId, {
     amount,
@@ -113,11 +120,18 @@ async function paidPayment(configurationId: string, amount: string) {
   const started = await ctx.app.inject({
     method: 'POST',
     url: `/api/v0/pay/${requestId}/payments`,
-    payload: { configurationId, payer: { firstNames: 'Pat', surname: 'Payer' } },
+    payload: {
+      configurationId,
+      payer: { firstNames: 'Pat', surname: 'Payer', emailAddress: 'pat@example.com' },
+    },
   });
   expect(started.statusCode, started.body).toBe(201);
   const { paymentId, next } = started.json() as { paymentId: string; next: { url: string } };
-  const back = new URL(await clickThrough(next.url, 'Approve'));
+  const back = new URL(
+    next.url.startsWith(`${trueLayer.url}/payments#`)
+      ? await trueLayer.payOnHostedPage(next.url, 'Pay')
+      : await clickThrough(next.url, 'Approve'),
+  );
   const polled = await ctx.app.inject({
     method: 'GET',
     url: `/api/v0/pay/${requestId}/payments/${paymentId}${back.search}`,
@@ -126,19 +140,13 @@ async function paidPayment(configurationId: string, amount: string) {
   return paymentId;
 }
 
-/**
- * The payment as TrueLayer's v3 API knows it: a payment into the merchant account, which is what
- * TrueLayer refunds. Ledgerline's checkout still makes v1 single immediate payments, which have
- * no refund (reference/providers.md; docs/decisions.md, "TrueLayer refunds through v3"), so the
- * paid payment is pointed at a settled v3 payment of the same amount in the fake.
- */
-async function asV3Payment(paymentId: string, amountInMinor: number) {
-  const v3 = trueLayer.settledPayment(amountInMinor);
-  await ctx.database.db
-    .update(paymentTransactions)
-    .set({ paymentProviderReference: v3.id })
-    .where(eq(paymentTransactions.id, paymentId));
-  return v3;
+/** The payment as TrueLayer's v3 API knows it: the one the payer paid into the merchant account. */
+function v3PaymentOf(paymentId: string) {
+  const payment = [...trueLayer.v3Payments.values()].find(
+    (p) => p.metadata?.ledgerlinePaymentId === paymentId,
+  );
+  if (!payment) throw new Error(`no v3 payment for ${paymentId}`);
+  return payment;
 }
 
 const refund = (paymentId: string, payload: object) =>
@@ -199,7 +207,7 @@ describe('TrueLayer request signing key on the configuration', () => {
 
     // Kept: a refund is signed with the stored key.
     const paymentId = await paidPayment(id, '25.00');
-    await asV3Payment(paymentId, 2500);
+    expect(v3PaymentOf(paymentId)).toMatchObject({ amountInMinor: 2500, status: 'executed' });
     const made = await refund(paymentId, { amount: 5 });
     expect(made.statusCode, made.body).toBe(200);
     expect(made.json()).toMatchObject({ isError: false, refund: { status: 'Processing' } });
@@ -216,7 +224,12 @@ describe('TrueLayer refunds through the API', () => {
     expect(created.statusCode, created.body).toBe(201);
     const configurationId = created.json().id as string;
     const paymentId = await paidPayment(configurationId, '92.50');
-    const v3 = await asV3Payment(paymentId, 9250);
+    const v3 = v3PaymentOf(paymentId);
+    const [paid] = await ctx.database.db
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.id, paymentId));
+    expect(paid!.paymentProviderReference).toBe(v3.id);
 
     const made = await refund(paymentId, { amount: 40, reason: 'Returned goods' });
     expect(made.statusCode, made.body).toBe(200);
@@ -257,11 +270,11 @@ describe('TrueLayer refunds through the API', () => {
     });
   });
 
-  it('a configuration without a key refuses the refund with TrueLayer’s console as the way', async () => {
+  it('a configuration without a key (v1 payments) refuses the refund with TrueLayer’s console as the way', async () => {
     const created = await call('POST', 'providers', configuration('Unsigned bank transfer', {}));
     expect(created.statusCode, created.body).toBe(201);
     const paymentId = await paidPayment(created.json().id, '30.00');
-    await asV3Payment(paymentId, 3000);
+    expect(() => v3PaymentOf(paymentId)).toThrow();
     const before = trueLayer.requests.length;
     const made = await refund(paymentId, { amount: 30 });
     expect(made.json()).toMatchObject({

@@ -30,6 +30,10 @@ beforeAll(async () => {
     authLiveUrl: 'http://127.0.0.1:9',
     paySandboxUrl: trueLayer.url,
     payLiveUrl: 'http://127.0.0.1:9',
+    apiSandboxUrl: trueLayer.url,
+    apiLiveUrl: 'http://127.0.0.1:9',
+    hppSandboxUrl: trueLayer.url,
+    hppLiveUrl: 'http://127.0.0.1:9',
     jwksUrls: [trueLayer.jwksUrl],
     timeoutMs: 5000,
   });

@@ -52,14 +52,14 @@ beforeAll(async () => {
     authLiveUrl: 'http://127.0.0.1:9',
     paySandboxUrl: trueLayer.url,
     payLiveUrl: 'http://127.0.0.1:9',
+    apiSandboxUrl: trueLayer.url,
+    apiLiveUrl: 'http://127.0.0.1:9',
+    hppSandboxUrl: trueLayer.url,
+    hppLiveUrl: 'http://127.0.0.1:9',
     jwksUrls: [trueLayer.jwksUrl],
     timeoutMs: 5000,
   };
-  adapter = createTrueLayerAdapter({
-    ...hosts,
-    apiSandboxUrl: trueLayer.url,
-    apiLiveUrl: 'http://127.0.0.1:9',
-  });
+  adapter = createTrueLayerAdapter(hosts);
   checkout = createTrueLayerCheckout(hosts);
   configuration = { id: randomUUID(), isTest: true, credentials: credentials(), settings: {} };
   hookPath = `/api/v0/webhooks/truelayer/${configuration.id}`;

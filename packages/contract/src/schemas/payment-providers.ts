@@ -220,6 +220,10 @@ export const paymentProviderMessages = {
   signingPrivateKey: 'Signing private key must be an EC P-521 private key in PEM.',
   signingKeyIdRequired: 'Signing key ID is required with a signing private key.',
   signingPrivateKeyRequired: 'Signing private key is required with a signing key ID.',
+  // TrueLayer v3 payments into a merchant account: created with a signed request.
+  merchantAccountId: 'Merchant account ID must be the UUID of a TrueLayer merchant account.',
+  merchantAccountNeedsSigningKey:
+    'Merchant account ID needs the signing key ID and signing private key: TrueLayer payments into a merchant account are signed requests.',
 } as const;
 
 const required = (label: string) => `${label} is required.`;
@@ -376,6 +380,17 @@ const trueLayer: ProviderKindSchema = {
       },
       { message: 'Bank details are required.' },
     ),
+    // With the signing key: payments are v3 payments into this TrueLayer merchant account, which
+    // TrueLayer can refund; without it, v1 single immediate payments to the bank details above.
+    merchantAccountId: z
+      .string({ message: paymentProviderMessages.merchantAccountId })
+      .trim()
+      .nullish()
+      .transform((value) => (value ? value.toLowerCase() : null))
+      .refine(
+        (value) => value === null || z.uuid().safeParse(value).success,
+        paymentProviderMessages.merchantAccountId,
+      ),
   }),
   credentials: z.object({
     clientId: text('Client ID'),
@@ -649,6 +664,17 @@ function checkKind<
         message: c.signingKeyId
           ? paymentProviderMessages.signingPrivateKeyRequired
           : paymentProviderMessages.signingKeyIdRequired,
+      });
+    // A v3 payment is created with a signed request: a merchant account needs the whole key.
+    if (
+      body.providerName === 'TrueLayer' &&
+      s.merchantAccountId &&
+      !(c.signingKeyId && c.signingPrivateKey)
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['settings', 'merchantAccountId'],
+        message: paymentProviderMessages.merchantAccountNeedsSigningKey,
       });
     // spec 3 §5 UK card provider: integration key and password only for Pi.
     if (body.providerName === 'Opayo' && s.integrationType === 'Pi') {

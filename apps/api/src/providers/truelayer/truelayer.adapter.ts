@@ -55,9 +55,6 @@ const notHeld = (kind: string): ProviderOutcome =>
  */
 export function createTrueLayerAdapter(
   options: TrueLayerHosts & {
-    apiSandboxUrl: string;
-    apiLiveUrl: string;
-    jwksUrls: string[];
     timeoutMs: number;
     now?: () => number;
   },

@@ -2,7 +2,10 @@ import type {
   CheckoutAdapter,
   CheckoutConfiguration,
   CheckoutPaymentStatus,
+  CheckoutStart,
+  CheckoutStartInput,
   CheckoutStatus,
+  CheckoutStatusInput,
 } from '../checkout.js';
 import {
   answered,
@@ -23,14 +26,84 @@ import {
   recordedFetch,
   type ExchangeRecorder,
 } from '../recorded-fetch.js';
-import { createTlSignatureVerifier } from './truelayer.signing.js';
+import type { Config } from '../../config.js';
+import { createTlSignatureVerifier, tlSignRequest } from './truelayer.signing.js';
 
 /** TrueLayer's hosts (reference/providers.md), by a configuration's sandbox switch. */
 export interface TrueLayerHosts {
   authSandboxUrl: string;
   authLiveUrl: string;
+  /** v1 single immediate payments. */
   paySandboxUrl: string;
   payLiveUrl: string;
+  /** v3: payments into a merchant account, their refunds. */
+  apiSandboxUrl: string;
+  apiLiveUrl: string;
+  /** v3: the hosted payment page the payer authorises a payment on. */
+  hppSandboxUrl: string;
+  hppLiveUrl: string;
+  /** The JWKS addresses a webhook's Tl-Signature may name. */
+  jwksUrls: string[];
+}
+
+/** The hosts from the server's configuration (TRUELAYER_* in config.ts). */
+export function trueLayerHostsOf(config: Config): TrueLayerHosts {
+  return {
+    authSandboxUrl: config.TRUELAYER_AUTH_SANDBOX_URL,
+    authLiveUrl: config.TRUELAYER_AUTH_LIVE_URL,
+    paySandboxUrl: config.TRUELAYER_PAY_SANDBOX_URL,
+    payLiveUrl: config.TRUELAYER_PAY_LIVE_URL,
+    apiSandboxUrl: config.TRUELAYER_API_SANDBOX_URL,
+    apiLiveUrl: config.TRUELAYER_API_LIVE_URL,
+    hppSandboxUrl: config.TRUELAYER_HPP_SANDBOX_URL,
+    hppLiveUrl: config.TRUELAYER_HPP_LIVE_URL,
+    jwksUrls: config.TRUELAYER_JWKS_URL.split(','),
+  };
+}
+
+/**
+ * Whether a configuration takes v3 payments into its TrueLayer merchant account: it names the
+ * account and holds the request signing key v3 creation is signed with. Any other configuration
+ * takes v1 single immediate payments to its bank details (docs/decisions.md, "TrueLayer v3
+ * payments for merchant-account configurations").
+ */
+export function usesTrueLayerV3(
+  configuration: Pick<CheckoutConfiguration, 'settings' | 'credentials'>,
+): boolean {
+  return Boolean(
+    textOf(configuration.settings, 'merchantAccountId') &&
+    textOf(configuration.credentials, 'signingKeyId') &&
+    textOf(configuration.credentials, 'signingPrivateKey'),
+  );
+}
+
+/** A v3 payment as `POST /v3/payments` and `GET /v3/payments/{id}` answer it. */
+interface V3Payment {
+  id?: string;
+  resource_token?: string;
+  user?: { id?: string };
+  status?: string;
+  amount_in_minor?: number;
+  currency?: string;
+  failure_reason?: string;
+  failure_stage?: string;
+  metadata?: Record<string, string>;
+}
+
+/** TrueLayer's v3 problem document (RFC 7807). */
+interface V3Problem {
+  title?: string;
+  detail?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** A v3 refusal in a sentence: its detail and each field's complaint. */
+function problemText(problem: V3Problem | null, status: number): string {
+  const detail = problem?.detail ?? problem?.title ?? `HTTP ${status}`;
+  const fields = Object.entries(problem?.errors ?? {})
+    .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+    .join('; ');
+  return `${detail}${fields ? ` (${fields})` : ''}`;
 }
 
 interface SingleImmediatePayment {
@@ -45,6 +118,10 @@ interface SingleImmediatePayment {
 
 /** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions.md, issue 20 item 11). */
 export const trueLayerWebhookToleranceSeconds = 300;
+
+/** What the payer reads when a v3 payment cannot be made without their name and email. */
+export const trueLayerPayerMessage =
+  'TrueLayer needs your name and email address to take this payment: enter them under Your details and try again.';
 
 /** Faster Payments carries at most 18 characters of reference. */
 export const trueLayerReferenceLength = 18;
@@ -61,7 +138,8 @@ export function trueLayerStatus(status: string | undefined): CheckoutPaymentStat
       return 'Rejected';
     case 'cancelled':
       return 'Cancelled';
-    // new, authorised, submitted (v1); authorization_required, authorizing, authorized (v3)
+    // new, authorised, submitted (v1); authorization_required, authorizing, authorized,
+    // attempt_failed (v3: the payer may try again)
     default:
       return 'Processing';
   }
@@ -88,15 +166,16 @@ export function referenceOf(template: unknown, values: Record<string, string>): 
 export class TrueLayerTokenError extends Error {}
 
 /**
- * TrueLayer single immediate payments (reference/providers.md: the spec's fields are the v1 API
- * field for field) for the payer page (issue 14): a client-credentials token of the merchant's
- * client (scope payments, kept until it nearly expires), a payment to the configuration's
- * beneficiary account, and the payer sent to `auth_uri` to approve it in their bank. status()
- * reads the payment; verifyNotification() checks the Tl-Signature JWS against TrueLayer's keys.
+ * TrueLayer payments for the payer page (issue 14), with a client-credentials token of the
+ * merchant's client (scope payments, kept until it nearly expires). A configuration with a
+ * merchant account and a request signing key makes v3 payments into that account (refundable;
+ * the payer authorises on TrueLayer's hosted payment page); any other makes v1 single immediate
+ * payments to its bank details (reference/providers.md: the spec's fields are the v1 API field for
+ * field; the payer approves at `auth_uri`). status() reads the payment; verifyNotification()
+ * checks the Tl-Signature JWS against TrueLayer's keys.
  */
 export function createTrueLayerCheckout(
   options: TrueLayerHosts & {
-    jwksUrls: string[];
     timeoutMs: number;
     now?: () => number;
   },
@@ -121,6 +200,8 @@ export function createTrueLayerCheckout(
     return {
       auth: (sandbox ? options.authSandboxUrl : options.authLiveUrl).replace(/\/$/, ''),
       pay: (sandbox ? options.paySandboxUrl : options.payLiveUrl).replace(/\/$/, ''),
+      api: (sandbox ? options.apiSandboxUrl : options.apiLiveUrl).replace(/\/$/, ''),
+      hpp: (sandbox ? options.hppSandboxUrl : options.hppLiveUrl).replace(/\/$/, ''),
     };
   };
 
@@ -195,179 +276,386 @@ export function createTrueLayerCheckout(
     return body.access_token;
   }
 
-  return {
-    name: 'TrueLayer',
-    token,
+  /** A token for a start call; a refusal becomes the payer's CheckoutStartError. */
+  async function tokenForStart(
+    configuration: CheckoutConfiguration,
+    eventType: string,
+    recordType: string,
+    request: { method: string; url: string; body?: unknown },
+  ): Promise<string> {
+    try {
+      return await startCall('TrueLayer', eventType, recordType, request, () =>
+        token(configuration),
+      );
+    } catch (error) {
+      if (!(error instanceof TrueLayerTokenError)) throw error;
+      throw new CheckoutStartError(
+        `TrueLayer could not start the payment: ${error.message}`,
+        exchangeOf({
+          eventType: 'token',
+          recordType: 'token',
+          recordId: null,
+          status: 'refused',
+          request: {
+            method: 'POST',
+            url: `${hostsOf(configuration.credentials).auth}/connect/token`,
+          },
+          response: { error: error.message },
+        }),
+      );
+    }
+  }
 
-    async start(input) {
-      const eventType = 'single_immediate_payment.create';
-      const settings = input.configuration.settings;
-      const account = (settings.beneficiaryBankAccount ?? {}) as Record<string, unknown>;
-      const beneficiaryName = textOf(settings, 'beneficiaryName');
-      const sortCode = textOf(account, 'sortCode');
-      const accountNumber = textOf(account, 'accountNumber');
-      if (!beneficiaryName || !sortCode || !accountNumber)
-        throw notSent('TrueLayer', eventType, 'the bank details are incomplete');
-      if (input.currency !== 'GBP')
-        throw notSent('TrueLayer', eventType, 'only GBP payments are possible');
-      const values = {
-        accountReference: input.ledgerlineReference,
-        reference: input.ledgerlineReference,
-        companyName: beneficiaryName,
-      };
-      const { pay } = hostsOf(input.configuration.credentials);
-      const url = `${pay}/single-immediate-payments`;
-      const payment = {
-        amount: Number(minorUnits(input.amount, input.currency)),
-        currency: 'GBP',
-        remitter_reference: referenceOf(settings.remitterReference, values),
-        beneficiary_name: beneficiaryName,
-        beneficiary_sort_code: sortCode,
-        beneficiary_account_number: accountNumber,
-        beneficiary_reference: referenceOf(settings.beneficiaryReference, values),
-        redirect_uri: input.returnUrl,
-      };
-      const request = { method: 'POST', url, body: payment };
-      let accessToken: string;
-      try {
-        accessToken = await startCall(
-          'TrueLayer',
-          eventType,
-          'single_immediate_payment',
-          request,
-          () => token(input.configuration),
-        );
-      } catch (error) {
-        if (!(error instanceof TrueLayerTokenError)) throw error;
-        throw new CheckoutStartError(
-          `TrueLayer could not start the payment: ${error.message}`,
-          exchangeOf({
+  /** A token for a status call, or the Processing answer a refused token leaves. */
+  async function tokenForStatus(
+    configuration: CheckoutConfiguration,
+  ): Promise<{ token: string } | { refused: CheckoutStatus }> {
+    try {
+      return { token: await token(configuration) };
+    } catch (error) {
+      if (!(error instanceof TrueLayerTokenError)) throw error;
+      return {
+        refused: {
+          status: 'Processing',
+          exchange: exchangeOf({
             eventType: 'token',
             recordType: 'token',
             recordId: null,
             status: 'refused',
-            request: {
-              method: 'POST',
-              url: `${hostsOf(input.configuration.credentials).auth}/connect/token`,
-            },
+            request: { method: 'POST', url: 'connect/token' },
             response: { error: error.message },
           }),
-        );
-      }
-      const answer = await startCall(
+        },
+      };
+    }
+  }
+
+  /** v1: a single immediate payment to the configuration's bank details; the payer to auth_uri. */
+  async function startV1(input: CheckoutStartInput): Promise<CheckoutStart> {
+    const eventType = 'single_immediate_payment.create';
+    const settings = input.configuration.settings;
+    const account = (settings.beneficiaryBankAccount ?? {}) as Record<string, unknown>;
+    const beneficiaryName = textOf(settings, 'beneficiaryName');
+    const sortCode = textOf(account, 'sortCode');
+    const accountNumber = textOf(account, 'accountNumber');
+    if (!beneficiaryName || !sortCode || !accountNumber)
+      throw notSent('TrueLayer', eventType, 'the bank details are incomplete');
+    if (input.currency !== 'GBP')
+      throw notSent('TrueLayer', eventType, 'only GBP payments are possible');
+    const values = {
+      accountReference: input.ledgerlineReference,
+      reference: input.ledgerlineReference,
+      companyName: beneficiaryName,
+    };
+    const { pay } = hostsOf(input.configuration.credentials);
+    const url = `${pay}/single-immediate-payments`;
+    const payment = {
+      amount: Number(minorUnits(input.amount, input.currency)),
+      currency: 'GBP',
+      remitter_reference: referenceOf(settings.remitterReference, values),
+      beneficiary_name: beneficiaryName,
+      beneficiary_sort_code: sortCode,
+      beneficiary_account_number: accountNumber,
+      beneficiary_reference: referenceOf(settings.beneficiaryReference, values),
+      redirect_uri: input.returnUrl,
+    };
+    const request = { method: 'POST', url, body: payment };
+    const accessToken = await tokenForStart(
+      input.configuration,
+      eventType,
+      'single_immediate_payment',
+      request,
+    );
+    const answer = await startCall(
+      'TrueLayer',
+      eventType,
+      'single_immediate_payment',
+      request,
+      () =>
+        providerFetch('TrueLayer', url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json',
+          },
+          body: JSON.stringify(payment),
+          timeoutMs: options.timeoutMs,
+        }),
+    );
+    const body = answer.json<{
+      results?: SingleImmediatePayment[];
+      error?: string;
+      error_description?: string;
+    }>();
+    const result = body?.results?.[0];
+    const exchange = answered(
+      eventType,
+      'single_immediate_payment',
+      result?.simp_id ?? null,
+      result?.status ?? body?.error ?? `http_${answer.status}`,
+      request,
+      answer,
+    );
+    if (!result?.simp_id || !result.auth_uri)
+      throw new CheckoutStartError(
+        `TrueLayer could not start the payment: ${body?.error_description ?? body?.error ?? `HTTP ${answer.status}`}`,
+        exchange,
+      );
+    return {
+      next: { kind: 'redirect', url: result.auth_uri },
+      providerReference: result.simp_id,
+      exchange,
+    };
+  }
+
+  /**
+   * v3: a signed `POST /v3/payments` into the configuration's merchant account (Idempotency-Key =
+   * our payment id, so a replay makes no second payment), the payer named as TrueLayer requires,
+   * and the payer sent to TrueLayer's hosted payment page with the payment's resource token.
+   */
+  async function startV3(input: CheckoutStartInput): Promise<CheckoutStart> {
+    const eventType = 'payment.create';
+    const { settings, credentials } = input.configuration;
+    const merchantAccountId = textOf(settings, 'merchantAccountId')!;
+    if (input.currency !== 'GBP')
+      throw notSent('TrueLayer', eventType, 'only GBP payments are possible');
+    const payer = input.payer;
+    const name = [payer.firstNames, payer.surname].filter(Boolean).join(' ') || payer.companyName;
+    if (!name || !payer.emailAddress) {
+      const message = trueLayerPayerMessage;
+      throw new CheckoutStartError(
+        message,
+        exchangeOf({
+          eventType,
+          recordType: 'payment',
+          recordId: null,
+          status: 'not_sent',
+          request: { method: 'none', url: '' },
+          response: { error: message },
+        }),
+      );
+    }
+    const values = {
+      accountReference: input.ledgerlineReference,
+      reference: input.ledgerlineReference,
+      companyName: textOf(settings, 'beneficiaryName') ?? '',
+    };
+    const { api, hpp } = hostsOf(credentials);
+    const url = `${api}/v3/payments`;
+    const payment = {
+      amount_in_minor: Number(minorUnits(input.amount, input.currency)),
+      currency: 'GBP',
+      payment_method: {
+        type: 'bank_transfer',
+        provider_selection: { type: 'user_selected' },
+        beneficiary: {
+          type: 'merchant_account',
+          merchant_account_id: merchantAccountId,
+          reference: referenceOf(settings.beneficiaryReference, values),
+        },
+      },
+      user: { name, email: payer.emailAddress },
+      // Echoed in v3 webhooks and the payment's read: the notification finds our payment by it.
+      metadata: { ledgerlinePaymentId: input.paymentTransactionId },
+    };
+    const text = JSON.stringify(payment);
+    const request = { method: 'POST', url, body: payment };
+    let signature: string;
+    try {
+      signature = tlSignRequest({
+        privateKeyPem: textOf(credentials, 'signingPrivateKey')!,
+        keyId: textOf(credentials, 'signingKeyId')!,
+        method: 'POST',
+        path: new URL(url).pathname,
+        headers: [['Idempotency-Key', input.paymentTransactionId]],
+        body: text,
+      });
+    } catch {
+      throw notSent(
         'TrueLayer',
         eventType,
-        'single_immediate_payment',
-        request,
-        () =>
-          providerFetch('TrueLayer', url, {
-            method: 'POST',
-            headers: {
-              authorization: `Bearer ${accessToken}`,
-              'content-type': 'application/json',
-              accept: 'application/json',
-            },
-            body: JSON.stringify(payment),
-            timeoutMs: options.timeoutMs,
-          }),
+        'the request signing key could not be read (an EC P-521 private key in PEM)',
       );
-      const body = answer.json<{
-        results?: SingleImmediatePayment[];
-        error?: string;
-        error_description?: string;
-      }>();
-      const result = body?.results?.[0];
-      const exchange = answered(
-        eventType,
-        'single_immediate_payment',
-        result?.simp_id ?? null,
-        result?.status ?? body?.error ?? `http_${answer.status}`,
-        request,
-        answer,
-      );
-      if (!result?.simp_id || !result.auth_uri)
-        throw new CheckoutStartError(
-          `TrueLayer could not start the payment: ${body?.error_description ?? body?.error ?? `HTTP ${answer.status}`}`,
-          exchange,
-        );
-      return {
-        next: { kind: 'redirect', url: result.auth_uri },
-        providerReference: result.simp_id,
+    }
+    const accessToken = await tokenForStart(input.configuration, eventType, 'payment', request);
+    const answer = await startCall('TrueLayer', eventType, 'payment', request, () =>
+      providerFetch('TrueLayer', url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'idempotency-key': input.paymentTransactionId,
+          'tl-signature': signature,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: text,
+        timeoutMs: options.timeoutMs,
+      }),
+    );
+    const made = answer.json<V3Payment & V3Problem>();
+    const exchange = exchangeOf({
+      eventType,
+      recordType: 'payment',
+      recordId: made?.id ?? null,
+      status: made?.status ?? made?.title ?? `http_${answer.status}`,
+      request,
+      // The resource token lets whoever holds it authorise the payment: never recorded.
+      response: { status: answer.status, body: maskedJson(answer.text, ['resource_token']) },
+    });
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (!ok || !made?.id || !made.resource_token || made.status === 'failed')
+      throw new CheckoutStartError(
+        `TrueLayer could not start the payment: ${ok ? (made?.failure_reason ?? 'the payment failed') : problemText(made, answer.status)}`,
         exchange,
-      };
-    },
+      );
+    // The return URI is encoded: ours has a query, and the page's fragment is `&`-separated.
+    const page =
+      `${hpp}/payments#payment_id=${encodeURIComponent(made.id)}` +
+      `&resource_token=${encodeURIComponent(made.resource_token)}` +
+      `&return_uri=${encodeURIComponent(input.returnUrl)}`;
+    return { next: { kind: 'redirect', url: page }, providerReference: made.id, exchange };
+  }
 
+  /** v1 `GET /single-immediate-payments/{id}`; found false when TrueLayer knows no such payment. */
+  async function statusV1(
+    input: CheckoutStatusInput,
+    reference: string,
+  ): Promise<{ found: boolean; answer: CheckoutStatus }> {
+    const eventType = 'single_immediate_payment.retrieve';
+    const { pay } = hostsOf(input.configuration.credentials);
+    const url = `${pay}/single-immediate-payments/${encodeURIComponent(reference)}`;
+    const request = { method: 'GET', url };
+    let found = true;
+    const answer = await statusCall(
+      eventType,
+      'single_immediate_payment',
+      reference,
+      request,
+      async (): Promise<CheckoutStatus> => {
+        const got = await tokenForStatus(input.configuration);
+        if ('refused' in got) return got.refused;
+        const answer = await providerFetch('TrueLayer', url, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${got.token}`, accept: 'application/json' },
+          timeoutMs: options.timeoutMs,
+        });
+        found = answer.status !== 404;
+        const body = answer.json<{ results?: SingleImmediatePayment[] }>();
+        const result = body?.results?.[0];
+        const exchange = answered(
+          eventType,
+          'single_immediate_payment',
+          reference,
+          result?.status ?? `http_${answer.status}`,
+          request,
+          answer,
+        );
+        if (!result) return { status: 'Processing', exchange };
+        const status = trueLayerStatus(result.status);
+        return {
+          status,
+          providerReference: result.simp_id ?? reference,
+          paymentMethodType: 'BankTransfer',
+          amount:
+            typeof result.amount === 'number' && result.currency
+              ? fromMinorUnits(result.amount, result.currency)
+              : null,
+          currency: result.currency ?? null,
+          errorMessage:
+            status === 'Failed' || status === 'Rejected' || status === 'Cancelled'
+              ? `The bank ${result.status === 'cancelled' ? 'payment was cancelled' : 'did not make the payment'}${result.failure_reason ? ` (${result.failure_reason})` : ''}.`
+              : null,
+          exchange,
+        };
+      },
+    );
+    return { found, answer };
+  }
+
+  /** v3 `GET /v3/payments/{id}`; found false when TrueLayer knows no such payment. */
+  async function statusV3(
+    input: CheckoutStatusInput,
+    reference: string,
+  ): Promise<{ found: boolean; answer: CheckoutStatus }> {
+    const eventType = 'payment.retrieve';
+    const { api } = hostsOf(input.configuration.credentials);
+    const url = `${api}/v3/payments/${encodeURIComponent(reference)}`;
+    const request = { method: 'GET', url };
+    let found = true;
+    const answer = await statusCall(
+      eventType,
+      'payment',
+      reference,
+      request,
+      async (): Promise<CheckoutStatus> => {
+        const got = await tokenForStatus(input.configuration);
+        if ('refused' in got) return got.refused;
+        const answer = await providerFetch('TrueLayer', url, {
+          method: 'GET',
+          headers: { authorization: `Bearer ${got.token}`, accept: 'application/json' },
+          timeoutMs: options.timeoutMs,
+        });
+        found = answer.status !== 404;
+        const payment = answer.status === 200 ? answer.json<V3Payment>() : null;
+        const exchange = answered(
+          eventType,
+          'payment',
+          reference,
+          payment?.status ?? `http_${answer.status}`,
+          request,
+          answer,
+        );
+        if (!payment?.status) return { status: 'Processing', exchange };
+        const status = trueLayerStatus(payment.status);
+        return {
+          status,
+          providerReference: payment.id ?? reference,
+          paymentTransactionId: payment.metadata?.ledgerlinePaymentId ?? null,
+          paymentMethodType: 'BankTransfer',
+          amount:
+            typeof payment.amount_in_minor === 'number' && payment.currency
+              ? fromMinorUnits(payment.amount_in_minor, payment.currency)
+              : null,
+          currency: payment.currency ?? null,
+          errorMessage:
+            status === 'Failed'
+              ? `The bank did not make the payment${payment.failure_reason ? ` (${payment.failure_reason})` : ''}.`
+              : null,
+          exchange,
+        };
+      },
+    );
+    return { found, answer };
+  }
+
+  return {
+    name: 'TrueLayer',
+    token,
+
+    start: (input) => (usesTrueLayerV3(input.configuration) ? startV3(input) : startV1(input)),
+
+    /**
+     * Asks the API the configuration pays through now, then the other one when TrueLayer knows
+     * no such payment there: a configuration given (or stripped of) its merchant account keeps
+     * its earlier payments readable.
+     */
     async status(input) {
-      const eventType = 'single_immediate_payment.retrieve';
       const reference = input.providerReference ?? input.returnQuery.payment_id ?? null;
       if (!reference) {
         return {
           status: 'Processing',
-          exchange: notSent('TrueLayer', eventType, 'no payment to ask about').exchange,
+          exchange: notSent('TrueLayer', 'payment.retrieve', 'no payment to ask about').exchange,
         };
       }
-      const { pay } = hostsOf(input.configuration.credentials);
-      const url = `${pay}/single-immediate-payments/${encodeURIComponent(reference)}`;
-      const request = { method: 'GET', url };
-      return statusCall(
-        eventType,
-        'single_immediate_payment',
-        reference,
-        request,
-        async (): Promise<CheckoutStatus> => {
-          let accessToken: string;
-          try {
-            accessToken = await token(input.configuration);
-          } catch (error) {
-            if (!(error instanceof TrueLayerTokenError)) throw error;
-            return {
-              status: 'Processing',
-              exchange: exchangeOf({
-                eventType: 'token',
-                recordType: 'token',
-                recordId: null,
-                status: 'refused',
-                request: { method: 'POST', url: 'connect/token' },
-                response: { error: error.message },
-              }),
-            };
-          }
-          const answer = await providerFetch('TrueLayer', url, {
-            method: 'GET',
-            headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-            timeoutMs: options.timeoutMs,
-          });
-          const body = answer.json<{ results?: SingleImmediatePayment[] }>();
-          const result = body?.results?.[0];
-          const exchange = answered(
-            eventType,
-            'single_immediate_payment',
-            reference,
-            result?.status ?? `http_${answer.status}`,
-            request,
-            answer,
-          );
-          if (!result) return { status: 'Processing', exchange };
-          const status = trueLayerStatus(result.status);
-          return {
-            status,
-            providerReference: result.simp_id ?? reference,
-            paymentMethodType: 'BankTransfer',
-            amount:
-              typeof result.amount === 'number' && result.currency
-                ? fromMinorUnits(result.amount, result.currency)
-                : null,
-            currency: result.currency ?? null,
-            errorMessage:
-              status === 'Failed' || status === 'Rejected' || status === 'Cancelled'
-                ? `The bank ${result.status === 'cancelled' ? 'payment was cancelled' : 'did not make the payment'}${result.failure_reason ? ` (${result.failure_reason})` : ''}.`
-                : null,
-            exchange,
-          };
-        },
-      );
+      const [first, second] = usesTrueLayerV3(input.configuration)
+        ? [statusV3, statusV1]
+        : [statusV1, statusV3];
+      const asked = await first(input, reference);
+      if (asked.found) return asked.answer;
+      const other = await second(input, reference);
+      return other.found ? other.answer : asked.answer;
     },
-
     async verifyNotification(input) {
       // A notification signed long ago (a captured one replayed) is refused before anything else.
       const stamped = headerOf(input.headers, 'x-tl-webhook-timestamp');

@@ -331,6 +331,11 @@ export function CredentialFields({
             required={false}
             description="The EC P-521 private key in PEM (-----BEGIN PRIVATE KEY----- …) whose public key is registered with TrueLayer."
           />
+          <TextInput
+            label="Merchant account ID"
+            description="Your TrueLayer merchant account (needs the signing key): payments go into it and can be refunded. Leave empty to pay into the bank details."
+            {...form.getInputProps('settings.merchantAccountId')}
+          />
           <CredentialsTestButton form={form} configurationId={configurationId} kind="TrueLayer" />
         </Stack>
       );

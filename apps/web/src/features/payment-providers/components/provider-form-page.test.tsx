@@ -142,6 +142,30 @@ describe('provider forms', () => {
     },
   );
 
+  it(
+    'TrueLayer merchant account without the signing key: refused under the field, on the General tab',
+    { timeout: 30_000 },
+    async () => {
+      const calls = renderNew('TrueLayer');
+      await userEvent.type(await screen.findByLabelText(/^Name/), 'Bank transfer');
+      await userEvent.type(screen.getByLabelText(/Client ID/), 'client');
+      await userEvent.type(screen.getByLabelText(/Client Secret/), 'secret');
+      await userEvent.type(
+        screen.getByLabelText(/Merchant account ID/),
+        '0199f0aa-0000-7000-8000-0000000000ab',
+      );
+      // The bank details are complete: the merchant account is the one invalid field.
+      await userEvent.click(screen.getByRole('tab', { name: 'Bank details' }));
+      await userEvent.type(screen.getByLabelText(/Account Number/), '12345678');
+      await userEvent.type(screen.getByLabelText(/Sort Code/), '040004');
+      await userEvent.type(screen.getByLabelText(/Payees Name/), 'Ledgerline Ltd');
+      await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText(messages.merchantAccountNeedsSigningKey)).toBeInTheDocument();
+      expect(screen.getByRole('tab', { name: 'General' })).toHaveAttribute('aria-selected', 'true');
+      expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
+    },
+  );
+
   it('the common rules show on the General tab: name and priority', async () => {
     renderNew('Sandbox');
     const priority = await screen.findByLabelText(/Display priority/);

@@ -40,6 +40,8 @@ export const tabLabels: Record<ProviderTab, string> = {
 
 /** spec 3 §2: a failed validation opens the tab that holds the first invalid field. */
 export function tabOfField(providerName: PaymentProviderName, path: string): ProviderTab {
+  // TrueLayer's merchant account sits on General, by the signing key it needs.
+  if (providerName === 'TrueLayer' && path === 'settings.merchantAccountId') return 'general';
   const onSettings = path.startsWith('settings.');
   if (providerName === 'TrueLayer' && onSettings) return 'bank';
   if (providerName === 'Opayo' && /^settings\.(integrationType|vendorTxCodeType)/.test(path))
@@ -104,6 +106,7 @@ export function newProviderValues(
             iban: null,
             currency: 'GBP',
           },
+          merchantAccountId: '',
         },
         credentials: {
           clientId: '',
@@ -148,7 +151,11 @@ export function editProviderValues(provider: PaymentProvider): ProviderFormValue
     enabled: provider.enabled,
     displayPriority: provider.displayPriority,
     isTest: provider.isTest,
-    settings: provider.settings,
+    settings:
+      provider.providerName === 'TrueLayer'
+        ? // Saved before it existed, or saved empty: an empty input.
+          { ...provider.settings, merchantAccountId: provider.settings.merchantAccountId ?? '' }
+        : provider.settings,
     credentials,
     paymentMethodConfigurations: provider.paymentMethodConfigurations,
   };
