@@ -136,6 +136,10 @@ describe('company settings', () => {
 
     await quantity.fill('2');
     await page.getByText('The Payment Request link will expire after 2 weeks').waitFor();
+    // One Save validates both tabs (spec 3 §2): a new company's Advanced tab needs its parse value.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('Advanced has errors').waitFor();
+    await page.getByRole('textbox', { name: 'Parse value' }).fill('{transactionReference}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Settings successfully updated').waitFor();
     const saved = await (
