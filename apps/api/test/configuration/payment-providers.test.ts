@@ -390,6 +390,27 @@ describe('spec 3 §5 rules, broken one at a time', () => {
     expect(errors[field]).toEqual([message]);
   });
 
+  it("the unique-name lookup (spec 3 §5, GET providers `name eq`) sees only the company's own names", async () => {
+    const lookup = (who: Caller, name: string, datasetId = 1) =>
+      call(
+        who,
+        'GET',
+        `providers?filter=${encodeURIComponent(`name eq ${name}`)}`,
+        undefined,
+        datasetId,
+      );
+    const own = await lookup(merchant, 'OPAYO cards');
+    expect(own.statusCode).toBe(200);
+    expect((own.json() as { totalItems: number }).totalItems).toBe(1);
+    // Another tenant, and another company of the same tenant, do not see the name.
+    expect((await lookup(rival, 'Opayo cards')).json()).toEqual({ items: [], totalItems: 0 });
+    expect((await lookup(merchant, 'Opayo cards', 2)).json()).toEqual({ items: [], totalItems: 0 });
+    // A company of another tenant named in Dataset-Id is not found.
+    expect((await lookup(rival, 'Opayo cards', 2)).statusCode).toBe(404);
+    // A comma is escaped in the filter: the name is looked up whole.
+    expect((await lookup(merchant, 'Opayo\\, cards')).json()).toEqual({ items: [], totalItems: 0 });
+  });
+
   it('a name already used in the company (any case) is a 409', async () => {
     const response = await call(merchant, 'POST', 'providers', opayo('OPAYO CARDS'));
     expect(response.statusCode).toBe(409);
