@@ -224,6 +224,29 @@ describe('Opayo Server register', () => {
     expect(sent.form.has('CustomerEMail')).toBe(false);
   });
 
+  it("the payer's billing country is the company's default country (issue 21 item 28)", async () => {
+    const setCountry = (defaultCountryId: number) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v0/company-settings/preferences',
+        headers: merchant.headers({ 'dataset-id': '1' }),
+        payload: { defaultCountryId },
+      });
+    expect((await setCountry(372)).statusCode).toBe(200);
+    try {
+      const { requestId } = await request('40');
+      const answer = await start(requestId);
+      expect(answer.statusCode, answer.body).toBe(201);
+      const sent = opayo.requests
+        .filter((r) => r.path === '/gateway/service/vspserver-register.vsp')
+        .at(-1)!;
+      expect(sent.form.get('BillingCountry')).toBe('IE');
+      expect(sent.form.get('DeliveryCountry')).toBe('IE');
+    } finally {
+      expect((await setCountry(826)).statusCode).toBe(200);
+    }
+  });
+
   it('an Opayo Pi configuration is offered beside the Server one and starts the drop-in', async () => {
     opayo.integrations.set('Pi-Key', 'Pi-Password');
     const pi = await ctx.app.inject({
