@@ -152,6 +152,8 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
             label="Country"
             required
             searchable
+            // Required: choosing the chosen country again keeps it (it starts at the default country).
+            allowDeselect={false}
             data={countries?.items.map((c) => c.displayName) ?? []}
             {...field('companyDetails.mainAddress.country')}
             onChange={(value) =>
