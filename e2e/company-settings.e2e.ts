@@ -71,6 +71,10 @@ describe('company settings', () => {
     await page.getByRole('textbox', { name: 'Address line 1' }).fill('12 Harbour Road');
     await page.getByRole('textbox', { name: 'City' }).fill('Bristol');
     await page.getByRole('textbox', { name: 'Post code' }).fill('BS1 4RN');
+    // The country starts at the company's default country (Preferences: GB until changed).
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Country' }).inputValue())
+      .toBe('United Kingdom of Great Britain and Northern Ireland');
     await page.getByRole('textbox', { name: 'Country' }).fill('United Kingdom');
     await page
       .getByRole('option', { name: 'United Kingdom of Great Britain and Northern Ireland' })
@@ -136,6 +140,10 @@ describe('company settings', () => {
 
     await quantity.fill('2');
     await page.getByText('The Payment Request link will expire after 2 weeks').waitFor();
+    // One Save validates both tabs (spec 3 §2): a new company's Advanced tab needs its parse value.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('Advanced has errors').waitFor();
+    await page.getByRole('textbox', { name: 'Parse value' }).fill('{transactionReference}');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Settings successfully updated').waitFor();
     const saved = await (

@@ -79,6 +79,9 @@ describe('embedded view in a parent site on another origin', () => {
     const frame = page.frameLocator('#ledgerline');
     await frame.getByRole('tab', { name: 'General' }).waitFor();
     await frame.getByRole('switch', { name: 'Payments can be edited' }).click({ force: true });
+    // One Save validates both tabs (spec 3 §2): the Advanced tab needs its parse value.
+    await frame.getByRole('tab', { name: 'Advanced' }).click();
+    await frame.getByRole('textbox', { name: 'Parse value' }).fill('{transactionReference}');
     await frame.getByRole('button', { name: 'Save' }).click();
     await frame.getByText('Settings successfully updated').waitFor();
   });

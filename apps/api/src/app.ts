@@ -78,6 +78,7 @@ import { createPaymentProviderEventsRepository } from './features/payment-provid
 import { paymentProviderEventsRoutes } from './features/payment-providers/payment-provider-events.routes.js';
 import { createPaymentProviderEventsService } from './features/payment-providers/payment-provider-events.service.js';
 import { createPaymentAdapters, createProviderClients } from './providers/clients.js';
+import { createOutgoingIp } from './providers/opayo/outgoing-ip.js';
 import {
   createSecretBox,
   describeSecretsKey,
@@ -385,7 +386,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secrets = options.secrets ?? openSecretBox(config, app);
   // Issue 15: outgoing web hooks, through Svix when SVIX_TOKEN is set, else delivered here.
   const svix = config.SVIX_TOKEN
-    ? createSvixClient({ token: config.SVIX_TOKEN, serverUrl: config.SVIX_SERVER_URL, timeoutMs: config.PROVIDER_TIMEOUT_MS })
+    ? createSvixClient({
+        token: config.SVIX_TOKEN,
+        serverUrl: config.SVIX_SERVER_URL,
+        timeoutMs: config.PROVIDER_TIMEOUT_MS,
+      })
     : null;
   const webHookDelivery = createWebHookDelivery({
     database,
@@ -473,7 +478,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const paymentTransactionsRepository = createPaymentTransactionsRepository();
   const payRepository = createPayRepository({ offered: providerGates.offeredCondition() });
   const paymentAdapters = createProviderRegistry(createPaymentAdapters(config));
-  const providerSecretOf = async (tx: Parameters<typeof payRepository.sealedSecret>[0], scope: { tenantId: string; datasetId: number }, id: string) => {
+  const providerSecretOf = async (
+    tx: Parameters<typeof payRepository.sealedSecret>[0],
+    scope: { tenantId: string; datasetId: number },
+    id: string,
+  ) => {
     const sealed = await payRepository.sealedSecret(tx, scope, id);
     return sealed ? secrets.open(sealed) : null;
   };
@@ -544,10 +553,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/late-payments/late-payments.routes.js'));
   await app.register(import('./features/company-settings/company-preferences.routes.js'));
   await app.register(import('./features/money-rules/money-rules.routes.js'));
-  await app.register(paymentProvidersRoutes, { providers: paymentProviders });
+  // Issue 12: the configurations' own provider exchanges, kept as their provider events.
+  const paymentProviderEvents = createPaymentProviderEventsRepository();
+  const providerConnections = createProviderConnections({
+    providers: paymentProviders,
+    repository: paymentProvidersRepository,
+    events: paymentProviderEvents,
+    ...createProviderClients(config),
+    publicUrl: config.publicUrl,
+    opayoServerIp: createOutgoingIp({
+      configured: config.OPAYO_SERVER_IP,
+      lookupUrl: config.OPAYO_IP_LOOKUP_URL,
+      timeoutMs: config.PROVIDER_TIMEOUT_MS,
+    }),
+  });
+  await app.register(paymentProvidersRoutes, {
+    providers: paymentProviders,
+    connections: providerConnections,
+    database,
+  });
   // Issue 14, the payer page's calls and the providers' notifications (features/pay).
   const checkouts = createCheckoutRegistry(options.checkouts ?? createCheckoutAdapters(config));
-  const payReceipts = createPayReceipts({ database, jobs, mailer, publicUrl: config.publicUrl, log: app.log });
+  const payReceipts = createPayReceipts({
+    database,
+    jobs,
+    mailer,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
   const settlement = createSettlement({
     database,
     log: app.log,
@@ -642,19 +675,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Settles under way in this process end before the database closes (the rest: their job).
   app.addHook('onClose', () => providerNotifications.stop());
 
-  // Issue 12: the configurations' own provider exchanges, kept as their provider events.
-  const paymentProviderEvents = createPaymentProviderEventsRepository();
-  await app.register(providerConnectionsRoutes, {
-    connections: createProviderConnections({
-      providers: paymentProviders,
-      repository: paymentProvidersRepository,
-      events: paymentProviderEvents,
-      ...createProviderClients(config),
-      publicUrl: config.publicUrl,
-      opayoServerIp: config.OPAYO_SERVER_IP,
-    }),
-    database,
-  });
+  await app.register(providerConnectionsRoutes, { connections: providerConnections, database });
   await app.register(paymentProviderEventsRoutes, {
     events: createPaymentProviderEventsService({
       providers: paymentProvidersRepository,

@@ -149,6 +149,11 @@ export const configSchema = z.object({
   OPAYO_LIVE_URL: z.url().default('https://live.opayo.eu.elavon.com'),
   /** The address Opayo sees this server's calls come from, registered by a Server-type save. */
   OPAYO_SERVER_IP: z.ipv4().optional(),
+  /**
+   * Without OPAYO_SERVER_IP: a "what is my IP" service (plain text or JSON `{ ip }`, e.g.
+   * https://api.ipify.org) asked for that address; unset: the machine's one public interface address.
+   */
+  OPAYO_IP_LOOKUP_URL: z.url().optional(),
   TRANSAFE_TEST_URL: z.url().default('https://test.transafe.com'),
   TRANSAFE_LIVE_URL: z.url().default('https://post.live.transafe.com'),
   OPPWA_TEST_URL: z.url().default('https://eu-test.oppwa.com'),

@@ -30,7 +30,17 @@ export interface CheckoutStartInput {
   /** Reserve: authorise only (manual capture); Immediate: take the money. */
   captureType: 'Immediate' | 'Reserve';
   description: string;
-  payer: { firstNames?: string; surname?: string; companyName?: string; emailAddress?: string };
+  payer: {
+    firstNames?: string;
+    surname?: string;
+    companyName?: string;
+    emailAddress?: string;
+    /**
+     * ISO 3166-1 alpha-2 of the payer's address. The payer page asks for no address, so it is the
+     * company's default country (spec 3 §3 preferences; issue 21 item 28); GB when absent.
+     */
+    country?: string;
+  };
   /**
    * Store the card for later payments (issue 21 item 31): true only when the configuration stores
    * cards and the payer ticked the page's box. Absent or false: the card serves this payment only.

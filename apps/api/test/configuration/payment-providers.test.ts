@@ -17,12 +17,17 @@ import {
   type TestContext,
 } from '../app.js';
 import { makeDemoCompany, showBetaProviders } from '../feature-gates.js';
+import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 
 let ctx: TestContext;
 let merchant: SignedIn;
 let rival: SignedIn;
 let viewer: SignedIn;
 let merchantKey: Caller;
+/** An Opayo Server save registers the IP address with Opayo first (spec 3 §4). */
+let opayoFake: FakeOpayo;
+const opayoAdmin = (password: string) =>
+  opayoFake.vendors.set('ledgerline', new Map([['admin', { password, admin: true }]]));
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 function call(who: Caller, method: Method, url: string, payload?: object, datasetId = 1) {
@@ -92,7 +97,13 @@ async function createKey(who: SignedIn) {
 }
 
 beforeAll(async () => {
-  ctx = await buildTestApp();
+  opayoFake = await startFakeOpayo();
+  opayoAdmin('Opayo-Admin-Secret-1');
+  ctx = await buildTestApp({
+    OPAYO_TEST_URL: opayoFake.url,
+    OPAYO_LIVE_URL: opayoFake.url,
+    OPAYO_SERVER_IP: '81.2.69.160',
+  });
   merchant = await signIn(ctx, { tenantName: 'Providers Ltd' });
   // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
   await showBetaProviders(ctx, merchant);
@@ -115,7 +126,10 @@ beforeAll(async () => {
   await makeDemoCompany(ctx, viewer);
   merchantKey = await createKey(merchant);
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await opayoFake.close();
+});
 
 describe('a company without providers', () => {
   it('lists none and has no default', async () => {
@@ -254,6 +268,10 @@ describe('adding, reading and saving', () => {
 
   it('the sentinel sent back keeps the stored secret; a new value replaces it', async () => {
     const read = (await call(merchant, 'GET', `providers/${first.id}`)).json();
+    // The save registers the IP with these credentials: admin2 is another Opayo admin user.
+    opayoFake.vendors
+      .get('ledgerline')!
+      .set('admin2', { password: 'Opayo-Admin-Secret-1', admin: true });
     const kept = await call(merchant, 'PUT', 'providers', {
       ...read,
       description: 'Renamed',
@@ -265,10 +283,13 @@ describe('adding, reading and saving', () => {
       adminUser: 'admin2',
       adminPassword: 'Opayo-Admin-Secret-1',
     });
+    // The merchant changed the admin password at Opayo (and the next tests use the first again).
+    opayoAdmin('Opayo-Admin-Secret-2');
     const changed = await call(merchant, 'PUT', 'providers', {
       ...read,
       credentials: { ...read.credentials, adminPassword: 'Opayo-Admin-Secret-2' },
     });
+    opayoAdmin('Opayo-Admin-Secret-1');
     expect(changed.statusCode).toBe(200);
     expect(changed.body).not.toContain('Opayo-Admin-Secret-2');
     expect((await storedCredentials(merchant.tenantId, first.id)).clear.adminPassword).toBe(
@@ -367,6 +388,27 @@ describe('spec 3 §5 rules, broken one at a time', () => {
   ])('%s', async (_label, change, field, message) => {
     const errors = await errorsOf('POST', { ...opayo('Rules'), ...change });
     expect(errors[field]).toEqual([message]);
+  });
+
+  it("the unique-name lookup (spec 3 §5, GET providers `name eq`) sees only the company's own names", async () => {
+    const lookup = (who: Caller, name: string, datasetId = 1) =>
+      call(
+        who,
+        'GET',
+        `providers?filter=${encodeURIComponent(`name eq ${name}`)}`,
+        undefined,
+        datasetId,
+      );
+    const own = await lookup(merchant, 'OPAYO cards');
+    expect(own.statusCode).toBe(200);
+    expect((own.json() as { totalItems: number }).totalItems).toBe(1);
+    // Another tenant, and another company of the same tenant, do not see the name.
+    expect((await lookup(rival, 'Opayo cards')).json()).toEqual({ items: [], totalItems: 0 });
+    expect((await lookup(merchant, 'Opayo cards', 2)).json()).toEqual({ items: [], totalItems: 0 });
+    // A company of another tenant named in Dataset-Id is not found.
+    expect((await lookup(rival, 'Opayo cards', 2)).statusCode).toBe(404);
+    // A comma is escaped in the filter: the name is looked up whole.
+    expect((await lookup(merchant, 'Opayo\\, cards')).json()).toEqual({ items: [], totalItems: 0 });
   });
 
   it('a name already used in the company (any case) is a 409', async () => {

@@ -111,6 +111,7 @@ beforeAll(async () => {
     TRANSAFE_LIVE_URL: tranSafe.url,
     OPAYO_TEST_URL: opayo.url,
     OPAYO_LIVE_URL: opayo.url,
+    OPAYO_SERVER_IP: '81.2.69.160',
   });
   merchant = await signIn(ctx, { tenantName: 'Capture Ltd' });
   // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
@@ -154,6 +155,8 @@ beforeAll(async () => {
     credentials: { userName: 'merchant:api', password: 'TranSafe-Password-1' },
   });
   opayo.integrations.set('pi-integration-key', 'Pi-Password-1');
+  // An Opayo Server save registers the IP address with the admin credentials first (spec 3 §4).
+  opayo.vendors.set('ledgerline', new Map([['admin', { password: 'Admin-1', admin: true }]]));
   configurations.Opayo = await create({
     providerName: 'Opayo',
     name: 'Opayo Pi',
@@ -385,7 +388,7 @@ describe('capture and cancel through the providers that reserve then capture', (
       enabled: true,
       displayPriority: 0,
       settings: { useTestServer: true, integrationType: 'Server' },
-      credentials: { vendorName: 'ledgerline', adminUser: 'admin', adminPassword: 'x' },
+      credentials: { vendorName: 'ledgerline', adminUser: 'admin', adminPassword: 'Admin-1' },
     });
     configurations.Opayo = server;
     const id = await through('Opayo', '{9A2C1F3B-0000-0000-0000-000000000001}');

@@ -4,6 +4,7 @@ import { featureGateMessages } from '@ledgerline/contract';
 import { datasets, featureFlags, tenantSettings } from '../../src/db/schema.js';
 import { payMessages } from '../../src/features/pay/pay.service.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
+import { startFakeOpayo, type FakeOpayo } from '../fakes/fake-opayo.js';
 import { caller } from '../money-rules/fixtures.js';
 import { insertAccount, insertRequest } from '../pay/fixtures.js';
 
@@ -17,6 +18,8 @@ import { insertAccount, insertRequest } from '../pay/fixtures.js';
 
 let ctx: TestContext;
 let admin: SignedIn;
+/** An Opayo Server save registers the IP address with Opayo first (spec 3 §4). */
+let opayoFake: FakeOpayo;
 let call: ReturnType<typeof caller>;
 let accountId: string;
 
@@ -126,12 +129,24 @@ async function payerSees(configurationId: string) {
 }
 
 beforeAll(async () => {
-  ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000' });
+  opayoFake = await startFakeOpayo();
+  opayoFake.vendors.set(
+    'ledgerline',
+    new Map([['admin', { password: 'Opayo-Admin-Secret', admin: true }]]),
+  );
+  ctx = await buildTestApp({
+    RATE_LIMIT_PAY_PER_MINUTE: '100000',
+    OPAYO_TEST_URL: opayoFake.url,
+    OPAYO_SERVER_IP: '81.2.69.160',
+  });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Gates Ltd' });
   accountId = await insertAccount(ctx, admin, { name: 'Gated Customer Ltd' });
 }, 60_000);
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await opayoFake.close();
+});
 
 describe('the Sandbox test provider', () => {
   it('is refused outside a demo company (422) and added in one', async () => {

@@ -28,6 +28,12 @@ export interface FakeOpayo extends FakeServer {
    * where a test's app listens); null: NotificationURL as registered.
    */
   deliverTo: string | null;
+  /**
+   * The address a "what is my IP" service would see this server's calls from (behind a NAT): the
+   * fake answers it as plain text at `GET /whatismyip`, like api.ipify.org (not an Opayo call;
+   * OPAYO_IP_LOOKUP_URL points at it in tests). Null: that service is down (503).
+   */
+  outgoingIp: string | null;
   /** The next register call answers this instead (MALFORMED / INVALID / ERROR), once. */
   failNextRegister: { status: string; detail: string } | null;
   /** The signed notification Opayo would POST for a payer's outcome on the card page. */
@@ -418,6 +424,11 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
   const pi = createFakeOpayoPi({ base: () => base, integrations, deferred });
   const server = await startFakeServer((request, response) => {
     if (pi.handle(request, response)) return;
+    if (request.method === 'GET' && request.path === '/whatismyip') {
+      const ip = fakeRef?.outgoingIp ?? null;
+      response.writeHead(ip ? 200 : 503, { 'content-type': 'text/plain' });
+      return response.end(ip ?? 'Service Unavailable');
+    }
     if (request.method === 'POST' && request.path === '/gateway/service/vspserver-register.vsp')
       return register(request.form, response);
     if (request.method === 'POST' && request.path === '/gateway/service/release.vsp')
@@ -545,6 +556,7 @@ export async function startFakeOpayo(): Promise<FakeOpayo> {
     complete,
     failNextRegister: null,
     deliverTo: null,
+    outgoingIp: '203.0.113.7',
   }));
   return fake;
 }

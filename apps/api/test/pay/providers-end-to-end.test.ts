@@ -65,6 +65,7 @@ beforeAll(async () => {
     TRUELAYER_JWKS_URL: trueLayer.jwksUrl,
     OPPWA_TEST_URL: oppwa.url,
     OPAYO_TEST_URL: opayo.url,
+    OPAYO_SERVER_IP: '81.2.69.160',
   });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
@@ -605,6 +606,8 @@ describe('Opayo Server (hosted card page, signed notification, release / abort)'
   beforeAll(async () => {
     company = await merchant('Opayo Cards Ltd');
     opayo.serverVendors.add('opayocards');
+    // The save registers the IP address with the admin credentials first (spec 3 §4).
+    opayo.vendors.set('opayocards', new Map([['admin', { password: 'Admin-1', admin: true }]]));
     const created = await call(company.who, 'POST', 'providers', {
       providerName: 'Opayo',
       name: 'Opayo',

@@ -24,12 +24,22 @@ let opayo: FakeOpayo;
 let merchant: SignedIn;
 let accountId: string;
 let configId: string;
-const vendorName = 'LedgerlineVendor';
+// At most 15 characters, as Opayo's admin API checks.
+const vendorName = 'LedgerlineVend';
 
 beforeAll(async () => {
   opayo = await startFakeOpayo();
   opayo.serverVendors.add(vendorName);
-  ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000', OPAYO_TEST_URL: opayo.url });
+  // A Server-type save registers the IP address with these admin credentials first (spec 3 §4).
+  opayo.vendors.set(
+    vendorName,
+    new Map([['admin', { password: 'Admin-Password-1', admin: true }]]),
+  );
+  ctx = await buildTestApp({
+    RATE_LIMIT_PAY_PER_MINUTE: '100000',
+    OPAYO_TEST_URL: opayo.url,
+    OPAYO_SERVER_IP: '81.2.69.160',
+  });
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   opayo.deliverTo = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   merchant = await signIn(ctx, { tenantName: 'Opayo Merchant Ltd' });
@@ -214,6 +224,29 @@ describe('Opayo Server register', () => {
     expect(sent.form.has('CustomerEMail')).toBe(false);
   });
 
+  it("the payer's billing country is the company's default country (issue 21 item 28)", async () => {
+    const setCountry = (defaultCountryId: number) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: '/api/v0/company-settings/preferences',
+        headers: merchant.headers({ 'dataset-id': '1' }),
+        payload: { defaultCountryId },
+      });
+    expect((await setCountry(372)).statusCode).toBe(200);
+    try {
+      const { requestId } = await request('40');
+      const answer = await start(requestId);
+      expect(answer.statusCode, answer.body).toBe(201);
+      const sent = opayo.requests
+        .filter((r) => r.path === '/gateway/service/vspserver-register.vsp')
+        .at(-1)!;
+      expect(sent.form.get('BillingCountry')).toBe('IE');
+      expect(sent.form.get('DeliveryCountry')).toBe('IE');
+    } finally {
+      expect((await setCountry(826)).statusCode).toBe(200);
+    }
+  });
+
   it('an Opayo Pi configuration is offered beside the Server one and starts the drop-in', async () => {
     opayo.integrations.set('Pi-Key', 'Pi-Password');
     const pi = await ctx.app.inject({
@@ -322,7 +355,7 @@ describe('Opayo Server notification', () => {
         enabled: true,
         displayPriority: 0,
         settings: { useTestServer: true, integrationType: 'Server' },
-        credentials: { vendorName, adminUser: 'admin', adminPassword: 'x' },
+        credentials: { vendorName, adminUser: 'admin', adminPassword: 'Admin-Password-1' },
       },
     });
     expect(created.statusCode, created.body).toBe(201);

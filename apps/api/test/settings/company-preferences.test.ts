@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
   companyPreferencesMessages as m,
+  customHostIdMessages,
   paymentRequestSettingsMessages as rm,
 } from '@ledgerline/contract';
 import { accounts } from '../../src/db/schema-receivables.js';
 import { auditActivities, users } from '../../src/db/schema.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
+import { templateMessages } from '../../src/features/transactions/custom-host-id.template.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 
 let ctx: TestContext;
@@ -255,5 +257,147 @@ describe('company-settings/payment-request', () => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+});
+
+describe('company-settings/all-preferences: the one Save, all or nothing (spec 3 §2)', () => {
+  const page = (changes: {
+    preferences?: object;
+    paymentRequest?: object;
+    customHostId?: object;
+  }) => ({
+    preferences: {
+      defaultCountryId: 250,
+      defaultEditPaymentStatus: 'Allow',
+      allowTransactionCurrencyChange: 'Disable',
+      ...changes.preferences,
+    },
+    paymentRequest: {
+      validUntilAddition: { unit: 'Week', quantity: 3 },
+      defaultUsageType: 'Multiple',
+      linkSize: 'Long',
+      ...changes.paymentRequest,
+    },
+    customHostId: {
+      createOption: 'AlwaysCreate',
+      updateOption: 'CreateIfNull',
+      trimWhiteSpace: true,
+      parseValue: '{accountReference}-{transactionReference}',
+      ...changes.customHostId,
+    },
+  });
+  const everything = async () => ({
+    preferences: (await call(admin, 'GET', 'company-settings/preferences')).json(),
+    paymentRequest: (await call(admin, 'GET', 'company-settings/payment-request')).json(),
+    customHostId: (await call(admin, 'GET', 'company-settings/custom-host-id')).json(),
+  });
+
+  it('saves the three parts in one call and writes one activity', async () => {
+    const saved = await call(admin, 'PUT', 'company-settings/all-preferences', page({}));
+    expect(saved.statusCode, saved.body).toBe(200);
+    const expected = {
+      preferences: {
+        defaultCountryId: 250,
+        defaultEditPaymentStatus: 'Allow',
+        allowTransactionCurrencyChange: 'Disable',
+      },
+      paymentRequest: {
+        validUntilAddition: { unit: 'Week', quantity: 3 },
+        defaultUsageType: 'Multiple',
+        linkSize: 'Long',
+      },
+      customHostId: {
+        createOption: 'AlwaysCreate',
+        updateOption: 'CreateIfNull',
+        trimWhiteSpace: true,
+        parseValue: '{accountReference}-{transactionReference}',
+      },
+    };
+    expect(saved.json()).toMatchObject(expected);
+    expect(await everything()).toMatchObject(expected);
+    const activities = await ctx.database.withTenant(admin.tenantId, (tx) =>
+      tx
+        .select()
+        .from(auditActivities)
+        .where(
+          and(
+            eq(auditActivities.tenantId, admin.tenantId),
+            eq(auditActivities.operation, 'UpdatePreferences'),
+          ),
+        ),
+    );
+    expect(activities.map((a) => a.status)).toEqual([200]);
+  });
+
+  it('the last part fails after the first two were written: nothing is saved', async () => {
+    const before = await everything();
+    // The parse value passes the body's rules and is refused by the save itself, after the
+    // general preferences and the payment request settings were written in the same transaction.
+    const response = await call(
+      admin,
+      'PUT',
+      'company-settings/all-preferences',
+      page({
+        preferences: { defaultCountryId: 276, allowTransactionCurrencyChange: 'Allow' },
+        paymentRequest: { validUntilAddition: { unit: 'Day', quantity: 10 } },
+        customHostId: { parseValue: '{nope}' },
+      }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(errorsOf(response)).toEqual({
+      'customHostId.parseValue': [templateMessages.unknown('nope', 1)],
+    });
+    expect(await everything()).toEqual(before);
+  });
+
+  it('a refused first part saves nothing either, with its message under preferences', async () => {
+    const before = await everything();
+    const response = await call(
+      admin,
+      'PUT',
+      'company-settings/all-preferences',
+      page({ preferences: { defaultCountryId: 999 }, customHostId: { parseValue: '{currency}' } }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(errorsOf(response)).toEqual({
+      'preferences.defaultCountryId': [m.defaultCountryUnknown],
+    });
+    expect(await everything()).toEqual(before);
+  });
+
+  it("each part's body rules, keyed by part: nothing saved", async () => {
+    const before = await everything();
+    const response = await call(
+      admin,
+      'PUT',
+      'company-settings/all-preferences',
+      page({
+        paymentRequest: { validUntilAddition: { unit: 'Day', quantity: 501 } },
+        customHostId: { parseValue: '' },
+      }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(errorsOf(response)).toMatchObject({
+      'paymentRequest.validUntilAddition.quantity': [rm.quantityTooLarge('Day')],
+      'customHostId.parseValue': [customHostIdMessages.parseValueRequired],
+    });
+    expect(await everything()).toEqual(before);
+  });
+
+  it("needs ConfigureSystemSettings; another tenant's company is not found", async () => {
+    expect(
+      (await call(viewer, 'PUT', 'company-settings/all-preferences', page({}))).statusCode,
+    ).toBe(403);
+    const other = await ctx.app.inject({
+      method: 'PUT',
+      url: '/api/v0/company-settings/all-preferences',
+      headers: rival.headers({ 'dataset-id': '2' }),
+      payload: page({}),
+    });
+    expect(other.statusCode).toBe(404);
+    // The rival's own company is untouched by the admin's saves.
+    expect((await call(rival, 'GET', 'company-settings/preferences')).json().defaultCountryId).toBe(
+      826,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { usageTypes } from '../enums.js';
+import { customHostIdSettingSchema, updateCustomHostIdSettingBody } from './custom-host-id.js';
 
 /** spec 3 §3 Company preferences: Disable or Allow. */
 export const preferenceSwitches = ['Disable', 'Allow'] as const;
@@ -169,3 +170,27 @@ export function addExpiry(
   }
   return at;
 }
+
+/**
+ * PUT company-settings/all-preferences: the Preferences page's one Save (spec 3 §2 "Saving on the
+ * General tab validates both sub-forms first; if either fails nothing is saved"): the general
+ * preferences, the payment request settings and the custom host id setting, saved in one
+ * transaction. Field messages are keyed `preferences.…`, `paymentRequest.…`, `customHostId.…`.
+ */
+export const savePreferencesPageBody = z
+  .object({
+    preferences: updateCompanyPreferencesBody,
+    paymentRequest: updatePaymentRequestSettingsBody,
+    customHostId: updateCustomHostIdSettingBody,
+  })
+  .meta({ id: 'SavePreferencesPage' });
+export type SavePreferencesPageBody = z.input<typeof savePreferencesPageBody>;
+
+export const preferencesPageSchema = z
+  .object({
+    preferences: companyPreferencesSchema,
+    paymentRequest: paymentRequestSettingsSchema,
+    customHostId: customHostIdSettingSchema,
+  })
+  .meta({ id: 'PreferencesPage' });
+export type PreferencesPage = z.infer<typeof preferencesPageSchema>;

@@ -28,7 +28,8 @@ export const providerConnectionMessages = {
   stateSpent:
     'This authorisation has expired or was already used. Start it again from the payment providers.',
   opayoIpNotConfigured:
-    'This server does not know the IP address Opayo sees it from (OPAYO_SERVER_IP); ask the operator to set it.',
+    'Ledgerline does not know the IP address Opayo sees it from, so it cannot register it with Opayo. ' +
+    'Ask the operator to set OPAYO_SERVER_IP to that address, or OPAYO_IP_LOOKUP_URL to a service that answers it (such as https://api.ipify.org).',
   connectionTested: 'Connection successful.',
 } as const;
 

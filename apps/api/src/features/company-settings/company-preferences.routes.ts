@@ -4,9 +4,14 @@ import {
   companyPreferencesMessages as m,
   companyPreferencesSchema,
   paymentRequestSettingsSchema,
+  preferencesPageSchema,
+  savePreferencesPageBody,
   updateCompanyPreferencesBody,
   updatePaymentRequestSettingsBody,
+  type UpdateCompanyPreferencesBody,
+  type UpdatePaymentRequestSettingsInput,
 } from '@ledgerline/contract';
+import type { Tx } from '../../db/client.js';
 import {
   latePaymentConfigurations,
   settlementConfigurationGroups,
@@ -14,6 +19,8 @@ import {
 import { requirePrincipal } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { findCountry } from '../geo-data/geo-data.routes.js';
+import { createCustomHostIdRepository } from '../transactions/custom-host-id.repository.js';
+import { createCustomHostIdService } from '../transactions/custom-host-id.service.js';
 import {
   companyHas,
   readPaymentRequestSettings,
@@ -29,6 +36,50 @@ function scopeOf(request: FastifyRequest): PreferencesScope {
 }
 
 const tags = ['company-settings'];
+
+/** Checks the ids and the country against the company's records, then saves what the body names. */
+async function saveGeneral(tx: Tx, scope: PreferencesScope, body: UpdateCompanyPreferencesBody) {
+  const errors: Record<string, string[]> = {};
+  const group = body.defaultSettlementConfigurationGroupId;
+  if (group && !(await companyHas(tx, scope, settlementConfigurationGroups, group)))
+    errors.defaultSettlementConfigurationGroupId = [m.groupNotFound];
+  const latePayment = body.defaultLatePaymentConfigurationId;
+  if (latePayment && !(await companyHas(tx, scope, latePaymentConfigurations, latePayment)))
+    errors.defaultLatePaymentConfigurationId = [m.latePaymentNotFound];
+  if (body.defaultCountryId !== undefined && !findCountry(body.defaultCountryId))
+    errors.defaultCountryId = [m.defaultCountryUnknown];
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  await savePreferences(
+    tx,
+    scope,
+    Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)),
+  );
+}
+
+async function saveRequestSettings(
+  tx: Tx,
+  scope: PreferencesScope,
+  body: UpdatePaymentRequestSettingsInput,
+) {
+  await savePreferences(tx, scope, {
+    validUntilUnit: body.validUntilAddition?.unit ?? null,
+    validUntilQuantity: body.validUntilAddition?.quantity ?? 0,
+    defaultUsageType: body.defaultUsageType,
+  });
+}
+
+/** A part's field messages under its key in the combined body (`customHostId.parseValue`). */
+async function asPart<T>(part: string, save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const errors = Object.fromEntries(
+      Object.entries(error.extra.errors ?? {}).map(([field, list]) => [`${part}.${field}`, list]),
+    );
+    throw new ValidationError(errors, error.detail);
+  }
+}
 
 /**
  * spec 3 §7 company-settings/preferences (the general preferences and the defaults of spec 3 §4
@@ -76,23 +127,8 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const scope = scopeOf(request);
-      const body = request.body;
       return request.unitOfWork(async (tx) => {
-        const errors: Record<string, string[]> = {};
-        const group = body.defaultSettlementConfigurationGroupId;
-        if (group && !(await companyHas(tx, scope, settlementConfigurationGroups, group)))
-          errors.defaultSettlementConfigurationGroupId = [m.groupNotFound];
-        const latePayment = body.defaultLatePaymentConfigurationId;
-        if (latePayment && !(await companyHas(tx, scope, latePaymentConfigurations, latePayment)))
-          errors.defaultLatePaymentConfigurationId = [m.latePaymentNotFound];
-        if (body.defaultCountryId !== undefined && !findCountry(body.defaultCountryId))
-          errors.defaultCountryId = [m.defaultCountryUnknown];
-        if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-        await savePreferences(
-          tx,
-          scope,
-          Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)),
-        );
+        await saveGeneral(tx, scope, request.body);
         return readPreferences(tx, scope);
       });
     },
@@ -132,14 +168,48 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const scope = scopeOf(request);
-      const { validUntilAddition, defaultUsageType } = request.body;
       return request.unitOfWork(async (tx) => {
-        await savePreferences(tx, scope, {
-          validUntilUnit: validUntilAddition?.unit ?? null,
-          validUntilQuantity: validUntilAddition?.quantity ?? 0,
-          defaultUsageType,
-        });
+        await saveRequestSettings(tx, scope, request.body);
         return readPaymentRequestSettings(tx, scope);
+      });
+    },
+  );
+
+  const customHostIds = createCustomHostIdService({ repository: createCustomHostIdRepository() });
+  r.put(
+    '/api/v0/company-settings/all-preferences',
+    {
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UpdatePreferences',
+      },
+      schema: {
+        tags,
+        summary:
+          "The Preferences page's one Save: general preferences, payment request settings and custom host id, all or nothing",
+        description:
+          'spec 3 §2: if either part fails nothing is saved. The three parts are saved in one transaction, in this order; ' +
+          'a refusal of any (its body, an unknown country or default, a parse value that does not parse) answers 400 with ' +
+          'its field messages keyed `preferences.…`, `paymentRequest.…` or `customHostId.…`, and nothing is saved.',
+        body: savePreferencesPageBody,
+        response: { 200: preferencesPageSchema },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const body = request.body;
+      return request.unitOfWork(async (tx) => {
+        await asPart('preferences', () => saveGeneral(tx, scope, body.preferences));
+        await saveRequestSettings(tx, scope, body.paymentRequest);
+        const customHostId = await asPart('customHostId', () =>
+          customHostIds.save(tx, scope, body.customHostId),
+        );
+        return {
+          preferences: await readPreferences(tx, scope),
+          paymentRequest: await readPaymentRequestSettings(tx, scope),
+          customHostId,
+        };
       });
     },
   );

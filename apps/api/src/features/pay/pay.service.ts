@@ -48,6 +48,17 @@ import {
 import type { Quote } from '../money-rules/quote.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
 import { referenceForProvider } from './lifecycle.js';
+import { readPreferences } from '../company-settings/company-preferences.repository.js';
+import { findCountry } from '../geo-data/geo-data.routes.js';
+
+/**
+ * The country a provider is given for the payer's address: the payer page asks for none, so the
+ * company's default country (spec 3 §3 preferences; issue 21 item 28), as its alpha-2 code.
+ */
+async function defaultCountryOf(tx: Tx, scope: PayScope): Promise<string> {
+  const { defaultCountryId } = await readPreferences(tx, scope);
+  return findCountry(defaultCountryId)?.alpha2Code ?? 'GB';
+}
 import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
 
 /** The payer-facing messages of the pay calls (docs/api.md "The payer page"). */
@@ -461,6 +472,7 @@ export function createPayService(deps: {
         });
         // The card is stored only with the payer's consent, and only where the method offers it.
         const saveCard = method.saveCard !== undefined && body.saveCard === true;
+        const country = await defaultCountryOf(tx, scope);
         return {
           request,
           configuration,
@@ -470,6 +482,7 @@ export function createPayService(deps: {
           amount,
           payer,
           saveCard,
+          country,
         };
       });
 
@@ -484,7 +497,7 @@ export function createPayService(deps: {
           currency: started.request.currency,
           captureType: started.request.captureType === 'Reserve' ? 'Reserve' : 'Immediate',
           description: started.request.description ?? `Payment ${started.reference}`,
-          payer: started.payer,
+          payer: { ...started.payer, country: started.country },
           saveCard: started.saveCard,
           returnUrl,
           cancelUrl: `${returnUrl}&cancelled=1`,
@@ -699,7 +712,10 @@ export function createPayService(deps: {
           ...(body.ticketHmac !== undefined ? { ticketHmac: body.ticketHmac } : {}),
           configuration: configurationOf(row, credentials),
           description: request.description ?? `Payment ${payment.ledgerlineReference}`,
-          payer: (payment.customerDetails ?? {}) as CheckoutStartInput['payer'],
+          payer: {
+            ...((payment.customerDetails ?? {}) as CheckoutStartInput['payer']),
+            country: await defaultCountryOf(tx, scope),
+          },
           ...(body.browser ? { browser: body.browser } : {}),
           challengeUrl: `${publicUrl}/api/v0/pay/${id}/payments/${payment.id}/3ds`,
         };

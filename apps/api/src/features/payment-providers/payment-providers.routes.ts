@@ -18,11 +18,17 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
+import type { Database } from '../../db/client.js';
 import type { ProviderScope } from './payment-providers.repository.js';
 import type { PaymentProvidersService } from './payment-providers.service.js';
+import { transactionsFor } from './provider-connections.routes.js';
+import type { ProviderConnections } from './provider-connections.service.js';
 
 export interface PaymentProvidersRoutesOptions {
   providers: PaymentProvidersService;
+  /** Opayo Server's IP registration, which a save of such a configuration does first. */
+  connections: ProviderConnections;
+  database: Database;
 }
 
 function scopeOf(request: FastifyRequest): ProviderScope {
@@ -32,6 +38,8 @@ function scopeOf(request: FastifyRequest): ProviderScope {
 }
 
 const tags = ['payment-providers'];
+const opayoNote =
+  "An Opayo configuration of integration type Server first registers this server's IP address with Opayo; if that fails nothing is saved (400, errorCode `OpayoIpNotRegistered`).";
 const configure = 'ConfigurePaymentProvider' as const;
 const secretsNote =
   'A stored secret reads back as the sentinel `__stored_secret__`; sending the sentinel back keeps the stored secret (docs/api.md).';
@@ -47,7 +55,12 @@ export async function paymentProvidersRoutes(
   options: PaymentProvidersRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { providers } = options;
+  const { providers, connections, database } = options;
+  /** spec 3 §4: before the save's transaction, since it calls Opayo (style.md §7). */
+  const registerIp = (
+    request: FastifyRequest,
+    body: Parameters<typeof connections.registerIpForSave>[2],
+  ) => connections.registerIpForSave(transactionsFor(database, request), scopeOf(request), body);
 
   r.get(
     '/api/v0/providers',
@@ -153,12 +166,13 @@ export async function paymentProvidersRoutes(
       schema: {
         tags,
         summary: 'Add a configuration; the first of a company becomes its default',
-        description: `Settings and credentials per provider and their rules: docs/api.md. GoCardless is added through its authorisation. ${secretsNote}`,
+        description: `Settings and credentials per provider and their rules: docs/api.md. GoCardless is added through its authorisation. ${opayoNote} ${secretsNote}`,
         body: createPaymentProviderBody,
         response: { 201: paymentProviderSchema },
       },
     },
     async (request, reply) => {
+      await registerIp(request, request.body);
       const created = await request.unitOfWork(async (tx) => {
         const provider = await providers.create(tx, scopeOf(request), request.body);
         request.auditResource = { type: 'PaymentProvider', id: provider.id };
@@ -175,13 +189,14 @@ export async function paymentProvidersRoutes(
       schema: {
         tags,
         summary: 'Save a configuration (the body carries its id)',
-        description: `The provider name cannot change. ${secretsNote}`,
+        description: `The provider name cannot change. ${opayoNote} ${secretsNote}`,
         body: updatePaymentProviderBody,
         response: { 200: paymentProviderSchema },
       },
     },
     async (request) => {
       request.auditResource = { type: 'PaymentProvider', id: request.body.id };
+      await registerIp(request, request.body);
       return request.unitOfWork((tx) => providers.update(tx, scopeOf(request), request.body));
     },
   );

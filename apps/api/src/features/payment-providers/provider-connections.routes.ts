@@ -44,7 +44,8 @@ function ownerOf(request: FastifyRequest): StateOwner {
   return `user:${principal.userId ?? ''}`;
 }
 
-const transactionsFor = (database: Database, request: FastifyRequest): Transactions => ({
+/** The request's transactions for a connection call: its reads, its writes, and kept provider events. */
+export const transactionsFor = (database: Database, request: FastifyRequest): Transactions => ({
   read: (fn) => request.tenantRead(fn),
   write: (fn, status) => request.unitOfWork(fn, status),
   record: (fn) => database.withTenant(requirePrincipal(request.principal).tenantId, fn),

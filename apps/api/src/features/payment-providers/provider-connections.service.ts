@@ -1,5 +1,6 @@
 import {
   createPaymentProviderBody,
+  opayoErrorText,
   providerConnectionMessages as messages,
   secretSentinel,
   type GoCardlessCompleteResult,
@@ -24,6 +25,7 @@ import {
 import { ProviderUnreachableError } from '../../providers/http.js';
 import type { ExchangeRecorder } from '../../providers/recorded-fetch.js';
 import type { OpayoAdmin } from '../../providers/opayo/opayo.admin.js';
+import type { OutgoingIp } from '../../providers/opayo/outgoing-ip.js';
 import { StripeError, type StripeConnect } from '../../providers/stripe/stripe.connect.js';
 import type { TranSafeAdmin } from '../../providers/transafe/transafe.admin.js';
 import type { OppwaAdmin } from '../../providers/oppwa/oppwa.admin.js';
@@ -142,7 +144,8 @@ export interface ProviderConnectionsDeps {
     ): Promise<string>;
   };
   publicUrl: string;
-  opayoServerIp: string | undefined;
+  /** The address Opayo sees this server's calls from (providers/opayo/outgoing-ip.ts). */
+  opayoServerIp: () => Promise<OutgoingIp>;
 }
 
 /** spec 3 §4 "made unique by appending a counter": Name, Name 2, Name 3… */
@@ -253,6 +256,51 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
       },
       credentials: {},
     });
+  }
+
+  /** Registers this server's address with Opayo (`addValidIPs`) with the given admin credentials. */
+  async function registerOpayoIp(
+    db: Transactions,
+    scope: ProviderScope,
+    input: {
+      vendor: string;
+      user: string;
+      password: string;
+      useTestServer: boolean;
+      paymentProviderId?: string | null;
+    },
+  ): Promise<OpayoTestResult> {
+    const outgoing = await deps.opayoServerIp();
+    if (outgoing.ip === null) return { success: false, errorCode: null, detail: outgoing.problem };
+    const password = await secretOf(
+      db,
+      scope,
+      'Opayo',
+      input.password,
+      input.paymentProviderId,
+      'adminPassword',
+    );
+    const ip = outgoing.ip;
+    const { exchanges, recorder } = exchangeLog();
+    const answer = await reach(
+      () =>
+        opayo.registerIp(
+          {
+            useTestServer: input.useTestServer,
+            vendor: input.vendor,
+            user: input.user,
+            password,
+            ip,
+            note: 'Ledgerline',
+          },
+          recorder,
+        ),
+      (message) => ({ errorCode: 'HTTP', error: message }),
+    );
+    await keepForTest(db, scope, 'Opayo', input.paymentProviderId, exchanges);
+    return answer.errorCode === '0000'
+      ? { success: true, errorCode: null, detail: null }
+      : { success: false, errorCode: answer.errorCode, detail: answer.error };
   }
 
   return {
@@ -658,48 +706,45 @@ export function createProviderConnections(deps: ProviderConnectionsDeps) {
         : { success: false, errorCode: answer.errorCode, detail: answer.error };
     },
 
-    async opayoRegisterIp(
+    opayoRegisterIp: registerOpayoIp,
+
+    /**
+     * spec 3 §4 "UK provider with integration type Server first registers the IP address and stops
+     * saving if that fails": the save of an Opayo Server configuration (add or edit, through any
+     * client) registers this server's address first, before its transaction (style.md §7), and a
+     * failure is a 400 that stops the save. Other kinds and Pi: nothing to do.
+     */
+    async registerIpForSave(
       db: Transactions,
       scope: ProviderScope,
       input: {
-        vendor: string;
-        user: string;
-        password: string;
-        useTestServer: boolean;
-        paymentProviderId?: string | null;
+        providerName: string;
+        settings: Credentials;
+        credentials: Credentials;
+        id?: string | null;
       },
-    ): Promise<OpayoTestResult> {
-      if (!deps.opayoServerIp)
-        return { success: false, errorCode: null, detail: messages.opayoIpNotConfigured };
-      const password = await secretOf(
-        db,
-        scope,
-        'Opayo',
-        input.password,
-        input.paymentProviderId,
-        'adminPassword',
+    ): Promise<void> {
+      if (input.providerName !== 'Opayo' || input.settings.integrationType !== 'Server') return;
+      const text = (key: string) =>
+        typeof input.credentials[key] === 'string' ? (input.credentials[key] as string) : '';
+      // A new configuration has no stored password: the save refuses the sentinel with its own message.
+      if (text('adminPassword') === secretSentinel && !input.id) return;
+      const result = await registerOpayoIp(db, scope, {
+        vendor: text('vendorName'),
+        user: text('adminUser'),
+        password: text('adminPassword'),
+        useTestServer: input.settings.useTestServer === true,
+        paymentProviderId: input.id ?? null,
+      });
+      if (result.success) return;
+      throw new AppError(
+        400,
+        'Bad Request',
+        result.errorCode === null
+          ? (result.detail ?? messages.opayoIpNotConfigured)
+          : opayoErrorText(result.errorCode, result.detail),
+        { errorCode: 'OpayoIpNotRegistered' },
       );
-      const ip = deps.opayoServerIp;
-      const { exchanges, recorder } = exchangeLog();
-      const answer = await reach(
-        () =>
-          opayo.registerIp(
-            {
-              useTestServer: input.useTestServer,
-              vendor: input.vendor,
-              user: input.user,
-              password,
-              ip,
-              note: 'Ledgerline',
-            },
-            recorder,
-          ),
-        (message) => ({ errorCode: 'HTTP', error: message }),
-      );
-      await keepForTest(db, scope, 'Opayo', input.paymentProviderId, exchanges);
-      return answer.errorCode === '0000'
-        ? { success: true, errorCode: null, detail: null }
-        : { success: false, errorCode: answer.errorCode, detail: answer.error };
     },
   };
 }

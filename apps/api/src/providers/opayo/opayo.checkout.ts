@@ -60,7 +60,7 @@ export function billingFields(payer: CheckoutStartInput['payer']): Record<string
     Address1: 'Not given',
     City: 'Not given',
     PostCode: '000',
-    Country: 'GB',
+    Country: payer.country ?? 'GB',
   };
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(address)) {

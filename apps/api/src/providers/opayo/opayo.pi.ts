@@ -301,7 +301,7 @@ export function createOpayoPi(options: {
         address1: 'Not given',
         city: 'Not given',
         postalCode: '000',
-        country: 'GB',
+        country: payer.country ?? 'GB',
       },
       entryMethod: 'Ecommerce',
       strongCustomerAuthentication: sca,

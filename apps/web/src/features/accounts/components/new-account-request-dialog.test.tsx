@@ -20,6 +20,7 @@ function renderPage(
     companyCurrency?: Dataset['currency'] | 'SEK';
     created?: { status: number; body: unknown };
     requestSettings?: unknown;
+    routes?: Parameters<typeof stubFetch>[0];
   } = {},
 ) {
   const calls = stubFetch({
@@ -38,6 +39,7 @@ function renderPage(
     ...(options.requestSettings
       ? { 'GET /company-settings/payment-request': { body: options.requestSettings } }
       : {}),
+    ...options.routes,
   });
   renderWithProviders(<p>Elsewhere</p>, {
     user: aUser({ permissions: (options.permissions ?? []) as never }),
@@ -234,5 +236,34 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
   it('is disabled without EditPaymentRequest', async () => {
     renderPage(anAccount(), { policy: true, permissions: ['ViewAccounts'] });
     expect(await screen.findByRole('button', { name: 'New Request' })).toBeDisabled();
+  });
+});
+
+describe("the billing contact's country (issue 21 item 28)", () => {
+  it("starts at the company's default country (Preferences) and is sent with the request", async () => {
+    const calls = renderPage(anAccount(), {
+      routes: {
+        'GET /company-settings/preferences': {
+          body: {
+            defaultSettlementConfigurationGroupId: null,
+            defaultLatePaymentConfigurationId: null,
+            defaultCountryId: 372,
+            defaultEditPaymentStatus: 'Disable',
+            allowTransactionCurrencyChange: 'Disable',
+          },
+        },
+        'GET /geo-data/countries/372': {
+          body: { id: 372, displayName: 'Ireland', alpha2Code: 'IE', alpha3Code: 'IRL' },
+        },
+      },
+    });
+    const dialog = await openDialog();
+    const country = await within(dialog).findByRole('textbox', { name: 'Country' });
+    await waitFor(() => expect(country).toHaveValue('Ireland'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('New payment request created')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      billingContact: { address: { country: 'Ireland' } },
+    });
   });
 });

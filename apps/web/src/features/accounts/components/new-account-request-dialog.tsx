@@ -27,6 +27,7 @@ import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useDefaultCountryIn } from '@/lib/api/default-country';
 import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { usePaymentRequestDefaults } from '@/lib/api/payment-request-settings';
 import { useCompanyId } from '@/lib/company';
@@ -141,6 +142,8 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
     initialValues: accountRequestInitialValues(account, companyCurrency),
     validate: (values) => resolver(toBody(values) as unknown as AccountRequestValues),
   });
+  // Issue 21 item 28: the billing contact's country starts at the company's default country.
+  useDefaultCountryIn(form, 'billingContact.address.country');
   // spec 3 §2: Valid to starts at the company's default link expiry (Preferences); clearing it
   // asks for a link that does not expire.
   const defaultValidUntil = defaultValidUntilDay(usePaymentRequestDefaults(), new Date());

@@ -90,3 +90,50 @@ describe('Company details', () => {
     );
   });
 });
+
+describe("the company's country (issue 21 item 28)", () => {
+  const preferences = {
+    defaultSettlementConfigurationGroupId: null,
+    defaultLatePaymentConfigurationId: null,
+    defaultCountryId: 372,
+    defaultEditPaymentStatus: 'Disable',
+    allowTransactionCurrencyChange: 'Disable',
+  };
+  const ireland = { id: 372, displayName: 'Ireland', alpha2Code: 'IE', alpha3Code: 'IRL' };
+  // A company whose details were never saved (null) has no country yet.
+  const routes = (saved: boolean) => ({
+    'GET /company-settings': {
+      body: saved ? settings : { ...settings, companyDetails: null },
+    },
+    'GET /company-settings/preferences': { body: preferences },
+    'GET /geo-data/countries': { body: { items: [...countries.items, ireland] } },
+    'GET /geo-data/countries/372': { body: ireland },
+    'GET /geo-data/countries/372/states': { body: { items: [] } },
+    'GET /geo-data/countries/826/states': { body: { items: [] } },
+  });
+
+  it('starts at the default country of the preferences when the company has none', async () => {
+    stubFetch(routes(false));
+    renderWithProviders(<CompanyDetailsPage />, {
+      user: aUser({ permissions: ['ConfigureSystemSettings'] }),
+    });
+    await screen.findByDisplayValue('Acme Ltd');
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Country' })).toHaveValue('Ireland'),
+    );
+  });
+
+  it("keeps the company's own country", async () => {
+    const calls = stubFetch(routes(true));
+    renderWithProviders(<CompanyDetailsPage />, {
+      user: aUser({ permissions: ['ConfigureSystemSettings'] }),
+    });
+    await screen.findByDisplayValue('Acme Widgets Ltd');
+    await waitFor(() =>
+      expect(calls.some((call) => call.url === '/api/v0/geo-data/countries/372')).toBe(true),
+    );
+    expect(screen.getByRole('textbox', { name: 'Country' })).toHaveValue(
+      'United Kingdom of Great Britain and Northern Ireland',
+    );
+  });
+});

@@ -17,6 +17,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useDefaultCountryIn } from '@/lib/api/default-country';
 import { useCompanySettings } from '@/lib/api/get-company-settings';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
@@ -78,6 +79,8 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
     validate: zod4Resolver(updateCompanySettingsBody),
   });
   const update = useUpdateCompanySettings();
+  // Issue 21 item 28: a company without a country starts at its default country.
+  useDefaultCountryIn(form, 'companyDetails.mainAddress.country');
   const { data: countries } = useCountries();
   const country =
     countries?.items.find(
@@ -143,6 +146,8 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
             label="Country"
             required
             searchable
+            // Required: choosing the chosen country again keeps it (it starts at the default country).
+            allowDeselect={false}
             data={countries?.items.map((c) => c.displayName) ?? []}
             {...field('companyDetails.mainAddress.country')}
             onChange={(value) =>

@@ -41,10 +41,16 @@ function stub(extra: Parameters<typeof stubFetch>[0] = {}) {
     'GET /company-settings/payment-request': { body: requestSettings },
     'GET /company-settings/custom-host-id': { body: customHostId },
     'GET /geo-data/countries': { body: countries },
-    'PUT /company-settings/preferences': ({ body }) => ({
-      body: { ...preferences, ...(body as object) },
-    }),
-    'PUT /company-settings/payment-request': ({ body }) => ({ body }),
+    'PUT /company-settings/all-preferences': ({ body }) => {
+      const sent = body as { preferences: object; paymentRequest: object; customHostId: object };
+      return {
+        body: {
+          preferences: { ...preferences, ...sent.preferences },
+          paymentRequest: sent.paymentRequest,
+          customHostId: { ...customHostId, ...sent.customHostId },
+        },
+      };
+    },
     ...extra,
   });
 }
@@ -117,8 +123,12 @@ describe('Preferences', () => {
     expect(puts(calls)).toEqual([]);
   });
 
-  it('saves both parts of the General tab and says so', async () => {
-    const calls = stub();
+  it('saves both tabs in one call and says so', async () => {
+    const calls = stub({
+      'GET /company-settings/custom-host-id': {
+        body: { ...customHostId, parseValue: '{accountReference}' },
+      },
+    });
     render();
     await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
     await chooseUnit('Weeks');
@@ -130,34 +140,71 @@ describe('Preferences', () => {
     expect(await screen.findByText('Settings successfully updated')).toBeInTheDocument();
     expect(puts(calls).map((call) => [call.url, call.body])).toEqual([
       [
-        '/api/v0/company-settings/preferences',
+        '/api/v0/company-settings/all-preferences',
         {
-          defaultCountryId: 826,
-          defaultEditPaymentStatus: 'Allow',
-          allowTransactionCurrencyChange: 'Disable',
-        },
-      ],
-      [
-        '/api/v0/company-settings/payment-request',
-        {
-          validUntilAddition: { unit: 'Week', quantity: 2 },
-          defaultUsageType: 'Single',
-          linkSize: 'Long',
+          preferences: {
+            defaultCountryId: 826,
+            defaultEditPaymentStatus: 'Allow',
+            allowTransactionCurrencyChange: 'Disable',
+          },
+          paymentRequest: {
+            validUntilAddition: { unit: 'Week', quantity: 2 },
+            defaultUsageType: 'Single',
+            linkSize: 'Long',
+          },
+          customHostId: {
+            createOption: 'NeverCreate',
+            updateOption: 'NeverCreate',
+            trimWhiteSpace: true,
+            parseValue: '{accountReference}',
+          },
         },
       ],
     ]);
   });
 
-  it('validates a changed Advanced tab first: an empty parse value saves nothing', async () => {
+  it('validates the Advanced tab always, even when only the General tab changed: nothing saved', async () => {
     const calls = stub();
     render();
     await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
-    await userEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
-    await userEvent.click(screen.getByRole('switch', { name: 'Trim white space' }));
+    fireEvent.click(screen.getByRole('switch', { name: 'Payments can be edited' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText(customHostIdMessages.parseValueRequired)).toBeInTheDocument();
-    expect(screen.getByLabelText('Advanced has errors')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Advanced has errors')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /Advanced/ })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByText(customHostIdMessages.parseValueRequired)).toBeInTheDocument();
     expect(puts(calls)).toEqual([]);
+  });
+
+  it('the server refuses the second part: one call, its message on its tab, no success', async () => {
+    const refusal = 'Parse value names an unknown field at position 1.';
+    const calls = stub({
+      'GET /company-settings/custom-host-id': {
+        body: { ...customHostId, parseValue: '{accountReference}' },
+      },
+      'PUT /company-settings/all-preferences': {
+        status: 400,
+        body: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: refusal,
+          errors: { 'customHostId.parseValue': [refusal] },
+        },
+      },
+    });
+    render();
+    await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
+    fireEvent.click(screen.getByRole('switch', { name: 'Payments can be edited' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByLabelText('Advanced has errors')).toBeInTheDocument();
+    expect(screen.queryByLabelText('General has errors')).toBeNull();
+    expect(
+      within(screen.getByRole('tabpanel', { name: /Advanced/ })).getByText(refusal),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Settings successfully updated')).toBeNull();
+    expect(puts(calls).map((call) => call.url)).toEqual([
+      '/api/v0/company-settings/all-preferences',
+    ]);
   });
 
   it("test parse shows the server's message, or the example result", async () => {

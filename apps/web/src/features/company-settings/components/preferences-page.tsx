@@ -11,21 +11,16 @@ import type {
   PaymentRequestSettings,
 } from '@ledgerline/contract';
 import { useQuery } from '@tanstack/react-query';
-import {
-  companyPreferencesQueryOptions,
-  useUpdateCompanyPreferences,
-} from '@/lib/api/company-preferences';
-import {
-  usePaymentRequestSettings,
-  useUpdatePaymentRequestSettings,
-} from '@/lib/api/payment-request-settings';
+import { companyPreferencesQueryOptions } from '@/lib/api/company-preferences';
+import { usePaymentRequestSettings } from '@/lib/api/payment-request-settings';
 import { isApiError } from '@/lib/http';
-import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
+import { failureMessage } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
-import { useCustomHostIdSetting, useUpdateCustomHostIdSetting } from '../api/custom-host-id';
+import { useCustomHostIdSetting } from '../api/custom-host-id';
 import { useCountries } from '../api/get-countries';
+import { useSavePreferences } from '../api/save-preferences';
 import { CustomHostIdSection } from './custom-host-id-section';
 import { GeneralPreferencesTab } from './general-preferences-tab';
 import {
@@ -41,12 +36,27 @@ import {
 } from './preferences-form';
 
 type Tab = 'general' | 'advanced';
+/** The server's field paths (`paymentRequest.validUntilAddition.quantity`) on the General tab's fields. */
 const generalFields: Record<string, string> = {
   defaultCountryId: 'defaultCountryId',
   quantity: 'expiryQuantity',
   unit: 'expiryUnit',
   defaultUsageType: 'defaultUsageType',
 };
+
+/** A refused save's field messages by tab: `customHostId.…` are the Advanced tab's. */
+function tabErrors(error: unknown): Record<Tab, Record<string, string>> {
+  const result: Record<Tab, Record<string, string>> = { general: {}, advanced: {} };
+  if (!isApiError(error)) return result;
+  for (const [path, messages] of Object.entries(error.fieldErrors)) {
+    const [part] = path.split('.');
+    const last = path.split('.').pop() ?? path;
+    if (!messages[0]) continue;
+    if (part === 'customHostId') result.advanced[last] ??= messages[0];
+    else result.general[generalFields[last] ?? last] ??= messages[0];
+  }
+  return result;
+}
 
 function FailedIcon({ label }: { label: string }) {
   return <IconAlertCircle size={16} color="var(--mantine-color-red-6)" aria-label={label} />;
@@ -77,17 +87,15 @@ function PreferencesForms({
     initialValues: advancedValues(customHostId),
     validate: validateAdvanced,
   });
-  const savePreferences = useUpdateCompanyPreferences();
-  const saveRequestSettings = useUpdatePaymentRequestSettings();
-  const saveCustomHostId = useUpdateCustomHostIdSetting();
+  const saveAll = useSavePreferences();
 
-  // spec 3 §2: one Save validates both tabs first and saves nothing if either fails. The
-  // Advanced tab is saved only when it was changed (a company may have no parse value yet).
+  // spec 3 §2: one Save validates both tabs, always, and saves nothing if either fails; then one
+  // call saves both in one transaction, so a part the server refuses leaves the other unsaved.
   const save = async () => {
-    const advancedChanged = advanced.isDirty();
-    const generalCheck = general.validate();
-    const advancedCheck = advancedChanged ? advanced.validate() : { hasErrors: false };
-    const invalid = { general: generalCheck.hasErrors, advanced: advancedCheck.hasErrors };
+    const invalid = {
+      general: general.validate().hasErrors,
+      advanced: advanced.validate().hasErrors,
+    };
     setFailed(invalid);
     if (invalid.general || invalid.advanced) {
       setTab(invalid.general ? 'general' : 'advanced');
@@ -95,38 +103,33 @@ function PreferencesForms({
     }
     setSaving(true);
     const values = general.getValues();
-    const [prefs, requests, hostId] = await Promise.allSettled([
-      savePreferences.mutateAsync(preferencesBody(values)),
-      saveRequestSettings.mutateAsync(paymentRequestBody(values)),
-      advancedChanged
-        ? saveCustomHostId.mutateAsync(customHostIdBody(advanced.getValues()))
-        : Promise.resolve(null),
-    ]);
-    setSaving(false);
-    const generalErrors = [prefs, requests].flatMap((r) =>
-      r.status === 'rejected' ? [r.reason] : [],
-    );
-    for (const error of generalErrors) {
-      const fields = problemFieldErrors(error);
-      general.setErrors(
-        Object.fromEntries(Object.entries(fields).map(([k, v]) => [generalFields[k] ?? k, v])),
-      );
-    }
-    if (hostId.status === 'rejected') advanced.setErrors(problemFieldErrors(hostId.reason, { fields: advanced.getValues() }));
-    const nowFailed = { general: generalErrors.length > 0, advanced: hostId.status === 'rejected' };
-    setFailed(nowFailed);
-    if (!nowFailed.general && !nowFailed.advanced) {
+    try {
+      await saveAll.mutateAsync({
+        preferences: preferencesBody(values),
+        paymentRequest: paymentRequestBody(values),
+        customHostId: customHostIdBody(advanced.getValues()),
+      });
       general.resetDirty();
       advanced.resetDirty();
       notifications.show({ color: 'green', message: 'Settings successfully updated' });
-      return;
+    } catch (error) {
+      const errors = tabErrors(error);
+      general.setErrors(errors.general);
+      advanced.setErrors(errors.advanced);
+      const nowFailed = {
+        general: Object.keys(errors.general).length > 0,
+        advanced: Object.keys(errors.advanced).length > 0,
+      };
+      setFailed(nowFailed);
+      if (nowFailed.general || nowFailed.advanced)
+        setTab(nowFailed.general ? 'general' : 'advanced');
+      notifications.show({
+        color: 'red',
+        message: failureMessage('An error occurred while updating the settings: ', error),
+      });
+    } finally {
+      setSaving(false);
     }
-    const first = generalErrors[0] ?? (hostId.status === 'rejected' ? hostId.reason : null);
-    notifications.show({
-      color: 'red',
-      message: failureMessage('An error occurred while updating the settings: ', first),
-    });
-    setTab(nowFailed.general ? 'general' : 'advanced');
   };
 
   return (

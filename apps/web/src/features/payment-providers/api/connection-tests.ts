@@ -14,10 +14,6 @@ export interface OpayoCredentials {
 export const testOpayoConnection = (body: OpayoCredentials) =>
   companyClient.post('/opayo/admin/test-connection', body, { schema: opayoTestResult });
 
-/** spec 3 §7 POST opayo/admin/register-ip (a Server-type save does it first). */
-export const registerOpayoIp = (body: OpayoCredentials) =>
-  companyClient.post('/opayo/admin/register-ip', body, { schema: opayoTestResult });
-
 /** spec 3 §7 POST transafe/admin/test-connection */
 export const testTranSafeConnection = (body: {
   userName: string;

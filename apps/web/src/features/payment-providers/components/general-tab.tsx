@@ -2,6 +2,7 @@ import {
   filterCountOf,
   paymentMethodGroupLabels,
   paymentProviderLimits as limits,
+  paymentProviderMessages,
   type PaymentProviderTypeInfo,
 } from '@ledgerline/contract';
 import {
@@ -18,6 +19,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { IconFilter } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useProviderNameTaken } from '../api/get-provider-name-taken';
 import { CredentialFields } from './credential-fields';
 import { GoCardlessCreditorCard } from './gocardless-creditor-card';
 import { StripeAccountCard, StripeConnectButton } from './stripe-account-card';
@@ -39,6 +41,9 @@ export function GeneralTab({
   stored: Record<string, unknown> | null;
 }) {
   const [filtering, setFiltering] = useState(false);
+  // spec 3 §5: whether the name exists is looked up as it is typed, not only when saving.
+  const nameTaken = useProviderNameTaken(form.values.name, configurationId);
+  const nameInput = form.getInputProps('name');
   const configurations = form.getValues().paymentMethodConfigurations;
   const filterCount = filterCountOf(configurations);
   const currencies = [
@@ -50,7 +55,8 @@ export function GeneralTab({
         label="Name"
         required
         maxLength={limits.name.max}
-        {...form.getInputProps('name')}
+        {...nameInput}
+        error={nameInput.error ?? (nameTaken ? paymentProviderMessages.nameExists : undefined)}
       />
       <Switch label="Enabled" {...form.getInputProps('enabled', { type: 'checkbox' })} />
       <Textarea

@@ -232,7 +232,6 @@ describe('provider forms', () => {
     const calls = stubFetch({
       [`GET /providers/${opayo.id}`]: { body: opayo },
       'PUT /providers': (call) => ({ body: { ...opayo, ...(call.body as object) } }),
-      'POST /opayo/admin/register-ip': { body: { success: true, errorCode: null, detail: null } },
     });
     renderWithProviders(<p>other</p>, {
       user: aUser(),
@@ -245,27 +244,27 @@ describe('provider forms', () => {
     expect(screen.getByRole('button', { name: 'Provider data' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The providers list')).toBeInTheDocument();
-    // spec 3 §4: a Server-type save registers the IP address first.
-    const [register, put] = calls.filter((call) => call.method !== 'GET');
-    expect(register?.url).toBe('/api/v0/opayo/admin/register-ip');
-    expect(register?.body).toEqual({
-      vendor: 'vendor',
-      user: 'admin',
-      password: secretSentinel,
-      useTestServer: true,
-      paymentProviderId: opayo.id,
-    });
-    expect(put?.body).toMatchObject({
+    // spec 3 §4: the server's save registers the IP address first; the site makes one call.
+    const writes = calls.filter((call) => call.method !== 'GET');
+    expect(writes.map((call) => `${call.method} ${call.url}`)).toEqual(['PUT /api/v0/providers']);
+    expect(writes[0]?.body).toMatchObject({
       id: opayo.id,
       credentials: { adminPassword: secretSentinel, vendorName: 'vendor' },
     });
   });
 
-  it('a Server-type Opayo save stops when the IP registration fails', async () => {
+  it('a Server-type Opayo save that the server stops at the IP registration shows why and stays', async () => {
     const calls = stubFetch({
       [`GET /providers/${opayo.id}`]: { body: opayo },
-      'POST /opayo/admin/register-ip': {
-        body: { success: false, errorCode: '0010', detail: 'The signature is invalid.' },
+      'PUT /providers': {
+        status: 400,
+        body: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'The admin password is wrong.',
+          errorCode: 'OpayoIpNotRegistered',
+        },
       },
     });
     renderWithProviders(<p>other</p>, {
@@ -275,7 +274,10 @@ describe('provider forms', () => {
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The admin password is wrong.')).toBeInTheDocument();
-    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+    expect(screen.getByText('IP address not registered')).toBeInTheDocument();
+    // Still on the form: nothing was saved.
+    expect(screen.queryByText('The providers list')).toBeNull();
+    expect(calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
   });
 
   it('Test Connection shows the 0010 message with the vendor, then success', async () => {

@@ -1,6 +1,5 @@
 import {
   createPaymentProviderBody,
-  opayoErrorText,
   paymentProviderMessages as messages,
   type PaymentProvider,
   type PaymentProviderTypeInfo,
@@ -12,10 +11,9 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
+import { isApiError } from '@/lib/http';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
-import { registerOpayoIp } from '../api/connection-tests';
 import { useCreatePaymentProvider } from '../api/create-payment-provider';
-import { opayoCredentialsOf } from './credential-fields';
 import { useUpdatePaymentProvider } from '../api/update-payment-provider';
 import { BankDetailsTab } from './bank-details-tab';
 import { GeneralTab } from './general-tab';
@@ -68,6 +66,16 @@ export function ProviderForm({
   };
 
   const fail = (prefix: string) => (error: Error) => {
+    // spec 3 §4, §8: an Opayo Server save registers the IP address first (the server does it) and
+    // stops when that fails; the toast says why.
+    if (isApiError(error) && error.errorCode === 'OpayoIpNotRegistered') {
+      notifications.show({
+        color: 'red',
+        title: 'IP address not registered',
+        message: error.message,
+      });
+      return;
+    }
     const fieldErrors = problemFieldErrors(error, { fields: form.getValues() });
     if (Object.keys(fieldErrors).length > 0) {
       form.setErrors(fieldErrors);
@@ -93,26 +101,7 @@ export function ProviderForm({
     }
   };
 
-  const [registering, setRegistering] = useState(false);
-  const submit = form.onSubmit(
-    (values) => {
-      if (providerName !== 'Opayo' || values.settings.integrationType !== 'Server')
-        return save(values);
-      // spec 3 §4: a Server-type save registers this server's IP address first, and stops if that fails.
-      setRegistering(true);
-      registerOpayoIp(opayoCredentialsOf(values, provider?.id ?? null))
-        .then((result) => {
-          if (result.success) return save(values);
-          notifications.show({
-            color: 'red',
-            title: 'IP address not registered',
-            message: opayoErrorText(result.errorCode, result.detail),
-          });
-        }, fail(messages.addFailed))
-        .finally(() => setRegistering(false));
-    },
-    (errors) => showTabOf(errors),
-  );
+  const submit = form.onSubmit(save, (errors) => showTabOf(errors));
 
   return (
     <form onSubmit={submit} noValidate>
@@ -168,7 +157,7 @@ export function ProviderForm({
             <Button variant="default" onClick={() => void navigate(providersPath)}>
               Cancel
             </Button>
-            <Button type="submit" loading={registering || create.isPending || update.isPending}>
+            <Button type="submit" loading={create.isPending || update.isPending}>
               Save
             </Button>
           </Group>

@@ -3,6 +3,7 @@ import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/cor
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useDefaultCountryIn } from '@/lib/api/default-country';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { failedUpdate } from './request-texts';
@@ -43,6 +44,8 @@ function valuesOf(contact: Contact | null): ContactValues {
 function ContactForm({ request, kind, onDone }: { request: PaymentRequest; kind: ContactKind; onDone: () => void }) {
   const update = useUpdatePaymentRequest();
   const form = useForm<ContactValues>({ mode: 'controlled', initialValues: valuesOf(request[kind]), validate: (values) => resolver(values) });
+  // Issue 21 item 28: a contact without a country starts at the company's default country.
+  useDefaultCountryIn(form, 'address.country');
   const submit = form.onSubmit((values) => {
     update.mutate(
       { id: request.id, [kind]: contactEditSchema.parse(values) },

@@ -125,3 +125,61 @@ describe('the settlement configuration dialog’s currency (issue 19)', () => {
     });
   });
 });
+
+describe('a settlement configuration the dialog has no form for (spec 3 §4)', () => {
+  it.each([
+    [
+      'ReplacementAmount',
+      'Edit Replacement Amount',
+      'This dialog edits percentage and absolute discounts only: a settlement configuration of type ReplacementAmount cannot be edited here.',
+    ],
+    [
+      'None',
+      'Edit Settlement Configuration',
+      'This dialog edits percentage and absolute discounts only: a settlement configuration of type None cannot be edited here.',
+    ],
+  ] as const)(
+    '%s opens with an error, not in the Absolute Discount form',
+    async (type, title, message) => {
+      const calls = stubFetch({ [`PUT ${path}`]: { body: saved } });
+      renderWithProviders(
+        <SettlementConfigurationDialog
+          opened
+          onClose={() => {}}
+          groupId={groupId}
+          type="AbsoluteDiscount"
+          configuration={{ ...legacy, type, currency: 'GBP' }}
+        />,
+        { user: aUser() },
+      );
+      const dialog = await screen.findByRole('dialog', { name: title });
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(message);
+      expect(within(dialog).queryByRole('textbox', { name: 'Amount' })).toBeNull();
+      expect(within(dialog).queryByRole('button', { name: 'Save' })).toBeNull();
+      expect(calls).toHaveLength(0);
+    },
+  );
+
+  it('an unknown date type opens with an error too', async () => {
+    renderWithProviders(
+      <SettlementConfigurationDialog
+        opened
+        onClose={() => {}}
+        groupId={groupId}
+        type="PercentageDiscount"
+        configuration={{
+          ...legacy,
+          type: 'PercentageDiscount',
+          percentageDiscount: 5,
+          dateType: 'PaidDate' as never,
+        }}
+      />,
+      { user: aUser() },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Percentage Discount' });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'The date type PaidDate of this settlement configuration is unknown: it cannot be edited here.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});

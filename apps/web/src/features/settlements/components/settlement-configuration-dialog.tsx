@@ -3,7 +3,7 @@ import {
   settlementDateTypes,
   type SettlementConfiguration,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
@@ -12,6 +12,7 @@ import {
   configurationBodyOf,
   currencyOptions,
   initialConfigurationValues,
+  unsupportedConfigurationMessage,
   validateConfiguration,
   type CreatableType,
   type SettlementConfigurationFormValues,
@@ -157,20 +158,43 @@ interface DialogProps extends Omit<FormProps, 'onDone'> {
   onClose: () => void;
 }
 
-/** spec 3 §2, §4 the add and edit dialog of a settlement configuration. */
+const kindLabels: Record<string, string> = {
+  PercentageDiscount: 'Percentage Discount',
+  AbsoluteDiscount: 'Absolute Discount',
+  ReplacementAmount: 'Replacement Amount',
+  None: 'Settlement Configuration',
+};
+
+/**
+ * spec 3 §2, §4 the add and edit dialog of a settlement configuration. A type or date type the
+ * dialog has no form for opens as an error, never as another type's form (which would save it as
+ * that type).
+ */
 export function SettlementConfigurationDialog({ opened, onClose, ...props }: DialogProps) {
-  const kind =
-    (props.configuration?.type ?? props.type) === 'PercentageDiscount'
-      ? 'Percentage Discount'
-      : 'Absolute Discount';
+  const type = props.configuration?.type ?? props.type;
+  const unsupported = unsupportedConfigurationMessage(props.configuration);
   return (
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`${props.configuration ? 'Edit' : 'New'} ${kind}`}
+      title={`${props.configuration ? 'Edit' : 'New'} ${kindLabels[type] ?? type}`}
       centered
     >
-      {opened && <ConfigurationForm {...props} onDone={onClose} />}
+      {opened &&
+        (unsupported ? (
+          <Stack gap="md">
+            <Alert color="red" role="alert">
+              {unsupported}
+            </Alert>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Close
+              </Button>
+            </Group>
+          </Stack>
+        ) : (
+          <ConfigurationForm {...props} onDone={onClose} />
+        ))}
     </Modal>
   );
 }

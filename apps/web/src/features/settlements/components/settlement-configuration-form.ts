@@ -1,5 +1,6 @@
 import {
   currencies,
+  settlementDateTypes,
   settlementMessages,
   type SettlementConfiguration,
   type SettlementConfigurationBody,
@@ -7,6 +8,24 @@ import {
 } from '@ledgerline/contract';
 
 export type CreatableType = 'PercentageDiscount' | 'AbsoluteDiscount';
+const creatableTypes: readonly string[] = ['PercentageDiscount', 'AbsoluteDiscount'];
+
+/**
+ * spec 3 §4: "An unsupported settlement type in the dialog, or an unknown transaction date type,
+ * is an error." The dialog edits percentage and absolute discounts only; a ReplacementAmount or
+ * None configuration (a connector may push them) gets this message instead of another type's form.
+ * Null when the dialog can edit the configuration.
+ */
+export function unsupportedConfigurationMessage(
+  configuration: Pick<SettlementConfiguration, 'type' | 'dateType'> | undefined,
+): string | null {
+  if (!configuration) return null;
+  if (!creatableTypes.includes(configuration.type))
+    return `This dialog edits percentage and absolute discounts only: a settlement configuration of type ${configuration.type} cannot be edited here.`;
+  if (!(settlementDateTypes as readonly string[]).includes(configuration.dateType))
+    return `The date type ${String(configuration.dateType)} of this settlement configuration is unknown: it cannot be edited here.`;
+  return null;
+}
 
 export interface SettlementConfigurationFormValues {
   type: CreatableType;
