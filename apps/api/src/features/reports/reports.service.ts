@@ -26,10 +26,12 @@ export async function agedReceivables(
   query: AgedReceivablesQuery,
   everyRow = false,
 ): Promise<AgedReceivables> {
-  const asOf = query.asOf ?? today();
+  const now = today();
+  const asOf = query.asOf ?? now;
   const currency = query.currency ?? (await companyCurrency(executor, scope));
   const report = await agedReport(executor, scope, {
     asOf,
+    today: now,
     basis: query.basis,
     currency,
     sort: query.sort,
@@ -111,6 +113,7 @@ export async function dashboardFigures(
   const currency = query.currency ?? (await companyCurrency(executor, scope));
   const aged = await agedReport(executor, scope, {
     asOf,
+    today: asOf,
     basis: 'DueDate',
     currency,
     sort: '-total',
