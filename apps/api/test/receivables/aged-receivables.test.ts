@@ -56,7 +56,13 @@ async function transaction(
 }
 
 /** A request for one invoice paid on the payer page with the Sandbox card (reserved under Reserve). */
-async function pay(accountId: string, invoiceId: string, amount: string, captureType = 'Immediate') {
+async function pay(
+  accountId: string,
+  invoiceId: string,
+  amount: string,
+  captureType = 'Immediate',
+  cardNumber: string = sandboxCards.succeeds,
+) {
   const requestId = await insertRequest(
     ctx,
     admin,
@@ -73,10 +79,11 @@ async function pay(accountId: string, invoiceId: string, amount: string, capture
   const paid = await ctx.app.inject({
     method: 'POST',
     url: `/api/v0/pay/${requestId}/payments/${paymentId}/sandbox`,
-    payload: { cardholderName: 'Pat Payer', cardNumber: sandboxCards.succeeds, expiry: '12/30', cvc: '123' },
+    payload: { cardholderName: 'Pat Payer', cardNumber, expiry: '12/30', cvc: '123' },
   });
   expect(paid.statusCode, paid.body).toBe(200);
-  expect(paid.json().status).toBe(captureType === 'Reserve' ? 'Pending' : 'Paid');
+  if (cardNumber === sandboxCards.declined) expect(paid.json().status).not.toBe('Paid');
+  else expect(paid.json().status).toBe(captureType === 'Reserve' ? 'Pending' : 'Paid');
   return paymentId;
 }
 
@@ -111,7 +118,9 @@ beforeAll(async () => {
   const refund = await call(admin, 'POST', `payment-transactions/${payment}/refund`, { amount: 50 });
   expect(refund.statusCode, refund.body).toBeLessThan(300);
   await transaction(ids.B, 'B3', { type: 'CreditNote', amount: 40, raised: day(-45), due: day(-45) });
-  await transaction(ids.B, 'B4', { amount: 500, raised: day(-100), due: day(-70), allocated: 120 });
+  const partPaid = await transaction(ids.B, 'B4', { amount: 500, raised: day(-100), due: day(-70), allocated: 120 });
+  // A declined card: a failed payment, which settles nothing.
+  await pay(ids.B, partPaid, '380', 'Immediate', sandboxCards.declined);
   const reserved = await transaction(ids.B, 'B5', { amount: 70, raised: day(-2), due: day(28) });
   await pay(ids.B, reserved, '70', 'Reserve');
   // Another tenant's debts never show.
@@ -265,6 +274,7 @@ describe('GET dashboard/figures', () => {
     expect(body).toMatchObject({ asOf: day(0), currency: 'GBP', outstanding: 970, overdue: 970 - 78 });
     // A: 7 past due; C: 5 (due 1, 30, 31, 60, 61 days ago… and 0 is not past); B2 and B4.
     expect(body.overdueInvoices).toBe(7 + 5 + 2);
+    expect(body).toMatchObject({ failedPayments: 1, failedAmount: 380 });
     expect(body.months).toHaveLength(3);
     expect(body.months.at(-1).month).toBe(day(0).slice(0, 7));
     // Collected this month: B1's 300 and what is left of B2's 200 after the refund (150).

@@ -142,6 +142,9 @@ export const dashboardFiguresSchema = z
     overdue: z.number(),
     /** Invoices past due with something still owed. */
     overdueInvoices: z.number().int(),
+    /** Payment attempts that failed (Failed, Rejected, NotAuthorised) in the period, and their amount. */
+    failedPayments: z.number().int(),
+    failedAmount: z.number(),
     /** Days sales outstanding by the countback method; null when nothing was sold in the window. */
     dso: z.number().nullable(),
     months: z.array(dashboardMonthSchema),

@@ -250,12 +250,13 @@ export async function dashboardRoutes(app: FastifyInstance, options: { flags: Fe
       config: { access: 'dataset' },
       schema: {
         tags: ['dashboard'],
-        summary: "The dashboard's money figures: outstanding, overdue, DSO, collected against falling due",
+        summary: "The dashboard's money figures: outstanding, overdue, DSO, failed, collected against falling due",
         description:
           'In `currency` (the company’s own by default), today (UTC): what the accounts owe and what of it is past ' +
           'due (the aged receivables’ totals on the DueDate basis), the invoices overdue, days sales outstanding ' +
-          'by the countback method over at least twelve months, and per calendar month of the last `months` ' +
-          '(default 12) the money allocated (collected) and the invoices falling due.',
+          'by the countback method over at least twelve months, the payment attempts that failed (Failed, Rejected, ' +
+          'NotAuthorised) in the period, and per calendar month of the last `months` (default 12) the money ' +
+          'allocated (collected) and the invoices falling due.',
         querystring: dashboardFiguresQuery,
         response: { 200: dashboardFiguresSchema },
       },

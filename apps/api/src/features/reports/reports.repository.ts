@@ -301,6 +301,27 @@ export async function monthFigures(
   }));
 }
 
+/** Payment attempts that failed in the period (from `firstMonth` to the end of `today`), in `currency`. */
+export async function failedPayments(
+  executor: Executor,
+  scope: ReportScope,
+  firstMonth: string,
+  today: string,
+  currency: string,
+): Promise<{ count: number; amount: number }> {
+  const result = (await executor.execute(sql`
+    select count(*)::int as n, coalesce(sum(total_amount), 0)::text as amount
+    from payment_transactions
+    where tenant_id = ${scope.tenantId} and dataset_id = ${scope.datasetId}
+      and status in ('Failed', 'Rejected', 'NotAuthorised') and currency = ${currency}
+      and status_date_time >= ${firstMonth}::date::timestamp at time zone 'UTC'
+      and status_date_time < (${today}::date + 1)::timestamp at time zone 'UTC'`)) as unknown as {
+    rows: { n: number; amount: string }[];
+  };
+  const row = result.rows[0];
+  return { count: Number(row?.n ?? 0), amount: Number(row?.amount ?? 0) };
+}
+
 /** The company's own currency (datasets.currency): the reports' default. */
 export async function companyCurrency(executor: Executor, scope: ReportScope): Promise<string> {
   const result = (await executor.execute(sql`

@@ -13,6 +13,7 @@ import { today } from '../money-rules/money-rules.service.js';
 import {
   agedReport,
   companyCurrency,
+  failedPayments,
   monthFigures,
   overdueInvoiceCount,
   type MonthFigures,
@@ -123,6 +124,7 @@ export async function dashboardFigures(
   // DSO counts back over twelve months at least, whatever the chart shows.
   const window = Math.max(query.months, 12);
   const months = await monthFigures(executor, scope, firstOfMonth(asOf, window - 1), asOf, currency);
+  const failed = await failedPayments(executor, scope, firstOfMonth(asOf, query.months - 1), asOf, currency);
   const { totals } = aged;
   const overdue = new Big(totals.total).minus(totals.current);
   return {
@@ -131,6 +133,8 @@ export async function dashboardFigures(
     outstanding: totals.total,
     overdue: Number(overdue.toFixed(4)),
     overdueInvoices: await overdueInvoiceCount(executor, scope, asOf, currency),
+    failedPayments: failed.count,
+    failedAmount: failed.amount,
     dso: countbackDso(totals.total, months, asOf),
     months: months.slice(-query.months).map(({ month, collected, fallingDue }) => ({
       month,

@@ -13,6 +13,8 @@ const figures: DashboardFigures = {
   outstanding: 22611.8,
   overdue: 9500.25,
   overdueInvoices: 14,
+  failedPayments: 3,
+  failedAmount: 420.5,
   dso: 41.5,
   months: [
     { month: '2026-10', collected: 1200, fallingDue: 3000 },
@@ -35,6 +37,10 @@ describe('Dashboard money figures', () => {
     expect(screen.getByRole('link', { name: /^DSO: 41.5 days/ })).toHaveAttribute('href', '/reports');
     expect(screen.getByRole('link', { name: /^Collected: £2,000.00/ })).toHaveAttribute('href', '/payment-transactions');
     expect(screen.getByRole('link', { name: /^Falling due: £3,000.00/ })).toHaveAttribute('href', '/transactions');
+    expect(screen.getByRole('link', { name: /^Failed payments: £420.50\. 3 attempts in the last 12 months/ })).toHaveAttribute(
+      'href',
+      '/payment-transactions',
+    );
     const chart = screen.getByRole('img', { name: /Collected against falling due/ });
     expect(chart.querySelectorAll('rect[data-series="collected"]')).toHaveLength(2);
     expect(figureCalls(calls)[0]?.url).toBe('/api/v0/dashboard/figures?months=12');

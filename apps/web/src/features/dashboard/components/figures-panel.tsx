@@ -32,7 +32,8 @@ function Figure({ label, value, to, hint }: { label: string; value: ReactNode; t
 
 /**
  * Issue 22 item 4, issue 23: what the accounts owe, what of it is overdue, days sales outstanding
- * and, for the chosen period, the money collected against the invoices falling due.
+ * and, for the chosen period, the money collected against the invoices falling due and the
+ * payment attempts that failed.
  */
 export function FiguresPanel() {
   const [months, setMonths] = useState('12');
@@ -58,7 +59,7 @@ export function FiguresPanel() {
         </Stack>
       ) : (
         <Stack gap="md">
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
             <Figure label="Outstanding" value={money(data.outstanding)} to="/reports" hint="Aged receivables" />
             <Figure
               label="Overdue"
@@ -74,6 +75,12 @@ export function FiguresPanel() {
             />
             <Figure label="Collected" value={money(collected)} to="/payment-transactions" hint={`Last ${months} months`} />
             <Figure label="Falling due" value={money(fallingDue)} to="/transactions" hint={`Last ${months} months`} />
+            <Figure
+              label="Failed payments"
+              value={money(data.failedAmount)}
+              to="/payment-transactions"
+              hint={`${data.failedPayments.toLocaleString('en-GB')} attempts in the last ${months} months`}
+            />
           </SimpleGrid>
           {data.months.every((m) => m.collected === 0 && m.fallingDue === 0) ? (
             <Text c="dimmed">Nothing collected or falling due in the period.</Text>
