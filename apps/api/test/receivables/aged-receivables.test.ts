@@ -282,6 +282,27 @@ describe('GET dashboard/figures', () => {
     expect(typeof body.dso).toBe('number');
   });
 
+  it('sums the invoices falling due in each month of the window, this month to its last day', async () => {
+    const body = (await call(admin, 'GET', 'dashboard/figures')).json();
+    expect(body.months).toHaveLength(12);
+    const today = new Date(`${day(0)}T00:00:00Z`);
+    const lastDay = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+    // Every invoice's due day and amount (the credit note is not a debt).
+    const invoices: [string, number][] = [
+      ...ages.map((age, i): [string, number] => [day(-age), 2 ** i]),
+      ...ages.map((age, i): [string, number] => [day(-age + 30), 2 ** i]),
+      [day(25), 300],
+      [day(-10), 200],
+      [day(-70), 500],
+      [day(28), 70],
+    ];
+    const byMonth = new Map<string, number>();
+    for (const [due, amount] of invoices)
+      if (due <= lastDay) byMonth.set(due.slice(0, 7), (byMonth.get(due.slice(0, 7)) ?? 0) + amount);
+    for (const month of body.months as { month: string; fallingDue: number }[])
+      expect([month.month, month.fallingDue]).toEqual([month.month, byMonth.get(month.month) ?? 0]);
+  });
+
   it('refuses months outside 1 to 24', async () => {
     const response = await call(admin, 'GET', 'dashboard/figures?months=30');
     expect(response.statusCode).toBe(400);

@@ -267,21 +267,25 @@ export async function monthFigures(
         and a.created_on < (${today}::date + 1)::timestamp at time zone 'UTC'
       group by 1
     ),
-    due as (
-      select date_trunc('month', coalesce(t.due_date, t.transaction_date))::date as month, sum(abs(t.transaction_amount)) as amount
+    -- The debit items raised or falling due in the window, read once for both sums below.
+    debits as materialized (
+      select coalesce(t.due_date, t.transaction_date) as due_day, t.transaction_date, abs(t.transaction_amount) as amount
       from transactions t
       where t.tenant_id = ${tenantId} and t.dataset_id = ${datasetId} and t.currency = ${currency}
         and t.transaction_type in (${list(debitTypes)})
-        and coalesce(t.due_date, t.transaction_date) >= ${firstMonth}::date
-        and coalesce(t.due_date, t.transaction_date) <= ${today}::date + interval '1 month' - interval '1 day'
+        and (t.transaction_date >= ${firstMonth}::date or coalesce(t.due_date, t.transaction_date) >= ${firstMonth}::date)
+    ),
+    due as (
+      select date_trunc('month', due_day)::date as month, sum(amount) as amount
+      from debits
+      where due_day >= ${firstMonth}::date
+        and due_day <= date_trunc('month', ${today}::date) + interval '1 month' - interval '1 day'
       group by 1
     ),
     sales as (
-      select date_trunc('month', t.transaction_date)::date as month, sum(abs(t.transaction_amount)) as amount
-      from transactions t
-      where t.tenant_id = ${tenantId} and t.dataset_id = ${datasetId} and t.currency = ${currency}
-        and t.transaction_type in (${list(debitTypes)})
-        and t.transaction_date >= ${firstMonth}::date and t.transaction_date <= ${today}::date
+      select date_trunc('month', transaction_date)::date as month, sum(amount) as amount
+      from debits
+      where transaction_date >= ${firstMonth}::date and transaction_date <= ${today}::date
       group by 1
     )
     select to_char(m.month, 'YYYY-MM') as month,
