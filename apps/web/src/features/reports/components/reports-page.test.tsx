@@ -120,6 +120,7 @@ describe('Reports page', () => {
       body: { ...report, items: [], totalItems: 0, totals: { ...report.totals, current: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0 } },
     });
     expect(await screen.findByText('No account owes anything in GBP on this day')).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Aged receivables' }).querySelector('tfoot')).toBeNull();
     expect(screen.queryByRole('img', { name: /Aged receivables by bucket/ })).not.toBeInTheDocument();
   });
 

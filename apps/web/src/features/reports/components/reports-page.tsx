@@ -80,7 +80,8 @@ export function ReportsPage() {
   const report = useAgedReceivables(choice, grid.query, validDay);
   const data = report.data;
   const currency = data?.currency ?? choice.currency ?? '';
-  const columns = useAgedReceivablesColumns(currency, data?.totals);
+  // The totals row only under rows: an empty report shows its empty state alone.
+  const columns = useAgedReceivablesColumns(currency, data && data.totalItems > 0 ? data.totals : undefined);
   const [downloading, setDownloading] = useState(false);
 
   // A refusal of the server names its field: shown under that field, as the forms do.

@@ -31,7 +31,7 @@ export function useAgedReceivablesColumns(currency: string, totals: AgedReceivab
             {row.accountReference}
           </Anchor>
         ),
-        footer: <Text fw={700}>Total</Text>,
+        footer: totals ? <Text fw={700}>Total</Text> : undefined,
       },
       { accessor: 'name', title: 'Name', sortable: true },
       ...amountColumns.map(
