@@ -709,6 +709,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(geoDataRoutes);
   await app.register(dashboardRoutes, { flags });
+  // Issue 23: the aged receivables report.
+  await app.register(import('./features/reports/reports.routes.js'));
   await app.register(fundingRoutes, {
     flags,
     capitalise: { url: config.CAPITALISE_URL, introducerKey: config.CAPITALISE_INTRODUCER_KEY },

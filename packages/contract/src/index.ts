@@ -38,3 +38,4 @@ export * from './schemas/pay.js';
 export * from './schemas/web-hooks.js';
 export * from './schemas/funding.js';
 export * from './schemas/feature-gates.js';
+export * from './schemas/reports.js';

@@ -135,6 +135,9 @@ export const transactions = pgTable(
     uniqueIndex('transactions_reference_key').on(t.tenantId, t.datasetId, t.transactionReference, t.transactionType),
     index('transactions_date_idx').on(t.tenantId, t.datasetId, t.transactionDate, t.id),
     index('transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.transactionDate, t.id),
+    // Issue 23, migration 0031: the items still open, for the aged receivables; the migration adds
+    // INCLUDE (id, currency, type, dates, amounts), which Drizzle cannot declare, for index-only reads.
+    index('transactions_open_idx').on(t.tenantId, t.datasetId, t.accountId).where(sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`),
     foreignKey({ name: 'transactions_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
 );

@@ -1,4 +1,5 @@
 import type { DashboardPanel } from '@/features/dashboard/components/dashboard-page';
+import { FiguresPanel } from '@/features/dashboard/components/figures-panel';
 import { TodoPanel } from '@/features/dashboard/components/todo-panel';
 import {
   RejectedPaymentsPanel,
@@ -11,6 +12,8 @@ import {
  */
 export const dashboardPanels: readonly DashboardPanel[] = [
   { id: 'to-do', element: <TodoPanel />, span: 'full' },
+  // Issue 22 item 4, issue 23: the money figures, after the spec's to-do list.
+  { id: 'money', element: <FiguresPanel />, span: 'full' },
   { id: 'successful-payments', element: <SuccessfulPaymentsPanel /> },
   { id: 'rejected-payments', element: <RejectedPaymentsPanel /> },
 ];

@@ -110,6 +110,13 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
+    // Issue 23: the aged receivables report.
+    path: '/reports',
+    title: ['Reports'],
+    fullWidth: true,
+    page: () => import('@/features/reports/components/reports-page').then((m) => m.ReportsPage),
+  },
+  {
     path: '/payment-plans',
     title: ['Payment Plans'],
     page: () => import('./routes/payment-plans').then((m) => m.PaymentPlansRoute),

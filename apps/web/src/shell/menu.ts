@@ -8,6 +8,7 @@ import {
   IconBuildingBank,
   IconBuildingSkyscraper,
   IconCalendarDollar,
+  IconChartBar,
   IconClockExclamation,
   IconCoins,
   IconCreditCard,
@@ -66,6 +67,8 @@ export const menuEntries: readonly MenuEntry[] = [
   { label: 'Payment Plans', path: '/payment-plans', icon: IconCalendarDollar },
   { label: 'Settlements', path: '/settlement-configurations', icon: IconDiscount },
   { label: 'Late Payments', path: '/late-payments', icon: IconClockExclamation },
+  // Not in the spec (issue 23): the aged receivables report.
+  { label: 'Reports', path: '/reports', icon: IconChartBar },
   { label: 'Activities', path: '/activities', icon: IconActivity, permission: 'ViewAuditLogs' },
   {
     label: 'Settings',

@@ -28,6 +28,8 @@ export interface DataGridColumn<T> {
   textAlign?: 'left' | 'center' | 'right';
   width?: number | string;
   noWrap?: boolean;
+  /** The column's cell in a footer row (a report's totals); any column having one shows the row. */
+  footer?: ReactNode;
 }
 
 interface DataGridProps<T> {
@@ -137,6 +139,7 @@ export function DataGrid<T>({
       textAlign: column.textAlign,
       width: column.width,
       noWrap: column.noWrap,
+      footer: column.footer,
       render: column.render ? (record) => column.render?.(record) : undefined,
       filtering: filter !== undefined,
       filter: column.filter

@@ -1,13 +1,20 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardTodoSchema, type TodoItem } from '@ledgerline/contract';
+import {
+  dashboardFiguresQuery,
+  dashboardFiguresSchema,
+  dashboardTodoSchema,
+  type TodoItem,
+} from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
 import { paymentProviders } from '../../db/schema-providers.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
+import { scopeOf } from '../reports/reports.routes.js';
+import { dashboardFigures } from '../reports/reports.service.js';
 
 /** spec 1 §2.4 to-do list, computed from the company's real state. */
 async function todoItems(
@@ -235,5 +242,27 @@ export async function dashboardRoutes(app: FastifyInstance, options: { flags: Fe
       );
       return { items };
     },
+  );
+
+  r.get(
+    '/api/v0/dashboard/figures',
+    {
+      config: { access: 'dataset' },
+      schema: {
+        tags: ['dashboard'],
+        summary: "The dashboard's money figures: outstanding, overdue, DSO, failed, collected against falling due",
+        description:
+          'In `currency` (the company’s own by default), today (UTC): what the accounts owe and what of it is past ' +
+          'due (the aged receivables’ totals on the DueDate basis), the invoices overdue, days sales outstanding ' +
+          'by the countback method over at least twelve months, the payment attempts that failed (Failed, Rejected, ' +
+          'NotAuthorised) in the period, and per calendar month of the last `months` (default 12) the money ' +
+          'allocated (collected) and the invoices falling due.',
+        querystring: dashboardFiguresQuery,
+        response: { 200: dashboardFiguresSchema },
+      },
+    },
+    // Issue 22 item 4, issue 23: the money figures, beside the spec's to-do list.
+    async (request) =>
+      request.tenantRead((tx) => dashboardFigures(tx, scopeOf(request), request.query)),
   );
 }
