@@ -2,7 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { DeferredModals, DeferredNotifications } from './deferred-overlays';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /**
  * Query client outermost so that dialogs opened through `modals` can use queries. Modals render
@@ -18,7 +18,11 @@ export function AppProviders({
 }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="light"
+      >
         {/* Toasts do not pile up (issue 10 item 13): three at most, the rest wait their turn. */}
         <DeferredNotifications />
         <DeferredModals />

@@ -1,4 +1,4 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, darken, DEFAULT_THEME, type CSSVariablesResolver } from '@mantine/core';
 
 /** A quiet, professional look: indigo accents on neutral greys, system fonts (no CDN). */
 export const theme = createTheme({
@@ -11,8 +11,15 @@ export const theme = createTheme({
     // A link takes the size of the text around it: a grid's View at 14 px like its cells (issue 10 item 14).
     Anchor: { defaultProps: { inherit: true } },
     // A dialog opens on its first field (issue 10 item 14): the close button is not a tab stop
-    // (Escape and the dialog's own Cancel close it), so the focus trap starts on the form.
-    Modal: { defaultProps: { closeButtonProps: { tabIndex: -1 } } },
+    // (Escape and the dialog's own Cancel close it), so the focus trap starts on the form. It
+    // still has a name for a screen reader (issue 22 item 3, axe button-name). Its header is a
+    // <header>, a second banner landmark beside the top bar's (issue 22 item 3): not a landmark.
+    Modal: {
+      defaultProps: {
+        closeButtonProps: { tabIndex: -1, 'aria-label': 'Close' },
+        attributes: { header: { role: 'none' } },
+      },
+    },
     // A long description scrolls inside its box instead of growing the dialog off screen.
     Textarea: { defaultProps: { maxRows: 6 } },
     Paper: { defaultProps: { radius: 'md' } },
@@ -20,3 +27,44 @@ export const theme = createTheme({
     Tooltip: { defaultProps: { withArrow: true } },
   },
 });
+
+/**
+ * How much darker than its shade 9 a colour's text must be to read at 4.5:1 or more (WCAG 2.2
+ * 1.4.3) on its own light fill over white or a striped row (issue 22 item 2: Pending at 1.97:1).
+ * Measured with apps/web/src/app/theme.test.ts, which fails if a colour falls under 4.5:1.
+ */
+const textDarkening: Record<string, number> = {
+  yellow: 0.35,
+  lime: 0.3,
+  green: 0.2,
+  orange: 0.2,
+  teal: 0.15,
+  red: 0.1,
+  blue: 0.1,
+  cyan: 0.1,
+};
+
+/** The colour of a palette's text on white or on its own light fill, at 4.5:1 or more. */
+export function readableTextColor(color: string): string {
+  const shades = DEFAULT_THEME.colors[color];
+  if (!shades) throw new Error(`No colour ${color} in the palette`);
+  return darken(shades[9], textDarkening[color] ?? 0);
+}
+
+/** Secondary ('dimmed') text: Mantine's grey 6 reads at 3.3:1 on white; this one at 5.7:1. */
+export const dimmedTextColor = '#5c636a';
+
+/**
+ * Text colours the theme alone cannot set (issue 22 item 2): dimmed text, and the text of every
+ * palette colour (`c="red"`) and of its light variant (badges, light buttons, alerts, icons).
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => {
+  const light: Record<string, string> = { '--mantine-color-dimmed': dimmedTextColor };
+  for (const color of Object.keys(DEFAULT_THEME.colors)) {
+    if (color === 'dark' || color === 'gray') continue;
+    const text = readableTextColor(color);
+    light[`--mantine-color-${color}-light-color`] = text;
+    light[`--mantine-color-${color}-text`] = text;
+  }
+  return { variables: {}, light, dark: {} };
+};
