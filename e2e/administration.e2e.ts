@@ -52,7 +52,7 @@ async function goHomeAndWait(page: Page) {
     .getByRole('navigation', { name: 'Main menu' })
     .getByRole('link', { name: 'Home' })
     .click();
-  await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 }
 
 // Issue "Administration": users and their invitations, roles, companies, access keys and the
@@ -71,7 +71,7 @@ describe('administration', () => {
     await admin.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     page = await admin.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -124,7 +124,7 @@ describe('administration', () => {
 
       // The link leads to the site, which asks for the new password.
       await submitSignIn(invited, server.url, viewer.email, viewer.password);
-      await invited.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+      await invited.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
       expect(await invited.getByText(`Welcome, ${viewer.name}.`, { exact: false }).count()).toBe(1);
 
       // spec 1 §2.2: entries needing a permission the Viewer lacks are hidden.
@@ -276,7 +276,7 @@ describe('administration', () => {
       page.waitForEvent('load'),
       page.getByRole('menu').getByRole('menuitem', { name: companyName, exact: true }).click(),
     ]);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await expect.poll(() => companyButton.textContent(), settle).toBe(companyName);
   });
 

@@ -122,7 +122,7 @@ export function ProviderForm({
     <form onSubmit={submit} noValidate>
       <Stack gap="lg">
         <Group justify="space-between">
-          <Title order={2}>
+          <Title order={1} size="h2">
             {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}
           </Title>
           {provider && (
