@@ -1,6 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { installFocusReturn } from '@/ui/focus-return';
 import { DeferredModals, DeferredNotifications } from './deferred-overlays';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -16,6 +17,8 @@ export function AppProviders({
   queryClient: QueryClient;
   children: ReactNode;
 }) {
+  // A dialog that closes gives the focus back to what opened it (ui/focus-return.ts).
+  useEffect(() => installFocusReturn(), []);
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider
