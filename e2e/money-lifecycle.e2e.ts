@@ -124,7 +124,7 @@ describe('the books follow the money', () => {
     expect(await statusOfCompany()).toBe('Active');
     await staffPage.reload();
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-    await staffPage.getByRole('button', { name: 'Company', exact: true }).click();
+    await staffPage.getByRole('button', { name: /^Company(: |$)/ }).click();
     await Promise.all([
       staffPage.waitForEvent('load'),
       staffPage.getByRole('menu').getByRole('menuitem', { name: companyName, exact: true }).click(),

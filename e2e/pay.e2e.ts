@@ -187,7 +187,7 @@ describe('the payer page', () => {
     expect(await statusOfCompany()).toBe('Active');
     await staffPage.reload();
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-    await staffPage.getByRole('button', { name: 'Company', exact: true }).click();
+    await staffPage.getByRole('button', { name: /^Company(: |$)/ }).click();
     await Promise.all([
       staffPage.waitForEvent('load'),
       staffPage.getByRole('menu').getByRole('menuitem', { name: companyName, exact: true }).click(),

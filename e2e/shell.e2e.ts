@@ -54,7 +54,7 @@ describe('the shell', () => {
       .getByRole('link', { name: 'Home' })
       .waitFor();
     await expect
-      .poll(() => page.getByRole('button', { name: 'Company', exact: true }).textContent(), settle)
+      .poll(() => page.getByRole('button', { name: /^Company(: |$)/ }).textContent(), settle)
       .toBe('Demo Ltd');
   });
 
@@ -84,7 +84,7 @@ describe('the shell', () => {
 
     await page.reload();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-    const companyButton = page.getByRole('button', { name: 'Company', exact: true });
+    const companyButton = page.getByRole('button', { name: /^Company(: |$)/ });
     await companyButton.click();
     const menu = page.getByRole('menu');
     const current = menu.getByRole('menuitem', { name: /Demo Ltd/ });
@@ -123,9 +123,7 @@ describe('the shell', () => {
       const box = (await avatar.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
-      const company = (await page
-        .getByRole('button', { name: 'Company', exact: true })
-        .boundingBox())!;
+      const company = (await page.getByRole('button', { name: /^Company(: |$)/ }).boundingBox())!;
       expect(company.x + company.width).toBeLessThanOrEqual(box.x);
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });
