@@ -265,5 +265,7 @@ describe('DataGrid', () => {
     const scrollBox = screen.getByRole('region', { name: 'Fruits, scrollable' });
     expect(scrollBox).toHaveAttribute('tabindex', '0');
     expect(scrollBox).toContainElement(table);
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeInTheDocument();
   });
 });

@@ -66,6 +66,17 @@ const interactive = 'a, button, input, select, textarea, label, [role="button"],
 
 const fieldOf = <T,>(column: DataGridColumn<T>) => column.field ?? column.accessor;
 
+/** The pager's arrow buttons show only an icon: their names (axe button-name). */
+const paginationControlNames = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
+const paginationControlProps = (control: keyof typeof paginationControlNames) => ({
+  'aria-label': paginationControlNames[control],
+});
+
 /** What an untitled (action) column's header says to a screen reader (axe empty-table-header). */
 export const actionColumnHeader = 'Actions';
 
@@ -263,6 +274,7 @@ export function DataGrid<T>({
             `${count(from)}–${count(to)} of ${totalEstimated ? 'about ' : ''}${count(shown.totalItems)}`
           }
           loadingText="Loading"
+          getPaginationControlProps={paginationControlProps}
         />
       ) : (
         <DataTable<T> {...tableProps} />
