@@ -12,7 +12,10 @@ const fromHex = (hex: string): Rgb => {
 const fromCss = (color: string): Rgb =>
   color.startsWith('#')
     ? fromHex(color)
-    : (color.match(/[\d.]+/g)!.slice(0, 3).map(Number) as unknown as Rgb);
+    : (color
+        .match(/[\d.]+/g)!
+        .slice(0, 3)
+        .map(Number) as unknown as Rgb);
 
 /** WCAG 2.2 relative luminance and contrast ratio. */
 const luminance = (rgb: Rgb) => {
@@ -47,6 +50,12 @@ describe('the theme reads at 4.5:1', () => {
       expect(contrast(text, lightFill(color, background))).toBeGreaterThanOrEqual(4.5);
       expect(contrast(text, background)).toBeGreaterThanOrEqual(4.5);
     }
+  });
+
+  it.each(colors)('white text on a %s fill (filled buttons and badges)', (color) => {
+    const { light } = cssVariablesResolver({ ...DEFAULT_THEME, ...theme } as never);
+    const fill = light[`--mantine-color-${color}-filled`] ?? DEFAULT_THEME.colors[color]![7];
+    expect(contrast(white, fromCss(fill))).toBeGreaterThanOrEqual(4.5);
   });
 
   it('dimmed text on white, striped and hovered rows', () => {

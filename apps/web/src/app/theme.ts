@@ -51,12 +51,19 @@ export function readableTextColor(color: string): string {
   return darken(shades[9], textDarkening[color] ?? 0);
 }
 
+/**
+ * The colours whose filled variant (white text on shade 7: a red Delete button, a green badge)
+ * reads under 4.5:1: they fill with their readable text colour instead.
+ */
+export const darkerFills = [...Object.keys(textDarkening), 'pink'];
+
 /** Secondary ('dimmed') text: Mantine's grey 6 reads at 3.3:1 on white; this one at 5.7:1. */
 export const dimmedTextColor = '#5c636a';
 
 /**
  * Text colours the theme alone cannot set (issue 22 item 2): dimmed text, and the text of every
- * palette colour (`c="red"`) and of its light variant (badges, light buttons, alerts, icons).
+ * palette colour (`c="red"`), of its light variant (badges, light buttons, alerts, icons) and the
+ * fill under white text of its filled variant.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => {
   const light: Record<string, string> = { '--mantine-color-dimmed': dimmedTextColor };
@@ -65,6 +72,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
     const text = readableTextColor(color);
     light[`--mantine-color-${color}-light-color`] = text;
     light[`--mantine-color-${color}-text`] = text;
+    if (darkerFills.includes(color)) {
+      light[`--mantine-color-${color}-filled`] = text;
+      light[`--mantine-color-${color}-filled-hover`] = darken(text, 0.1);
+    }
   }
   return { variables: {}, light, dark: {} };
 };
