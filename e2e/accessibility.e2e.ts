@@ -80,17 +80,12 @@ async function openPage(page: Page, siteUrl: string, path: string): Promise<void
   await page.goto(new URL(path, siteUrl).href);
   await page.getByRole('heading', { level: 1 }).first().waitFor(settle);
   // Grids and panels show their data, not their loaders (some pages poll: no network idle).
-  await expect
-    .poll(
-      () =>
-        page
-          .locator(
-            '.mantine-datatable-loader-fetching, .mantine-Skeleton-root[data-visible="true"]',
-          )
-          .count(),
-      settle,
-    )
-    .toBe(0);
+  // A loop of its own: the set-up opens pages too, and expect.poll belongs to tests.
+  const loading = page.locator(
+    '.mantine-datatable-loader-fetching, .mantine-Skeleton-root[data-visible="true"]',
+  );
+  const deadline = Date.now() + settle.timeout;
+  while ((await loading.count()) > 0 && Date.now() < deadline) await page.waitForTimeout(100);
   await page.waitForTimeout(400);
 }
 
