@@ -1,5 +1,7 @@
 import { createTheme, darken, DEFAULT_THEME, type CSSVariablesResolver } from '@mantine/core';
 
+const scrollableOptions = { viewportProps: { tabIndex: 0 } };
+
 /** A quiet, professional look: indigo accents on neutral greys, system fonts (no CDN). */
 export const theme = createTheme({
   primaryColor: 'indigo',
@@ -20,6 +22,15 @@ export const theme = createTheme({
         attributes: { header: { role: 'none' } },
       },
     },
+    // Mantine's focus placeholder is a bare tabindex div inside role="menu", which may hold menu
+    // items only (issue 22 item 3, axe aria-required-children): a menu opens on its first item.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A long option list scrolls: its box is reachable with the keyboard (axe
+    // scrollable-region-focusable). It closes when the focus leaves its field, so the stop is
+    // never in the way.
+    Select: { defaultProps: { scrollAreaProps: scrollableOptions } },
+    MultiSelect: { defaultProps: { scrollAreaProps: scrollableOptions } },
+    Autocomplete: { defaultProps: { scrollAreaProps: scrollableOptions } },
     // A long description scrolls inside its box instead of growing the dialog off screen.
     Textarea: { defaultProps: { maxRows: 6 } },
     Paper: { defaultProps: { radius: 'md' } },
@@ -66,7 +77,11 @@ export const dimmedTextColor = '#5c636a';
  * fill under white text of its filled variant.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => {
-  const light: Record<string, string> = { '--mantine-color-dimmed': dimmedTextColor };
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': dimmedTextColor,
+    // A field's error message (red 6: 3.3:1).
+    '--mantine-color-error': readableTextColor('red'),
+  };
   for (const color of Object.keys(DEFAULT_THEME.colors)) {
     if (color === 'dark' || color === 'gray') continue;
     const text = readableTextColor(color);
