@@ -29,6 +29,14 @@ describe('UserMenu', () => {
     );
     expect(screen.getByRole('menuitem', { name: 'Terms of service' })).toBeInTheDocument();
     expect(screen.getByRole('menuitem', { name: 'Privacy policy' })).toBeInTheDocument();
+    // issue 22 item 3 (axe aria-required-children): the menu holds its items and plain text,
+    // nothing focusable and no element of another role (Mantine's focus placeholder, <p>).
+    const menu = screen.getByRole('menu');
+    expect(menu.querySelectorAll(':scope > [tabindex]:not([role="menuitem"]), p')).toHaveLength(0);
+    // Sign out in the readable red (theme.ts), not the menu's red 6.
+    expect(screen.getByRole('menuitem', { name: 'Sign out' }).getAttribute('style')).toContain(
+      'var(--mantine-color-red-text)',
+    );
   });
 
   it('opens the terms of service in a dialog', async () => {
