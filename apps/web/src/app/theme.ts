@@ -1,6 +1,7 @@
-import { createTheme, darken, DEFAULT_THEME, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, DEFAULT_THEME, rem, type CSSVariablesResolver } from '@mantine/core';
 
-const scrollableOptions = { viewportProps: { tabIndex: 0 } };
+/** Mantine's own height for an option list (maxDropdownHeight 220). */
+const scrollingOptions = { maxHeight: rem(220), overflowY: 'auto' } as const;
 
 /** A quiet, professional look: indigo accents on neutral greys, system fonts (no CDN). */
 export const theme = createTheme({
@@ -25,12 +26,15 @@ export const theme = createTheme({
     // Mantine's focus placeholder is a bare tabindex div inside role="menu", which may hold menu
     // items only (issue 22 item 3, axe aria-required-children): a menu opens on its first item.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    // A long option list scrolls: its box is reachable with the keyboard (axe
-    // scrollable-region-focusable). It closes when the focus leaves its field, so the stop is
-    // never in the way.
-    Select: { defaultProps: { scrollAreaProps: scrollableOptions } },
-    MultiSelect: { defaultProps: { scrollAreaProps: scrollableOptions } },
-    Autocomplete: { defaultProps: { scrollAreaProps: scrollableOptions } },
+    // A long option list scrolls in the listbox itself, not in a ScrollArea inside it: the
+    // field's arrow keys move through it, and axe knows a combobox's popup (a ScrollArea viewport
+    // is a scroll box no key reaches: scrollable-region-focusable, issue 22 item 3).
+    Select: { defaultProps: { withScrollArea: false }, styles: { options: scrollingOptions } },
+    MultiSelect: { defaultProps: { withScrollArea: false }, styles: { options: scrollingOptions } },
+    Autocomplete: {
+      defaultProps: { withScrollArea: false },
+      styles: { options: scrollingOptions },
+    },
     // A long description scrolls inside its box instead of growing the dialog off screen.
     Textarea: { defaultProps: { maxRows: 6 } },
     Paper: { defaultProps: { radius: 'md' } },
