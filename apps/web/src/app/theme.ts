@@ -1,7 +1,10 @@
 import { createTheme, darken, DEFAULT_THEME, rem, type CSSVariablesResolver } from '@mantine/core';
 
-/** Mantine's own height for an option list (maxDropdownHeight 220). */
-const scrollingOptions = { maxHeight: rem(220), overflowY: 'auto' } as const;
+/** An option list's dropdown scrolls at Mantine's own height for it (maxDropdownHeight 220). */
+const comboboxList = {
+  defaultProps: { withScrollArea: false, attributes: { dropdown: { tabIndex: 0 } } },
+  styles: { dropdown: { maxHeight: rem(230), overflowY: 'auto' } },
+} as const;
 
 /** A quiet, professional look: indigo accents on neutral greys, system fonts (no CDN). */
 export const theme = createTheme({
@@ -26,15 +29,12 @@ export const theme = createTheme({
     // Mantine's focus placeholder is a bare tabindex div inside role="menu", which may hold menu
     // items only (issue 22 item 3, axe aria-required-children): a menu opens on its first item.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    // A long option list scrolls in the listbox itself, not in a ScrollArea inside it: the
-    // field's arrow keys move through it, and axe knows a combobox's popup (a ScrollArea viewport
-    // is a scroll box no key reaches: scrollable-region-focusable, issue 22 item 3).
-    Select: { defaultProps: { withScrollArea: false }, styles: { options: scrollingOptions } },
-    MultiSelect: { defaultProps: { withScrollArea: false }, styles: { options: scrollingOptions } },
-    Autocomplete: {
-      defaultProps: { withScrollArea: false },
-      styles: { options: scrollingOptions },
-    },
+    // A long option list scrolls in its dropdown, which the keyboard can reach (axe
+    // scrollable-region-focusable, issue 22 item 3): Mantine's ScrollArea inside the listbox is a
+    // scroll box no key reaches, and a tab stop inside a listbox is not an option.
+    Select: comboboxList,
+    MultiSelect: comboboxList,
+    Autocomplete: comboboxList,
     // A long description scrolls inside its box instead of growing the dialog off screen.
     Textarea: { defaultProps: { maxRows: 6 } },
     Paper: { defaultProps: { radius: 'md' } },
