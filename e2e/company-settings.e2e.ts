@@ -23,7 +23,7 @@ async function goHome(page: Page) {
     .getByRole('navigation', { name: 'Main menu' })
     .getByRole('link', { name: 'Home' })
     .click();
-  await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 }
 
 // Issue 13: a new administrator follows the dashboard's to-do list through the company settings.
@@ -48,7 +48,7 @@ describe('company settings', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();

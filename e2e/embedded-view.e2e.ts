@@ -64,7 +64,7 @@ describe('embedded view in a parent site on another origin', () => {
     await frame.getByLabel('Email').fill(server.adminEmail);
     await frame.getByLabel('Password').fill(server.adminPassword);
     await frame.getByRole('button', { name: 'Sign in' }).click();
-    await frame.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor({ timeout: 20_000 });
+    await frame.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 20_000 });
     expect(await frame.getByRole('navigation', { name: 'Main menu' }).count()).toBe(0);
 
     // The framed session's cookies are partitioned under the parent site, SameSite=None.

@@ -76,7 +76,7 @@ describe('money rules', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     const created = await callApi(context, server.url, '/api/v0/access-keys', {
       method: 'POST',
       json: { name: 'Money rules connector' },

@@ -66,7 +66,7 @@ describe('payment providers', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();

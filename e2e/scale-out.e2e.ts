@@ -89,7 +89,7 @@ describe('two API processes behind HAProxy on one PostgreSQL', () => {
       seen.push({ path: pathname, backend: response.headers()['x-ledgerline-backend'] ?? null });
     });
     await signInThroughBrowser(page, site, processes.a.adminEmail, processes.a.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // The provider's steps (authorize, the sign-in page and its post, the token) and the site's
     // calls were answered by both processes: its interactions and sessions live in the database.
@@ -99,7 +99,7 @@ describe('two API processes behind HAProxy on one PostgreSQL', () => {
     // The session works on both processes: reloads and calls land on each in turn.
     for (let i = 0; i < 3; i++) {
       await page.reload();
-      await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+      await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     }
     const api = seen.filter((r) => r.path.startsWith('/api/v0/'));
     expect(new Set(api.map((r) => r.backend))).toEqual(new Set(['a', 'b']));

@@ -62,7 +62,7 @@ describe('web hooks', () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     // A demo company (README): payments, Pending ones among them on the sandbox provider.
     const created = await callApi(context, server.url, '/api/v0/data-sets', {
@@ -88,13 +88,13 @@ describe('web hooks', () => {
     }
     expect(await statusOfCompany()).toBe('Active');
     await page.reload();
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
-    await page.getByRole('button', { name: 'Company', exact: true }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByRole('button', { name: /^Company(: |$)/ }).click();
     await Promise.all([
       page.waitForEvent('load'),
       page.getByRole('menu').getByRole('menuitem', { name: companyName, exact: true }).click(),
     ]);
-    await page.getByRole('heading', { name: 'Dashboard', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
@@ -107,7 +107,7 @@ describe('web hooks', () => {
       .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: 'Web Hooks', exact: true })
       .click();
-    await page.getByRole('heading', { name: 'Web Hooks', level: 2 }).waitFor();
+    await page.getByRole('heading', { name: 'Web Hooks', level: 1 }).waitFor();
     await page.getByText('No endpoints yet. Add one to start receiving events.').waitFor();
 
     // Add: a wrong address is refused beside the field, then the receiver's address is saved.

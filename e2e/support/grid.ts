@@ -33,7 +33,7 @@ export async function chooseFilter(
   await popover.getByRole('option', { name: option, exact: true }).click();
   // A click elsewhere closes it (the page's title: nothing happens there). Not the header button:
   // mantine-datatable closes on its mousedown outside the popover, then the click opens it again.
-  await page.getByRole('heading', { level: 2 }).first().click();
+  await page.getByRole('heading', { level: 1 }).first().click();
   await popover.waitFor({ state: 'hidden' });
 }
 
@@ -56,6 +56,6 @@ export async function typeFilter(
   await input.fill(text);
   // Enter applies it at once instead of after the typing pause.
   await input.press('Enter');
-  await page.getByRole('heading', { level: 2 }).first().click();
+  await page.getByRole('heading', { level: 1 }).first().click();
   await popover.waitFor({ state: 'hidden' });
 }

@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { installFocusReturn } from '@/ui/focus-return';
 import { DeferredModals, DeferredNotifications } from './deferred-overlays';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /**
  * Query client outermost so that dialogs opened through `modals` can use queries. Modals render
@@ -16,9 +17,15 @@ export function AppProviders({
   queryClient: QueryClient;
   children: ReactNode;
 }) {
+  // A dialog that closes gives the focus back to what opened it (ui/focus-return.ts).
+  useEffect(() => installFocusReturn(), []);
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="light"
+      >
         {/* Toasts do not pile up (issue 10 item 13): three at most, the rest wait their turn. */}
         <DeferredNotifications />
         <DeferredModals />

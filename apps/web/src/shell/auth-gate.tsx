@@ -111,7 +111,9 @@ function SignInFailed({ message, detail, onRetry }: SignInFailedProps) {
     <Center h="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" radius="md" maw={480} w="100%">
         <Stack gap="md">
-          <Title order={2}>Sign-in failed</Title>
+          <Title order={1} size="h2">
+            Sign-in failed
+          </Title>
           <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
             <Text size="sm">{message}</Text>
             {detail && (

@@ -21,7 +21,8 @@ function isSelectable(dataset: Dataset): boolean {
 }
 
 function DatasetIcon({ dataset, current }: { dataset: Dataset; current: boolean }) {
-  if (isWorkingDatasetStatus(dataset.status)) return <Loader size={14} aria-label="Working" />;
+  if (isWorkingDatasetStatus(dataset.status))
+    return <Loader size={14} role="img" aria-label="Working" />;
   if (current) return <IconCheck size={14} aria-label="Current company" />;
   return <Box w={14} />;
 }

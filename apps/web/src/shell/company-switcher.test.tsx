@@ -40,8 +40,10 @@ function renderSwitcher(options: { path?: string; permissions?: Permission[] } =
 }
 
 async function openDropdown() {
-  const button = await screen.findByRole('button', { name: 'Company' });
+  const button = await screen.findByRole('button', { name: /^Company(: |$)/ });
   await screen.findByText('Acme Ltd');
+  // Its name holds the words it shows (issue 22 item 3, WCAG 2.5.3).
+  expect(button).toHaveAccessibleName('Company: Acme Ltd');
   await userEvent.click(button);
   // The list loads with the first click (shell/deferred-menu.tsx).
   await screen.findByRole('menu');
@@ -57,7 +59,7 @@ describe('CompanySwitcher', () => {
   it('shows the current company and marks it in the list', async () => {
     window.localStorage.setItem(storageKeys.companyId, '2');
     renderSwitcher();
-    const button = await screen.findByRole('button', { name: 'Company' });
+    const button = await screen.findByRole('button', { name: /^Company(: |$)/ });
     expect(await screen.findByText('Acme Europe')).toBeInTheDocument();
     await userEvent.click(button);
     expect(await screen.findByRole('menuitem', { name: /Acme Europe/ })).toHaveAttribute(
@@ -111,6 +113,6 @@ describe('CompanySwitcher', () => {
 
   it('is hidden on the users page', () => {
     renderSwitcher({ path: '/settings/users' });
-    expect(screen.queryByRole('button', { name: 'Company' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Company(: |$)/ })).not.toBeInTheDocument();
   });
 });

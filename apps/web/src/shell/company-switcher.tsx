@@ -15,12 +15,16 @@ export function CompanySwitcher() {
   if (isCompanySwitcherHidden(pathname)) return null;
 
   const current = datasets.data?.find((dataset) => dataset.id === companyId);
+  const shown = current?.name ?? (datasets.isPending ? 'Loading…' : 'Company');
+  // Its name holds the words it shows (WCAG 2.5.3, axe label-content-name-mismatch), after what
+  // the button is for.
+  const name = shown === 'Company' ? shown : `Company: ${shown}`;
 
   return (
     <DeferredMenu
       target={
         <Button
-          aria-label="Company"
+          aria-label={name}
           variant="default"
           leftSection={<IconBuilding size={16} />}
           rightSection={<IconChevronDown size={14} />}
@@ -29,7 +33,7 @@ export function CompanySwitcher() {
           style={{ flexShrink: 1 }}
         >
           <Text span truncate="end" size="sm" fw={500}>
-            {current?.name ?? (datasets.isPending ? 'Loading…' : 'Company')}
+            {shown}
           </Text>
         </Button>
       }

@@ -65,7 +65,7 @@ export function ErrorContent({ code, detail, action }: ErrorContentProps) {
   return (
     <Stack align="center" gap="lg" py={64} ta="center">
       {illustration}
-      <Title order={2} fw={600}>
+      <Title order={1} size="h2" fw={600}>
         {text}
       </Title>
       {shownDetail && (

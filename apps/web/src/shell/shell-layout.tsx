@@ -8,6 +8,7 @@ import type { AreaRoute, AreaRouteHandle } from './area-route';
 import { AreaRoutesProvider } from './area-routes-context';
 import { EmbeddedViewChecks } from './embedded-view';
 import { SideMenu } from './side-menu';
+import { mainContentClass, mainContentId, SkipLink } from './skip-link';
 import { TopBar } from './top-bar';
 
 function wantsFullWidth(handle: unknown): boolean {
@@ -29,6 +30,7 @@ export function ShellLayout({ routes }: { routes: readonly AreaRoute[] }) {
 
   return (
     <AreaRoutesProvider routes={routes}>
+      <SkipLink />
       <AppShell
         header={withHeader ? { height: 60 } : undefined}
         navbar={
@@ -50,7 +52,7 @@ export function ShellLayout({ routes }: { routes: readonly AreaRoute[] }) {
             </AppShell.Section>
           </AppShell.Navbar>
         )}
-        <AppShell.Main>
+        <AppShell.Main id={mainContentId} tabIndex={-1} className={mainContentClass}>
           <EmbeddedViewChecks />
           <Container fluid={fluid} size="xl" px={0}>
             {embeddedView.error ? (

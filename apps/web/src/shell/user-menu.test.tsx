@@ -27,6 +27,14 @@ describe('UserMenu', () => {
       'href',
       '/my-settings',
     );
+    // issue 22 item 3 (axe aria-required-children): the menu holds its items and plain text,
+    // nothing focusable and no element of another role (Mantine's focus placeholder, <p>).
+    const menu = screen.getByRole('menu');
+    expect(menu.querySelectorAll(':scope > [tabindex]:not([role="menuitem"]), p')).toHaveLength(0);
+    // Sign out in the readable red (theme.ts), not the menu's red 6.
+    expect(screen.getByRole('menuitem', { name: 'Sign out' }).getAttribute('style')).toContain(
+      'var(--mantine-color-red-text)',
+    );
   });
 
   it("opens the operator's terms of service and privacy policy at the configured addresses", async () => {

@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 // 'react-router' and not 'react-router/dom' (the app's): under Vitest the two entry points load
 // different builds, whose router contexts do not meet.
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { theme } from '@/app/theme';
+import { cssVariablesResolver, theme } from '@/app/theme';
 import { FeatureFlagsProvider } from '@/lib/feature-flags';
 import { queryKeys } from '@/lib/query-keys';
 import { storeSession } from '@/lib/session';
@@ -45,7 +45,7 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   });
   const result = render(
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} env="test">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env="test">
         <Notifications />
         <ModalsProvider>
           <FeatureFlagsProvider flags={options.flags ?? {}}>

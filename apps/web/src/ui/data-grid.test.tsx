@@ -232,4 +232,40 @@ describe('DataGrid', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('textbox', { name: /Name/ })).toBeNull());
   });
+
+  // issue 22 item 3: axe nested-interactive, empty-table-header, scrollable-region-focusable.
+  it('keeps the sort and filter buttons side by side, names every header and the scroll box', async () => {
+    const withView: DataGridColumn<Fruit>[] = [
+      ...columns,
+      { accessor: 'view', title: '', render: (fruit) => <a href={`/f/${fruit.id}`}>View</a> },
+    ];
+    function ViewGrid() {
+      const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' } });
+      return <DataGrid label="Fruits" grid={grid} columns={withView} records={fruits} />;
+    }
+    renderWithProviders(<ViewGrid />);
+    const table = screen.getByRole('table', { name: 'Fruits' });
+    const sortName = within(table).getByRole('button', { name: 'Name' });
+    const filterName = within(table).getByRole('button', { name: 'Filter Name' });
+    expect(sortName.contains(filterName)).toBe(false);
+    expect(filterName.contains(sortName)).toBe(false);
+    // The header cells are column headers, not buttons, and say how the grid is sorted.
+    const nameHeader = within(table).getByRole('columnheader', { name: /^Name/ });
+    expect(nameHeader).toContainElement(sortName);
+    expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
+    expect(within(table).getByRole('columnheader', { name: /^Colour/ })).not.toHaveAttribute(
+      'aria-sort',
+    );
+    expect(within(table).getByRole('columnheader', { name: 'Actions' })).toBeInTheDocument();
+
+    await userEvent.click(sortName);
+    await waitFor(() => expect(nameHeader).toHaveAttribute('aria-sort', 'descending'));
+    expect(rowNames()[0]).toBe('Fruit 25');
+
+    const scrollBox = screen.getByRole('region', { name: 'Fruits, scrollable' });
+    expect(scrollBox).toHaveAttribute('tabindex', '0');
+    expect(scrollBox).toContainElement(table);
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeInTheDocument();
+  });
 });

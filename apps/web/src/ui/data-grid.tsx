@@ -1,7 +1,8 @@
 import 'mantine-datatable/styles.css';
 import { lastReachablePage, queryLimits } from '@ledgerline/contract';
-import { Text } from '@mantine/core';
-import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
@@ -67,6 +68,49 @@ const interactive = 'a, button, input, select, textarea, label, [role="button"],
 
 const fieldOf = <T,>(column: DataGridColumn<T>) => column.field ?? column.accessor;
 
+/** The pager's arrow buttons show only an icon: their names (axe button-name). */
+const paginationControlNames = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
+const paginationControlProps = (control: keyof typeof paginationControlNames) => ({
+  'aria-label': paginationControlNames[control],
+});
+
+/** What an untitled (action) column's header says to a screen reader (axe empty-table-header). */
+export const actionColumnHeader = 'Actions';
+
+/**
+ * A sortable column's title: a button of its own, beside the filter button, not around it
+ * (issue 22 item 3, axe nested-interactive: mantine-datatable makes the whole header cell the
+ * sort button). The header cell says which way it is sorted (aria-sort, set below).
+ */
+function SortButton({
+  title,
+  direction,
+  onSort,
+}: {
+  title: string;
+  direction: 'asc' | 'desc' | undefined;
+  onSort: () => void;
+}) {
+  const Icon =
+    direction === 'asc' ? IconChevronUp : direction === 'desc' ? IconChevronDown : IconSelector;
+  return (
+    <UnstyledButton
+      onClick={onSort}
+      fw="inherit"
+      fz="inherit"
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, maxWidth: '100%' }}
+    >
+      <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{title}</span>
+      <Icon size={14} aria-hidden style={{ flexShrink: 0, opacity: direction ? 1 : 0.6 }} />
+    </UnstyledButton>
+  );
+}
+
 /**
  * The grid of every list: sortable columns, paging with page size choices, column filters, loading
  * and empty states. State lives in a GridController (useGridState).
@@ -118,24 +162,50 @@ export function DataGrid<T>({
 
   const hasFilters = columns.some((column) => column.filter);
 
-  // mantine-datatable's filter buttons carry no text: name them after their column.
+  // mantine-datatable's filter buttons carry no text: name them after their column. A sorted
+  // column's header cell says which way (the sort buttons are ours: SortButton).
   useEffect(() => {
     for (const column of columns) {
+      const header = wrapper.current?.querySelector(`th[data-accessor="${column.accessor}"]`);
+      const sortedHere = state.sort !== null && state.sort.field === fieldOf(column);
+      if (sortedHere && column.sortable) {
+        header?.setAttribute(
+          'aria-sort',
+          state.sort?.direction === 'desc' ? 'descending' : 'ascending',
+        );
+      } else {
+        header?.removeAttribute('aria-sort');
+      }
       if (!column.filter) continue;
-      const button = wrapper.current?.querySelector(
-        `th[data-accessor="${column.accessor}"] .mantine-datatable-header-cell-filter-action-icon`,
-      );
+      const button = header?.querySelector('.mantine-datatable-header-cell-filter-action-icon');
       button?.setAttribute('aria-label', `Filter ${column.title}`);
     }
   });
 
+  const sortBy = (column: DataGridColumn<T>) => {
+    const field = fieldOf(column);
+    const direction =
+      state.sort?.field === field && state.sort.direction === 'asc' ? 'desc' : 'asc';
+    setSort({ field, direction });
+  };
+
   const tableColumns = columns.map((column): DataTableColumn<T> => {
     const field = fieldOf(column);
     const filter = state.filters[field];
+    const sortedHere = state.sort?.field === field;
     return {
       accessor: column.accessor,
-      title: column.title,
-      sortable: column.sortable,
+      title: column.sortable ? (
+        <SortButton
+          title={column.title}
+          direction={sortedHere ? state.sort?.direction : undefined}
+          onSort={() => sortBy(column)}
+        />
+      ) : column.title === '' ? (
+        <VisuallyHidden>{actionColumnHeader}</VisuallyHidden>
+      ) : (
+        column.title
+      ),
       textAlign: column.textAlign,
       width: column.width,
       noWrap: column.noWrap,
@@ -156,18 +226,6 @@ export function DataGrid<T>({
     };
   });
 
-  const sortColumn = state.sort
-    ? columns.find((column) => fieldOf(column) === state.sort?.field)
-    : undefined;
-  const sortStatus: DataTableSortStatus<T> = {
-    columnAccessor: sortColumn?.accessor ?? '',
-    direction: state.sort?.direction ?? 'asc',
-  };
-  const onSortStatusChange = (status: DataTableSortStatus<T>) => {
-    const column = columns.find((candidate) => candidate.accessor === status.columnAccessor);
-    if (column) setSort({ field: fieldOf(column), direction: status.direction });
-  };
-
   const tableProps = {
     'aria-label': label,
     withTableBorder: true,
@@ -180,8 +238,11 @@ export function DataGrid<T>({
     idAccessor,
     fetching,
     noRecordsText,
-    sortStatus,
-    onSortStatusChange,
+    // A table wider than its box scrolls: the keyboard can reach and scroll it too (axe
+    // scrollable-region-focusable), and a screen reader hears what it is.
+    scrollAreaProps: {
+      viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` },
+    },
     // Too wide for the screen: the table scrolls and the actions stay in view (issue 10 item 4).
     pinLastColumn: isActionColumn(columns.at(-1)),
     ...(rowHref
@@ -216,6 +277,7 @@ export function DataGrid<T>({
             `${count(from)}–${count(to)} of ${totalEstimated ? 'about ' : ''}${count(shown.totalItems)}`
           }
           loadingText="Loading"
+          getPaginationControlProps={paginationControlProps}
         />
       ) : (
         <DataTable<T> {...tableProps} />

@@ -15,7 +15,11 @@ export function PageHeader({ title, description, actions }: PageHeaderProps) {
     <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
       <div>
         {/* spec 3 §2 embedded view: removeTitle leaves the page's title to the parent site. */}
-        {!getWebsiteView()?.removeTitle && <Title order={2}>{title}</Title>}
+        {!getWebsiteView()?.removeTitle && (
+          <Title order={1} size="h2">
+            {title}
+          </Title>
+        )}
         {description && (
           <Text c="dimmed" size="sm" mt={4} maw={760} component="div">
             {description}

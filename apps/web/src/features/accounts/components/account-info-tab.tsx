@@ -1,5 +1,5 @@
 import type { Account } from '@ledgerline/contract';
-import { Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
@@ -58,7 +58,9 @@ export function AccountInfoTab({ account }: { account: Account }) {
               <Table.Tr>
                 <Table.Th>Type</Table.Th>
                 <Table.Th>Address</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>Default</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

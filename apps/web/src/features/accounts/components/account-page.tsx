@@ -54,7 +54,7 @@ export function AccountPage() {
         <Text span>{account.accountReference}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="center">
-        <Title order={2}>{title}</Title>
+        <Title order={1} size="h2">{title}</Title>
         <Button onClick={requestDialog.open} disabled={!canRequest}>
           New Request
         </Button>

@@ -86,7 +86,7 @@ export function PayerPage() {
         </Anchor>
         <Text span>{heading}</Text>
       </Breadcrumbs>
-      <Title order={2}>{heading}</Title>
+      <Title order={1} size="h2">{heading}</Title>
       <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as PayerTab)}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>

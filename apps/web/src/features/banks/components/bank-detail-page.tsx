@@ -59,7 +59,7 @@ export function BankDetailPage() {
         </Anchor>
         <Text span>{bank.accountName}</Text>
       </Breadcrumbs>
-      <Title order={2}>{bank.accountName}</Title>
+      <Title order={1} size="h2">{bank.accountName}</Title>
       <Card withBorder padding="lg" maw={900}>
         <Title order={3} size="h5" mb="md">
           Details

@@ -15,7 +15,7 @@ export function DashboardHeader() {
 
   return (
     <Stack gap={4}>
-      <Title order={2}>Dashboard</Title>
+      <Title order={1} size="h2">Dashboard</Title>
       <Text c="dimmed">
         {greetingName ? `Welcome, ${greetingName}. ` : ''}Today is {formatDate(now, { long: true })}
         .

@@ -22,7 +22,7 @@ function TodoRow({ item }: { item: TodoItem }) {
   return (
     <Group wrap="nowrap" align="flex-start" justify="space-between" data-testid={`todo-${item.id}`}>
       <Group wrap="nowrap" align="flex-start">
-        <ThemeIcon color={color} variant="light" aria-label={item.severity}>
+        <ThemeIcon color={color} variant="light" role="img" aria-label={item.severity}>
           <Icon size={18} />
         </ThemeIcon>
         <div>

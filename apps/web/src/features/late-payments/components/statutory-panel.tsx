@@ -23,7 +23,7 @@ export function StatutoryPanel() {
     <Card withBorder>
       <Stack gap="sm">
         <Title order={4}>Statutory interest rate</Title>
-        <Group gap="xs" aria-label="Statutory interest rate">
+        <Group gap="xs" role="group" aria-label="Statutory interest rate">
           <Text fw={700}>{total.toFixed(2)}%</Text>
           <Text c="dimmed">
             = {annualStatutoryInterestRate.toFixed(2)}% + reference rate {referenceRate.toFixed(2)}%

@@ -114,7 +114,7 @@ export function ProviderForm({
           <Text span>{provider ? provider.name : `New ${type.displayName} Provider`}</Text>
         </Breadcrumbs>
         <Group justify="space-between">
-          <Title order={2}>
+          <Title order={1} size="h2">
             {provider ? `Edit ${type.displayName} Provider` : `Add ${type.displayName} Provider`}
           </Title>
           {provider && (

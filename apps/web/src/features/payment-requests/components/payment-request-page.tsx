@@ -62,7 +62,7 @@ export function PaymentRequestPage() {
         <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="center">
-        <Title order={2}>{formatMoney(request.amountToPay, request.currency)}</Title>
+        <Title order={1} size="h2">{formatMoney(request.amountToPay, request.currency)}</Title>
         <CancelRequestButton request={request} mayEdit={mayEdit} />
       </Group>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}

@@ -165,7 +165,7 @@ export function PaymentTransactionPage() {
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
         <Group gap="sm" align="baseline">
-          <Title order={2}>{formatMoney(payment.totalAmount, payment.currency)}</Title>
+          <Title order={1} size="h2">{formatMoney(payment.totalAmount, payment.currency)}</Title>
           <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status]} />
         </Group>
         <Group gap="sm">

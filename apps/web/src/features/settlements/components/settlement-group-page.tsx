@@ -115,7 +115,7 @@ export function SettlementGroupPage() {
           <Group justify="space-between" align="flex-start">
             <Stack gap={4}>
               <Group gap="xs">
-                <Title order={2}>{current.name}</Title>
+                <Title order={1} size="h2">{current.name}</Title>
                 {current.isDefault && <Badge color="blue">Default</Badge>}
               </Group>
               {current.description && <Text c="dimmed">{current.description}</Text>}

@@ -64,7 +64,7 @@ export function TransactionPage() {
         <Text span>{transaction.transactionReference}</Text>
       </Breadcrumbs>
       <Group gap="sm" align="baseline">
-        <Title order={2}>{formatMoney(transaction.transactionAmount, transaction.currency)}</Title>
+        <Title order={1} size="h2">{formatMoney(transaction.transactionAmount, transaction.currency)}</Title>
         <PaidStatusTag status={transaction.paidStatus} />
         <Text c="dimmed">{transaction.transactionReference}</Text>
       </Group>

@@ -10,7 +10,7 @@ export function MySettingsPage() {
   if (!user) return null;
   return (
     <Stack gap="lg">
-      <Title order={2}>My settings</Title>
+      <Title order={1} size="h2">My settings</Title>
       <ProfileDetails user={user} />
       <UserSettingsForm key={user.id} setting={user.userSetting} />
     </Stack>
