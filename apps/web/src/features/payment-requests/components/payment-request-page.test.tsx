@@ -76,7 +76,7 @@ describe('the payment request page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Minimum amount' }), '20');
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '10');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -98,7 +98,7 @@ describe('the payment request page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '300');
     await userEvent.clear(amount);
     await userEvent.type(amount, '999999');
@@ -111,6 +111,53 @@ describe('the payment request page', () => {
       await within(dialog).findByText('Amount must not be more than the amount outstanding on the transaction'),
     ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+  });
+
+  // Issue 21 item 20: an unset required / canEditAmount stayed unset only until the first edit.
+  it('keeps unset required and canEditAmount unset (null, not false) when only the amount changes', async () => {
+    const unset = {
+      ...detail,
+      transactionAllocations: [{ transactionId, amount: 101, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }],
+    };
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: unset },
+      [`PATCH /payment-requests/${detail.id}/transaction-allocation-info`]: { body: unset },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
+    for (const name of ['Required', 'Can edit amount']) {
+      expect(within(within(dialog).getByRole('radiogroup', { name })).getByLabelText('Not set')).toBeChecked();
+    }
+    expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '90');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    const patch = calls.find((call) => call.method === 'PATCH')!;
+    expect(patch.body).toEqual([{ transactionId, amount: 90, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }]);
+  });
+
+  it('sets required to No and back to Not set', async () => {
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: detail },
+      [`PATCH /payment-requests/${detail.id}/transaction-allocation-info`]: { body: detail },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
+    const required = within(dialog).getByRole('radiogroup', { name: 'Required' });
+    expect(within(required).getByLabelText('Yes')).toBeChecked();
+    await userEvent.click(within(required).getByLabelText('Not set'));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('No'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual([
+      { transactionId, amount: 101, required: null, canEditAmount: false, minimumAmount: null, maximumAmount: null },
+    ]);
   });
 
   it('shows the cannot-edit hint and disables editing when the request is not Open', async () => {
