@@ -248,8 +248,11 @@ export const transactionSchema = z
     transactionSecondReference: z.string().nullable(),
     orderReference: z.string().nullable(),
     transactionType: z.enum(transactionTypes),
-    /** The ERP's own name of the type, else the type in words (transactionTypeNames). */
-    transactionTypeName: z.string(),
+    /**
+     * The ERP's own name of the type, else the type in words (transactionTypeNames). Always
+     * answered; optional so records and fixtures from before it still parse.
+     */
+    transactionTypeName: z.string().optional(),
     transactionDate: calendarDateSchema,
     dueDate: calendarDateSchema.nullable(),
     transactionAmount: z.number(),
