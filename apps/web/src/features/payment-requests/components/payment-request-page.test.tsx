@@ -193,7 +193,65 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20' });
+    // Issue 21 item 16: only the description; the valid-from instant is not resent as a UTC midnight.
+    expect(patch.body).toEqual({ id: detail.id, description: 'New words' });
+  });
+
+  it('sends a changed valid-to day and keeps the other dates out of the body', async () => {
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: { ...detail, validFrom: '2026-06-01T15:45:12.345Z', validUntil: '2026-06-30T23:59:59.999Z' } },
+      'PATCH /payment-requests': { body: detail },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
+    const validTo = within(dialog).getByRole('textbox', { name: 'Valid to' });
+    expect(validTo).toHaveValue('2026-06-30');
+    await userEvent.clear(validTo);
+    await userEvent.type(validTo, '2026-07-15');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ id: detail.id, validUntil: '2026-07-15T23:59:59.999Z' });
+  });
+
+  // Issue 21 item 16: 'Valid to 30 June' showed 29 June west of Greenwich.
+  it.each(['Pacific Standard Time', 'New Zealand Standard Time', 'GMT Standard Time'])(
+    'shows Valid from 1 June and Valid to 30 June in %s',
+    async (timeZoneId) => {
+      stubFetch({
+        [`GET /payment-requests/${detail.id}`]: {
+          body: { ...detail, validFrom: '2026-06-01T00:00:00.000Z', validUntil: '2026-06-30T23:59:59.999Z' },
+        },
+      });
+      render(aUser({ userSetting: { ...aUser().userSetting, timeZoneId } }));
+      await screen.findByRole('heading', { name: '£101.00' });
+      expect(screen.getByText('Valid from').nextSibling).toHaveTextContent('2026/06/01');
+      expect(screen.getByText('Valid to').nextSibling).toHaveTextContent('2026/06/30');
+    },
+  );
+
+  // Issue 21 item 15: amounts follow the currency's minor units.
+  it('shows a JPY request without decimals', async () => {
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'JPY', amountToPay: 101 } } });
+    render();
+    expect(await screen.findByRole('heading', { name: 'JP¥101' })).toBeInTheDocument();
+  });
+
+  it('shows a KWD request with three decimals', async () => {
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'KWD', amountToPay: 1.234 } } });
+    render();
+    expect(await screen.findByRole('heading', { name: /^KWD\s1\.234$/ })).toBeInTheDocument();
+  });
+
+  it("shows the account's default usage type when the request has none of its own (spec 2 §4)", async () => {
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, options: { usage: null }, account: { ...detail.account!, defaultUsageType: 'Multiple' } },
+      },
+    });
+    render();
+    await screen.findByRole('heading', { name: '£101.00' });
+    expect(screen.getByText('Usage type').nextSibling).toHaveTextContent('Multiple');
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {
