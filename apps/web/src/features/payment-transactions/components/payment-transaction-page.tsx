@@ -235,6 +235,16 @@ export function PaymentTransactionPage() {
                     <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
                   </Field>
                   <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+                  <Field label="Account">
+                    {payment.account ? (
+                      <Anchor component={Link} to={`/accounts/${payment.account.id}`}>
+                        {`${payment.account.accountReference} – ${payment.account.name}`}
+                      </Anchor>
+                    ) : (
+                      '-'
+                    )}
+                  </Field>
+                  <Field label="Settlement status">{payment.settlementStatus ?? '-'}</Field>
                   <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
                   {payment.refundOfId && (
                     <Field label="Refund of">
@@ -264,7 +274,10 @@ export function PaymentTransactionPage() {
                   <Field label="Provider">
                     {payment.paymentProviderId ? (
                       <Anchor component={Link} to={`/settings/payment-providers/${payment.paymentProviderId}`}>
-                        {text(payment.paymentProviderName)}
+                        {/* spec 2 §3: the configuration by its own name, with the provider it is. */}
+                        {payment.paymentProvider
+                          ? `${payment.paymentProvider.name} (${payment.paymentProvider.providerName})`
+                          : text(payment.paymentProviderName)}
                       </Anchor>
                     ) : (
                       text(payment.paymentProviderName)
