@@ -10,7 +10,14 @@ import {
 import { accounts, paymentTransactions } from '../../src/db/schema-receivables.js';
 import { paymentProviders } from '../../src/db/schema-providers.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
-import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
+import {
+  buildTestApp,
+  signIn,
+  type SignedIn,
+  type TestContext,
+  byKey,
+  type Caller,
+} from '../app.js';
 import { setFeatureFlag } from '../feature-gates.js';
 
 /** Issue 21, spec 2 items 14–22: every row of the spec, exactly. */
@@ -18,7 +25,13 @@ let ctx: TestContext;
 let merchant: SignedIn;
 let rival: SignedIn;
 let merchantKey: Caller;
-const size = { accounts: 6, transactions: 12, paymentRequests: 6, paymentTransactions: 12, banks: 0 };
+const size = {
+  accounts: 6,
+  transactions: 12,
+  paymentRequests: 6,
+  paymentTransactions: 12,
+  banks: 0,
+};
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT';
 const call = (who: Caller, method: Method, url: string, payload?: unknown) =>
@@ -31,7 +44,11 @@ const call = (who: Caller, method: Method, url: string, payload?: unknown) =>
 
 const accountsOf = (who: SignedIn) =>
   ctx.database.withTenant(who.tenantId, (tx) =>
-    tx.select().from(accounts).where(eq(accounts.tenantId, who.tenantId)).orderBy(accounts.accountReference),
+    tx
+      .select()
+      .from(accounts)
+      .where(eq(accounts.tenantId, who.tenantId))
+      .orderBy(accounts.accountReference),
   );
 
 const dialogBody = (accountId: string, extra: Record<string, unknown> = {}) => ({
@@ -75,9 +92,16 @@ beforeAll(async () => {
   merchant = await signIn(ctx, { tenantName: 'Money Spec Ltd' });
   rival = await signIn(ctx, { tenantName: 'Money Spec Rival Ltd' });
   for (const who of [merchant, rival]) {
-    await ctx.database.withTenant(who.tenantId, (tx) => generateReceivables(tx, { tenantId: who.tenantId, datasetId: 1 }, size));
+    await ctx.database.withTenant(who.tenantId, (tx) =>
+      generateReceivables(tx, { tenantId: who.tenantId, datasetId: 1 }, size),
+    );
   }
-  const key = await ctx.app.inject({ method: 'POST', url: '/api/v0/access-keys', headers: merchant.headers(), payload: { name: 'ERP' } });
+  const key = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v0/access-keys',
+    headers: merchant.headers(),
+    payload: { name: 'ERP' },
+  });
   merchantKey = byKey(key.json().accessKey as string);
   await setFeatureFlag(ctx, 'settlementConfigurations', true);
 });
@@ -86,23 +110,55 @@ afterAll(() => ctx.close());
 describe('item 15: amounts follow the currency’s minor units (refused, not rounded)', () => {
   it('refuses a JPY request of 100.50 and a KWD one of 1.2345, accepts ¥101 and KWD 1.234', async () => {
     const [account] = await accountsOf(merchant);
-    const jpy = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { currency: 'JPY', amountToPay: 100.5 }));
+    const jpy = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { currency: 'JPY', amountToPay: 100.5 }),
+    );
     expect(jpy.statusCode).toBe(400);
     expect(jpy.json().errors.amountToPay).toEqual(['Amount must be a whole number in JPY']);
     // The dialog's 'YEN' is JPY too.
-    const yen = await call(merchant, 'POST', 'payment-requests', dialogBody(account!.id, { currency: 'YEN', amount: 100.5 }));
+    const yen = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      dialogBody(account!.id, { currency: 'YEN', amount: 100.5 }),
+    );
     expect(yen.statusCode).toBe(400);
     expect(yen.json().errors.amount).toEqual(['Amount must be a whole number in JPY']);
-    const kwd = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { currency: 'KWD', amountToPay: 1.2345 }));
+    const kwd = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { currency: 'KWD', amountToPay: 1.2345 }),
+    );
     expect(kwd.statusCode).toBe(400);
-    expect(kwd.json().errors.amountToPay).toEqual(['Amount can have at most 3 decimal places in KWD']);
-    const gbp = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { amountToPay: 10.005 }));
+    expect(kwd.json().errors.amountToPay).toEqual([
+      'Amount can have at most 3 decimal places in KWD',
+    ]);
+    const gbp = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { amountToPay: 10.005 }),
+    );
     expect(gbp.json().errors.amountToPay).toEqual([minorUnitsMessage('Amount', 'GBP', 2)]);
 
-    const whole = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { currency: 'JPY', amountToPay: 101 }));
+    const whole = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { currency: 'JPY', amountToPay: 101 }),
+    );
     expect(whole.statusCode, whole.body).toBe(201);
     expect(whole.json()).toMatchObject({ currency: 'JPY', amountToPay: 101 });
-    const fils = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { currency: 'KWD', amountToPay: 1.234 }));
+    const fils = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { currency: 'KWD', amountToPay: 1.234 }),
+    );
     expect(fils.statusCode, fils.body).toBe(201);
     expect(fils.json()).toMatchObject({ currency: 'KWD', amountToPay: 1.234 });
   });
@@ -116,7 +172,9 @@ describe('item 15: amounts follow the currency’s minor units (refused, not rou
       transactionAllocations: [{ transactionId: invoice.id, amount: 1000.5 }],
     });
     expect(invoices.statusCode).toBe(422);
-    expect(invoices.json().errors['transactionAllocations.0.amount']).toEqual(['Amount must be a whole number in JPY']);
+    expect(invoices.json().errors['transactionAllocations.0.amount']).toEqual([
+      'Amount must be a whole number in JPY',
+    ]);
 
     const created = await call(merchant, 'POST', 'payment-requests', {
       requestType: 'Transaction',
@@ -126,17 +184,27 @@ describe('item 15: amounts follow the currency’s minor units (refused, not rou
     expect(created.statusCode, created.body).toBe(201);
     const requestId = created.json().id as string;
     const edit = (entry: Record<string, unknown>) =>
-      call(merchant, 'PATCH', `payment-requests/${requestId}/transaction-allocation-info`, [{ transactionId: invoice.id, ...entry }]);
+      call(merchant, 'PATCH', `payment-requests/${requestId}/transaction-allocation-info`, [
+        { transactionId: invoice.id, ...entry },
+      ]);
     const amount = await edit({ amount: 999.9 });
     expect(amount.statusCode).toBe(400);
     expect(amount.json().errors['0.amount']).toEqual(['Amount must be a whole number in JPY']);
     const minimum = await edit({ canEditAmount: true, minimumAmount: 0.5, maximumAmount: 2000 });
-    expect(minimum.json().errors['0.minimumAmount']).toEqual(['Minimum Amount must be a whole number in JPY']);
+    expect(minimum.json().errors['0.minimumAmount']).toEqual([
+      'Minimum Amount must be a whole number in JPY',
+    ]);
     const maximum = await edit({ canEditAmount: true, minimumAmount: 1, maximumAmount: 2000.25 });
-    expect(maximum.json().errors['0.maximumAmount']).toEqual(['Maximum Amount must be a whole number in JPY']);
+    expect(maximum.json().errors['0.maximumAmount']).toEqual([
+      'Maximum Amount must be a whole number in JPY',
+    ]);
     // Nothing of the refused edits was kept.
     const after = (await call(merchant, 'GET', `payment-requests/${requestId}`)).json();
-    expect(after.transactionAllocations[0]).toMatchObject({ amount: 1000, minimumAmount: null, maximumAmount: null });
+    expect(after.transactionAllocations[0]).toMatchObject({
+      amount: 1000,
+      minimumAmount: null,
+      maximumAmount: null,
+    });
     expect(after.amountToPay).toBe(1000);
   });
 
@@ -151,7 +219,9 @@ describe('item 15: amounts follow the currency’s minor units (refused, not rou
       });
     const refused = await offer(1.2345);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().errors.amount).toEqual(['Amount can have at most 3 decimal places in KWD']);
+    expect(refused.json().errors.amount).toEqual([
+      'Amount can have at most 3 decimal places in KWD',
+    ]);
     const accepted = await offer(1.234);
     expect(accepted.statusCode, accepted.body).toBe(201);
     expect(accepted.json()).toMatchObject({ currency: 'KWD', amount: 1.234 });
@@ -165,11 +235,17 @@ describe('item 16: request dates', () => {
       merchant,
       'POST',
       'payment-requests',
-      accountBody(account!.id, { validFrom: '2026-06-01T15:45:12.345Z', validUntil: '2026-06-30T21:30:00.000Z' }),
+      accountBody(account!.id, {
+        validFrom: '2026-06-01T15:45:12.345Z',
+        validUntil: '2026-06-30T21:30:00.000Z',
+      }),
     );
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
-    const edited = await call(merchant, 'PATCH', 'payment-requests', { id, description: 'New words' });
+    const edited = await call(merchant, 'PATCH', 'payment-requests', {
+      id,
+      description: 'New words',
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({
       description: 'New words',
@@ -180,15 +256,34 @@ describe('item 16: request dates', () => {
 
   it("a valid-until given as a day ('Valid to 30 June') lasts to the end of that day", async () => {
     const [account] = await accountsOf(merchant);
-    const created = await call(merchant, 'POST', 'payment-requests', accountBody(account!.id, { validFrom: '2026-06-01', validUntil: '2026-06-30' }));
+    const created = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      accountBody(account!.id, { validFrom: '2026-06-01', validUntil: '2026-06-30' }),
+    );
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json()).toMatchObject({ validFrom: '2026-06-01T00:00:00.000Z', validUntil: '2026-06-30T23:59:59.999Z' });
-    const edited = await call(merchant, 'PATCH', 'payment-requests', { id: created.json().id, validUntil: '2026-07-15' });
+    expect(created.json()).toMatchObject({
+      validFrom: '2026-06-01T00:00:00.000Z',
+      validUntil: '2026-06-30T23:59:59.999Z',
+    });
+    const edited = await call(merchant, 'PATCH', 'payment-requests', {
+      id: created.json().id,
+      validUntil: '2026-07-15',
+    });
     expect(edited.json().validUntil).toBe('2026-07-15T23:59:59.999Z');
     // A one-day link: from the start to the end of the same day.
-    const oneDay = await call(merchant, 'PATCH', 'payment-requests', { id: created.json().id, validFrom: '2026-07-15', validUntil: '2026-07-15' });
+    const oneDay = await call(merchant, 'PATCH', 'payment-requests', {
+      id: created.json().id,
+      validFrom: '2026-07-15',
+      validUntil: '2026-07-15',
+    });
     expect(oneDay.statusCode, oneDay.body).toBe(200);
-    const backwards = await call(merchant, 'PATCH', 'payment-requests', { id: created.json().id, validFrom: '2026-07-16', validUntil: '2026-07-15' });
+    const backwards = await call(merchant, 'PATCH', 'payment-requests', {
+      id: created.json().id,
+      validFrom: '2026-07-16',
+      validUntil: '2026-07-15',
+    });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().errors.validUntil).toEqual(['Valid To must be less than Valid From']);
   });
@@ -203,12 +298,24 @@ describe('item 19: usage type default — the request’s own, else the account�
       editPaymentStatus: 'Default',
       editPaymentOverrideStatus: 'UseAccountStatus',
     };
-    const saved = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, defaultUsageType: 'Multiple' });
+    const saved = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      defaultUsageType: 'Multiple',
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().accountSettings.defaultUsageType).toBe('Multiple');
-    const kept = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, editPaymentStatus: 'Allow' });
-    expect(kept.json().accountSettings).toMatchObject({ defaultUsageType: 'Multiple', editPaymentStatus: 'Allow' });
-    const bad = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, defaultUsageType: 'Twice' });
+    const kept = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      editPaymentStatus: 'Allow',
+    });
+    expect(kept.json().accountSettings).toMatchObject({
+      defaultUsageType: 'Multiple',
+      editPaymentStatus: 'Allow',
+    });
+    const bad = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      defaultUsageType: 'Twice',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.defaultUsageType).toEqual([
       "Default usage type must be one of Single, Multiple, or null for the company's default.",
@@ -230,9 +337,17 @@ describe('item 19: usage type default — the request’s own, else the account�
     expect(own.json().options.usage).toBe('Single');
 
     // null goes back to the company's default (Single unless its preferences say otherwise).
-    const cleared = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, defaultUsageType: null });
+    const cleared = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      defaultUsageType: null,
+    });
     expect(cleared.json().accountSettings.defaultUsageType).toBeNull();
-    const companyDefault = await call(merchant, 'POST', 'payment-requests', dialogBody(account!.id));
+    const companyDefault = await call(
+      merchant,
+      'POST',
+      'payment-requests',
+      dialogBody(account!.id),
+    );
     expect(companyDefault.json().options.usage).toBe('Single');
   });
 });
@@ -248,14 +363,24 @@ describe('item 20: allocation edit keeps unset required / canEditAmount unset', 
     });
     const id = created.json().id as string;
     const edit = (entry: Record<string, unknown>) =>
-      call(merchant, 'PATCH', `payment-requests/${id}/transaction-allocation-info`, [{ transactionId: invoice.id, ...entry }]);
+      call(merchant, 'PATCH', `payment-requests/${id}/transaction-allocation-info`, [
+        { transactionId: invoice.id, ...entry },
+      ]);
     const unset = await edit({ required: null, canEditAmount: null, amount: 50 });
     expect(unset.statusCode, unset.body).toBe(200);
-    expect(unset.json().transactionAllocations[0]).toMatchObject({ required: null, canEditAmount: null, amount: 50 });
+    expect(unset.json().transactionAllocations[0]).toMatchObject({
+      required: null,
+      canEditAmount: null,
+      amount: 50,
+    });
     const again = (await call(merchant, 'GET', `payment-requests/${id}`)).json();
     expect(again.transactionAllocations[0]).toMatchObject({ required: null, canEditAmount: null });
     const set = await edit({ required: false, canEditAmount: true });
-    expect(set.json().transactionAllocations[0]).toMatchObject({ required: false, canEditAmount: true, amount: 50 });
+    expect(set.json().transactionAllocations[0]).toMatchObject({
+      required: false,
+      canEditAmount: true,
+      amount: 50,
+    });
   });
 });
 
@@ -274,12 +399,18 @@ describe('item 21: transactionTypeName and the settlement status', () => {
     expect(named.statusCode, named.body).toBe(201);
     expect(named.json().transactionTypeName).toBe('Sales Invoice (SOP)');
     const unnamed = await pushInvoice(account!.accountReference, 'GBP', 12);
-    expect((await call(merchant, 'GET', `transactions/${unnamed.id}`)).json().transactionTypeName).toBe('Invoice');
-    const list = (await call(merchant, 'GET', 'transactions?itemsPerPage=100&expand=account')).json();
+    expect(
+      (await call(merchant, 'GET', `transactions/${unnamed.id}`)).json().transactionTypeName,
+    ).toBe('Invoice');
+    const list = (
+      await call(merchant, 'GET', 'transactions?itemsPerPage=100&expand=account')
+    ).json();
     for (const item of list.items as { transactionType: string; transactionTypeName: string }[]) {
       expect(typeof item.transactionTypeName).toBe('string');
     }
-    expect(list.items.find((item: { id: string }) => item.id === named.json().id).transactionTypeName).toBe('Sales Invoice (SOP)');
+    expect(
+      list.items.find((item: { id: string }) => item.id === named.json().id).transactionTypeName,
+    ).toBe('Sales Invoice (SOP)');
     const tooLong = await call(merchantKey, 'POST', 'transactions', {
       accountReference: account!.accountReference,
       transactionReference: 'NAMED-LONG',
@@ -290,7 +421,9 @@ describe('item 21: transactionTypeName and the settlement status', () => {
       transactionAmount: 12,
     });
     expect(tooLong.statusCode).toBe(400);
-    expect(tooLong.json().errors.transactionTypeName).toEqual(['Transaction type name must be at most 100 characters.']);
+    expect(tooLong.json().errors.transactionTypeName).toEqual([
+      'Transaction type name must be at most 100 characters.',
+    ]);
   });
 
   it('names the settlement statuses as spec 2 §3 does and answers each payment’s', async () => {
@@ -298,11 +431,17 @@ describe('item 21: transactionTypeName and the settlement status', () => {
     expect(settlementStatusOf('Pending', 'Card')).toBe('Reserved');
     expect(settlementStatusOf('Processing', 'BankDebit')).toBe('Scheduled');
     expect(settlementStatusOf('Processing', 'Card')).toBe('Processing');
-    for (const status of paymentTransactionStatuses.filter((s) => s !== 'Pending' && s !== 'Processing')) {
+    for (const status of paymentTransactionStatuses.filter(
+      (s) => s !== 'Pending' && s !== 'Processing',
+    )) {
       expect(settlementStatusOf(status, 'Card')).toBe('Closed');
     }
     const page = (await call(merchant, 'GET', 'payment-transactions?itemsPerPage=100')).json();
-    for (const item of page.items as { status: 'Paid'; paymentMethodType: 'Card'; settlementStatus: string }[]) {
+    for (const item of page.items as {
+      status: 'Paid';
+      paymentMethodType: 'Card';
+      settlementStatus: string;
+    }[]) {
       expect(item.settlementStatus).toBe(settlementStatusOf(item.status, item.paymentMethodType));
     }
   });
@@ -314,7 +453,12 @@ describe('item 22: GET payment-transactions/{id} honours its flags and answers a
       tx
         .select()
         .from(paymentTransactions)
-        .where(and(eq(paymentTransactions.tenantId, merchant.tenantId), eq(paymentTransactions.datasetId, 1)))
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, merchant.tenantId),
+            eq(paymentTransactions.datasetId, 1),
+          ),
+        )
         .limit(1),
     );
     const providerId = randomUUID();
@@ -331,7 +475,12 @@ describe('item 22: GET payment-transactions/{id} honours its flags and answers a
       await tx
         .update(paymentTransactions)
         .set({ paymentProviderId: providerId })
-        .where(and(eq(paymentTransactions.tenantId, merchant.tenantId), eq(paymentTransactions.id, row!.id)));
+        .where(
+          and(
+            eq(paymentTransactions.tenantId, merchant.tenantId),
+            eq(paymentTransactions.id, row!.id),
+          ),
+        );
     });
     return { payment: row!, providerId };
   }
@@ -342,10 +491,24 @@ describe('item 22: GET payment-transactions/{id} honours its flags and answers a
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
     const [account] = await ctx.database.withTenant(merchant.tenantId, (tx) =>
-      tx.select().from(accounts).where(and(eq(accounts.tenantId, merchant.tenantId), eq(accounts.id, payment.accountId!))),
+      tx
+        .select()
+        .from(accounts)
+        .where(and(eq(accounts.tenantId, merchant.tenantId), eq(accounts.id, payment.accountId!))),
     );
-    expect(body.account).toEqual({ id: account!.id, accountReference: account!.accountReference, name: account!.name, currency: account!.currency });
-    expect(body.paymentProvider).toEqual({ id: providerId, name: `Card payments ${providerId.slice(0, 8)}`, providerName: 'Stripe', isTest: false, enabled: true });
+    expect(body.account).toEqual({
+      id: account!.id,
+      accountReference: account!.accountReference,
+      name: account!.name,
+      currency: account!.currency,
+    });
+    expect(body.paymentProvider).toEqual({
+      id: providerId,
+      name: `Card payments ${providerId.slice(0, 8)}`,
+      providerName: 'Stripe',
+      isTest: false,
+      enabled: true,
+    });
     expect(body).toHaveProperty('paymentRequest');
     expect(Array.isArray(body.paymentAllocations)).toBe(true);
     expect(Array.isArray(body.paymentFeeTransactions)).toBe(true);
@@ -355,10 +518,24 @@ describe('item 22: GET payment-transactions/{id} honours its flags and answers a
   it('leaves out each part whose flag is false', async () => {
     const { payment } = await paymentWithProvider();
     const url = `payment-transactions/${payment.id}`;
-    const lean = (await call(merchant, 'GET', `${url}?includeAccount=false&includePaymentRequest=false&includePaymentAllocations=false&includeLatePaymentTransactions=false`)).json();
-    for (const part of ['account', 'paymentRequest', 'paymentAllocations', 'paymentFeeTransactions']) expect(lean).not.toHaveProperty(part);
+    const lean = (
+      await call(
+        merchant,
+        'GET',
+        `${url}?includeAccount=false&includePaymentRequest=false&includePaymentAllocations=false&includeLatePaymentTransactions=false`,
+      )
+    ).json();
+    for (const part of [
+      'account',
+      'paymentRequest',
+      'paymentAllocations',
+      'paymentFeeTransactions',
+    ])
+      expect(lean).not.toHaveProperty(part);
     expect(lean.paymentProvider).toMatchObject({ providerName: 'Stripe' });
-    const onlyAccount = (await call(merchant, 'GET', `${url}?includeAccount=true&includePaymentRequest=false`)).json();
+    const onlyAccount = (
+      await call(merchant, 'GET', `${url}?includeAccount=true&includePaymentRequest=false`)
+    ).json();
     expect(onlyAccount.account).toMatchObject({ id: payment.accountId });
     expect(onlyAccount).not.toHaveProperty('paymentRequest');
     expect(onlyAccount).toHaveProperty('paymentAllocations');
@@ -379,8 +556,12 @@ describe('item 22: GET payment-transactions/{id} honours its flags and answers a
 describe('item 14: the settings tab’s settlement groups and late-payment configurations', () => {
   it("saves a group and a configuration chosen by id, answered by their ids; another tenant's are refused", async () => {
     const [, , account] = await accountsOf(merchant);
-    const group = await call(merchant, 'POST', 'settlement-configuration-groups', { name: `Group ${randomUUID().slice(0, 8)}` });
-    const rivalGroup = await call(rival, 'POST', 'settlement-configuration-groups', { name: 'Theirs' });
+    const group = await call(merchant, 'POST', 'settlement-configuration-groups', {
+      name: `Group ${randomUUID().slice(0, 8)}`,
+    });
+    const rivalGroup = await call(rival, 'POST', 'settlement-configuration-groups', {
+      name: 'Theirs',
+    });
     expect(group.statusCode, group.body).toBe(201);
     const base = {
       disableAutoApplySettlements: false,
@@ -388,13 +569,27 @@ describe('item 14: the settings tab’s settlement groups and late-payment confi
       editPaymentStatus: 'Default',
       editPaymentOverrideStatus: 'UseAccountStatus',
     };
-    const saved = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, settlementConfigurationGroupId: group.json().id });
+    const saved = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      settlementConfigurationGroupId: group.json().id,
+    });
     expect(saved.json().accountSettings.settlementConfigurationGroupId).toBe(group.json().id);
-    const refused = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, settlementConfigurationGroupId: rivalGroup.json().id });
+    const refused = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      settlementConfigurationGroupId: rivalGroup.json().id,
+    });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().errors.settlementConfigurationGroupId).toEqual(['No settlement configuration group of this company has this id.']);
-    const both = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, { ...base, disableAutoApplySettlements: true, settlementConfigurationGroupId: group.json().id });
+    expect(refused.json().errors.settlementConfigurationGroupId).toEqual([
+      'No settlement configuration group of this company has this id.',
+    ]);
+    const both = await call(merchant, 'PUT', `accounts/${account!.id}/settings`, {
+      ...base,
+      disableAutoApplySettlements: true,
+      settlementConfigurationGroupId: group.json().id,
+    });
     expect(both.statusCode).toBe(400);
-    expect(both.json().errors.settlementConfigurationGroupId).toEqual(['Choose either auto-apply disabled or a settlement configuration group, not both.']);
+    expect(both.json().errors.settlementConfigurationGroupId).toEqual([
+      'Choose either auto-apply disabled or a settlement configuration group, not both.',
+    ]);
   });
 });

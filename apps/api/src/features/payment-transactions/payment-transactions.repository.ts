@@ -411,20 +411,24 @@ export function createPaymentTransactionsRepository() {
           ) ?? null)
         : null;
       const payment = toPaymentTransaction(row, request);
-      const [records, payerQuote, refundsAndDisputes, account, paymentProvider] = await Promise.all([
-        readPaymentRecords(executor, scope, { paymentTransactionId: id }),
-        readPayerQuote(executor, scope, payment),
-        readRefundsAndDisputes(executor, scope, [row]),
-        flags.includeAccount ? accountOf(executor, scope, row.accountId) : null,
-        providerOf(executor, scope, row.paymentProviderId),
-      ]);
+      const [records, payerQuote, refundsAndDisputes, account, paymentProvider] = await Promise.all(
+        [
+          readPaymentRecords(executor, scope, { paymentTransactionId: id }),
+          readPayerQuote(executor, scope, payment),
+          readRefundsAndDisputes(executor, scope, [row]),
+          flags.includeAccount ? accountOf(executor, scope, row.accountId) : null,
+          providerOf(executor, scope, row.paymentProviderId),
+        ],
+      );
       const { paymentRequest, ...lean } = payment;
       return {
         ...lean,
         ...(flags.includePaymentRequest ? { paymentRequest } : {}),
         ...(flags.includeAccount ? { account } : {}),
         paymentProvider,
-        ...(flags.includePaymentAllocations ? { paymentAllocations: records.paymentAllocations } : {}),
+        ...(flags.includePaymentAllocations
+          ? { paymentAllocations: records.paymentAllocations }
+          : {}),
         ...(flags.includeLatePaymentTransactions
           ? { paymentFeeTransactions: records.paymentFeeTransactions }
           : {}),

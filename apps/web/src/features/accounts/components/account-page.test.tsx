@@ -197,7 +197,11 @@ describe('the account page', () => {
   // 'Configuration group <uuid>'.
   it("offers the company's settlement groups and late-payment configurations by name and saves the one chosen", async () => {
     const saved = anAccount();
-    saved.accountSettings = { ...saved.accountSettings, settlementConfigurationGroupId: groupId, defaultUsageType: 'Multiple' };
+    saved.accountSettings = {
+      ...saved.accountSettings,
+      settlementConfigurationGroupId: groupId,
+      defaultUsageType: 'Multiple',
+    };
     const calls = renderPage(saved, { permissions: ['EditAccountSettings'], policy: true });
     await screen.findByRole('heading', { name: 'ACC000001 - Acme Widgets Ltd' });
     await userEvent.click(screen.getByRole('tab', { name: 'Settings' }));
@@ -206,8 +210,14 @@ describe('the account page', () => {
     expect(screen.queryByText(/Configuration group/)).toBeNull();
     expect(screen.getByRole('textbox', { name: 'Default usage type' })).toHaveValue('Multiple');
     await userEvent.click(settlements);
-    const settlementOptions = (await screen.findAllByRole('option')).map((option) => option.textContent);
-    expect(settlementOptions).toEqual(['Company default', 'Auto-apply disabled', 'Trade customers']);
+    const settlementOptions = (await screen.findAllByRole('option')).map(
+      (option) => option.textContent,
+    );
+    expect(settlementOptions).toEqual([
+      'Company default',
+      'Auto-apply disabled',
+      'Trade customers',
+    ]);
     await userEvent.click(screen.getByRole('option', { name: 'Company default' }));
     await userEvent.click(screen.getByRole('textbox', { name: 'Late payments' }));
     await userEvent.click(await screen.findByRole('option', { name: 'UK statutory' }));

@@ -15,8 +15,7 @@ import { useState } from 'react';
 import { failureMessage } from '@/ui/form-errors';
 import { usePermission } from '@/ui/use-permission';
 import { spaceWords } from '@/ui/words';
-import { useLatePayments } from '@/features/late-payments/api/get-late-payments';
-import { useSettlementGroups } from '@/features/settlements/api/get-settlement-groups';
+import { useLatePayments, useSettlementGroups } from '@/lib/api/configuration-lists';
 import { useUpdateAccountSettings } from '../api/update-account-settings';
 
 interface Named {
@@ -37,7 +36,12 @@ function choices(disabledLabel: string, groups: Named[] | undefined, savedId: st
     ...(groups ?? []).map((group) => ({ value: group.id, label: group.name })),
   ];
   if (savedId && !options.some((option) => option.value === savedId)) {
-    options.push({ value: savedId, label: groups ? 'A configuration no longer listed' : 'Saved configuration (loading its name failed)' });
+    options.push({
+      value: savedId,
+      label: groups
+        ? 'A configuration no longer listed'
+        : 'Saved configuration (loading its name failed)',
+    });
   }
   return options;
 }
