@@ -167,6 +167,8 @@ const optionalPositive = (message: string) =>
 
 /** Issue 21 item 15: an amount has at most its currency's minor units (JPY 0, KWD 3). */
 function minorUnits(ctx: z.RefinementCtx, amount: number | null | undefined, currency: string | null | undefined, path: (string | number)[], label = 'Amount') {
+  // An amount past 4 decimals already has its own message (amountDecimals): one message a field.
+  if (typeof amount === 'number' && Math.abs(amount * 10_000 - Math.round(amount * 10_000)) >= 1e-6) return;
   const issue = minorUnitsIssue(amount, currency, label);
   if (issue) ctx.addIssue({ code: 'custom', message: issue, path });
 }
