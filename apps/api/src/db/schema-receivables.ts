@@ -61,6 +61,8 @@ export const accounts = pgTable(
     latePaymentConfigurationGroupId: uuid('late_payment_configuration_group_id'),
     editPaymentStatus: text('edit_payment_status').notNull().default('Default'),
     editPaymentOverrideStatus: text('edit_payment_override_status').notNull().default('UseAccountStatus'),
+    /** spec 2 §4: the usage type of the account's new payment requests; null: the company's default. */
+    defaultUsageType: text('default_usage_type'),
     createdOn: at('created_on').notNull().defaultNow(),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },
@@ -112,6 +114,8 @@ export const transactions = pgTable(
     transactionSecondReference: text('transaction_second_reference'),
     orderReference: text('order_reference'),
     transactionType: text('transaction_type').notNull(),
+    /** spec 2 §3 transactionTypeName: the ERP's own name of the type; null: the type in words. */
+    transactionTypeName: text('transaction_type_name'),
     transactionDate: day('transaction_date').notNull(),
     dueDate: day('due_date'),
     currency: text('currency').notNull(),

@@ -249,6 +249,7 @@ const validSettings = {
   latePaymentConfigurationGroupId: null,
   editPaymentStatus: 'Default',
   editPaymentOverrideStatus: 'UseAccountStatus',
+  defaultUsageType: null,
 };
 const groupId = '0199f0aa-0000-7000-8000-0000000000aa';
 
@@ -281,6 +282,7 @@ describe('PUT accounts/{id}/settings', () => {
       latePaymentConfigurationGroupId: latePaymentId,
       editPaymentStatus: 'Allow',
       editPaymentOverrideStatus: 'UsePaymentRequest',
+      defaultUsageType: null,
     };
     const response = await call(merchant, 'PUT', `accounts/${account.id}/settings`, settings);
     expect(response.statusCode).toBe(200);

@@ -196,7 +196,8 @@ describe('POST payment-requests with transactionAllocations', () => {
 
   it('refuses an amount above what the transaction owes; accepts exactly what it owes', async () => {
     const invoice = await transaction(merchant, account.id, { allocatedAmount: '40', paidStatus: 'PartPaid' });
-    await refused(merchant, body([{ transactionId: invoice, amount: 60.0001 }]), 422, 'transactionAllocations.0.amount', m.amountAboveOutstanding);
+    // One penny over (issue 21 item 15: a GBP amount has at most 2 decimals).
+    await refused(merchant, body([{ transactionId: invoice, amount: 60.01 }]), 422, 'transactionAllocations.0.amount', m.amountAboveOutstanding);
     const exact = await call(merchant, body([{ transactionId: invoice, amount: 60 }]));
     expect(exact.statusCode, exact.body).toBe(201);
     expect(exact.json().amountToPay).toBe(60);

@@ -347,7 +347,8 @@ describe('PATCH payment-requests', () => {
     expect(response.json()).toMatchObject({
       description: 'New words',
       validFrom: '2026-11-01T00:00:00.000Z',
-      validUntil: '2026-11-01T00:00:00.000Z',
+      // Issue 21 item 16: a valid-until day lasts to the end of that day.
+      validUntil: '2026-11-01T23:59:59.999Z',
       paymentRequiredBy: null,
       options: { usage: 'Multiple' },
       deliveryContact: { companyName: 'Depot', firstNames: null, address: { type: 'Delivery', address3: 'Unit 4' } },

@@ -32,7 +32,8 @@ export function useTransactionColumns({
         title: 'Type',
         sortable: true,
         filter: { type: 'select', options: enumOptions(transactionTypes) },
-        render: (transaction) => spaceWords(transaction.transactionType),
+        render: (transaction) =>
+          transaction.transactionTypeName ?? spaceWords(transaction.transactionType),
       },
       {
         accessor: 'transactionDate',

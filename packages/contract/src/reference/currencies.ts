@@ -1224,4 +1224,4 @@ export function findCurrency(code: string): Currency | undefined {
   return currenciesByCode.get(code.toUpperCase());
 }
 
-export { currencyDecimalPlaces } from './currency-decimals.js';
+export { currencyDecimalPlaces, minorUnitsIssue, minorUnitsMessage } from './currency-decimals.js';

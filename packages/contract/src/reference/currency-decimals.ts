@@ -36,3 +36,26 @@ const decimalsOtherThanTwo: Readonly<Record<string, number>> = {
 export function currencyDecimalPlaces(code: string): number {
   return decimalsOtherThanTwo[code.toUpperCase()] ?? 2;
 }
+
+/**
+ * Issue 21 item 15: an amount saved in a currency has at most that currency's minor units (JPY 0,
+ * GBP 2, KWD 3). The message naming the field, or null when the amount fits (docs/decisions.md,
+ * "Amounts follow the currency's minor units").
+ */
+export function minorUnitsIssue(
+  amount: number | null | undefined,
+  currency: string | null | undefined,
+  label = 'Amount',
+): string | null {
+  if (amount === null || amount === undefined || !currency || !Number.isFinite(amount)) return null;
+  const places = currencyDecimalPlaces(currency);
+  const scaled = amount * 10 ** places;
+  if (Math.abs(scaled - Math.round(scaled)) < 1e-6) return null;
+  return minorUnitsMessage(label, currency.toUpperCase(), places);
+}
+
+export function minorUnitsMessage(label: string, currency: string, places: number): string {
+  return places === 0
+    ? `${label} must be a whole number in ${currency}`
+    : `${label} can have at most ${places} decimal places in ${currency}`;
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
+import { usageTypes } from '../enums.js';
 import { currencies } from '../reference/currencies.js';
 import { countSchema } from './payment-transactions.js';
 
@@ -62,6 +63,7 @@ export const accountMessages = {
   editPaymentStatus: `Edit payment status must be one of ${editPaymentStatuses.join(', ')}.`,
   editPaymentOverrideStatus: `Edit payment override must be one of ${editPaymentOverrideStatuses.join(', ')}.`,
   booleanRequired: (label: string) => `${label} must be true or false.`,
+  defaultUsageType: `Default usage type must be one of ${usageTypes.join(', ')}, or null for the company's default.`,
 } as const;
 
 const isoCurrencyCodes: ReadonlySet<string> = new Set(currencies.map((currency) => currency.code));
@@ -123,6 +125,12 @@ export const accountSettingsSchema = z
     latePaymentConfigurationGroupId: z.uuid().nullable(),
     editPaymentStatus: z.enum(editPaymentStatuses),
     editPaymentOverrideStatus: z.enum(editPaymentOverrideStatuses),
+    /**
+     * spec 2 §4: the usage type of the account's new payment requests, and the one a request
+     * without its own shows; null: the company's default (docs/decisions.md). Always answered;
+     * optional so records and fixtures from before it still parse.
+     */
+    defaultUsageType: z.enum(usageTypes).nullable().optional(),
   })
   .meta({ id: 'AccountSettings' });
 export type AccountSettings = z.infer<typeof accountSettingsSchema>;
@@ -188,6 +196,11 @@ export const accountSettingsBody = z
     editPaymentOverrideStatus: z.enum(editPaymentOverrideStatuses, {
       message: accountMessages.editPaymentOverrideStatus,
     }),
+    /** Absent: stays as saved; null: the company's default. */
+    defaultUsageType: z
+      .enum(usageTypes, { message: accountMessages.defaultUsageType })
+      .nullable()
+      .optional(),
   })
   .superRefine((value, ctx) => {
     if (value.disableAutoApplySettlements && value.settlementConfigurationGroupId) {

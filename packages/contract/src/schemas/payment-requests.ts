@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { processSchema } from 'zod/v4/core';
 import { defineQueryFields } from '../query/query-fields.js';
-import { findCurrency } from '../reference/currencies.js';
+import { findCurrency, minorUnitsIssue } from '../reference/currencies.js';
 import { calendarDateInput, calendarDateSchema, dayNotBefore } from './calendar-date.js';
 import { optionalEmailAddress } from './email.js';
 
@@ -120,6 +120,17 @@ const optionalDate = z
   .nullish()
   .transform((value) => (value ? new Date(value).toISOString() : null));
 
+/**
+ * Issue 21 item 16: a valid-until given as a day ('2026-06-30', as the site's date fields send it)
+ * lasts to the end of that day (UTC, as the site shows the day); a date-time stays as given.
+ */
+const optionalEndDate = z
+  .union([z.literal(''), z.iso.datetime({ offset: true, message: m.dateInvalid }), z.iso.date({ message: m.dateInvalid })], {
+    message: m.dateInvalid,
+  })
+  .nullish()
+  .transform((value) => (!value ? null : new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T23:59:59.999Z` : value).toISOString()));
+
 /** An optional calendar day (issue 10 item 2); empty becomes null. */
 const optionalDay = z
   .union([z.literal(''), calendarDateInput(m.dateInvalid)], { message: m.dateInvalid })
@@ -153,6 +164,14 @@ const optionalPositive = (message: string) =>
     .max(paymentRequestLimits.amountMax, m.amountTooLarge)
     .nullish()
     .transform((value) => value ?? null);
+
+/** Issue 21 item 15: an amount has at most its currency's minor units (JPY 0, KWD 3). */
+function minorUnits(ctx: z.RefinementCtx, amount: number | null | undefined, currency: string | null | undefined, path: (string | number)[], label = 'Amount') {
+  // An amount past 4 decimals already has its own message (amountDecimals): one message a field.
+  if (typeof amount === 'number' && Math.abs(amount * 10_000 - Math.round(amount * 10_000)) >= 1e-6) return;
+  const issue = minorUnitsIssue(amount, currency, label);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue, path });
+}
 
 const laterOrEqual = (from: string | null, until: string | null) => !from || !until || Date.parse(until) >= Date.parse(from);
 
@@ -292,7 +311,15 @@ export const paymentRequestSchema = z
     /** `<PUBLIC_URL>/pay/<id>`: the payer page (not part of this product yet, docs/decisions.md). */
     requestUrl: z.string(),
     accountId: z.uuid().nullable(),
-    account: z.object({ id: z.uuid(), accountReference: z.string(), name: z.string() }).nullable(),
+    account: z
+      .object({
+        id: z.uuid(),
+        accountReference: z.string(),
+        name: z.string(),
+        /** spec 2 §4: the account's default usage type (null: none); always answered by the server. */
+        defaultUsageType: z.enum(usageTypes).nullable().optional(),
+      })
+      .nullable(),
     billingContact: contactSchema.nullable(),
     deliveryContact: contactSchema.nullable(),
     options: z.object({ usage: z.enum(usageTypes).nullable() }),
@@ -345,7 +372,8 @@ export const createTransactionRequestBody = z
     description: optionalText('Description', paymentRequestLimits.dialogDescription),
     paymentTerms: optionalText('Payment terms', paymentRequestLimits.dialogPaymentTerms),
   })
-  .refine((body) => dayNotBefore(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] });
+  .refine((body) => dayNotBefore(body.transactionDate, body.dueDate), { message: m.dueDateBeforeTransactionDate, path: ['dueDate'] })
+  .superRefine((body, ctx) => minorUnits(ctx, body.amount, body.currency, ['amount']));
 
 /** The account-page variant (spec 2 §2, §5). */
 export const createAccountRequestBody = z
@@ -360,12 +388,13 @@ export const createAccountRequestBody = z
     accountId: z.uuid({ message: m.accountRequired }),
     validFrom: optionalDate,
     // Absent (undefined) takes the company's default link expiry; null or '' means none.
-    validUntil: optionalDate.optional(),
+    validUntil: optionalEndDate.optional(),
     paymentRequiredBy: optionalDay,
     billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
     test: z.boolean().default(false),
   })
-  .refine((body) => laterOrEqual(body.validFrom, body.validUntil ?? null), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] });
+  .refine((body) => laterOrEqual(body.validFrom, body.validUntil ?? null), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] })
+  .superRefine((body, ctx) => minorUnits(ctx, body.amountToPay, body.currency, ['amountToPay']));
 
 /** The accounting transaction types a payer can be asked to pay (docs/decisions.md). */
 export const payableTransactionTypes = ['Invoice', 'BalanceIncreasingTransaction', 'ProformaInvoice'] as const;
@@ -403,10 +432,16 @@ export const createInvoicesRequestBody = z
       .enum(usageTypes, { message: 'Usage type must be Single or Multiple' })
       .nullish()
       .transform((value) => value ?? null),
-    validUntil: optionalDate,
+    validUntil: optionalEndDate,
     paymentRequiredBy: optionalDay,
     billingContact: billingContactInputSchema.nullish().transform((value) => value ?? null),
   })
+  // Without a currency the invoices' is checked by the server.
+  .superRefine((body, ctx) =>
+    body.transactionAllocations.forEach((allocation, index) =>
+      minorUnits(ctx, allocation.amount, body.currency, ['transactionAllocations', index, 'amount']),
+    ),
+  )
   .meta({ id: 'CreateInvoicesPaymentRequest' });
 export type CreateInvoicesRequestBody = z.input<typeof createInvoicesRequestBody>;
 
@@ -454,7 +489,7 @@ export const updatePaymentRequestBody = z
     id: z.uuid({ message: 'Id must be the id (a UUID) of a payment request of this company.' }),
     description: optionalText('Description', paymentRequestLimits.description).optional(),
     validFrom: optionalDate.optional(),
-    validUntil: optionalDate.optional(),
+    validUntil: optionalEndDate.optional(),
     paymentRequiredBy: optionalDay.optional(),
     usageType: z.enum(usageTypes, { message: 'Usage type must be Single or Multiple' }).optional(),
     billingContact: contactEditSchema.nullable().optional(),

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { feeLineSchema } from './money-rules.js';
-import { paymentFeeTransactionSchema, transactionPaymentAllocationSchema } from './transactions.js';
+import {
+  paymentFeeTransactionSchema,
+  transactionAccountSchema,
+  transactionPaymentAllocationSchema,
+} from './transactions.js';
 
 /** spec 2 §3 Payment transaction */
 export const paymentTransactionTypes = ['Payment', 'Refund'] as const;
@@ -36,6 +40,57 @@ export type AllocatedStatus = (typeof allocatedStatuses)[number];
 
 export const paymentMethodTypes = ['Card', 'BankTransfer', 'BankDebit'] as const;
 export type PaymentMethodType = (typeof paymentMethodTypes)[number];
+
+/** spec 2 §3 Settlement status enumeration. */
+export const settlementStatuses = ['Closed', 'Processing', 'Reserved', 'Scheduled'] as const;
+export type SettlementStatus = (typeof settlementStatuses)[number];
+
+/**
+ * Where the money of a payment transaction stands (docs/decisions.md, "Settlement status"): held
+ * for a later capture is Reserved; a bank debit not yet collected is Scheduled; anything else still
+ * under way is Processing; a payment in a final status is Closed.
+ */
+export function settlementStatusOf(
+  status: PaymentTransactionStatus,
+  paymentMethodType: PaymentMethodType | null,
+): SettlementStatus {
+  if (status === 'Pending') return 'Reserved';
+  if (status === 'Processing') return paymentMethodType === 'BankDebit' ? 'Scheduled' : 'Processing';
+  return 'Closed';
+}
+
+/** spec 2 §3, §7: the payment provider configuration a payment transaction went through. */
+export const paymentTransactionProviderSchema = z
+  .object({
+    id: z.uuid(),
+    /** The configuration's own name (spec 3 §5). */
+    name: z.string(),
+    /** Which provider it is: Stripe, GoCardless, Opayo, Sandbox… */
+    providerName: z.string(),
+    isTest: z.boolean(),
+    enabled: z.boolean(),
+  })
+  .meta({ id: 'PaymentTransactionProvider' });
+export type PaymentTransactionProvider = z.infer<typeof paymentTransactionProviderSchema>;
+
+/**
+ * spec 2 §7 GET payment-transactions/{id} "flags for account, paymentRequest, paymentAllocations,
+ * latePaymentTransactions", named like GET payment-requests' includeTransactions. Each is true when
+ * absent (the detail page wants everything); false leaves its part out (docs/decisions.md).
+ */
+const includeFlag = (part: string) =>
+  z
+    .enum(['true', 'false'], { message: `include${part} must be true or false` })
+    .optional()
+    .transform((value) => value !== 'false')
+    .describe(`false leaves ${part[0]!.toLowerCase()}${part.slice(1)} out; true or absent includes it.`);
+export const paymentTransactionDetailQuery = z.object({
+  includeAccount: includeFlag('Account'),
+  includePaymentRequest: includeFlag('PaymentRequest'),
+  includePaymentAllocations: includeFlag('PaymentAllocations'),
+  includeLatePaymentTransactions: includeFlag('LatePaymentTransactions'),
+});
+export type PaymentTransactionDetailFlags = z.output<typeof paymentTransactionDetailQuery>;
 
 export const customerDetailsSchema = z
   .object({
@@ -237,6 +292,12 @@ export const paymentTransactionSchema = z
     paymentProviderName: z.string().nullable(),
     paymentProviderReference: z.string().nullable(),
     paymentMethodType: z.enum(paymentMethodTypes).nullable(),
+    /** spec 2 §3: where the money stands (settlementStatusOf). Always answered by the server. */
+    settlementStatus: z.enum(settlementStatuses).optional(),
+    /** On the detail call (includeAccount): the account paid on; null when none. */
+    account: transactionAccountSchema.nullable().optional(),
+    /** On the detail call: the provider configuration it went through; null when none. */
+    paymentProvider: paymentTransactionProviderSchema.nullable().optional(),
     /**
      * A Refund: the payment it gives money back from (issue 19); null for a payment. Always
      * answered; optional only so records written before refunds existed still parse.

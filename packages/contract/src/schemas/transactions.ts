@@ -20,6 +20,24 @@ export const transactionTypes = [
 ] as const;
 export type TransactionType = (typeof transactionTypes)[number];
 
+/**
+ * spec 2 §3 transactionTypeName: what a transaction's type is called when the ERP gives it no name
+ * of its own (docs/decisions.md, "Accounting transactions: transactionTypeName").
+ */
+export const transactionTypeNames: Readonly<Record<TransactionType, string>> = {
+  None: 'None',
+  Invoice: 'Invoice',
+  Receipt: 'Receipt',
+  CreditNote: 'Credit Note',
+  Payment: 'Payment',
+  BalanceIncreasingTransaction: 'Balance Increasing Transaction',
+  BalanceReducingTransaction: 'Balance Reducing Transaction',
+  Quotation: 'Quotation',
+  ProformaInvoice: 'Proforma Invoice',
+  OrderAcknowledgement: 'Order Acknowledgement',
+  GoodsDespatchNote: 'Goods Despatch Note',
+};
+
 export const paidStatuses = ['Unpaid', 'PartPaid', 'FullyPaid'] as const;
 export type PaidStatus = (typeof paidStatuses)[number];
 
@@ -42,6 +60,7 @@ export type SettlementOfferStatus = (typeof settlementOfferStatuses)[number];
 /** Our limits where spec 2 leaves them open (docs/api.md); offer description 100 is spec 2 §5/§9. */
 export const transactionLimits = {
   reference: 100,
+  typeName: 100,
   description: 1000,
   paymentTermsDescription: 255,
   postingApplication: 100,
@@ -229,6 +248,11 @@ export const transactionSchema = z
     transactionSecondReference: z.string().nullable(),
     orderReference: z.string().nullable(),
     transactionType: z.enum(transactionTypes),
+    /**
+     * The ERP's own name of the type, else the type in words (transactionTypeNames). Always
+     * answered; optional so records and fixtures from before it still parse.
+     */
+    transactionTypeName: z.string().optional(),
     transactionDate: calendarDateSchema,
     dueDate: calendarDateSchema.nullable(),
     transactionAmount: z.number(),
@@ -279,6 +303,7 @@ export const createTransactionBody = z
     transactionSecondReference: optionalText(transactionLimits.reference, 'Second reference'),
     orderReference: optionalText(transactionLimits.reference, 'Order reference'),
     transactionType: z.enum(transactionTypes, { message: transactionMessages.typeRequired }),
+    transactionTypeName: optionalText(transactionLimits.typeName, 'Transaction type name'),
     transactionDate: calendarDateInput(transactionMessages.dateRequired),
     dueDate: calendarDateInput('Due date must be a date (YYYY-MM-DD).').nullish(),
     currency: z

@@ -92,6 +92,7 @@ export function toAccount(row: AccountRow, counts?: AccountCounts): Account {
       editPaymentStatus: row.editPaymentStatus as AccountSettings['editPaymentStatus'],
       editPaymentOverrideStatus:
         row.editPaymentOverrideStatus as AccountSettings['editPaymentOverrideStatus'],
+      defaultUsageType: row.defaultUsageType as AccountSettings['defaultUsageType'],
     },
     createdOn: row.createdOn.toISOString(),
     updatedOn: row.updatedOn.toISOString(),

@@ -151,6 +151,9 @@ export function createAccountsService(deps: {
       id: string,
       body: AccountSettingsBody,
     ): Promise<Account> {
+      // An unknown account is a 404 before anything about its settings.
+      const current = await accounts.find(tx, scope, id);
+      if (!current) throw accountNotFound(id);
       const settings: AccountSettings = {
         disableAutoApplySettlements: body.disableAutoApplySettlements,
         settlementConfigurationGroupId: body.settlementConfigurationGroupId ?? null,
@@ -158,9 +161,12 @@ export function createAccountsService(deps: {
         latePaymentConfigurationGroupId: body.latePaymentConfigurationGroupId ?? null,
         editPaymentStatus: body.editPaymentStatus,
         editPaymentOverrideStatus: body.editPaymentOverrideStatus,
+        // Absent keeps what was saved: a client that predates the field does not clear it.
+        defaultUsageType:
+          body.defaultUsageType === undefined
+            ? (current.defaultUsageType as AccountSettings['defaultUsageType'])
+            : body.defaultUsageType,
       };
-      // An unknown account is a 404 before anything about its settings.
-      if (!(await accounts.find(tx, scope, id))) throw accountNotFound(id);
       const found = await accounts.configurationsExist(tx, scope, {
         settlementGroupId: settings.settlementConfigurationGroupId,
         latePaymentId: settings.latePaymentConfigurationGroupId,

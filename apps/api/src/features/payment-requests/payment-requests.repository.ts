@@ -5,6 +5,7 @@ import type {
   PaymentRequestPayment,
   PaymentRequestTransaction,
   TransactionAllocation,
+  UsageType,
   paymentRequestQuery,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
@@ -193,6 +194,7 @@ export function createPaymentRequestsRepository() {
           id: accounts.id,
           accountReference: accounts.accountReference,
           name: accounts.name,
+          defaultUsageType: accounts.defaultUsageType,
         })
         .from(accounts)
         .where(
@@ -202,7 +204,12 @@ export function createPaymentRequestsRepository() {
             inArray(accounts.id, ids),
           ),
         );
-      return new Map(rows.map((row) => [row.id, row]));
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          { ...row, defaultUsageType: row.defaultUsageType as UsageType | null },
+        ]),
+      );
     },
 
     async findAccount(executor: Executor, scope: PaymentRequestScope, id: string) {

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import {
   addExpiry,
   allocationAmountIssue,
+  minorUnitsIssue,
   newRequestDefaults,
   payableTransactionTypes,
   paymentRequestMessages as m,
@@ -11,6 +12,7 @@ import {
   type PageQuery,
   type PaymentRequest,
   type UpdatePaymentRequestInput,
+  type UsageType,
   type paymentRequestQuery,
 } from '@ledgerline/contract';
 import { randomInt } from 'node:crypto';
@@ -37,6 +39,11 @@ function invoiceReference(): string {
 }
 
 const payable: ReadonlySet<string> = new Set(payableTransactionTypes);
+const minorUnitFields = [
+  ['amount', 'Amount'],
+  ['minimumAmount', 'Minimum Amount'],
+  ['maximumAmount', 'Maximum Amount'],
+] as const;
 
 interface AccountContact {
   firstNames?: string;
@@ -172,6 +179,8 @@ export function createPaymentRequestsService(deps: {
       const owed = new Big(transaction.owed);
       if (transaction.paidStatus === 'FullyPaid' || owed.lte(0)) return refuse(m.transactionNothingOutstanding);
       if (allocation.amount !== null && new Big(allocation.amount).gt(owed)) return refuse(m.amountAboveOutstanding, 'amount');
+      const units = minorUnitsIssue(allocation.amount, currency);
+      if (units) return refuse(units, 'amount');
       amounts.push(allocation.amount === null ? owed : new Big(allocation.amount));
     });
     const total = amounts.reduce((sum, value) => sum.plus(value), new Big(0));
@@ -231,7 +240,12 @@ export function createPaymentRequestsService(deps: {
       const id = uuidv7();
       // spec 3 §2 payment request settings: the company's default usage type, and its default
       // link expiry counted from when the link starts to work (docs/decisions.md, "Preferences").
-      const defaults = await readPaymentRequestSettings(tx, scope);
+      const settings = await readPaymentRequestSettings(tx, scope);
+      // spec 2 §4: the account's default usage type comes before the company's.
+      const defaults = {
+        ...settings,
+        defaultUsageType: (account.defaultUsageType as UsageType | null) ?? settings.defaultUsageType,
+      };
       const expiryFrom = (validFrom: Date | null) =>
         addExpiry(validFrom && validFrom.getTime() > Date.now() ? validFrom : new Date(), defaults.validUntilAddition);
       if (input.requestType === 'Account') {
@@ -378,6 +392,13 @@ export function createPaymentRequestsService(deps: {
       const amounts = input.map((allocation) => {
         const previous = stored.get(allocation.transactionId)!;
         return allocation.amount ?? (previous.amount === null ? null : Number(previous.amount));
+      });
+      // Issue 21 item 15: amounts in the request's currency's minor units.
+      input.forEach((allocation, index) => {
+        for (const [field, label] of minorUnitFields) {
+          const issue = minorUnitsIssue(allocation[field], row.currency, label);
+          if (issue) throw new ValidationError({ [`${index}.${field}`]: [issue] }, issue);
+        }
       });
       input.forEach((allocation, index) => {
         const owed = outstanding.get(allocation.transactionId);

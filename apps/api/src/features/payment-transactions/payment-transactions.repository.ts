@@ -1,25 +1,36 @@
 import Big from 'big.js';
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type {
-  PageQuery,
-  PaymentDispute,
-  PaymentTransaction,
-  PaymentTransactionSummary,
-  paymentTransactionQuery,
+import {
+  settlementStatusOf,
+  type PageQuery,
+  type PaymentDispute,
+  type PaymentTransaction,
+  type PaymentTransactionDetailFlags,
+  type PaymentTransactionProvider,
+  type PaymentTransactionSummary,
+  type paymentTransactionQuery,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords, readPaymentRecordsOfPayments } from '../../db/payment-records.js';
 import {
+  accounts,
   paymentDisputes,
   paymentRequests,
   paymentTransactions,
 } from '../../db/schema-receivables.js';
+import { paymentProviders } from '../../db/schema-providers.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
 import { readPayerQuote, readPayerQuotes } from './payer-quote.js';
 
 type Row = typeof paymentTransactions.$inferSelect;
+const everything: PaymentTransactionDetailFlags = {
+  includeAccount: true,
+  includePaymentRequest: true,
+  includePaymentAllocations: true,
+  includeLatePaymentTransactions: true,
+};
 type RequestRow = typeof paymentRequests.$inferSelect;
 type Fields = (typeof paymentTransactionQuery)['fields'];
 /** findWithDetails's answer. */
@@ -69,6 +80,10 @@ export function toPaymentTransaction(row: Row, request?: RequestRow | null): Pay
     paymentProviderName: row.paymentProviderName,
     paymentProviderReference: row.paymentProviderReference,
     paymentMethodType: row.paymentMethodType as PaymentTransaction['paymentMethodType'],
+    settlementStatus: settlementStatusOf(
+      row.status as PaymentTransaction['status'],
+      row.paymentMethodType as PaymentTransaction['paymentMethodType'],
+    ),
     refundOfId: row.refundOfId,
     refundReason: row.refundReason,
   };
@@ -193,6 +208,53 @@ const inScope = (scope: Scope) =>
 
 export function createPaymentTransactionsRepository() {
   const statements = createStatementCache();
+  /** spec 2 §3 Payment transaction `account`: the account paid on, as a transaction shows it. */
+  async function accountOf(executor: Executor, scope: Scope, accountId: string | null) {
+    if (!accountId) return null;
+    const [account] = await executor
+      .select({
+        id: accounts.id,
+        accountReference: accounts.accountReference,
+        name: accounts.name,
+        currency: accounts.currency,
+      })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.tenantId, scope.tenantId),
+          eq(accounts.datasetId, scope.datasetId),
+          eq(accounts.id, accountId),
+        ),
+      );
+    return account ?? null;
+  }
+
+  /** spec 2 §3 Payment transaction `paymentProvider`: the configuration it went through. */
+  async function providerOf(
+    executor: Executor,
+    scope: Scope,
+    providerId: string | null,
+  ): Promise<PaymentTransactionProvider | null> {
+    if (!providerId) return null;
+    const [provider] = await executor
+      .select({
+        id: paymentProviders.id,
+        name: paymentProviders.name,
+        providerName: paymentProviders.providerName,
+        isTest: paymentProviders.isTest,
+        enabled: paymentProviders.enabled,
+      })
+      .from(paymentProviders)
+      .where(
+        and(
+          eq(paymentProviders.tenantId, scope.tenantId),
+          eq(paymentProviders.datasetId, scope.datasetId),
+          eq(paymentProviders.id, providerId),
+        ),
+      );
+    return provider ?? null;
+  }
+
   async function requestsById(executor: Executor, scope: Scope, ids: string[]) {
     if (ids.length === 0) return new Map<string, RequestRow>();
     const rows = await executor
@@ -332,7 +394,12 @@ export function createPaymentTransactionsRepository() {
      * The detail page's payment: with its allocations and late-payment fee lines (spec 2 §2) and
      * what the payer page offered (issue 14).
      */
-    async findWithDetails(executor: Executor, scope: Scope, id: string) {
+    async findWithDetails(
+      executor: Executor,
+      scope: Scope,
+      id: string,
+      flags: PaymentTransactionDetailFlags = everything,
+    ) {
       const [row] = await executor
         .select()
         .from(t)
@@ -344,12 +411,30 @@ export function createPaymentTransactionsRepository() {
           ) ?? null)
         : null;
       const payment = toPaymentTransaction(row, request);
-      const [records, payerQuote, refundsAndDisputes] = await Promise.all([
-        readPaymentRecords(executor, scope, { paymentTransactionId: id }),
-        readPayerQuote(executor, scope, payment),
-        readRefundsAndDisputes(executor, scope, [row]),
-      ]);
-      return { ...payment, ...records, payerQuote, ...refundsAndDisputes.get(id)! };
+      const [records, payerQuote, refundsAndDisputes, account, paymentProvider] = await Promise.all(
+        [
+          readPaymentRecords(executor, scope, { paymentTransactionId: id }),
+          readPayerQuote(executor, scope, payment),
+          readRefundsAndDisputes(executor, scope, [row]),
+          flags.includeAccount ? accountOf(executor, scope, row.accountId) : null,
+          providerOf(executor, scope, row.paymentProviderId),
+        ],
+      );
+      const { paymentRequest, ...lean } = payment;
+      return {
+        ...lean,
+        ...(flags.includePaymentRequest ? { paymentRequest } : {}),
+        ...(flags.includeAccount ? { account } : {}),
+        paymentProvider,
+        ...(flags.includePaymentAllocations
+          ? { paymentAllocations: records.paymentAllocations }
+          : {}),
+        ...(flags.includeLatePaymentTransactions
+          ? { paymentFeeTransactions: records.paymentFeeTransactions }
+          : {}),
+        payerQuote,
+        ...refundsAndDisputes.get(id)!,
+      };
     },
   };
 }

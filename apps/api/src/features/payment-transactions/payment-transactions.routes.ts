@@ -23,6 +23,7 @@ import {
   pageQuerySchema,
   parsePageQuery,
   paymentTransactionQuery,
+  paymentTransactionDetailQuery,
   paymentTransactionSchema,
   reservationActionBody,
   reservationActionResultSchema,
@@ -160,14 +161,15 @@ export async function paymentTransactionsRoutes(
       schema: {
         tags,
         summary:
-          'One payment transaction with its payment request, allocations and late-payment fee lines',
+          'One payment transaction with its account, payment request, allocations, late-payment fee lines and payment provider',
         params: uuidParam,
+        querystring: paymentTransactionDetailQuery,
         response: { 200: paymentTransactionSchema },
       },
     },
     async (request) => {
       const found = await request.tenantRead((tx) =>
-        repository.findWithDetails(tx, scopeOf(request), request.params.id),
+        repository.findWithDetails(tx, scopeOf(request), request.params.id, request.query),
       );
       if (!found) throw new NotFoundError('The payment transaction was not found.');
       return found;

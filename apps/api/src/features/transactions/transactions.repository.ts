@@ -7,6 +7,7 @@ import type {
   TransactionDetail,
   transactionQuery,
 } from '@ledgerline/contract';
+import { transactionTypeNames } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords } from '../../db/payment-records.js';
 import {
@@ -65,6 +66,10 @@ export function toTransaction(row: Row, account?: AccountRow | null): Transactio
     transactionSecondReference: row.transactionSecondReference,
     orderReference: row.orderReference,
     transactionType: row.transactionType as Transaction['transactionType'],
+    transactionTypeName:
+      row.transactionTypeName ??
+      transactionTypeNames[row.transactionType as Transaction['transactionType']] ??
+      row.transactionType,
     transactionDate: row.transactionDate,
     dueDate: row.dueDate,
     transactionAmount: Number(row.transactionAmount),

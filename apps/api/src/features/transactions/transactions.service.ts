@@ -1,4 +1,5 @@
 import {
+  minorUnitsIssue,
   transactionMessages,
   type CreateSettlementOfferInput,
   type CreateTransactionInput,
@@ -37,6 +38,7 @@ function valuesOf(input: CreateTransactionInput, accountId: string): Transaction
     transactionSecondReference: input.transactionSecondReference,
     orderReference: input.orderReference,
     transactionType: input.transactionType,
+    transactionTypeName: input.transactionTypeName,
     transactionDate: input.transactionDate,
     dueDate: dayOf(input.dueDate),
     currency: input.currency,
@@ -77,11 +79,15 @@ export function createTransactionsService(deps: {
   async function checkAmount(
     tx: Tx,
     scope: TransactionScope,
-    transactionId: string,
+    transaction: TransactionRow,
     input: CreateSettlementOfferInput,
   ) {
+    const transactionId = transaction.id;
     if (input.type === 'PercentageDiscount' || input.amount === null || input.amount === undefined)
       return;
+    // Issue 21 item 15: in the transaction's currency's minor units (JPY 0, KWD 3).
+    const units = minorUnitsIssue(input.amount, transaction.currency);
+    if (units) throw new ValidationError({ amount: [units] }, units);
     const owed = await repository.amountOwed(tx, scope, transactionId);
     if (compareDecimals(String(input.amount), owed) > 0) {
       throw new ValidationError(
@@ -226,7 +232,7 @@ export function createTransactionsService(deps: {
           'settlementOfferTypeNotPresent',
         );
       }
-      await checkAmount(tx, scope, transactionId, input);
+      await checkAmount(tx, scope, transaction, input);
       // spec 2 §5: valid-until defaults on add to the transaction's due date.
       const validUntil =
         input.validUntil === undefined || input.validUntil === null
@@ -250,7 +256,7 @@ export function createTransactionsService(deps: {
     ): Promise<SettlementOffer> {
       const transaction = await transactionOf(tx, scope, transactionId);
       await usableOffer(tx, scope, transactionId, input.id, transactionMessages.offerUsedEdit);
-      await checkAmount(tx, scope, transactionId, input);
+      await checkAmount(tx, scope, transaction, input);
       const validUntil = dayOf(input.validUntil);
       checkDates(dayOf(input.validFrom), validUntil);
       const offer = await repository.updateOffer(

@@ -18,6 +18,32 @@ import { AccountPage } from './account-page';
 
 beforeAll(prepareGridTests);
 
+const groupId = '0199f0aa-0000-7000-8000-0000000000c1';
+const latePaymentId = '0199f0aa-0000-7000-8000-0000000000c2';
+const aSettlementGroup = () => ({
+  id: groupId,
+  name: 'Trade customers',
+  description: null,
+  customerEnabled: true,
+  transactionEnabled: true,
+  isDefault: false,
+  configurations: [],
+});
+const aLatePaymentConfiguration = () => ({
+  id: latePaymentId,
+  feeGroupType: 'LatePayment',
+  type: 'Uk',
+  name: 'UK statutory',
+  description: null,
+  enabled: true,
+  gracePeriodInDays: 5,
+  recurringPeriodInDays: null,
+  percentage: null,
+  amount: null,
+  applyCharges: true,
+  isDefault: false,
+});
+
 function renderPage(
   account = anAccount(),
   options: { permissions?: string[]; policy?: boolean } = {},
@@ -35,6 +61,12 @@ function renderPage(
     },
     'GET /payment-requests': {
       body: { items: [aPaymentRequest()], totalItems: 1, totalItemsEstimated: false },
+    },
+    'GET /settlement-configuration-groups': {
+      body: { items: [aSettlementGroup()], totalItems: 1, totalItemsEstimated: false },
+    },
+    'GET /late-payment-configurations': {
+      body: { items: [aLatePaymentConfiguration()], totalItems: 1, totalItemsEstimated: false },
     },
     [`PUT /accounts/${accountId}/settings`]: (call) => ({
       body: { ...account, accountSettings: call.body, counts: undefined },
@@ -157,6 +189,50 @@ describe('the account page', () => {
       latePaymentConfigurationGroupId: null,
       editPaymentStatus: 'Allow',
       editPaymentOverrideStatus: 'UseAccountStatus',
+      defaultUsageType: null,
+    });
+  });
+
+  // Issue 21 item 14: only 'Company default' and disabled were offered, and a saved group read
+  // 'Configuration group <uuid>'.
+  it("offers the company's settlement groups and late-payment configurations by name and saves the one chosen", async () => {
+    const saved = anAccount();
+    saved.accountSettings = {
+      ...saved.accountSettings,
+      settlementConfigurationGroupId: groupId,
+      defaultUsageType: 'Multiple',
+    };
+    const calls = renderPage(saved, { permissions: ['EditAccountSettings'], policy: true });
+    await screen.findByRole('heading', { name: 'ACC000001 - Acme Widgets Ltd' });
+    await userEvent.click(screen.getByRole('tab', { name: 'Settings' }));
+    const settlements = screen.getByRole('textbox', { name: 'Auto-apply settlements' });
+    expect(await screen.findByDisplayValue('Trade customers')).toBe(settlements);
+    expect(screen.queryByText(/Configuration group/)).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Default usage type' })).toHaveValue('Multiple');
+    await userEvent.click(settlements);
+    const settlementOptions = (await screen.findAllByRole('option')).map(
+      (option) => option.textContent,
+    );
+    expect(settlementOptions).toEqual([
+      'Company default',
+      'Auto-apply disabled',
+      'Trade customers',
+    ]);
+    await userEvent.click(screen.getByRole('option', { name: 'Company default' }));
+    await userEvent.click(screen.getByRole('textbox', { name: 'Late payments' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'UK statutory' }));
+    await userEvent.click(screen.getByRole('textbox', { name: 'Default usage type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Company default' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Account settings updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      disableAutoApplySettlements: false,
+      settlementConfigurationGroupId: null,
+      disableLatePayments: false,
+      latePaymentConfigurationGroupId: latePaymentId,
+      editPaymentStatus: 'Default',
+      editPaymentOverrideStatus: 'UseAccountStatus',
+      defaultUsageType: null,
     });
   });
 
@@ -170,6 +246,7 @@ describe('the account page', () => {
       'Late payments',
       'Edit payment status',
       'Edit payment override',
+      'Default usage type',
     ]) {
       expect(screen.getByRole('textbox', { name })).toBeDisabled();
     }

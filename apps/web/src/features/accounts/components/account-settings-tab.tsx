@@ -3,9 +3,11 @@ import {
   editPaymentOverrideStatuses,
   editPaymentStatuses,
   fromConfigurationChoice,
+  usageTypes,
   type Account,
   type EditPaymentOverrideStatus,
   type EditPaymentStatus,
+  type UsageType,
 } from '@ledgerline/contract';
 import { Button, Card, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -13,22 +15,42 @@ import { useState } from 'react';
 import { failureMessage } from '@/ui/form-errors';
 import { usePermission } from '@/ui/use-permission';
 import { spaceWords } from '@/ui/words';
+import { useLatePayments, useSettlementGroups } from '@/lib/api/configuration-lists';
 import { useUpdateAccountSettings } from '../api/update-account-settings';
 
+interface Named {
+  id: string;
+  name: string;
+}
+
 /**
- * The choices for settlements or late payments (spec 2 §2 Settings tab). Configuration groups
- * are not listed yet (their screens are another area's); a group the account already has stays
- * choosable so saving other settings keeps it.
+ * The choices for settlements or late payments (spec 2 §2 Settings tab): 'none' (disabled),
+ * 'default' (the company's default) or one of the company's groups by name. A saved group the list
+ * does not hold (the list failed to load, or the group is gone) stays choosable, named as such, so
+ * saving other settings keeps it.
  */
-function choices(disabledLabel: string, groupId: string | null) {
+function choices(disabledLabel: string, groups: Named[] | undefined, savedId: string | null) {
   const options = [
     { value: 'default', label: 'Company default' },
     { value: 'none', label: disabledLabel },
+    ...(groups ?? []).map((group) => ({ value: group.id, label: group.name })),
   ];
-  return groupId
-    ? [...options, { value: groupId, label: `Configuration group ${groupId}` }]
-    : options;
+  if (savedId && !options.some((option) => option.value === savedId)) {
+    options.push({
+      value: savedId,
+      label: groups
+        ? 'A configuration no longer listed'
+        : 'Saved configuration (loading its name failed)',
+    });
+  }
+  return options;
 }
+
+/** spec 2 §4: the account's default usage type; 'company' leaves it to the company's. */
+const usageOptions = [
+  { value: 'company', label: 'Company default' },
+  ...usageTypes.map((value) => ({ value, label: value })),
+];
 
 const statusOptions = editPaymentStatuses.map((value) => ({ value, label: value }));
 const overrideOptions = editPaymentOverrideStatuses.map((value) => ({
@@ -55,7 +77,10 @@ export function AccountSettingsTab({ account }: { account: Account }) {
   const [overrideStatus, setOverrideStatus] = useState<EditPaymentOverrideStatus>(
     settings.editPaymentOverrideStatus,
   );
+  const [usage, setUsage] = useState<string>(settings.defaultUsageType ?? 'company');
   const { mutate, isPending } = useUpdateAccountSettings(account.id);
+  const settlementGroups = useSettlementGroups();
+  const latePaymentConfigurations = useLatePayments();
 
   function save() {
     const settlement = fromConfigurationChoice(settlements);
@@ -68,6 +93,7 @@ export function AccountSettingsTab({ account }: { account: Account }) {
         latePaymentConfigurationGroupId: latePayment.groupId,
         editPaymentStatus,
         editPaymentOverrideStatus: overrideStatus,
+        defaultUsageType: usage === 'company' ? null : (usage as UsageType),
       },
       {
         onSuccess: () =>
@@ -93,7 +119,11 @@ export function AccountSettingsTab({ account }: { account: Account }) {
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Select
             label="Auto-apply settlements"
-            data={choices('Auto-apply disabled', settings.settlementConfigurationGroupId)}
+            data={choices(
+              'Auto-apply disabled',
+              settlementGroups.data,
+              settings.settlementConfigurationGroupId,
+            )}
             value={settlements}
             onChange={(value) => value && setSettlements(value)}
             allowDeselect={false}
@@ -101,9 +131,22 @@ export function AccountSettingsTab({ account }: { account: Account }) {
           />
           <Select
             label="Late payments"
-            data={choices('Late payments disabled', settings.latePaymentConfigurationGroupId)}
+            data={choices(
+              'Late payments disabled',
+              latePaymentConfigurations.data,
+              settings.latePaymentConfigurationGroupId,
+            )}
             value={latePayments}
             onChange={(value) => value && setLatePayments(value)}
+            allowDeselect={false}
+            disabled={disabled}
+          />
+          <Select
+            label="Default usage type"
+            description="What new payment requests of this account take, and what a request without its own shows."
+            data={usageOptions}
+            value={usage}
+            onChange={(value) => value && setUsage(value)}
             allowDeselect={false}
             disabled={disabled}
           />

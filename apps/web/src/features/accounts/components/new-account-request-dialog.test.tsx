@@ -73,7 +73,8 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(await screen.findByText('New payment request created')).toBeInTheDocument();
     const fortnight = format(addDays(new Date(), 14), 'yyyy-MM-dd');
     expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
-      validUntil: `${fortnight}T00:00:00.000Z`,
+      // Issue 21 item 16: a Valid to day lasts to its end.
+      validUntil: `${fortnight}T23:59:59.999Z`,
     });
   });
 
@@ -146,6 +147,26 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(
       await within(await openDialog()).findByRole('textbox', { name: 'Currency' }),
     ).toHaveValue('YEN');
+  });
+
+  // Issue 21 item 15: a JPY request of 100.50 was accepted and shown as ¥101.
+  it('takes a YEN amount in whole yen and a GBP one in pence', async () => {
+    const calls = renderPage(anAccount({ currency: 'JPY' }));
+    const dialog = await openDialog();
+    const amount = await within(dialog).findByRole('textbox', { name: 'Amount' });
+    expect(amount).toHaveValue('100');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '100.5');
+    expect(amount).toHaveValue('1005');
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Currency' }));
+    await userEvent.click(await within(dialog).findByRole('option', { name: 'GBP' }));
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '100.5');
+    await userEvent.tab();
+    expect(amount).toHaveValue('100.50');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({ currency: 'GBP', amountToPay: 100.5 });
   });
 
   it('uses GBP when neither the account’s nor the company’s currency is offered', async () => {

@@ -4,6 +4,7 @@ import {
   captureTypes,
   createAccountRequestBody,
   currencyAliases,
+  currencyDecimalPlaces,
   newRequestCurrencies,
   newRequestDefaults,
   paymentRequestMessages,
@@ -201,7 +202,10 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
           <NumberInput
             label="Amount"
             required
-            decimalScale={2}
+            // Issue 21 item 15: the chosen currency's minor units (YEN is JPY: none).
+            decimalScale={currencyDecimalPlaces(
+              currencyAliases[form.values.currency] ?? form.values.currency,
+            )}
             fixedDecimalScale
             min={0}
             {...form.getInputProps('amountToPay')}

@@ -1,4 +1,5 @@
 import {
+  currencyDecimalPlaces,
   paymentRequestMessages,
   type PaymentRequest,
   type Transaction,
@@ -214,7 +215,7 @@ function InvoicePicker({ accountId, invoices, onCreated, onClose }: PickerProps)
                   aria-label={`Amount for ${invoice.transactionReference}`}
                   size="xs"
                   min={0}
-                  decimalScale={4}
+                  decimalScale={currencyDecimalPlaces(invoice.currency)}
                   disabled={!selected.has(invoice.id)}
                   value={amountOf(invoice)}
                   error={errors[invoice.id]}

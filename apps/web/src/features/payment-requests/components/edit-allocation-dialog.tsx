@@ -1,5 +1,12 @@
-import { allocationAmountIssue, allocationInfoInputSchema, paymentRequestMessages, type PaymentRequest, type TransactionAllocation } from '@ledgerline/contract';
-import { Button, Checkbox, Group, Modal, NumberInput, Stack } from '@mantine/core';
+import {
+  allocationAmountIssue,
+  allocationInfoInputSchema,
+  currencyDecimalPlaces,
+  paymentRequestMessages,
+  type PaymentRequest,
+  type TransactionAllocation,
+} from '@ledgerline/contract';
+import { Button, Group, Input, Modal, NumberInput, SegmentedControl, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -7,11 +14,24 @@ import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdateAllocationInfo } from '../api/update-allocation-info';
 import { failedUpdate } from './request-texts';
 
+/**
+ * spec 2 §3: required and canEditAmount are true, false or unset. Issue 21 item 20: an unset one
+ * stays unset through an edit (null, not false), so the form holds the three states as text.
+ */
+type TriState = 'unset' | 'true' | 'false';
+const triStateOf = (value: boolean | null): TriState => (value === null ? 'unset' : value ? 'true' : 'false');
+const booleanOf = (value: TriState): boolean | null => (value === 'unset' ? null : value === 'true');
+const triStateChoices = [
+  { value: 'unset', label: 'Not set' },
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+];
+
 type AllocationValues = {
   transactionId: string;
   amount: number | string;
-  required: boolean;
-  canEditAmount: boolean;
+  required: TriState;
+  canEditAmount: TriState;
   minimumAmount: number | string;
   maximumAmount: number | string;
 };
@@ -19,12 +39,15 @@ const resolver = zod4Resolver(allocationInfoInputSchema);
 const optional = (value: number | string) => (value === '' ? null : value);
 
 function toEntry(values: AllocationValues) {
+  const canEditAmount = booleanOf(values.canEditAmount);
   return {
-    ...values,
+    transactionId: values.transactionId,
     amount: optional(values.amount),
+    required: booleanOf(values.required),
+    canEditAmount,
     // spec 2 §5: minimum and maximum only count when the payer can edit the amount.
-    minimumAmount: values.canEditAmount ? optional(values.minimumAmount) : null,
-    maximumAmount: values.canEditAmount ? optional(values.maximumAmount) : null,
+    minimumAmount: canEditAmount === true ? optional(values.minimumAmount) : null,
+    maximumAmount: canEditAmount === true ? optional(values.maximumAmount) : null,
   };
 }
 
@@ -44,8 +67,8 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
     initialValues: {
       transactionId: allocation.transactionId,
       amount: allocation.amount ?? '',
-      required: allocation.required ?? false,
-      canEditAmount: allocation.canEditAmount ?? false,
+      required: triStateOf(allocation.required),
+      canEditAmount: triStateOf(allocation.canEditAmount),
       minimumAmount: allocation.minimumAmount ?? '',
       maximumAmount: allocation.maximumAmount ?? '',
     },
@@ -72,16 +95,32 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
       },
     });
   });
-  const limitsDisabled = !form.values.canEditAmount;
+  const limitsDisabled = form.values.canEditAmount !== 'true';
+  // Issue 21 item 15: amounts in the request currency's minor units (JPY 0, KWD 3).
+  const decimalScale = currencyDecimalPlaces(request.currency);
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <NumberInput label="Amount" decimalScale={2} min={0} {...form.getInputProps('amount')} />
-        <Checkbox label="Required" {...form.getInputProps('required', { type: 'checkbox' })} />
-        <Checkbox label="Can edit amount" {...form.getInputProps('canEditAmount', { type: 'checkbox' })} />
+        <NumberInput label="Amount" decimalScale={decimalScale} min={0} {...form.getInputProps('amount')} />
+        <Input.Wrapper label="Required" id="allocation-required">
+          <SegmentedControl
+            display="flex"
+            aria-label="Required"
+            data={triStateChoices}
+            {...form.getInputProps('required')}
+          />
+        </Input.Wrapper>
+        <Input.Wrapper label="Can edit amount" id="allocation-can-edit-amount">
+          <SegmentedControl
+            display="flex"
+            aria-label="Can edit amount"
+            data={triStateChoices}
+            {...form.getInputProps('canEditAmount')}
+          />
+        </Input.Wrapper>
         <Group grow align="flex-start">
-          <NumberInput label="Minimum amount" decimalScale={2} min={0} disabled={limitsDisabled} {...form.getInputProps('minimumAmount')} />
-          <NumberInput label="Maximum amount" decimalScale={2} min={0} disabled={limitsDisabled} {...form.getInputProps('maximumAmount')} />
+          <NumberInput label="Minimum amount" decimalScale={decimalScale} min={0} disabled={limitsDisabled} {...form.getInputProps('minimumAmount')} />
+          <NumberInput label="Maximum amount" decimalScale={decimalScale} min={0} disabled={limitsDisabled} {...form.getInputProps('maximumAmount')} />
         </Group>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onDone}>

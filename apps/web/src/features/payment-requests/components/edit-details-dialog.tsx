@@ -6,7 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
-import { dayOfIso, failedUpdate } from './request-texts';
+import { dayOfIso, failedUpdate, shownUsage } from './request-texts';
 
 type DetailsValues = {
   id: string;
@@ -18,6 +18,22 @@ type DetailsValues = {
 };
 const resolver = zod4Resolver(updatePaymentRequestBody);
 
+const editable = ['description', 'validFrom', 'validUntil', 'paymentRequiredBy', 'usageType'] as const;
+
+/**
+ * Issue 21 item 16: only what the user changed is sent (absent fields stay, spec 2 §5), so editing
+ * the description leaves the request's valid-from and valid-until instants as they are instead of
+ * resending them as the days the date fields hold. The usage type only when it may change (§4).
+ */
+function changedFields(values: DetailsValues, initial: DetailsValues, canChangeUsage: boolean) {
+  const body: Partial<DetailsValues> & { id: string } = { id: values.id };
+  for (const field of editable) {
+    if (field === 'usageType' && !canChangeUsage) continue;
+    if (values[field] !== initial[field]) Object.assign(body, { [field]: values[field] });
+  }
+  return body;
+}
+
 function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () => void }) {
   const update = useUpdatePaymentRequest();
   const form = useForm<DetailsValues>({
@@ -28,14 +44,12 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
       validFrom: dayOfIso(request.validFrom),
       validUntil: dayOfIso(request.validUntil),
       paymentRequiredBy: dayOfIso(request.paymentRequiredBy),
-      // spec 2 §4: the request's own usage, else Single.
-      usageType: request.options.usage ?? 'Single',
+      usageType: shownUsage(request),
     },
     validate: (values) => resolver(values),
   });
   const submit = form.onSubmit((values) => {
-    // The usage type is sent only when it may change (spec 2 §4).
-    const body = updatePaymentRequestBody.parse(request.canChangeUsage ? values : { ...values, usageType: undefined });
+    const body = updatePaymentRequestBody.parse(changedFields(values, form.getInitialValues(), request.canChangeUsage === true));
     update.mutate(body, {
       onSuccess: () => {
         notifications.show({ color: 'green', message: paymentRequestMessages.updated });

@@ -1,5 +1,7 @@
 import {
   createTransactionRequestBody,
+  currencyAliases,
+  currencyDecimalPlaces,
   newRequestCurrencies,
   newRequestDefaults,
   paymentRequestMessages,
@@ -91,7 +93,15 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('currency')}
         />
-        <NumberInput label="Amount" required decimalScale={2} fixedDecimalScale min={0} {...form.getInputProps('amount')} />
+        {/* Issue 21 item 15: the chosen currency's minor units (YEN is JPY: none). */}
+        <NumberInput
+          label="Amount"
+          required
+          decimalScale={currencyDecimalPlaces(currencyAliases[form.values.currency] ?? form.values.currency)}
+          fixedDecimalScale
+          min={0}
+          {...form.getInputProps('amount')}
+        />
         <Group grow align="flex-start">
           <CalendarDateInput label="Transaction date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
           <CalendarDateInput label="Due date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />

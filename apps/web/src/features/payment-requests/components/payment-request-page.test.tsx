@@ -76,7 +76,7 @@ describe('the payment request page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Minimum amount' }), '20');
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '10');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -98,7 +98,7 @@ describe('the payment request page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Can edit amount' }));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '300');
     await userEvent.clear(amount);
     await userEvent.type(amount, '999999');
@@ -111,6 +111,53 @@ describe('the payment request page', () => {
       await within(dialog).findByText('Amount must not be more than the amount outstanding on the transaction'),
     ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
+  });
+
+  // Issue 21 item 20: an unset required / canEditAmount stayed unset only until the first edit.
+  it('keeps unset required and canEditAmount unset (null, not false) when only the amount changes', async () => {
+    const unset = {
+      ...detail,
+      transactionAllocations: [{ transactionId, amount: 101, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }],
+    };
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: unset },
+      [`PATCH /payment-requests/${detail.id}/transaction-allocation-info`]: { body: unset },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
+    for (const name of ['Required', 'Can edit amount']) {
+      expect(within(within(dialog).getByRole('radiogroup', { name })).getByLabelText('Not set')).toBeChecked();
+    }
+    expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
+    const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '90');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    const patch = calls.find((call) => call.method === 'PATCH')!;
+    expect(patch.body).toEqual([{ transactionId, amount: 90, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }]);
+  });
+
+  it('sets required to No and back to Not set', async () => {
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: detail },
+      [`PATCH /payment-requests/${detail.id}/transaction-allocation-info`]: { body: detail },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
+    const required = within(dialog).getByRole('radiogroup', { name: 'Required' });
+    expect(within(required).getByLabelText('Yes')).toBeChecked();
+    await userEvent.click(within(required).getByLabelText('Not set'));
+    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('No'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual([
+      { transactionId, amount: 101, required: null, canEditAmount: false, minimumAmount: null, maximumAmount: null },
+    ]);
   });
 
   it('shows the cannot-edit hint and disables editing when the request is not Open', async () => {
@@ -146,7 +193,65 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toMatchObject({ id: detail.id, description: 'New words', usageType: 'Single', paymentRequiredBy: '2026-12-20' });
+    // Issue 21 item 16: only the description; the valid-from instant is not resent as a UTC midnight.
+    expect(patch.body).toEqual({ id: detail.id, description: 'New words' });
+  });
+
+  it('sends a changed valid-to day and keeps the other dates out of the body', async () => {
+    const calls = stubFetch({
+      [`GET /payment-requests/${detail.id}`]: { body: { ...detail, validFrom: '2026-06-01T15:45:12.345Z', validUntil: '2026-06-30T23:59:59.999Z' } },
+      'PATCH /payment-requests': { body: detail },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
+    const validTo = within(dialog).getByRole('textbox', { name: 'Valid to' });
+    expect(validTo).toHaveValue('2026-06-30');
+    await userEvent.clear(validTo);
+    await userEvent.type(validTo, '2026-07-15');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ id: detail.id, validUntil: '2026-07-15T23:59:59.999Z' });
+  });
+
+  // Issue 21 item 16: 'Valid to 30 June' showed 29 June west of Greenwich.
+  it.each(['Pacific Standard Time', 'New Zealand Standard Time', 'GMT Standard Time'])(
+    'shows Valid from 1 June and Valid to 30 June in %s',
+    async (timeZoneId) => {
+      stubFetch({
+        [`GET /payment-requests/${detail.id}`]: {
+          body: { ...detail, validFrom: '2026-06-01T00:00:00.000Z', validUntil: '2026-06-30T23:59:59.999Z' },
+        },
+      });
+      render(aUser({ userSetting: { ...aUser().userSetting, timeZoneId } }));
+      await screen.findByRole('heading', { name: '£101.00' });
+      expect(screen.getByText('Valid from').nextSibling).toHaveTextContent('2026/06/01');
+      expect(screen.getByText('Valid to').nextSibling).toHaveTextContent('2026/06/30');
+    },
+  );
+
+  // Issue 21 item 15: amounts follow the currency's minor units.
+  it('shows a JPY request without decimals', async () => {
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'JPY', amountToPay: 101 } } });
+    render();
+    expect(await screen.findByRole('heading', { name: 'JP¥101' })).toBeInTheDocument();
+  });
+
+  it('shows a KWD request with three decimals', async () => {
+    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'KWD', amountToPay: 1.234 } } });
+    render();
+    expect(await screen.findByRole('heading', { name: /^KWD\s1\.234$/ })).toBeInTheDocument();
+  });
+
+  it("shows the account's default usage type when the request has none of its own (spec 2 §4)", async () => {
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, options: { usage: null }, account: { ...detail.account!, defaultUsageType: 'Multiple' } },
+      },
+    });
+    render();
+    await screen.findByRole('heading', { name: '£101.00' });
+    expect(screen.getByText('Usage type').nextSibling).toHaveTextContent('Multiple');
   });
 
   // issue 21 item 23: the server names the contact's field by its whole path; the dialog edits one contact.

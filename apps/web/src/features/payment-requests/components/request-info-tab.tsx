@@ -11,7 +11,7 @@ import { spaceWords } from '@/ui/words';
 import { EditContactDialog, type ContactKind } from './edit-contact-dialog';
 import { EditDetailsDialog } from './edit-details-dialog';
 import { QrCodeDialog } from './qr-code-dialog';
-import { requestStatusTone } from './request-texts';
+import { dayOfIso, requestStatusTone, shownUsage } from './request-texts';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -24,7 +24,8 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 const text = (value: string | null | undefined) => (value && value.trim() !== '' ? value : '-');
-const date = (value: string | null) => (value ? <DateTime value={value} dateOnly /> : 'N/A');
+/** A valid-from or valid-to: its day, the same in every time zone (dayOfIso). */
+const date = (value: string | null) => (value ? <DateTime value={dayOfIso(value)} dateOnly /> : 'N/A');
 
 function ContactCard({ title, contact, action }: { title: string; contact: Contact | null; action: ReactNode }) {
   const name = [contact?.firstNames, contact?.surname].filter(Boolean).join(' ');
@@ -91,7 +92,7 @@ export function RequestInfoTab({ request, editable }: { request: PaymentRequest;
             <Field label="Valid to">{date(request.validUntil)}</Field>
             <Field label="Payment requested by">{date(request.paymentRequiredBy)}</Field>
             <Field label="Capture type">{request.captureType}</Field>
-            <Field label="Usage type">{request.options.usage ?? 'Single'}</Field>
+            <Field label="Usage type">{shownUsage(request)}</Field>
           </SimpleGrid>
           <Stack gap="sm" mt="md">
             <Field label="Description">{text(request.description)}</Field>

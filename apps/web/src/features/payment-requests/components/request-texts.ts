@@ -9,7 +9,16 @@ export function cannotEditHint(request: PaymentRequest): string {
     : 'Only Open payment requests can be edited.';
 }
 
-/** An ISO instant as the day a date field holds (yyyy-mm-dd, UTC as the server stores dates). */
+/**
+ * An ISO instant as the day a date field holds and the details card shows (yyyy-mm-dd, its UTC
+ * day): the site sends a valid-from day as its UTC start and a valid-to day as its UTC end, so
+ * 'Valid to 30 June' reads 30 June in every time zone (issue 21 item 16).
+ */
 export const dayOfIso = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
 
 export const failedUpdate = 'An error occurred while updating the payment request: ';
+
+/** spec 2 §4: the shown usage is the request's own, else the account's default, else Single. */
+export function shownUsage(request: PaymentRequest): 'Single' | 'Multiple' {
+  return request.options.usage ?? request.account?.defaultUsageType ?? 'Single';
+}

@@ -4,9 +4,15 @@ import { companyClient } from '@/lib/http';
 import { paymentTransactionKeys } from './get-payment-transactions';
 import { isRecordId } from '@/ui/detail-load-error';
 
-/** spec 2 §7 GET payment-transactions/{id}. */
+/** spec 2 §7 GET payment-transactions/{id}: the page shows every part, so it asks for each. */
 export function getPaymentTransaction(id: string, signal?: AbortSignal) {
   return companyClient.get(`/payment-transactions/${encodeURIComponent(id)}`, {
+    query: {
+      includeAccount: 'true',
+      includePaymentRequest: 'true',
+      includePaymentAllocations: 'true',
+      includeLatePaymentTransactions: 'true',
+    },
     schema: paymentTransactionSchema,
     signal,
   });

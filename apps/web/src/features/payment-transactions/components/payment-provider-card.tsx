@@ -23,7 +23,10 @@ export function PaymentProviderCard({ payment }: { payment: PaymentTransaction }
         {providerId && mayConfigure ? (
           <Field label="Provider">
             <Anchor component={Link} to={`/settings/payment-providers/${providerId}`}>
-              {text(payment.paymentProviderName)}
+              {/* spec 2 §3: the configuration by its own name, with the provider it is. */}
+              {payment.paymentProvider
+                ? `${payment.paymentProvider.name} (${payment.paymentProvider.providerName})`
+                : text(payment.paymentProviderName)}
             </Anchor>
           </Field>
         ) : providerId ? (

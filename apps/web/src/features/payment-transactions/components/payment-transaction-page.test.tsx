@@ -34,6 +34,41 @@ const refund = {
 };
 
 describe('the payment transaction page', () => {
+  // Issue 21 items 21, 22: the call names its parts; the page shows the account and the provider
+  // configuration as the detail answers them, and the settlement status.
+  it('asks for every part, and shows the account, the provider configuration and the settlement status', async () => {
+    const providerId = '0199f0aa-0000-7000-8000-0000000000d1';
+    const accountId = '0199f0aa-0000-7000-8000-0000000000e1';
+    const calls = stubFetch({
+      [`GET /payment-transactions/${id}`]: {
+        body: {
+          ...refund,
+          type: 'Payment',
+          status: 'Processing',
+          settlementStatus: 'Scheduled',
+          accountId,
+          account: { id: accountId, accountReference: 'ACC000001', name: 'Acme Ltd', currency: 'GBP' },
+          paymentProviderId: providerId,
+          paymentProvider: { id: providerId, name: 'Direct Debits', providerName: 'GoCardless', isTest: false, enabled: true },
+          paymentAllocations: [],
+          paymentFeeTransactions: [],
+        },
+      },
+    });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser({ permissions: [...aUser().permissions, 'ConfigurePaymentProvider'] }),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    expect(await screen.findByRole('link', { name: 'ACC000001 – Acme Ltd' })).toHaveAttribute('href', `/accounts/${accountId}`);
+    expect(screen.getByRole('link', { name: 'Direct Debits (GoCardless)' })).toHaveAttribute('href', `/settings/payment-providers/${providerId}`);
+    expect(screen.getByText('Settlement status').nextSibling).toHaveTextContent('Scheduled');
+    const detail = new URL(calls.find((call) => call.url.includes(`/payment-transactions/${id}`))!.url, 'http://localhost');
+    for (const flag of ['includeAccount', 'includePaymentRequest', 'includePaymentAllocations', 'includeLatePaymentTransactions']) {
+      expect(detail.searchParams.get(flag)).toBe('true');
+    }
+  });
+
   it('lists its allocations and late-payment fee lines in their tabs, with counts', async () => {
     stubFetch({
       [`GET /payment-transactions/${id}`]: {

@@ -218,6 +218,16 @@ export function PaymentTransactionPage() {
                     <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
                   </Field>
                   <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+                  <Field label="Account">
+                    {payment.account ? (
+                      <Anchor component={Link} to={`/accounts/${payment.account.id}`}>
+                        {`${payment.account.accountReference} – ${payment.account.name}`}
+                      </Anchor>
+                    ) : (
+                      '-'
+                    )}
+                  </Field>
+                  <Field label="Settlement status">{payment.settlementStatus ?? '-'}</Field>
                   <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
                   {payment.refundOfId && (
                     <Field label="Refund of">

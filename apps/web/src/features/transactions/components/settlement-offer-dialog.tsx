@@ -1,4 +1,8 @@
-import type { SettlementOffer, TransactionDetail } from '@ledgerline/contract';
+import {
+  currencyDecimalPlaces,
+  type SettlementOffer,
+  type TransactionDetail,
+} from '@ledgerline/contract';
 import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
@@ -91,7 +95,8 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
             label="Amount"
             required
             min={0}
-            decimalScale={4}
+            // Issue 21 item 15: the transaction currency's minor units.
+            decimalScale={currencyDecimalPlaces(transaction.currency)}
             {...form.getInputProps('amount')}
           />
         )}

@@ -72,7 +72,9 @@ export function TransactionInfoTab({ transaction }: { transaction: TransactionDe
             <DetailField label="Due date">
               <DateTime value={transaction.dueDate} dateOnly />
             </DetailField>
-            <DetailField label="Type">{spaceWords(transaction.transactionType)}</DetailField>
+            <DetailField label="Type">
+              {transaction.transactionTypeName ?? spaceWords(transaction.transactionType)}
+            </DetailField>
             <DetailField label="Reference">{transaction.transactionReference}</DetailField>
             <DetailField label="Second reference">
               {textOr(transaction.transactionSecondReference)}

@@ -101,6 +101,17 @@ function renderPage(
 }
 
 describe('the transaction page', () => {
+  // Issue 21 item 21: spec 2 §3 transactionTypeName, the ERP's own name of the type.
+  it("shows the type by the ERP's name when it has one", async () => {
+    stubFetch({
+      [`GET /transactions/${id}`]: {
+        body: { ...detail, transactionTypeName: 'Sales Invoice (SOP)' },
+      },
+    });
+    renderPage();
+    expect(await screen.findByText('Sales Invoice (SOP)')).toBeInTheDocument();
+  });
+
   it('titles the page with the amount and shows the details, contact and account', async () => {
     stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
     renderPage();
