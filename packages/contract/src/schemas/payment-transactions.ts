@@ -230,6 +230,8 @@ export const paymentTransactionSchema = z
     companyName: z.string().nullable(),
     customerDetails: customerDetailsSchema.nullable(),
     accountId: z.uuid().nullable(),
+    /** On the detail call only: the customer's account, to link to it (issue 22 item 8). */
+    account: z.object({ id: z.uuid(), accountReference: z.string(), name: z.string() }).nullable().optional(),
     payerId: z.uuid().nullable(),
     paymentRequestId: z.uuid().nullable(),
     paymentRequest: paymentTransactionRequestSchema.nullable().optional(),

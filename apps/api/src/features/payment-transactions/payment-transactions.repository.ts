@@ -10,9 +10,11 @@ import type {
 import type { Executor } from '../../db/client.js';
 import { readPaymentRecords, readPaymentRecordsOfPayments } from '../../db/payment-records.js';
 import {
+  accounts,
   paymentDisputes,
   paymentRequests,
   paymentTransactions,
+  transactions,
 } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
@@ -349,8 +351,51 @@ export function createPaymentTransactionsRepository() {
         readPayerQuote(executor, scope, payment),
         readRefundsAndDisputes(executor, scope, [row]),
       ]);
-      return { ...payment, ...records, payerQuote, ...refundsAndDisputes.get(id)! };
+      const links = await readDetailLinks(
+        executor,
+        scope,
+        row.accountId,
+        records.paymentAllocations.flatMap((allocation) => (allocation.transactionId ? [allocation.transactionId] : [])),
+      );
+      return {
+        ...payment,
+        account: links.account,
+        ...records,
+        paymentAllocations: records.paymentAllocations.map((allocation) => ({
+          ...allocation,
+          transactionReference: allocation.transactionId ? (links.references.get(allocation.transactionId) ?? null) : null,
+        })),
+        payerQuote,
+        ...refundsAndDisputes.get(id)!,
+      };
     },
   };
+}
+
+/**
+ * What the payment's detail page links to by name (issue 22 item 8): the customer's account and
+ * the references of the transactions the payment was allocated to.
+ */
+async function readDetailLinks(executor: Executor, scope: Scope, accountId: string | null, transactionIds: string[]) {
+  const [account] = accountId
+    ? await executor
+        .select({ id: accounts.id, accountReference: accounts.accountReference, name: accounts.name })
+        .from(accounts)
+        .where(and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId), eq(accounts.id, accountId)))
+    : [];
+  const rows =
+    transactionIds.length > 0
+      ? await executor
+          .select({ id: transactions.id, reference: transactions.transactionReference })
+          .from(transactions)
+          .where(
+            and(
+              eq(transactions.tenantId, scope.tenantId),
+              eq(transactions.datasetId, scope.datasetId),
+              inArray(transactions.id, [...new Set(transactionIds)]),
+            ),
+          )
+      : [];
+  return { account: account ?? null, references: new Map(rows.map((row) => [row.id, row.reference])) };
 }
 export type PaymentTransactionsRepository = ReturnType<typeof createPaymentTransactionsRepository>;
