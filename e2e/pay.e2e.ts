@@ -332,12 +332,20 @@ describe('the payer page', () => {
       .getByRole('row')
       .filter({ hasText: /300\.00/ })
       .waitFor(settle);
-    const links = allocations.getByRole('link', { name: 'Transaction' });
+    // Each invoice linked by its reference (issue 22 item 8).
+    const links = allocations.getByRole('link');
     expect(await links.count()).toBe(2);
     expect(
-      (await links.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href')))).sort(),
+      (
+        await links.evaluateAll((nodes) =>
+          nodes.map((node) => `${node.textContent} ${node.getAttribute('href')}`),
+        )
+      ).sort(),
     ).toEqual(
-      [`/transactions/${invoices.discounted.id}`, `/transactions/${invoices.plain.id}`].sort(),
+      [
+        `${invoices.discounted.reference} /transactions/${invoices.discounted.id}`,
+        `${invoices.plain.reference} /transactions/${invoices.plain.id}`,
+      ].sort(),
     );
 
     // The payer's receipt and the staff's TenantPaymentSuccessful mail.

@@ -391,8 +391,8 @@ describe('receivables', () => {
       await page.getByRole('menuitem', { name: 'Capture' }).click();
       const dialog = page.getByRole('dialog', { name: 'Capture payment' });
       const amountInput = dialog.getByRole('textbox', { name: 'Amount to capture' });
-      // Offered: the whole authorised amount.
-      expect(Number(await amountInput.inputValue())).toBe(before.totalAmount);
+      // Offered: the whole authorised amount, written as money (issue 22 item 8).
+      expect(await amountInput.inputValue()).toBe(gbp.format(before.totalAmount));
       await amountInput.fill(amount);
       await dialog.getByRole('textbox', { name: 'Note' }).fill('Goods dispatched');
       await dialog.getByRole('button', { name: 'Capture' }).click();

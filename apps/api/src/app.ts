@@ -96,6 +96,7 @@ import { geoDataRoutes } from './features/geo-data/geo-data.routes.js';
 import { dashboardRoutes } from './features/dashboard/dashboard.routes.js';
 import { createPaymentRequestsRepository } from './features/payment-requests/payment-requests.repository.js';
 import { createPaymentRequestsService } from './features/payment-requests/payment-requests.service.js';
+import { createPaymentRequestMails } from './features/payment-requests/payment-requests.mail.js';
 import { createPaymentRequestExpiry } from './features/payment-requests/payment-requests.expiry.js';
 import { createSvixClient } from './features/web-hooks/svix-client.js';
 import { ownAddressesOf } from './features/web-hooks/safe-http.js';
@@ -544,9 +545,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(import('./features/transactions/transactions.routes.js'), {
     customHostIdRebuild,
   });
+  const requestMails = createPaymentRequestMails({ database, jobs, mailer, log: app.log });
   await app.register(import('./features/payment-requests/payment-requests.routes.js'), {
     publicUrl: config.publicUrl,
     paymentRequests,
+    requestMails,
   });
   // Issue 11 money rules: settlement groups, late payments, their defaults and the quotes.
   await app.register(import('./features/settlements/settlements.routes.js'));
@@ -670,6 +673,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onReady', async () => {
     await payReceipts.register();
+    await requestMails.register();
     await providerNotifications.register();
   });
   // Settles under way in this process end before the database closes (the rest: their job).

@@ -57,6 +57,25 @@ describe.each(['a demo company', 'a company paid in instalments'])('%s', (name) 
     }
   });
 
+  it('gives each account the balance and overdue amount its transactions owe (issue 22 item 9)', async () => {
+    const { who } = company();
+    const wrong = await rows(who, sql`
+      select a.account_reference, a.balance, a.overdue_amount, s.balance as owed, s.overdue as owed_overdue
+      from accounts a
+      left join lateral (
+        select coalesce(sum(case when t.transaction_type = 'CreditNote' then -1 else 1 end
+                 * (t.transaction_amount - t.allocated_amount - t.discounted_amount)), 0) as balance,
+               coalesce(sum(t.transaction_amount - t.allocated_amount - t.discounted_amount)
+                 filter (where t.transaction_type <> 'CreditNote' and t.due_date < current_date), 0) as overdue
+        from transactions t where t.tenant_id = a.tenant_id and t.dataset_id = a.dataset_id and t.account_id = a.id) s on true
+      where a.tenant_id = ${who.tenantId} and a.dataset_id = 1
+        and (a.balance <> s.balance or a.overdue_amount <> s.overdue)`);
+    expect(wrong).toEqual([]);
+    // Some account owes past due, so the Overdue column and badges have something to show.
+    const [overdue] = await rows(who, sql`select count(*)::int as n from accounts where ${scope(who)} and overdue_amount > 0`);
+    if (name === 'a demo company') expect(overdue!.n).toBeGreaterThan(0);
+  });
+
   it('allocates no payment beyond its amount, and no pending or failed payment at all', async () => {
     const { who } = company();
     expect(

@@ -211,6 +211,14 @@ describe('GET payment-transactions/{id}', () => {
           ),
         ),
       );
+      // Issue 22 item 8: the page links each allocated invoice by its reference and the customer's account.
+      for (const allocation of body.paymentAllocations as { transactionId: string | null; transactionReference: string | null }[]) {
+        if (!allocation.transactionId) continue;
+        const invoice = (await get(merchant, `transactions/${allocation.transactionId}`)).json();
+        expect(allocation.transactionReference).toBe(invoice.transactionReference);
+      }
+      const account = (await get(merchant, `accounts/${allocated.accountId}`)).json();
+      expect(body.account).toEqual({ id: allocated.accountId, accountReference: account.accountReference, name: account.name });
       expect(body.paymentFeeTransactions.map((line: { id: string }) => line.id).sort()).toEqual(
         feeLines.filter((line) => line.paymentTransactionId === allocated.id).map((line) => line.id).sort(),
       );

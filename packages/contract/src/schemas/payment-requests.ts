@@ -95,6 +95,10 @@ export const paymentRequestMessages = {
   paymentInProgress:
     'A payment of this request is in progress: wait until the payer has finished, then try again',
   cancelled: 'Payment request cancelled',
+  notSendable: 'Only an Open payment request can be sent to the payer',
+  noEmailAddress:
+    'The payment request has no billing contact e-mail address: add one to its billing contact, then send it',
+  sent: (emailAddress: string) => `Payment request sent to ${emailAddress}`,
   notFound: 'The payment request was not found.',
   created: 'New payment request created',
   updated: 'Payment request updated',
@@ -284,11 +288,26 @@ export const paymentRequestPaymentSchema = z
   .object({
     id: z.uuid(),
     createdOn: z.iso.datetime(),
+    /** When the payment last changed status (the request page's timeline, issue 22 item 7). */
+    statusDateTime: z.iso.datetime(),
+    /** The Ledgerline payment reference, shown instead of the id (issue 22 item 7). */
+    ledgerlineReference: z.string(),
     status: z.string(),
     totalAmount: z.number(),
     currency: z.string(),
   })
   .meta({ id: 'PaymentRequestPayment' });
+
+/** A mail of the request's link sent to the payer (POST payment-requests/{id}/send), newest first. */
+export const paymentRequestMailSchema = z
+  .object({ sentOn: z.iso.datetime(), emailAddress: z.string() })
+  .meta({ id: 'PaymentRequestMail' });
+export type PaymentRequestMail = z.infer<typeof paymentRequestMailSchema>;
+
+/** The answer of POST payment-requests/{id}/send: the address the link is being mailed to. */
+export const paymentRequestSendSchema = z
+  .object({ emailAddress: z.string() })
+  .meta({ id: 'PaymentRequestSend' });
 export type PaymentRequestPayment = z.infer<typeof paymentRequestPaymentSchema>;
 
 export const paymentRequestSchema = z
@@ -330,6 +349,8 @@ export const paymentRequestSchema = z
     transactionAllocations: z.array(transactionAllocationSchema).optional(),
     transactions: z.array(paymentRequestTransactionSchema).optional(),
     paymentTransactions: z.array(paymentRequestPaymentSchema).optional(),
+    /** The mails of its link sent to the payer (detail only; issue 22 item 7). */
+    mails: z.array(paymentRequestMailSchema).optional(),
   })
   .meta({ id: 'PaymentRequest' });
 export type PaymentRequest = z.infer<typeof paymentRequestSchema>;

@@ -294,7 +294,7 @@ export const paymentTransactionSchema = z
     paymentMethodType: z.enum(paymentMethodTypes).nullable(),
     /** spec 2 §3: where the money stands (settlementStatusOf). Always answered by the server. */
     settlementStatus: z.enum(settlementStatuses).optional(),
-    /** On the detail call (includeAccount): the account paid on; null when none. */
+    /** On the detail call (includeAccount): the account paid on, to link to it; null when none. */
     account: transactionAccountSchema.nullable().optional(),
     /** On the detail call: the provider configuration it went through; null when none. */
     paymentProvider: paymentTransactionProviderSchema.nullable().optional(),

@@ -216,6 +216,8 @@ export const transactionPaymentAllocationSchema = z
     status: z.string(),
     entityType: z.string(),
     transactionId: z.uuid().nullable(),
+    /** The allocated transaction's reference, on a payment's detail (issue 22 item 8). */
+    transactionReference: z.string().nullable().optional(),
     accountId: z.uuid().nullable(),
     paymentTransactionId: z.uuid(),
     settlementOfferId: z.uuid().nullable(),

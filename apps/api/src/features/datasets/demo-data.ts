@@ -350,6 +350,22 @@ export async function generateReceivables(executor: Executor, scope: DemoScope, 
     where t.tenant_id = ${tenantId} and t.dataset_id = ${datasetId} and t.transaction_type = 'Invoice'
       and right(t.transaction_reference, 1) = '7' and t.due_date >= t.transaction_date + 10`);
 
+  // Issue 22 item 9: each account's balance and overdue amount are what its transactions still owe
+  // (credit notes owe the other way), overdue being what is owed past its due date, so the account,
+  // its invoices' paid statuses and their Overdue badges tell one story.
+  await executor.execute(sql`
+    update accounts a set balance = coalesce(s.balance, 0), overdue_amount = coalesce(s.overdue, 0)
+    from (select a2.id,
+            sum(case when t.transaction_type = 'CreditNote' then -1 else 1 end
+                * (t.transaction_amount - t.allocated_amount - t.discounted_amount)) as balance,
+            sum(t.transaction_amount - t.allocated_amount - t.discounted_amount)
+              filter (where t.transaction_type <> 'CreditNote' and t.due_date < ${today}) as overdue
+          from accounts a2
+          left join transactions t on t.tenant_id = a2.tenant_id and t.dataset_id = a2.dataset_id and t.account_id = a2.id
+          where a2.tenant_id = ${tenantId} and a2.dataset_id = ${datasetId}
+          group by a2.id) s
+    where a.tenant_id = ${tenantId} and a.dataset_id = ${datasetId} and a.id = s.id`);
+
   // A PDF copy of a few invoices, as an ERP attaches them.
   if (T > 0) {
     await executor.execute(sql`

@@ -1,7 +1,9 @@
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { notificationDeliveries } from '../../db/schema-company.js';
 import type {
   PageQuery,
   PaymentRequest,
+  PaymentRequestMail,
   PaymentRequestPayment,
   PaymentRequestTransaction,
   TransactionAllocation,
@@ -84,6 +86,11 @@ export function toAllocation(row: AllocationRow): TransactionAllocation {
   };
 }
 
+/** notification_deliveries' name for a mail of a request's link (POST payment-requests/{id}/send). */
+export const paymentRequestLinkMail = 'PaymentRequestLink';
+/** Each sending's event key starts with this; a UUID has no LIKE wildcard in it. */
+export const requestLinkEventPrefix = (requestId: string) => `payment-request:${requestId}:send:`;
+
 /** The stored request as the API shows it; `extra` carries the parts a caller loaded. */
 export function toPaymentRequest(
   row: Row,
@@ -97,6 +104,7 @@ export function toPaymentRequest(
       | 'paymentTransactions'
       | 'canEdit'
       | 'canChangeUsage'
+      | 'mails'
     >
   > = {},
 ): PaymentRequest {
@@ -320,6 +328,8 @@ export function createPaymentRequestsRepository() {
         .select({
           id: t.id,
           createdOn: t.createdOn,
+          statusDateTime: t.statusDateTime,
+          ledgerlineReference: t.ledgerlineReference,
           status: t.status,
           totalAmount: t.totalAmount,
           currency: t.currency,
@@ -336,8 +346,27 @@ export function createPaymentRequestsRepository() {
       return rows.map((row) => ({
         ...row,
         createdOn: row.createdOn.toISOString(),
+        statusDateTime: row.statusDateTime.toISOString(),
         totalAmount: Number(row.totalAmount),
       }));
+    },
+
+    /** The mails of the request's link sent to its payer, newest first (issue 22 item 7). */
+    async mailsOf(executor: Executor, scope: PaymentRequestScope, requestId: string): Promise<PaymentRequestMail[]> {
+      const d = notificationDeliveries;
+      const rows = await executor
+        .select({ sentOn: d.sentOn, emailAddress: d.emailAddress })
+        .from(d)
+        .where(
+          and(
+            eq(d.tenantId, scope.tenantId),
+            eq(d.datasetId, scope.datasetId),
+            eq(d.notificationName, paymentRequestLinkMail),
+            like(d.eventKey, `${requestLinkEventPrefix(requestId)}%`),
+          ),
+        )
+        .orderBy(desc(d.sentOn));
+      return rows.map((row) => ({ ...row, sentOn: row.sentOn.toISOString() }));
     },
 
     /**

@@ -11,19 +11,24 @@ import {
   paymentRequestListQuery,
   paymentRequestQuery,
   paymentRequestSchema,
+  paymentRequestSendSchema,
   updatePaymentRequestBody,
   uuidParam,
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
+import { randomUUID } from 'node:crypto';
 import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
 import { createPaymentRequestsRepository, type PaymentRequestScope } from './payment-requests.repository.js';
+import type { PaymentRequestMails } from './payment-requests.mail.js';
 import { createPaymentRequestsService, type PaymentRequestsService } from './payment-requests.service.js';
 
 export interface PaymentRequestsRoutesOptions {
   /** PUBLIC_URL: each request's payment URL is `<publicUrl>/pay/<id>`. */
   publicUrl: string;
   paymentRequests?: PaymentRequestsService;
+  /** Mails a request's link to its payer after the send's commit (issue 22 item 7). */
+  requestMails: PaymentRequestMails;
 }
 
 function scopeOf(request: FastifyRequest): PaymentRequestScope {
@@ -173,6 +178,35 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
         });
         return cancelled;
       });
+    },
+  );
+
+  r.post(
+    '/api/v0/payment-requests/:id/send',
+    {
+      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'SendPaymentRequest' },
+      schema: {
+        tags,
+        summary: 'Mail the payment link of an Open request to its billing contact (send or resend)',
+        description:
+          'Needs EditPaymentRequest. 202: the mail goes out in the background and then shows in the request’s `mails`. ' +
+          '409 paymentRequestNotSendable when the request is not Open; 422 when its billing contact has no e-mail address.',
+        params: uuidParam,
+        response: { 202: paymentRequestSendSchema },
+      },
+    },
+    async (request, reply) => {
+      request.auditResource = { type: 'PaymentRequest', id: request.params.id };
+      const scope = scopeOf(request);
+      const sendable = await request.unitOfWork((tx) => service.sendable(tx, scope, request.params.id), 202);
+      await options.requestMails.send({
+        ...scope,
+        paymentRequestId: sendable.row.id,
+        emailAddress: sendable.emailAddress,
+        requestUrl: sendable.requestUrl,
+        sendId: randomUUID(),
+      });
+      return reply.code(202).send({ emailAddress: sendable.emailAddress });
     },
   );
 

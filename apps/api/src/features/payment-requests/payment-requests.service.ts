@@ -31,7 +31,7 @@ import {
 
 type Fields = (typeof paymentRequestQuery)['fields'];
 type Account = NonNullable<Awaited<ReturnType<PaymentRequestsRepository['findAccount']>>>;
-type Loaded = { allocations?: boolean; transactions?: boolean; payments?: boolean; editState?: boolean };
+type Loaded = { allocations?: boolean; transactions?: boolean; payments?: boolean; editState?: boolean; mails?: boolean };
 
 /** spec 2 §9: a random invoice reference starts with INV. */
 function invoiceReference(): string {
@@ -82,6 +82,7 @@ export function createPaymentRequestsService(deps: {
         if (load.allocations || load.transactions) extra.transactionAllocations = own.map(toAllocation);
         if (transactions) extra.transactions = own.flatMap((x) => transactions.get(x.transactionId) ?? []);
         if (load.payments) extra.paymentTransactions = await repository.paymentsOf(tx, scope, row.id);
+        if (load.mails) extra.mails = await repository.mailsOf(tx, scope, row.id);
         if (load.editState) {
           const state = await editState(tx, scope, row);
           extra.canEdit = state.canEdit;
@@ -224,9 +225,9 @@ export function createPaymentRequestsService(deps: {
 
     count: (tx: Tx, scope: PaymentRequestScope, query: Pick<PageQuery<Fields>, 'filters'>) => repository.count(tx, scope, query),
 
-    /** The detail: allocations, payment attempts and edit state always; transactions when expanded. */
+    /** The detail: allocations, payment attempts, mails and edit state always; transactions when expanded. */
     get: (tx: Tx, scope: PaymentRequestScope, id: string, expandTransactions: boolean) =>
-      load(tx, scope, id, { allocations: true, transactions: expandTransactions, payments: true, editState: true }),
+      load(tx, scope, id, { allocations: true, transactions: expandTransactions, payments: true, editState: true, mails: true }),
 
     /** get of several requests at once (the web hook payloads of a batch of settled payments), by id; those not found left out. */
     async getMany(tx: Tx, scope: PaymentRequestScope, ids: string[], expandTransactions: boolean) {
@@ -373,6 +374,19 @@ export function createPaymentRequestsService(deps: {
         throw new ConflictError(m.paymentInProgress, 'paymentRequestPaymentInProgress');
       await repository.update(tx, scope, id, { requestStatus: 'Cancelled' });
       return load(tx, scope, id, { allocations: true, payments: true, editState: true });
+    },
+
+    /**
+     * POST payment-requests/{id}/send (issue 22 item 7): who the link of an Open request is mailed
+     * to, its billing contact's e-mail address. The mail itself goes out after the commit.
+     */
+    async sendable(tx: Tx, scope: PaymentRequestScope, id: string): Promise<{ emailAddress: string; requestUrl: string; row: PaymentRequestRow }> {
+      const row = await repository.find(tx, scope, id);
+      if (!row) throw notFound();
+      if (row.requestStatus !== 'Open') throw new ConflictError(m.notSendable, 'paymentRequestNotSendable');
+      const emailAddress = (row.billingContact as { emailAddress?: string | null } | null)?.emailAddress?.trim();
+      if (!emailAddress) throw new UnprocessableError(m.noEmailAddress);
+      return { emailAddress, requestUrl: requestUrl(row.id), row };
     },
 
     /** PATCH payment-requests/{id}/transaction-allocation-info (spec 2 §5 Allocation edit). */

@@ -17,6 +17,7 @@ import {
   paymentDisputes,
   paymentRequests,
   paymentTransactions,
+  transactions,
 } from '../../db/schema-receivables.js';
 import { paymentProviders } from '../../db/schema-providers.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
@@ -420,6 +421,16 @@ export function createPaymentTransactionsRepository() {
           providerOf(executor, scope, row.paymentProviderId),
         ],
       );
+      // Each allocated invoice by its reference, so the page links it by what people call it.
+      const references = flags.includePaymentAllocations
+        ? await invoiceReferencesOf(
+            executor,
+            scope,
+            records.paymentAllocations.flatMap((allocation) =>
+              allocation.transactionId ? [allocation.transactionId] : [],
+            ),
+          )
+        : new Map<string, string>();
       const { paymentRequest, ...lean } = payment;
       return {
         ...lean,
@@ -427,7 +438,14 @@ export function createPaymentTransactionsRepository() {
         ...(flags.includeAccount ? { account } : {}),
         paymentProvider,
         ...(flags.includePaymentAllocations
-          ? { paymentAllocations: records.paymentAllocations }
+          ? {
+              paymentAllocations: records.paymentAllocations.map((allocation) => ({
+                ...allocation,
+                transactionReference: allocation.transactionId
+                  ? (references.get(allocation.transactionId) ?? null)
+                  : null,
+              })),
+            }
           : {}),
         ...(flags.includeLatePaymentTransactions
           ? { paymentFeeTransactions: records.paymentFeeTransactions }
@@ -437,5 +455,25 @@ export function createPaymentTransactionsRepository() {
       };
     },
   };
+}
+
+/**
+ * What the payment's detail page links to by name (issue 22 item 8): the customer's account and
+ * the references of the transactions the payment was allocated to.
+ */
+/** The references of the invoices a payment's allocations name, by id. */
+async function invoiceReferencesOf(executor: Executor, scope: Scope, transactionIds: string[]) {
+  if (transactionIds.length === 0) return new Map<string, string>();
+  const rows = await executor
+    .select({ id: transactions.id, reference: transactions.transactionReference })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.tenantId, scope.tenantId),
+        eq(transactions.datasetId, scope.datasetId),
+        inArray(transactions.id, [...new Set(transactionIds)]),
+      ),
+    );
+  return new Map(rows.map((row) => [row.id, row.reference]));
 }
 export type PaymentTransactionsRepository = ReturnType<typeof createPaymentTransactionsRepository>;

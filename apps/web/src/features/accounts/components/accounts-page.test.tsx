@@ -16,6 +16,7 @@ const beta = anAccount({
   accountReference: 'ACC000002',
   name: 'Beta Traders',
   creditLimit: null,
+  overdueAmount: 0,
 });
 
 function renderPage() {
@@ -37,10 +38,11 @@ describe('Accounts page', () => {
     );
   });
 
-  it('shows reference, name, balance, credit limit and a view link', async () => {
+  it('shows reference, name, balance, overdue, credit limit and a view link', async () => {
     renderPage();
     const row = (await screen.findByText('Acme Widgets Ltd')).closest('tr') as HTMLElement;
-    for (const text of ['ACC000001', '£1,234.50', '£5,000.00'])
+    // Issue 22 item 9: the Overdue column, the amount past due (£200.00) beside the balance.
+    for (const text of ['ACC000001', '£1,234.50', '£200.00', '£5,000.00'])
       expect(within(row).getByText(text)).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'View ACC000001' })).toHaveAttribute(
       'href',
@@ -55,6 +57,7 @@ describe('Accounts page', () => {
       'Account reference',
       'Name',
       'Balance',
+      'Overdue',
       'Credit limit',
       '',
     ]);

@@ -1,11 +1,11 @@
 import type { Account } from '@ledgerline/contract';
-import { Anchor } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { DataGridColumn } from '@/ui/data-grid';
 import { Money } from '@/ui/money';
 
-/** spec 2 §2 Accounts list: reference, name, balance, credit limit, view; text filters on reference and name. */
+/** spec 2 §2 Accounts list: reference, name, balance, credit limit, view; text filters on reference and name. Issue 22 item 9 adds Overdue. */
 export function useAccountsColumns() {
   return useMemo(
     (): DataGridColumn<Account>[] => [
@@ -24,6 +24,22 @@ export function useAccountsColumns() {
         textAlign: 'right',
         noWrap: true,
         render: (account) => <Money amount={account.balance} currency={account.currency} />,
+      },
+      {
+        // Issue 22 item 9: what the account owes past due, beside its balance (red when any).
+        accessor: 'overdueAmount',
+        title: 'Overdue',
+        sortable: true,
+        textAlign: 'right',
+        noWrap: true,
+        render: (account) =>
+          account.overdueAmount > 0 ? (
+            <Text span c="red.8" fw={600} inherit>
+              <Money amount={account.overdueAmount} currency={account.currency} />
+            </Text>
+          ) : (
+            <Money amount={account.overdueAmount} currency={account.currency} />
+          ),
       },
       {
         accessor: 'creditLimit',

@@ -47,7 +47,38 @@ describe('the New Request dialog', () => {
       description: 'Goods and/or services.',
       paymentTerms: '30 days from transaction date',
     });
+    // Issue 22 item 10: the new request's link to share, then Done closes.
+    expect(screen.getByRole('textbox', { name: 'Payment link' })).toHaveValue(aPaymentRequest(9).requestUrl);
+    expect(onClose).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('after Create offers Copy, Send, the request and an Undo that cancels it (issue 22 item 10)', async () => {
+    const onClose = vi.fn();
+    const created = aPaymentRequest(9);
+    const calls = stubFetch({
+      'GET /accounts': accounts,
+      'POST /payment-requests': { status: 201, body: created },
+      [`POST /payment-requests/${created.id}/send`]: { status: 202, body: { emailAddress: 'alice@acme.test' } },
+      [`POST /payment-requests/${created.id}/cancel`]: { body: { ...created, requestStatus: 'Cancelled' } },
+    });
+    renderWithProviders(<NewRequestDialog opened onClose={onClose} />, { user: aUser() });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Create' }));
+    expect(await screen.findByRole('dialog', { name: 'Payment request created' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the payment request' })).toHaveAttribute('href', `/payment-requests/${created.id}`);
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText');
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(writeText).toHaveBeenCalledWith(created.requestUrl);
+    await user.click(screen.getByRole('button', { name: 'Send by e-mail' }));
+    expect(await screen.findByText('Payment request sent to alice@acme.test')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo: cancel this request' }));
+    expect(await screen.findByText('Payment request cancelled')).toBeInTheDocument();
+    expect(onClose).toHaveBeenCalled();
+    expect(
+      calls.filter((call) => call.method === 'POST').map((call) => new URL(call.url, 'http://x').pathname),
+    ).toEqual(['/api/v0/payment-requests', `/api/v0/payment-requests/${created.id}/send`, `/api/v0/payment-requests/${created.id}/cancel`]);
   });
 
   it('keeps the chosen account when it is chosen again (a required select does not deselect)', async () => {

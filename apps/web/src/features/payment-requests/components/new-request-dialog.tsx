@@ -6,7 +6,9 @@ import {
   newRequestDefaults,
   paymentRequestMessages,
   type CreateTransactionRequestBody,
+  type PaymentRequest,
 } from '@ledgerline/contract';
+import { useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, TextInput } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
@@ -18,6 +20,7 @@ import { LinkExpiryHint } from '@/ui/link-expiry-hint';
 import { useCreatePaymentRequest } from '../api/create-payment-request';
 import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
 import { AccountPicker } from './account-picker';
+import { CreatedRequestPanel } from './created-request-panel';
 
 type NewRequestValues = {
   requestType: 'Transaction';
@@ -58,7 +61,15 @@ export function newRequestInitialValues(accounts: readonly DialogAccount[], toda
   };
 }
 
-function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount[]; onDone: () => void }) {
+function NewRequestForm({
+  accounts,
+  onCreated,
+  onDone,
+}: {
+  accounts: readonly DialogAccount[];
+  onCreated: (request: PaymentRequest) => void;
+  onDone: () => void;
+}) {
   const create = useCreatePaymentRequest();
   const form = useForm<NewRequestValues>({
     mode: 'controlled',
@@ -70,9 +81,9 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
     // spec 2 §2: text values are trimmed before sending (the contract trims them).
     const body: CreateTransactionRequestBody = createTransactionRequestBody.parse(toBody(values));
     create.mutate(body, {
-      onSuccess: () => {
+      onSuccess: (created) => {
         notifications.show({ color: 'green', message: paymentRequestMessages.created });
-        onDone();
+        onCreated(created);
       },
       onError: (error) => {
         form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
@@ -125,14 +136,21 @@ function NewRequestForm({ accounts, onDone }: { accounts: readonly DialogAccount
 /** spec 2 §2: the New Request dialog of the payment requests list. */
 export function NewRequestDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const accounts = useDialogAccounts(opened);
+  const [created, setCreated] = useState<PaymentRequest | null>(null);
+  const close = () => {
+    setCreated(null);
+    onClose();
+  };
   return (
-    <Modal opened={opened} onClose={onClose} title="New Request" centered>
-      {accounts.isPending ? (
+    <Modal opened={opened} onClose={close} title={created ? 'Payment request created' : 'New Request'} centered>
+      {created ? (
+        <CreatedRequestPanel request={created} onDone={close} />
+      ) : accounts.isPending ? (
         <Skeleton height={320} aria-label="Loading the accounts" />
       ) : accounts.isError ? (
         <Alert color="red">Loading Error</Alert>
       ) : (
-        <NewRequestForm accounts={accounts.data.items} onDone={onClose} />
+        <NewRequestForm accounts={accounts.data.items} onCreated={setCreated} onDone={close} />
       )}
     </Modal>
   );

@@ -28,8 +28,24 @@ const detail = aPaymentRequest(1, {
     },
   ],
   paymentTransactions: [
-    { id: '0199f0aa-0000-7000-8000-0000000000b2', createdOn: '2026-11-21T10:00:00.000Z', status: 'NotAuthorised', totalAmount: 101, currency: 'GBP' },
-    { id: '0199f0aa-0000-7000-8000-0000000000b1', createdOn: '2026-11-20T10:00:00.000Z', status: 'Paid', totalAmount: 50, currency: 'GBP' },
+    {
+      id: '0199f0aa-0000-7000-8000-0000000000b2',
+      createdOn: '2026-11-21T10:00:00.000Z',
+      statusDateTime: '2026-11-21T10:01:00.000Z',
+      ledgerlineReference: 'LL-B2',
+      status: 'NotAuthorised',
+      totalAmount: 101,
+      currency: 'GBP',
+    },
+    {
+      id: '0199f0aa-0000-7000-8000-0000000000b1',
+      createdOn: '2026-11-20T10:00:00.000Z',
+      statusDateTime: '2026-11-20T10:01:00.000Z',
+      ledgerlineReference: 'LL-B1',
+      status: 'Paid',
+      totalAmount: 50,
+      currency: 'GBP',
+    },
   ],
 });
 const path = `/payment-requests/${detail.id}`;
@@ -43,7 +59,8 @@ describe('the payment request page', () => {
     expect(await screen.findByRole('heading', { name: '£101.00' })).toBeInTheDocument();
     expect(new URL(calls[0]!.url, 'http://localhost').searchParams.get('expand')).toBe('transactions');
     expect(screen.getByText('Test')).toBeInTheDocument();
-    expect(screen.getByText('Open')).toBeInTheDocument();
+    // The status at the top (issue 22 item 7) and beside the amount in the details card (spec 2 §2).
+    expect(screen.getAllByText('Open')).toHaveLength(2);
     expect(screen.getByRole('link', { name: detail.requestUrl })).toHaveAttribute('href', detail.requestUrl);
     expect(screen.getByRole('button', { name: 'Copy payment URL' })).toBeInTheDocument();
     expect(screen.getByText('Alice Smith')).toBeInTheDocument();
@@ -59,7 +76,11 @@ describe('the payment request page', () => {
     expect(await screen.findByText('INV00000001')).toBeInTheDocument();
     expect(document.querySelector('[data-overdue]')).not.toBeNull();
     await userEvent.click(screen.getByRole('tab', { name: /^Payment transactions\s*2$/ }));
-    const links = await screen.findAllByRole('link', { name: /0199f0aa/ });
+    const tab = await screen.findByRole('tabpanel', { name: /Payment transactions/ });
+    // Issue 22 item 7: references, not UUIDs.
+    const links = within(tab).getAllByRole('link', { name: /^LL-B/ });
+    expect(links.map((link) => link.textContent)).toEqual(['LL-B2', 'LL-B1']);
+    expect(tab).not.toHaveTextContent('0199f0aa');
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       '/payment-transactions/0199f0aa-0000-7000-8000-0000000000b2',
       '/payment-transactions/0199f0aa-0000-7000-8000-0000000000b1',

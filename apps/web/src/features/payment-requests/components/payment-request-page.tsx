@@ -15,10 +15,13 @@ import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { formatMoney } from '@/ui/format';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentRequest } from '../api/get-payment-request';
+import { StatusTag } from '@/ui/status-tag';
+import { spaceWords } from '@/ui/words';
 import { CancelRequestButton } from './cancel-request-button';
+import { CopyLinkButton, SendRequestButton } from './request-share-actions';
 import { RequestInfoTab } from './request-info-tab';
 import { RequestPaymentsTab } from './request-payments-tab';
-import { cannotEditHint } from './request-texts';
+import { cannotEditHint, requestStatusTone } from './request-texts';
 import { RequestTransactionsTab } from './request-transactions-tab';
 
 /** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
@@ -61,9 +64,24 @@ export function PaymentRequestPage() {
         </Anchor>
         <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
       </Breadcrumbs>
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h2">{formatMoney(request.amountToPay, request.currency)}</Title>
-        <CancelRequestButton request={request} mayEdit={mayEdit} />
+      <Group justify="space-between" align="flex-end" gap="md">
+        {/* spec 2 §2: the amount to pay is the title; issue 22 item 7: who and what it is beside it, the status on top. */}
+        <Stack gap={4}>
+          <Group gap="xs">
+            <StatusTag label={spaceWords(request.requestStatus)} tone={requestStatusTone[request.requestStatus]} />
+          </Group>
+          <Group gap="sm" align="baseline">
+            <Title order={1} size="h2">{formatMoney(request.amountToPay, request.currency)}</Title>
+            <Text c="dimmed" data-testid="request-subtitle">
+              {[request.customerName, request.customerReference].filter(Boolean).join(' · ')}
+            </Text>
+          </Group>
+        </Stack>
+        <Group gap="sm">
+          <CopyLinkButton request={request} />
+          <SendRequestButton request={request} mayEdit={mayEdit} />
+          <CancelRequestButton request={request} mayEdit={mayEdit} />
+        </Group>
       </Group>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
       <Tabs defaultValue="info" keepMounted={false}>

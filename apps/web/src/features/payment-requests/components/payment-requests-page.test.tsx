@@ -19,7 +19,8 @@ describe('the payment requests list', () => {
     expect(await screen.findByText('Customer 1')).toBeInTheDocument();
     const table = screen.getByText('Customer 1').closest('table') as HTMLElement;
     for (const header of ['Request type', 'Created on', 'Customer name', 'Amount to pay', 'Capture type', 'Request status']) {
-      expect(within(table).getByTitle(header)).toBeInTheDocument();
+      // The sortable header is its own sort button (issue 22 item 3: not nested with the filter).
+      expect(within(table).getByRole('button', { name: new RegExp(`^${header}`) })).toBeInTheDocument();
     }
     expect(within(table).getByText('Part Completed')).toBeInTheDocument();
     expect(within(table).getByText('Reserve')).toBeInTheDocument();

@@ -11,6 +11,7 @@ import { spaceWords } from '@/ui/words';
 import { EditContactDialog, type ContactKind } from './edit-contact-dialog';
 import { EditDetailsDialog } from './edit-details-dialog';
 import { QrCodeDialog } from './qr-code-dialog';
+import { RequestTimeline } from './request-timeline';
 import { dayOfIso, requestStatusTone, shownUsage } from './request-texts';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -114,6 +115,7 @@ export function RequestInfoTab({ request, editable }: { request: PaymentRequest;
         <Stack>
           <ContactCard title="Billing contact" contact={request.billingContact} action={editContact('billingContact', 'billing contact')} />
           <ContactCard title="Delivery contact" contact={request.deliveryContact} action={editContact('deliveryContact', 'delivery contact')} />
+          <RequestTimeline request={request} />
         </Stack>
       </Grid.Col>
       <QrCodeDialog url={request.requestUrl} opened={qrOpened} onClose={qr.close} />

@@ -3,6 +3,8 @@ import { Anchor, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
+import { StatusTag } from '@/ui/status-tag';
+import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 
 /** spec 2 §2 Payment transactions tab: the payment attempts, newest first (the server's order). */
@@ -15,7 +17,7 @@ export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Created on</Table.Th>
-            <Table.Th>Payment transaction id</Table.Th>
+            <Table.Th>Payment transaction</Table.Th>
             <Table.Th>Status</Table.Th>
             <Table.Th ta="right">Total amount</Table.Th>
           </Table.Tr>
@@ -27,11 +29,14 @@ export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
                 <DateTime value={payment.createdOn} />
               </Table.Td>
               <Table.Td>
+                {/* Issue 22 item 7: the payment's reference, which a merchant reads, links to it (not its UUID). */}
                 <Anchor component={Link} to={`/payment-transactions/${payment.id}`}>
-                  {payment.id}
+                  {payment.ledgerlineReference}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{spaceWords(payment.status)}</Table.Td>
+              <Table.Td>
+                <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status as keyof typeof paymentStatusTone] ?? 'neutral'} />
+              </Table.Td>
               <Table.Td ta="right">
                 <Money amount={payment.totalAmount} currency={payment.currency} />
               </Table.Td>

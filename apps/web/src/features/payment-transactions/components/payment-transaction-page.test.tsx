@@ -100,6 +100,47 @@ describe('the payment transaction page', () => {
     expect(screen.getByText('£40.00')).toBeInTheDocument();
   });
 
+  it('links the account, the request and each allocated invoice by its reference (issue 22 item 8)', async () => {
+    const accountId = '0199f0aa-0000-7000-8000-0000000000d1';
+    const requestId = '0199f0aa-0000-7000-8000-0000000000e1';
+    stubFetch({
+      [`GET /payment-transactions/${id}`]: {
+        body: {
+          ...refund,
+          type: 'Payment',
+          status: 'Paid',
+          accountId,
+          account: { id: accountId, accountReference: 'ACC001', name: 'Acme Ltd', currency: 'GBP' },
+          paymentRequestId: requestId,
+          paymentRequest: { id: requestId, customerName: 'Acme Ltd', customerReference: 'PO-77', requestStatus: 'Completed', amountToPay: 99, currency: 'GBP' },
+          paymentAllocations: [
+            { id: '0199f0aa-0000-7000-8000-0000000000a1', createdOn: '2026-11-20T10:00:00.000Z', type: 'Payment', status: 'Allocated', entityType: 'Transaction', transactionId: '0199f0aa-0000-7000-8000-0000000000b1', transactionReference: 'INV00000042', accountId, paymentTransactionId: id, settlementOfferId: null, discountedAmount: 0, allocatedAmount: 99 },
+          ],
+        },
+      },
+    });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    expect(await screen.findByRole('link', { name: 'ACC001 – Acme Ltd' })).toHaveAttribute('href', `/accounts/${accountId}`);
+    expect(screen.getByRole('link', { name: 'PO-77' })).toHaveAttribute('href', `/payment-requests/${requestId}`);
+    await userEvent.click(screen.getByRole('tab', { name: /Payment allocations/ }));
+    expect(await screen.findByRole('link', { name: 'INV00000042' })).toHaveAttribute('href', '/transactions/0199f0aa-0000-7000-8000-0000000000b1');
+  });
+
+  it('says beside the amount paid that a Pending payment is not captured yet, keeping the spec’s label', async () => {
+    stubFetch({ [`GET /payment-transactions/${id}`]: { body: { ...refund, type: 'Payment', status: 'Pending', totalAmount: 28947 } } });
+    renderWithProviders(<p>Elsewhere</p>, {
+      user: aUser(),
+      path: `/payment-transactions/${id}`,
+      routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
+    });
+    expect(await screen.findByText('Amount paid')).toBeInTheDocument();
+    expect(screen.getByText('Pending: not captured yet')).toBeInTheDocument();
+  });
+
   it('titles a refund with its amount and labels it as refunded', async () => {
     stubFetch({ [`GET /payment-transactions/${id}`]: { body: refund } });
     renderWithProviders(<p>Elsewhere</p>, {

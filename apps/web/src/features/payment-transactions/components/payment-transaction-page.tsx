@@ -37,6 +37,13 @@ function PayeeCard({ details }: { details: CustomerDetails | null }) {
   );
 }
 
+/** A request named as a merchant knows it: its customer reference, else its amount. */
+function requestLabel(payment: PaymentTransaction): string {
+  const request = payment.paymentRequest;
+  if (!request) return 'The payment request';
+  return request.customerReference ?? formatMoney(request.amountToPay, request.currency);
+}
+
 function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
   const allocations = payment.paymentAllocations ?? [];
   if (allocations.length === 0) return <Text c="dimmed">This payment has not been allocated.</Text>;
@@ -62,12 +69,13 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
             <Table.Td>{spaceWords(allocation.status)}</Table.Td>
             <Table.Td>
               {allocation.entityType === 'Transaction' && allocation.transactionId ? (
+                // Issue 22 item 8: the invoice by its reference, not a bare 'Transaction'.
                 <Anchor component={Link} to={`/transactions/${allocation.transactionId}`}>
-                  Transaction
+                  {allocation.transactionReference ?? 'Transaction'}
                 </Anchor>
               ) : allocation.accountId ? (
                 <Anchor component={Link} to={`/accounts/${allocation.accountId}`}>
-                  Account
+                  {payment.account?.id === allocation.accountId ? `Account ${payment.account.accountReference}` : 'Account'}
                 </Anchor>
               ) : (
                 spaceWords(allocation.entityType)
@@ -204,7 +212,11 @@ export function PaymentTransactionPage() {
                 <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
                   <Field label={amountLabel}>
-                    <Money amount={payment.totalAmount} currency={payment.currency} />
+                    {/* spec 2's label stays; issue 22 item 8: a Pending payment says so beside its amount. */}
+                    <Group gap="xs">
+                      <Money amount={payment.totalAmount} currency={payment.currency} />
+                      {payment.status === 'Pending' && <StatusTag label="Pending: not captured yet" tone={paymentStatusTone.Pending} />}
+                    </Group>
                   </Field>
                   <Field label="Type">{payment.type}</Field>
                   <Field label="Reference">{payment.ledgerlineReference}</Field>
@@ -222,6 +234,15 @@ export function PaymentTransactionPage() {
                     {payment.account ? (
                       <Anchor component={Link} to={`/accounts/${payment.account.id}`}>
                         {`${payment.account.accountReference} – ${payment.account.name}`}
+                      </Anchor>
+                    ) : (
+                      '-'
+                    )}
+                  </Field>
+                  <Field label="Payment request">
+                    {payment.paymentRequestId ? (
+                      <Anchor component={Link} to={`/payment-requests/${payment.paymentRequestId}`}>
+                        {requestLabel(payment)}
                       </Anchor>
                     ) : (
                       '-'

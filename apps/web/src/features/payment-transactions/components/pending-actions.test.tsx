@@ -34,6 +34,14 @@ const pending = {
 } as const;
 
 describe('pending payment actions', () => {
+  it('writes the amount to capture as money (issue 22 item 8: not 28947)', async () => {
+    renderWithProviders(<PendingActions payment={{ ...pending, totalAmount: 28947 }} />, { user: aUser() });
+    await userEvent.click(screen.getByRole('button', { name: 'Pending payment' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Capture' }));
+    expect(await screen.findByRole('textbox', { name: 'Amount to capture' })).toHaveValue('£28,947.00');
+    expect(screen.getByText('At most £28,947.00')).toBeInTheDocument();
+  });
+
   it('captures after a yes, and shows an isError answer as an error', async () => {
     const calls = stubFetch({
       [`POST /payment-transactions/${id}/pending/capture`]: {

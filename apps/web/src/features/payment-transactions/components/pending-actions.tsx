@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { formatMoney } from '@/ui/format';
 import { usePermission } from '@/ui/use-permission';
+import { moneyInputProps } from './money-input-props';
 import { useCancelPendingPayment } from '../api/cancel-pending-payment';
 import { useCapturePendingPayment } from '../api/capture-pending-payment';
 
@@ -63,7 +64,7 @@ function ActionDialog({ action, payment, onClose }: { action: Action; payment: P
             value={amount}
             onChange={setAmount}
             min={0}
-            decimalScale={2}
+            {...moneyInputProps(payment.currency)}
             error={errors.amountToCapture}
             data-autofocus
           />

@@ -46,7 +46,7 @@ describe('refunding a payment', () => {
     renderWithProviders(<RefundAction payment={paid} />, { user: aUser() });
     await userEvent.click(screen.getByRole('button', { name: 'Refund' }));
     const amount = await screen.findByRole('textbox', { name: 'Amount to refund' });
-    expect(amount).toHaveValue('200');
+    expect(amount).toHaveValue('£200.00');
     await userEvent.clear(amount);
     await userEvent.type(amount, '250');
     const dialog = screen.getByRole('dialog', { name: 'Refund payment' });

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { formatMoney } from '@/ui/format';
 import { usePermission } from '@/ui/use-permission';
+import { moneyInputProps } from './money-input-props';
 import { useRefundPayment } from '../api/refund-payment';
 
 /** What the server said: the provider's refusal as an error, else what happened. */
@@ -74,7 +75,7 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
           value={amount}
           onChange={setAmount}
           min={0}
-          decimalScale={2}
+          {...moneyInputProps(payment.currency)}
           error={errors.amount}
           data-autofocus
         />

@@ -1,4 +1,4 @@
-import { Anchor, Card, Grid, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Anchor, Card, Grid, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import type { TransactionContact, TransactionDetail } from '@ledgerline/contract';
 import { Link } from 'react-router';
 import { useUserSetting } from '@/auth/api/get-me';
@@ -6,6 +6,7 @@ import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { DetailField, textOr } from './detail-field';
+import { OverdueBadge } from './overdue-badge';
 import { PaidStatusTag } from './paid-status-tag';
 
 function ContactCard({ contact }: { contact: TransactionContact | null }) {
@@ -70,7 +71,10 @@ export function TransactionInfoTab({ transaction }: { transaction: TransactionDe
               <DateTime value={transaction.transactionDate} dateOnly />
             </DetailField>
             <DetailField label="Due date">
-              <DateTime value={transaction.dueDate} dateOnly />
+              <Group gap="xs">
+                <DateTime value={transaction.dueDate} dateOnly />
+                <OverdueBadge transaction={transaction} />
+              </Group>
             </DetailField>
             <DetailField label="Type">
               {transaction.transactionTypeName ?? spaceWords(transaction.transactionType)}

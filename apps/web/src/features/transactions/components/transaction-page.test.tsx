@@ -129,6 +129,14 @@ describe('the transaction page', () => {
     expect(screen.getByRole('tab', { name: /Documents/ })).toHaveTextContent('1');
   });
 
+  it('badges an invoice past due with its days late, at the top and beside its due date (issue 22 item 9)', async () => {
+    const dueDate = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    stubFetch({ [`GET /transactions/${id}`]: { body: { ...detail, dueDate } } });
+    renderPage();
+    await screen.findByRole('heading', { name: '£1,234.50' });
+    expect(screen.getAllByText('Overdue · 3 days')).toHaveLength(2);
+  });
+
   // Issue 10 item 2: a transaction dated 23 Nov showed as 22/11 in Pacific time; a calendar day is
   // the same day in every zone, while an instant (a document's upload time) is the user's.
   it.each([

@@ -15,6 +15,7 @@ import { formatMoney } from '@/ui/format';
 import { useTransaction } from '../api/get-transaction';
 import { DocumentsTab } from './documents-tab';
 import { IfPaidToday } from './if-paid-today';
+import { OverdueBadge } from './overdue-badge';
 import { PaidStatusTag } from './paid-status-tag';
 import { LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
 import { SettlementOffersTab } from './settlement-offers-tab';
@@ -66,6 +67,7 @@ export function TransactionPage() {
       <Group gap="sm" align="baseline">
         <Title order={1} size="h2">{formatMoney(transaction.transactionAmount, transaction.currency)}</Title>
         <PaidStatusTag status={transaction.paidStatus} />
+        <OverdueBadge transaction={transaction} />
         <Text c="dimmed">{transaction.transactionReference}</Text>
       </Group>
       <IfPaidToday transactionId={transaction.id} />

@@ -75,6 +75,29 @@ describe('the transactions list', () => {
     expect(query.get('itemsPerPage')).toBe('10');
   });
 
+  it('badges invoices past due with their days late, not paid or credit notes (issue 22 item 9)', async () => {
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    stubFetch({
+      'GET /transactions/quotes': {
+        body: {
+          items: [
+            aTransaction(1, day(-12)),
+            aTransaction(3, day(5)),
+            { ...aTransaction(5, day(-40)), paidStatus: 'FullyPaid' },
+            aTransaction(2, day(-9)), // a credit note
+          ],
+          totalItems: 4,
+          totalItemsEstimated: false,
+        },
+      },
+    });
+    renderWithProviders(<TransactionsPage />, { user: aUser() });
+    const row = async (reference: string) => (await screen.findByText(reference)).closest('tr') as HTMLElement;
+    expect(within(await row('INV0000001')).getByText('Overdue · 12 days')).toBeInTheDocument();
+    for (const reference of ['INV0000003', 'INV0000005', 'INV0000002'])
+      expect(within(await row(reference)).queryByText(/Overdue/)).not.toBeInTheDocument();
+  });
+
   it('says so when there are none', async () => {
     stubFetch({
       'GET /transactions/quotes': {

@@ -1,5 +1,5 @@
 import type { Transaction, TransactionQuoteSummary } from '@ledgerline/contract';
-import { Stack } from '@mantine/core';
+import { Group, Stack } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { DataGrid, type DataGridColumn } from '@/ui/data-grid';
@@ -7,9 +7,21 @@ import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { useGridState } from '@/ui/use-grid-state';
 import { useTransactionColumns } from '@/ui/use-transaction-columns';
+import { paidStatusTone, StatusBadge } from '@/ui/status-tones';
 import { useTransactionsWithQuotes } from '../api/get-transaction-quotes';
+import { OverdueBadge } from './overdue-badge';
 
 type QuotedTransaction = Transaction & { quote?: TransactionQuoteSummary };
+
+/** Issue 22 item 9: an invoice past due says so, with its days late, beside its paid status. */
+function paidStatusWithOverdue(transaction: QuotedTransaction) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <StatusBadge status={transaction.paidStatus} tones={paidStatusTone} />
+      <OverdueBadge transaction={transaction} />
+    </Group>
+  );
+}
 
 /** spec 2 §2 Accounting transactions list; default sort transaction date descending (§9). */
 export function TransactionsPage() {
@@ -22,7 +34,9 @@ export function TransactionsPage() {
   // Issue 11: what each invoice costs if paid today, its discount (generated or manual) and fees.
   const columns = useMemo(
     (): DataGridColumn<QuotedTransaction>[] => [
-      ...(baseColumns as DataGridColumn<QuotedTransaction>[]),
+      ...(baseColumns as DataGridColumn<QuotedTransaction>[]).map((column) =>
+        column.accessor === 'paidStatus' ? { ...column, render: paidStatusWithOverdue } : column,
+      ),
       {
         accessor: 'amountToPayToday',
         title: 'To pay today',
