@@ -20,6 +20,7 @@ import { RequestInfoTab } from './request-info-tab';
 import { RequestPaymentsTab } from './request-payments-tab';
 import { cannotEditHint } from './request-texts';
 import { RequestTransactionsTab } from './request-transactions-tab';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 /** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
 export function PaymentRequestPage() {
@@ -66,7 +67,7 @@ export function PaymentRequestPage() {
         <CancelRequestButton request={request} mayEdit={mayEdit} />
       </Group>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
-      <Tabs defaultValue="info" keepMounted={false}>
+      <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           {request.requestType === 'Transaction' && (

@@ -16,6 +16,7 @@ import { PaymentProviderCard } from './payment-provider-card';
 import { PendingActions } from './pending-actions';
 import { RefundAction } from './refund-action';
 import { DisputesTable, RefundsTable } from './refunds-and-disputes';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
@@ -173,7 +174,7 @@ export function PaymentTransactionPage() {
           <RefundAction payment={payment} />
         </Group>
       </Group>
-      <Tabs defaultValue="info" keepMounted={false}>
+      <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
