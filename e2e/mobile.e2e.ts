@@ -118,9 +118,29 @@ describe('on a phone', () => {
     await server?.dispose();
   });
 
+  /** An element lies wholly within the screen's width (not clipped at its right edge). */
+  async function withinWidth(locator: ReturnType<Page['locator']>, what: string) {
+    const box = await locator.boundingBox();
+    expect(box, what).not.toBeNull();
+    expect(box!.x, `${what} left`).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, `${what} right`).toBeLessThanOrEqual(phone.width);
+  }
+
+  it('keeps the top bar and the dashboard within the screen (issue 22 item 11)', async () => {
+    await page.goto(server.url);
+    await page.getByRole('heading', { name: 'Dashboard' }).first().waitFor(settle);
+    await page.waitForLoadState('networkidle');
+    await fitsTheScreen('the dashboard');
+    await withinWidth(page.getByRole('button', { name: 'Help' }), 'Help');
+    await withinWidth(page.getByRole('button', { name: 'Company', exact: true }), 'the company');
+    for (const fix of await page.getByRole('link', { name: 'Fix' }).all())
+      await withinWidth(fix, 'a to-do Fix button');
+  });
+
   it('shows payment requests as cards, and a request that fits the screen', async () => {
     await checkList('/payment-requests', 'Payment Requests', true);
     await openFirstCard('a payment request');
+    await withinWidth(page.getByRole('button', { name: 'QR code' }), 'the QR code button');
     // Its tabs stay on one line (issue 22 item 11).
     const tabs = page.getByRole('tablist').first();
     const tabsBox = await tabs.boundingBox();
