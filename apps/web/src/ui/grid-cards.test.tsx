@@ -93,7 +93,7 @@ describe('DataGrid below the md breakpoint', () => {
     expect(within(cards()[0] as HTMLElement).getByRole('link')).toHaveTextContent('INV-11');
 
     await userEvent.click(screen.getByRole('button', { name: 'Sort and filter' }));
-    await userEvent.click(screen.getByRole('textbox', { name: 'Sort by' }));
+    await userEvent.click(await screen.findByRole('textbox', { name: 'Sort by' }));
     await userEvent.click(screen.getByRole('option', { name: 'Reference (descending)' }));
     await userEvent.click(screen.getByRole('button', { name: '1' }));
     expect(within(cards()[0] as HTMLElement).getByRole('link')).toHaveTextContent('INV-25');

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Collapse, Group, Loader, Pagination, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, Pagination, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -74,7 +74,7 @@ function CardControls<T>({ grid, columns }: { grid: GridController; columns: rea
           </Badge>
         ) : null}
       </Group>
-      <Collapse in={opened}>
+      {opened ? (
         <Card withBorder padding="sm">
           <Stack gap="sm">
             {sortable.length > 0 ? (
@@ -103,7 +103,7 @@ function CardControls<T>({ grid, columns }: { grid: GridController; columns: rea
             ))}
           </Stack>
         </Card>
-      </Collapse>
+      ) : null}
     </Stack>
   );
 }
