@@ -98,7 +98,9 @@ function requestStatus(m: Model): string {
   const held = sum(invoiceAmounts.map((_, i) => allocatedTo(m, i)));
   const reserved = sum(invoiceAmounts.map((_, i) => provisionalTo(m, i)));
   if (m.usage === 'Single') {
-    if (m.payments.some((p) => p.status === 'Paid')) return 'Completed';
+    // A Paid payment holds it, or money still allocated (a Disputed payment's, while the dispute
+    // is open or lost in part: lifecycle.ts requestStatusOf).
+    if (m.payments.some((p) => p.status === 'Paid') || held.gt(0)) return 'Completed';
     return m.payments.some((p) => p.status === 'Pending') ? 'Pending' : 'Open';
   }
   if (invoiceAmounts.every((_, i) => allocatedTo(m, i).gte(invoiceAmounts[i]!))) return 'Completed';

@@ -115,6 +115,8 @@ describe('the payer page', () => {
       requestType: 'Transaction',
       usageType: 'Single',
       reference: 'CUST-1',
+      // Stored without one: nothing to fill in for the payer.
+      billingContact: null,
       currency: 'GBP',
       quotedOn: day(0),
       company: {
@@ -152,6 +154,32 @@ describe('the payer page', () => {
         isTest: true,
       },
     ]);
+  });
+
+  it("gives the billing contact's name and e-mail so the payer need not type them (issue 22 item 15)", async () => {
+    const id = await insertRequest(ctx, admin, {
+      accountId,
+      billingContact: {
+        companyName: 'Payer Customer Ltd',
+        firstNames: 'Robin',
+        surname: 'Payer',
+        emailAddress: 'robin@payer.example',
+        address: { address1: '2 Private Road', city: 'York' },
+      },
+    });
+    const page = (await pay('GET', id)).json();
+    // Only what fills the form in: not the contact's address.
+    expect(page.billingContact).toEqual({
+      firstNames: 'Robin',
+      surname: 'Payer',
+      emailAddress: 'robin@payer.example',
+    });
+
+    const blank = await insertRequest(ctx, admin, {
+      accountId,
+      billingContact: { companyName: 'Payer Customer Ltd', firstNames: ' ', surname: null, emailAddress: null, address: null },
+    });
+    expect((await pay('GET', blank)).json().billingContact).toBeNull();
   });
 
   it('answers every unavailable request exactly like an unknown id', async () => {

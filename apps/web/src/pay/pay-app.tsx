@@ -7,7 +7,7 @@ import type {
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { getPayPage, PayCallError } from './api';
 import type { PayBrowser } from './browser';
-import { CompanyContact } from './components/company-contact';
+import { CompanyContact, contactEnding } from './components/company-contact';
 import { OpayoDropIn, type OpayoPiStep } from './components/opayo-drop-in';
 import { OppwaWidget, type OppwaStep } from './components/oppwa-widget';
 import { PayForm } from './components/pay-form';
@@ -256,6 +256,8 @@ function StateContent({
   onSettled: () => void;
 }) {
   const money = (amount: number) => formatMoney(amount, page.currency);
+  // Where the form puts its summary bar on a small screen: above the invoices (issue 22 item 15).
+  const [summarySlot, setSummarySlot] = useState<HTMLElement | null>(null);
 
   if (step.kind === 'outcome') {
     const more = page.state === 'Open' || page.state === 'PartCompleted';
@@ -302,7 +304,8 @@ function StateContent({
             {page.validFrom
               ? `You can pay from ${formatDateTime(page.validFrom)}.`
               : 'You can pay once it opens.'}{' '}
-            If you need to pay sooner, please contact {page.company.name}: their details are below.
+            If you need to pay sooner, please contact {page.company.name}
+            {contactEnding(page.company)}
           </p>
         </>
       );
@@ -312,7 +315,8 @@ function StateContent({
           <h1>This payment request has been cancelled</h1>
           <p>
             There is nothing to pay. If you think this is a mistake, please contact{' '}
-            {page.company.name}: their details are below.
+            {page.company.name}
+            {contactEnding(page.company)}
           </p>
         </>
       );
@@ -333,6 +337,7 @@ function StateContent({
             <p>{money(page.paidAmount)} has been paid so far. You can pay the rest below.</p>
           )}
           {partPaid && page.receipt && <Receipt receipt={page.receipt} />}
+          {step.kind === 'choose' && <div ref={setSummarySlot} className="summary-slot" />}
           <RequestSummary page={page} />
           {step.kind === 'sandbox' ? (
             <SandboxCardForm
@@ -379,7 +384,7 @@ function StateContent({
               <ExpiredForm onStartAgain={onChooseAgain} />
             )
           ) : (
-            <PayForm page={page} onStarted={onStarted} />
+            <PayForm page={page} onStarted={onStarted} summarySlot={summarySlot} />
           )}
         </>
       );

@@ -18,6 +18,7 @@ export function openTransactionPage(overrides: Partial<PayPage> = {}): PayPage {
     reference: 'PR-1042',
     description: 'November invoices',
     customerName: 'Harbour Supplies Ltd',
+    billingContact: null,
     currency: 'GBP',
     quotedOn: '2026-11-24',
     validFrom: null,

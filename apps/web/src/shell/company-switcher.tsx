@@ -28,7 +28,7 @@ export function CompanySwitcher() {
           variant="default"
           leftSection={<IconBuilding size={16} />}
           rightSection={<IconChevronDown size={14} />}
-          maw={{ base: 160, sm: 280 }}
+          maw={{ base: 140, sm: 280 }}
           miw={0}
           style={{ flexShrink: 1 }}
         >

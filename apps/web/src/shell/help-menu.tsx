@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Box, Button } from '@mantine/core';
 import { IconHelp } from '@tabler/icons-react';
 import { DeferredMenu } from './deferred-menu';
 
@@ -7,8 +7,19 @@ export function HelpMenu() {
   return (
     <DeferredMenu
       target={
-        <Button variant="subtle" color="gray" leftSection={<IconHelp size={18} />} px="xs">
-          Help
+        // On a phone the icon alone (issue 22 item 11): the word left no room for the rest.
+        <Button
+          variant="subtle"
+          color="gray"
+          leftSection={<IconHelp size={18} />}
+          px="xs"
+          aria-label="Help"
+          style={{ flexShrink: 0 }}
+          styles={{ section: { marginInlineEnd: 0 } }}
+        >
+          <Box component="span" visibleFrom="sm" ml={6}>
+            Help
+          </Box>
         </Button>
       }
       load={() => import('./help-menu-items').then((module) => module.HelpMenuLoaded)}

@@ -13,7 +13,7 @@ interface TopBarProps {
 export function TopBar({ navOpened, onToggleNav }: TopBarProps) {
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-      <Group gap="sm" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
         <Burger
           opened={navOpened}
           onClick={onToggleNav}

@@ -1,11 +1,14 @@
 import 'mantine-datatable/styles.css';
 import { lastReachablePage, queryLimits } from '@ledgerline/contract';
 import { Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { cardsMediaQuery, GridCards, type GridCardLayout } from './grid-cards';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
+import classes from './data-grid.module.css';
 import { applyGridState, pageSizeChoices } from './grid-state';
 import type { GridController } from './use-grid-state';
 
@@ -57,6 +60,11 @@ interface DataGridProps<T> {
    * the row's own View link stays for keyboard users and for opening in a new tab.
    */
   rowHref?: (record: T) => string | undefined;
+  /**
+   * Below the md breakpoint the list shows cards (issue 22 item 1): which columns make a card's
+   * reference, customer, amount, status and date. Without it a card lists every column.
+   */
+  card?: GridCardLayout;
 }
 
 /** The last column holds a row's actions (View, Edit, Delete): untitled or 'Actions'. */
@@ -127,8 +135,11 @@ export function DataGrid<T>({
   noRecordsText = 'No records found',
   label,
   rowHref,
+  card,
 }: DataGridProps<T>) {
   const navigate = useNavigate();
+  // Read at once (not after a first render as a table) so a phone never flashes the table.
+  const asCards = useMediaQuery(cardsMediaQuery, false, { getInitialValueInEffect: false });
   const { state, setPage, setPageSize, setSort, setFilter } = grid;
   const clientSide = totalRecords === undefined;
   const wrapper = useRef<HTMLDivElement>(null);
@@ -261,8 +272,49 @@ export function DataGrid<T>({
       : {}),
   } as const;
 
+  const paginationText = (from: number, to: number) =>
+    `${count(from)}–${count(to)} of ${totalEstimated ? 'about ' : ''}${count(shown.totalItems)}`;
+  const stopNote =
+    paging && pagesStopEarly ? (
+      <Text size="xs" c="dimmed" mt={4}>
+        Pages reach the first {queryLimits.offsetMax.toLocaleString('en-GB')} rows: filter the
+        list or sort it the other way to see the rest.
+      </Text>
+    ) : null;
+
+  if (asCards) {
+    const page = Math.min(state.page, lastPage);
+    const from = shown.totalItems === 0 ? 0 : (page - 1) * state.pageSize + 1;
+    const to = Math.min(page * state.pageSize, reachableRows);
+    const rowKey = (record: T) =>
+      typeof idAccessor === 'function'
+        ? idAccessor(record)
+        : ((record as Record<string, unknown>)[idAccessor] as string | number);
+    return (
+      <div>
+        <GridCards<T>
+          grid={grid}
+          columns={columns}
+          items={shown.items}
+          layout={card}
+          rowKey={rowKey}
+          rowHref={rowHref}
+          label={label}
+          fetching={fetching}
+          noRecordsText={noRecordsText}
+          pager={
+            paging && shown.totalItems > 0
+              ? { page, lastPage, text: paginationText(from, to) }
+              : undefined
+          }
+        />
+        {stopNote}
+      </div>
+    );
+  }
+
   return (
-    <div ref={wrapper}>
+    <div ref={wrapper} className={classes.grid}>
       {paging ? (
         <DataTable<T>
           {...tableProps}
@@ -273,21 +325,14 @@ export function DataGrid<T>({
           recordsPerPageOptions={[...pageSizeChoices]}
           onRecordsPerPageChange={setPageSize}
           recordsPerPageLabel="Rows per page"
-          paginationText={({ from, to }) =>
-            `${count(from)}–${count(to)} of ${totalEstimated ? 'about ' : ''}${count(shown.totalItems)}`
-          }
+          paginationText={({ from, to }) => paginationText(from, to)}
           loadingText="Loading"
           getPaginationControlProps={paginationControlProps}
         />
       ) : (
         <DataTable<T> {...tableProps} />
       )}
-      {paging && pagesStopEarly ? (
-        <Text size="xs" c="dimmed" mt={4}>
-          Pages reach the first {queryLimits.offsetMax.toLocaleString('en-GB')} rows: filter the
-          list or sort it the other way to see the rest.
-        </Text>
-      ) : null}
+      {stopNote}
     </div>
   );
 }

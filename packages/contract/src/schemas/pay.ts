@@ -139,6 +139,17 @@ export const payPageSchema = z
     reference: z.string().nullable(),
     description: z.string().nullable(),
     customerName: z.string().nullable(),
+    /**
+     * The request's billing contact, to fill the payer's name and e-mail in for them (issue 22
+     * item 15): the person the request was sent to. Null when the request has none.
+     */
+    billingContact: z
+      .object({
+        firstNames: z.string().nullable(),
+        surname: z.string().nullable(),
+        emailAddress: z.string().nullable(),
+      })
+      .nullable(),
     currency: z.string(),
     /** The day the figures are worked out for (the company's today). */
     quotedOn: z.iso.date(),

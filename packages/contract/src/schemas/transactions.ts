@@ -178,6 +178,7 @@ export const transactionAccountSchema = z
     currency: z.string().nullable(),
   })
   .meta({ id: 'TransactionAccount' });
+export type TransactionAccount = z.infer<typeof transactionAccountSchema>;
 
 export const settlementOfferSchema = z
   .object({

@@ -104,6 +104,22 @@ export function feesReasonOf(quote: Quote, dueDate: string | null): string | nul
   return `This invoice was due on ${due}. UK law lets the seller add ${parts.join(' and ')} for late payment.`;
 }
 
+/** The stored billing contact's name and e-mail, each null when blank; null when it has none. */
+export function billingContactOf(request: PaymentRequestRow): PayPage['billingContact'] {
+  const stored = request.billingContact as {
+    firstNames?: string | null;
+    surname?: string | null;
+    emailAddress?: string | null;
+  } | null;
+  const text = (value: string | null | undefined) => (value && value.trim() !== '' ? value : null);
+  const contact = {
+    firstNames: text(stored?.firstNames),
+    surname: text(stored?.surname),
+    emailAddress: text(stored?.emailAddress),
+  };
+  return contact.firstNames || contact.surname || contact.emailAddress ? contact : null;
+}
+
 /**
  * What a Transaction request asks of one invoice today (docs/decisions.md "The payer is asked what
  * the request asks"): the allocation's amount less what this request's payments already put on the
@@ -605,6 +621,7 @@ export async function buildPayQuote(
     reference: request.customerReference,
     description: request.description,
     customerName: request.customerName,
+    billingContact: billingContactOf(request),
     currency,
     quotedOn,
     validFrom: request.validFrom?.toISOString() ?? null,

@@ -8,6 +8,7 @@ import {
   type PaymentTransactionDetailFlags,
   type PaymentTransactionProvider,
   type PaymentTransactionSummary,
+  type TransactionAccount,
   type paymentTransactionQuery,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
@@ -210,9 +211,10 @@ const inScope = (scope: Scope) =>
 export function createPaymentTransactionsRepository() {
   const statements = createStatementCache();
   /** spec 2 §3 Payment transaction `account`: the account paid on, as a transaction shows it. */
-  async function accountOf(executor: Executor, scope: Scope, accountId: string | null) {
-    if (!accountId) return null;
-    const [account] = await executor
+  /** The accounts payments were made on, by id (spec 2 §3 Payment transaction `account`). */
+  async function accountsOf(executor: Executor, scope: Scope, ids: string[]) {
+    if (ids.length === 0) return new Map<string, TransactionAccount>();
+    const rows = await executor
       .select({
         id: accounts.id,
         accountReference: accounts.accountReference,
@@ -224,20 +226,16 @@ export function createPaymentTransactionsRepository() {
         and(
           eq(accounts.tenantId, scope.tenantId),
           eq(accounts.datasetId, scope.datasetId),
-          eq(accounts.id, accountId),
+          inArray(accounts.id, ids),
         ),
       );
-    return account ?? null;
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** spec 2 §3 Payment transaction `paymentProvider`: the configuration it went through. */
-  async function providerOf(
-    executor: Executor,
-    scope: Scope,
-    providerId: string | null,
-  ): Promise<PaymentTransactionProvider | null> {
-    if (!providerId) return null;
-    const [provider] = await executor
+  /** The provider configurations payments went through, by id (spec 2 §3 `paymentProvider`). */
+  async function providersOf(executor: Executor, scope: Scope, ids: string[]) {
+    if (ids.length === 0) return new Map<string, PaymentTransactionProvider>();
+    const rows = await executor
       .select({
         id: paymentProviders.id,
         name: paymentProviders.name,
@@ -250,10 +248,10 @@ export function createPaymentTransactionsRepository() {
         and(
           eq(paymentProviders.tenantId, scope.tenantId),
           eq(paymentProviders.datasetId, scope.datasetId),
-          eq(paymentProviders.id, providerId),
+          inArray(paymentProviders.id, ids),
         ),
       );
-    return provider ?? null;
+    return new Map<string, PaymentTransactionProvider>(rows.map((row) => [row.id, row]));
   }
 
   async function requestsById(executor: Executor, scope: Scope, ids: string[]) {
@@ -363,31 +361,58 @@ export function createPaymentTransactionsRepository() {
         .select()
         .from(t)
         .where(and(inScope(scope), inArray(t.id, ids)));
-      const [requests, records, payerQuotes, refundsAndDisputes] = await Promise.all([
-        requestsById(executor, scope, [
-          ...new Set(rows.flatMap((row) => (row.paymentRequestId ? [row.paymentRequestId] : []))),
-        ]),
-        readPaymentRecordsOfPayments(
-          executor,
-          scope,
-          rows.map((row) => row.id),
+      const distinct = (values: (string | null)[]) => [
+        ...new Set(values.filter((value): value is string => value !== null)),
+      ];
+      const [requests, records, payerQuotes, refundsAndDisputes, accountRows, providerRows] =
+        await Promise.all([
+          requestsById(executor, scope, distinct(rows.map((row) => row.paymentRequestId))),
+          readPaymentRecordsOfPayments(
+            executor,
+            scope,
+            rows.map((row) => row.id),
+          ),
+          readPayerQuotes(executor, scope, rows),
+          readRefundsAndDisputes(executor, scope, rows),
+          accountsOf(executor, scope, distinct(rows.map((row) => row.accountId))),
+          providersOf(executor, scope, distinct(rows.map((row) => row.paymentProviderId))),
+        ]);
+      const references = await invoiceReferencesOf(
+        executor,
+        scope,
+        [...records.values()].flatMap((record) =>
+          record.paymentAllocations.flatMap((allocation) =>
+            allocation.transactionId ? [allocation.transactionId] : [],
+          ),
         ),
-        readPayerQuotes(executor, scope, rows),
-        readRefundsAndDisputes(executor, scope, rows),
-      ]);
+      );
+      // As the detail call answers it with every flag on (web hook payloads say what the page says).
       return new Map<string, PaymentTransactionDetails>(
-        rows.map((row) => [
-          row.id,
-          {
-            ...toPaymentTransaction(
-              row,
-              row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null,
-            ),
-            ...records.get(row.id)!,
-            payerQuote: payerQuotes.get(row.id) ?? null,
-            ...refundsAndDisputes.get(row.id)!,
-          },
-        ]),
+        rows.map((row) => {
+          const record = records.get(row.id)!;
+          return [
+            row.id,
+            {
+              ...toPaymentTransaction(
+                row,
+                row.paymentRequestId ? (requests.get(row.paymentRequestId) ?? null) : null,
+              ),
+              account: row.accountId ? (accountRows.get(row.accountId) ?? null) : null,
+              paymentProvider: row.paymentProviderId
+                ? (providerRows.get(row.paymentProviderId) ?? null)
+                : null,
+              ...record,
+              paymentAllocations: record.paymentAllocations.map((allocation) => ({
+                ...allocation,
+                transactionReference: allocation.transactionId
+                  ? (references.get(allocation.transactionId) ?? null)
+                  : null,
+              })),
+              payerQuote: payerQuotes.get(row.id) ?? null,
+              ...refundsAndDisputes.get(row.id)!,
+            },
+          ];
+        }),
       );
     },
 
@@ -417,8 +442,16 @@ export function createPaymentTransactionsRepository() {
           readPaymentRecords(executor, scope, { paymentTransactionId: id }),
           readPayerQuote(executor, scope, payment),
           readRefundsAndDisputes(executor, scope, [row]),
-          flags.includeAccount ? accountOf(executor, scope, row.accountId) : null,
-          providerOf(executor, scope, row.paymentProviderId),
+          flags.includeAccount && row.accountId
+            ? accountsOf(executor, scope, [row.accountId]).then(
+                (found) => found.get(row.accountId!) ?? null,
+              )
+            : null,
+          row.paymentProviderId
+            ? providersOf(executor, scope, [row.paymentProviderId]).then(
+                (found) => found.get(row.paymentProviderId!) ?? null,
+              )
+            : null,
         ],
       );
       // Each allocated invoice by its reference, so the page links it by what people call it.

@@ -1,5 +1,23 @@
 import type { PayCompany } from '@ledgerline/contract';
 
+/** Whether the page's footer shows any of the merchant's contact details. */
+export function hasContactDetails(company: PayCompany): boolean {
+  return (
+    company.addressLines.length > 0 ||
+    !!company.telephone ||
+    !!company.emailAddress ||
+    !!company.website
+  );
+}
+
+/**
+ * "Please contact X" ends by pointing at the footer's details only when there are some (issue 22
+ * item 15): never "their details are below" over an empty footer.
+ */
+export function contactEnding(company: PayCompany): string {
+  return hasContactDetails(company) ? ': their details are below.' : '.';
+}
+
 /** The merchant's contact details: address, telephone, email and website, each only when known. */
 export function CompanyContact({ company }: { company: PayCompany }) {
   const website = company.website
@@ -7,9 +25,7 @@ export function CompanyContact({ company }: { company: PayCompany }) {
       ? company.website
       : `https://${company.website}`
     : null;
-  const hasAny =
-    company.addressLines.length > 0 || company.telephone || company.emailAddress || website;
-  if (!hasAny) return null;
+  if (!hasContactDetails(company)) return null;
   return (
     <address className="contact">
       {company.addressLines.map((line, index) => (

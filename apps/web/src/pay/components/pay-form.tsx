@@ -1,5 +1,6 @@
 import type { PayMethod, PayMethodGroup, PayPage, StartedPayment } from '@ledgerline/contract';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { PayCallError, startPayment } from '../api';
 import { currencyDecimals, formatMoney } from '../format';
 import {
@@ -11,6 +12,7 @@ import {
   type InvoiceAmountValue,
   type PaymentFormValues,
 } from '../validation';
+import { contactEnding } from './company-contact';
 import { InvoiceAmounts } from './invoice-amounts';
 import { focusFirstError, TextField } from './text-field';
 
@@ -73,20 +75,52 @@ function invoiceRulesOf(page: PayPage): InvoiceAmountRule[] {
   );
 }
 
+/** The payer's details as the request's billing contact gives them (issue 22 item 15). */
+function payerOf(page: PayPage): PaymentFormValues['payer'] {
+  const contact = page.billingContact;
+  return {
+    firstNames: contact?.firstNames ?? '',
+    surname: contact?.surname ?? '',
+    emailAddress: contact?.emailAddress ?? '',
+  };
+}
+
+/** Small screens, where the form lies far below the top: the summary bar shows there. */
+export const summaryBarMediaQuery = '(max-width: 48em)';
+
+function useMatches(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const list = window.matchMedia(query);
+    const changed = () => setMatches(list.matches);
+    list.addEventListener('change', changed);
+    return () => list.removeEventListener('change', changed);
+  }, [query]);
+  return matches;
+}
+
+const formId = 'pay-form';
+
 interface PayFormProps {
   page: PayPage;
+  /**
+   * Where the summary bar (the total and a Pay button for this form) goes on a small screen: near
+   * the top of the page, sticky, so the payer need not scroll past every invoice to pay.
+   */
+  summarySlot?: HTMLElement | null;
   /** A payment was started: the page takes the payer to its next step. */
   onStarted: (payment: StartedPayment) => void;
 }
 
 /** Open and PartCompleted requests: how to pay, who pays, how much (where part is allowed). */
-export function PayForm({ page, onStarted }: PayFormProps) {
+export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
+  const smallScreen = useMatches(summaryBarMediaQuery);
   const formRef = useRef<HTMLFormElement>(null);
   const decimals = currencyDecimals(page.currency);
   const invoiceRules = invoiceRulesOf(page);
   const [values, setValues] = useState<PaymentFormValues>(() => ({
     configurationId: defaultMethod(page.methods),
-    payer: { firstNames: '', surname: '', emailAddress: '' },
+    payer: payerOf(page),
     amount: page.amountToPay.toFixed(decimals),
     invoices: Object.fromEntries(
       invoiceRules.map((rule) => [
@@ -122,7 +156,9 @@ export function PayForm({ page, onStarted }: PayFormProps) {
     return (
       <section className="card" aria-labelledby="no-methods-heading">
         <h2 id="no-methods-heading">{noMethodsMessage}</h2>
-        <p>Please contact {page.company.name} to pay: their details are below.</p>
+        <p>
+          Please contact {page.company.name} to pay{contactEnding(page.company)}
+        </p>
       </section>
     );
   }
@@ -197,7 +233,28 @@ export function PayForm({ page, onStarted }: PayFormProps) {
   }
 
   return (
-    <form ref={formRef} className="card" noValidate onSubmit={submit} aria-labelledby="pay-heading">
+    <form
+      ref={formRef}
+      id={formId}
+      className="card"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="pay-heading"
+    >
+      {smallScreen && summarySlot
+        ? createPortal(
+            <div className="summary-bar" role="region" aria-label="Payment summary">
+              <p className="summary-total">
+                Total <strong>{formatMoney(buttonAmount, page.currency)}</strong>
+              </p>
+              {/* Submits the form below: the same checks, the same errors under its fields. */}
+              <button type="submit" form={formId} className="primary" disabled={busy}>
+                {busy ? 'Starting…' : 'Pay now'}
+              </button>
+            </div>,
+            summarySlot,
+          )
+        : null}
       <h2 id="pay-heading">Pay</h2>
       {partPayment && (
         <TextField

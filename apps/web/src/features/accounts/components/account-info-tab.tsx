@@ -3,6 +3,7 @@ import { Badge, Card, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } fr
 import type { ReactNode } from 'react';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
+import { WideTable } from '@/ui/wide-table';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -53,6 +54,7 @@ export function AccountInfoTab({ account }: { account: Account }) {
         {account.emailAddresses.length === 0 ? (
           <Text c="dimmed">no email addresses found</Text>
         ) : (
+          <WideTable>
           <Table aria-label="Email contacts" striped>
             <Table.Thead>
               <Table.Tr>
@@ -75,6 +77,7 @@ export function AccountInfoTab({ account }: { account: Account }) {
               ))}
             </Table.Tbody>
           </Table>
+          </WideTable>
         )}
       </Card>
     </Stack>

@@ -14,6 +14,7 @@ import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 const accountsPath = '/accounts';
 type AccountTab =
@@ -65,7 +66,7 @@ export function AccountPage() {
         onClose={requestDialog.close}
         onCreated={requestCreated}
       />
-      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as AccountTab)}>
+      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as AccountTab)} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <CountTab

@@ -32,6 +32,13 @@ export function AccountTransactionsTab({ accountId }: { accountId: string }) {
       <DataGrid
         label="Transactions"
         rowHref={(transaction) => `/transactions/${transaction.id}`}
+        card={{
+          title: 'transactionReference',
+          subtitle: 'transactionType',
+          amount: 'transactionAmount',
+          status: 'paidStatus',
+          date: 'transactionDate',
+        }}
         grid={grid}
         columns={columns}
         records={transactions.data?.items}
@@ -53,6 +60,13 @@ export function AccountPaymentRequestsTab({ accountId }: { accountId: string }) 
     <DataGrid
       label="Payment requests"
       rowHref={(request) => `/payment-requests/${request.id}`}
+      card={{
+        title: 'requestType',
+        subtitle: 'customerName',
+        amount: 'amountToPay',
+        status: 'requestStatus',
+        date: 'createdOn',
+      }}
       grid={grid}
       columns={columns}
       records={requests.data?.items}

@@ -59,7 +59,8 @@ describe('Accounts page', () => {
       'Balance',
       'Overdue',
       'Credit limit',
-      '',
+      // The View column's header, visually hidden (issue 22 item 3, axe empty-table-header).
+      'Actions',
     ]);
   });
 

@@ -23,6 +23,7 @@ export function AccountsPage() {
       <DataGrid
         label="Accounts"
         rowHref={(account) => `/accounts/${account.id}`}
+        card={{ title: 'accountReference', subtitle: 'name', amount: 'balance' }}
         grid={grid}
         columns={columns}
         records={accounts.data?.items}

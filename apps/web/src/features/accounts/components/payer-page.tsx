@@ -21,6 +21,7 @@ import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -87,7 +88,7 @@ export function PayerPage() {
         <Text span>{heading}</Text>
       </Breadcrumbs>
       <Title order={1} size="h2">{heading}</Title>
-      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as PayerTab)}>
+      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as PayerTab)} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <CountTab value="payment-transactions" label="Payment transactions" count={count} />

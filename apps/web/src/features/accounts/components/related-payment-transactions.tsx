@@ -15,6 +15,13 @@ export function RelatedPaymentTransactions({ owner }: { owner: PaymentTransactio
     <DataGrid
       label="Payment transactions"
       rowHref={(payment) => `/payment-transactions/${payment.id}`}
+      card={{
+        title: 'ledgerlineReference',
+        subtitle: 'customerName',
+        amount: 'totalAmount',
+        status: 'status',
+        date: 'statusDateTime',
+      }}
       grid={grid}
       columns={columns}
       records={payments.data?.items}

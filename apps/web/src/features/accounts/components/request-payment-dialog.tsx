@@ -28,6 +28,7 @@ import { LoadingState } from '@/ui/loading-state';
 import { Money } from '@/ui/money';
 import { useCreateInvoicesPaymentRequest } from '../api/create-invoices-payment-request';
 import { amountOwed, useAccountUnpaidInvoices } from '../api/get-account-unpaid-invoices';
+import { WideTable } from '@/ui/wide-table';
 
 const m = paymentRequestMessages;
 
@@ -170,6 +171,7 @@ function InvoicePicker({ accountId, invoices, onCreated, onClose }: PickerProps)
           comboboxProps={{ withinPortal: false }}
         />
       ) : null}
+      <WideTable>
       <Table striped withTableBorder aria-label="Unpaid invoices">
         <Table.Thead>
           <Table.Tr>
@@ -226,6 +228,7 @@ function InvoicePicker({ accountId, invoices, onCreated, onClose }: PickerProps)
           ))}
         </Table.Tbody>
       </Table>
+      </WideTable>
       {failure ? (
         <Alert color="red" role="alert">
           {failure}

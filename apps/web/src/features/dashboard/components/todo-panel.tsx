@@ -21,11 +21,12 @@ function TodoRow({ item }: { item: TodoItem }) {
   const { color, icon: Icon } = severityIcon[item.severity];
   return (
     <Group wrap="nowrap" align="flex-start" justify="space-between" data-testid={`todo-${item.id}`}>
-      <Group wrap="nowrap" align="flex-start">
+      {/* The words give way and wrap, never the Fix button (issue 22 item 11). */}
+      <Group wrap="nowrap" align="flex-start" miw={0} style={{ flex: 1 }}>
         <ThemeIcon color={color} variant="light" role="img" aria-label={item.severity}>
           <Icon size={18} />
         </ThemeIcon>
-        <div>
+        <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           <Text fw={600}>{item.title}</Text>
           <Text size="sm" c="dimmed">
             {item.message}
@@ -33,7 +34,7 @@ function TodoRow({ item }: { item: TodoItem }) {
         </div>
       </Group>
       {canFix && (
-        <Button component={Link} to={item.url} size="xs" variant="light">
+        <Button component={Link} to={item.url} size="xs" variant="light" style={{ flexShrink: 0 }}>
           Fix
         </Button>
       )}

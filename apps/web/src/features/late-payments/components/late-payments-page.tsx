@@ -14,6 +14,7 @@ import { usePermission } from '@/ui/use-permission';
 import { useLatePayments } from '../api/get-late-payments';
 import { useDeleteLatePayment } from '../api/save-late-payment';
 import { LatePaymentDialog } from './late-payment-dialog';
+import { WideTable } from '@/ui/wide-table';
 
 type Dialog = { configuration?: LatePaymentConfiguration } | null;
 
@@ -108,6 +109,7 @@ export function LatePaymentsPage() {
       ) : sorted.length === 0 ? (
         <Text c="dimmed">No late payment configurations yet.</Text>
       ) : (
+        <WideTable>
         <Table striped highlightOnHover aria-label="Late payment configurations">
           <Table.Thead>
             <Table.Tr>
@@ -172,6 +174,7 @@ export function LatePaymentsPage() {
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       )}
       <LatePaymentDialog
         opened={dialog !== null}

@@ -2,6 +2,7 @@ import { debtBandLabel, formatPounds } from '@ledgerline/contract';
 import { Alert, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { LoadingState } from '@/ui/loading-state';
 import { useUkInfo } from '../api/get-uk-info';
+import { WideTable } from '@/ui/wide-table';
 
 /**
  * spec 3 §2, §3 the statutory panel: today's statutory interest rate (8 % plus the reference
@@ -31,6 +32,7 @@ export function StatutoryPanel() {
           </Text>
         </Group>
         <Title order={4}>Debt recovery costs</Title>
+        <WideTable>
         <Table aria-label="Debt recovery costs">
           <Table.Thead>
             <Table.Tr>
@@ -47,6 +49,7 @@ export function StatutoryPanel() {
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       </Stack>
     </Card>
   );

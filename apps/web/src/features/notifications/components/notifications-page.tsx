@@ -33,6 +33,7 @@ import {
   useUpdateCustomerNotifications,
   useUpdateRecipient,
 } from '../api/notifications';
+import { WideTable } from '@/ui/wide-table';
 
 const labels: Record<NotificationName, string> = {
   TenantPaymentSuccessful: 'Payment successful',
@@ -189,6 +190,7 @@ function UserTab() {
       {data.items.length === 0 ? (
         <Text c="dimmed">No recipients yet. Every notification is off for a new recipient.</Text>
       ) : (
+        <WideTable>
         <Table>
           <Table.Thead>
             <Table.Tr>
@@ -205,6 +207,7 @@ function UserTab() {
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       )}
     </Stack>
   );

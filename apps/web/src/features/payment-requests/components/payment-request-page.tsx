@@ -23,6 +23,7 @@ import { RequestInfoTab } from './request-info-tab';
 import { RequestPaymentsTab } from './request-payments-tab';
 import { cannotEditHint, requestStatusTone } from './request-texts';
 import { RequestTransactionsTab } from './request-transactions-tab';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 /** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
 export function PaymentRequestPage() {
@@ -84,7 +85,7 @@ export function PaymentRequestPage() {
         </Group>
       </Group>
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
-      <Tabs defaultValue="info" keepMounted={false}>
+      <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           {request.requestType === 'Transaction' && (

@@ -29,6 +29,13 @@ export function PaymentRequestsPage() {
       <DataGrid
         label="Payment requests"
         rowHref={(request) => `/payment-requests/${request.id}`}
+        card={{
+          title: 'requestType',
+          subtitle: 'customerName',
+          amount: 'amountToPay',
+          status: 'requestStatus',
+          date: 'createdOn',
+        }}
         grid={grid}
         columns={columns}
         records={requests.data?.items}

@@ -98,8 +98,9 @@ export function RequestInfoTab({ request, editable }: { request: PaymentRequest;
           <Stack gap="sm" mt="md">
             <Field label="Description">{text(request.description)}</Field>
             <Field label="Payment URL">
-              <Group gap={4} wrap="nowrap">
-                <Anchor href={request.requestUrl} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all' }}>
+              {/* On a phone the buttons go under the address rather than off the card (issue 22 item 11). */}
+              <Group gap={4} wrap="wrap">
+                <Anchor href={request.requestUrl} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all', minWidth: 0 }}>
                   {request.requestUrl}
                 </Anchor>
                 <CopyButton value={request.requestUrl} label="payment URL" />

@@ -3,6 +3,7 @@ import type { PayerQuote, PayerQuoteInvoice } from '@ledgerline/contract';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
+import { WideTable } from '@/ui/wide-table';
 
 const feeNames = { StatutoryInterest: 'Statutory interest', FixedSum: 'Fixed sum' } as const;
 
@@ -21,6 +22,7 @@ function InvoiceOffer({ invoice, currency }: { invoice: PayerQuoteInvoice; curre
           reference
         )}
       </Title>
+      <WideTable>
       <Table aria-labelledby={headingId} withRowBorders layout="fixed">
         <Table.Tbody>
           <Table.Tr>
@@ -83,6 +85,7 @@ function InvoiceOffer({ invoice, currency }: { invoice: PayerQuoteInvoice; curre
           </Table.Tr>
         </Table.Tbody>
       </Table>
+      </WideTable>
       {invoice.feesReason && (
         <Text size="sm" c="dimmed" mt="xs">
           {invoice.feesReason}
@@ -112,6 +115,7 @@ export function PayerQuotePanel({ quote }: { quote: PayerQuote }) {
         <Title order={4} size="h6" mb="xs" id="payer-quote-total">
           Total
         </Title>
+        <WideTable>
         <Table aria-labelledby="payer-quote-total" withRowBorders layout="fixed">
           <Table.Tbody>
             {quote.invoices.length > 0 && (
@@ -146,6 +150,7 @@ export function PayerQuotePanel({ quote }: { quote: PayerQuote }) {
             )}
           </Table.Tbody>
         </Table>
+        </WideTable>
       </Card>
     </Stack>
   );

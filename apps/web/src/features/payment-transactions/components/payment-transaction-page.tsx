@@ -16,6 +16,8 @@ import { PaymentProviderCard } from './payment-provider-card';
 import { PendingActions } from './pending-actions';
 import { RefundAction } from './refund-action';
 import { DisputesTable, RefundsTable } from './refunds-and-disputes';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
+import { WideTable } from '@/ui/wide-table';
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
@@ -48,6 +50,7 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
   const allocations = payment.paymentAllocations ?? [];
   if (allocations.length === 0) return <Text c="dimmed">This payment has not been allocated.</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Payment allocations">
       <Table.Thead>
         <Table.Tr>
@@ -91,6 +94,7 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }
 
@@ -98,6 +102,7 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
   const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
   if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Late payment fees">
       <Table.Thead>
         <Table.Tr>
@@ -130,6 +135,7 @@ function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }
 
@@ -181,7 +187,7 @@ export function PaymentTransactionPage() {
           <RefundAction payment={payment} />
         </Group>
       </Group>
-      <Tabs defaultValue="info" keepMounted={false}>
+      <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>

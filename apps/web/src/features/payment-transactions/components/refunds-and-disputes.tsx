@@ -6,6 +6,7 @@ import { Money } from '@/ui/money';
 import type { StatusTone } from '@/ui/status-tag';
 import { paymentStatusTone, StatusBadge } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
+import { WideTable } from '@/ui/wide-table';
 
 /** Issue 19: a dispute's stage as a badge: open ones want attention, a loss is money gone. */
 export const disputeStageTone: Record<DisputeStage, StatusTone> = {
@@ -20,6 +21,7 @@ export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
   const refunds = payment.refunds ?? [];
   if (refunds.length === 0) return <Text c="dimmed">No money of this payment has been refunded.</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Refunds">
       <Table.Thead>
         <Table.Tr>
@@ -52,6 +54,7 @@ export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }
 
@@ -59,6 +62,7 @@ export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
 export function DisputesTable({ disputes }: { disputes: readonly PaymentDispute[] }) {
   if (disputes.length === 0) return <Text c="dimmed">No dispute or chargeback has been reported for this payment.</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Disputes">
       <Table.Thead>
         <Table.Tr>
@@ -91,5 +95,6 @@ export function DisputesTable({ disputes }: { disputes: readonly PaymentDispute[
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }

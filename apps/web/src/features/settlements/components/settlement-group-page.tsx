@@ -34,6 +34,7 @@ import { useDeleteSettlementConfiguration } from '../api/save-settlement-configu
 import type { CreatableType } from './settlement-configuration-form';
 import { SettlementConfigurationDialog } from './settlement-configuration-dialog';
 import { SettlementGroupForm } from './settlement-group-form';
+import { WideTable } from '@/ui/wide-table';
 
 type Dialog = { type: CreatableType; configuration?: SettlementConfiguration } | null;
 
@@ -174,6 +175,7 @@ export function SettlementGroupPage() {
         <Text c="dimmed">There are no settlement configurations in this group.</Text>
       ) : (
         <ScrollArea.Autosize mah={600}>
+          <WideTable>
           <Table striped aria-label="Settlement configurations">
             <Table.Thead>
               <Table.Tr>
@@ -225,6 +227,7 @@ export function SettlementGroupPage() {
               ))}
             </Table.Tbody>
           </Table>
+          </WideTable>
         </ScrollArea.Autosize>
       )}
       <SettlementConfigurationDialog

@@ -10,6 +10,7 @@ import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
 import { useDeleteSettlementGroup } from '../api/delete-settlement-group';
 import { useSettlementGroups } from '../api/get-settlement-groups';
+import { WideTable } from '@/ui/wide-table';
 
 function SettlementGroupsList() {
   const groups = useSettlementGroups();
@@ -58,6 +59,7 @@ function SettlementGroupsList() {
       ) : sorted.length === 0 ? (
         <Text c="dimmed">No settlement groups yet.</Text>
       ) : (
+        <WideTable>
         <Table striped highlightOnHover aria-label="Settlement groups">
           <Table.Thead>
             <Table.Tr>
@@ -111,6 +113,7 @@ function SettlementGroupsList() {
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       )}
     </Stack>
   );

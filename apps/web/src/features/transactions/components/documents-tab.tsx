@@ -17,6 +17,7 @@ import { useDeleteDocument } from '../api/delete-document';
 import { getDocumentData } from '../api/get-document-data';
 import { useUploadDocument } from '../api/upload-document';
 import { formatFileSize } from './file-size';
+import { WideTable } from '@/ui/wide-table';
 
 /** spec 2 §7: "file name from the content-disposition header, default document.pdf". */
 const defaultFileName = 'document.pdf';
@@ -141,6 +142,7 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
       {transaction.documents.length === 0 ? (
         <Text>No documents</Text>
       ) : (
+        <WideTable>
         <Table striped aria-label="Documents">
           <Table.Thead>
             <Table.Tr>
@@ -190,6 +192,7 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       )}
       <PdfViewer viewed={viewed} onClose={() => setViewed(null)} />
     </Stack>

@@ -2,6 +2,7 @@ import { Badge, Stack, Table, Text, Title } from '@mantine/core';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { useTransactionQuote } from '../api/get-transaction-quote';
+import { WideTable } from '@/ui/wide-table';
 
 /** Issue 11: the offers that apply today, generated ones marked apart from manual ones. */
 export function OffersApplyingToday({ transactionId }: { transactionId: string }) {
@@ -16,6 +17,7 @@ export function OffersApplyingToday({ transactionId }: { transactionId: string }
           No offer applies today.
         </Text>
       ) : (
+        <WideTable>
         <Table aria-label="Offers that apply today">
           <Table.Thead>
             <Table.Tr>
@@ -49,6 +51,7 @@ export function OffersApplyingToday({ transactionId }: { transactionId: string }
             ))}
           </Table.Tbody>
         </Table>
+        </WideTable>
       )}
     </Stack>
   );

@@ -4,11 +4,13 @@ import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
+import { WideTable } from '@/ui/wide-table';
 
 /** spec 2 §3 Payment allocations of the transaction. */
 export function PaymentAllocationsTab({ transaction }: { transaction: TransactionDetail }) {
   if (transaction.paymentAllocations.length === 0) return <Text>No payment allocations</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Payment allocations">
       <Table.Thead>
         <Table.Tr>
@@ -46,6 +48,7 @@ export function PaymentAllocationsTab({ transaction }: { transaction: Transactio
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }
 
@@ -56,6 +59,7 @@ export function LatePaymentsTab({ transaction }: { transaction: TransactionDetai
   );
   if (lines.length === 0) return <Text>No late payments</Text>;
   return (
+    <WideTable>
     <Table striped aria-label="Late payments">
       <Table.Thead>
         <Table.Tr>
@@ -84,5 +88,6 @@ export function LatePaymentsTab({ transaction }: { transaction: TransactionDetai
         ))}
       </Table.Tbody>
     </Table>
+    </WideTable>
   );
 }

@@ -20,6 +20,7 @@ import { PaidStatusTag } from './paid-status-tag';
 import { LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
 import { SettlementOffersTab } from './settlement-offers-tab';
 import { TransactionInfoTab } from './transaction-info-tab';
+import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 function CountLabel({ label, count }: { label: string; count: number }) {
   return (
@@ -71,7 +72,7 @@ export function TransactionPage() {
         <Text c="dimmed">{transaction.transactionReference}</Text>
       </Group>
       <IfPaidToday transactionId={transaction.id} />
-      <Tabs defaultValue="info" keepMounted={false}>
+      <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <Tabs.Tab value="settlement-offers">

@@ -62,6 +62,13 @@ export function TransactionsPage() {
       <DataGrid
         label="Transactions"
         rowHref={(transaction) => `/transactions/${transaction.id}`}
+        card={{
+          title: 'transactionReference',
+          subtitle: 'accountName',
+          amount: 'transactionAmount',
+          status: 'paidStatus',
+          date: 'transactionDate',
+        }}
         grid={grid}
         columns={columns}
         records={transactions.data?.items}
