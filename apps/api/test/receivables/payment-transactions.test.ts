@@ -218,7 +218,7 @@ describe('GET payment-transactions/{id}', () => {
         expect(allocation.transactionReference).toBe(invoice.transactionReference);
       }
       const account = (await get(merchant, `accounts/${allocated.accountId}`)).json();
-      expect(body.account).toEqual({ id: allocated.accountId, accountReference: account.accountReference, name: account.name });
+      expect(body.account).toEqual({ id: allocated.accountId, accountReference: account.accountReference, name: account.name, currency: account.currency });
       expect(body.paymentFeeTransactions.map((line: { id: string }) => line.id).sort()).toEqual(
         feeLines.filter((line) => line.paymentTransactionId === allocated.id).map((line) => line.id).sort(),
       );

@@ -230,9 +230,10 @@ export function createPaymentRequestsService(deps: {
       load(tx, scope, id, { allocations: true, transactions: expandTransactions, payments: true, editState: true, mails: true }),
 
     /** get of several requests at once (the web hook payloads of a batch of settled payments), by id; those not found left out. */
+    /** Several requests as the detail answers them (web hook payloads say what the page says). */
     async getMany(tx: Tx, scope: PaymentRequestScope, ids: string[], expandTransactions: boolean) {
       const rows = await repository.findMany(tx, scope, ids);
-      const presented = await present(tx, scope, rows, { allocations: true, transactions: expandTransactions, payments: true, editState: true });
+      const presented = await present(tx, scope, rows, { allocations: true, transactions: expandTransactions, payments: true, editState: true, mails: true });
       return new Map(presented.map((request, i) => [rows[i]!.id, request]));
     },
 
