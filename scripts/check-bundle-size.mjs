@@ -39,6 +39,8 @@ export const onDemand = {
     'the Help menu: when its button is pointed at, focused or clicked (shell/deferred-menu.tsx)',
   'src/shell/company-switcher-items.tsx':
     'the company list: when its button is pointed at, focused or clicked (shell/deferred-menu.tsx)',
+  'src/features/dashboard/components/figures-panel.tsx':
+    "the dashboard's money figures: when the dashboard first renders, beside its data calls (app/dashboard-panels.tsx)",
 };
 
 /** The screens' pages: the sources app/routes.tsx imports lazily, as manifest keys. */
