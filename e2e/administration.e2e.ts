@@ -302,7 +302,7 @@ describe('administration', () => {
     await page.getByRole('alert').filter({ hasText: 'Copied to clipboard' }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(shown);
-    await created.getByRole('button', { name: 'Close' }).click();
+    await created.getByRole('button', { name: 'Close', exact: true }).click();
     await created.waitFor({ state: 'hidden' });
 
     // Never shown again: the grid has the name and the prefix only.

@@ -407,7 +407,7 @@ describe('receivables', () => {
     await confirm.getByRole('button', { name: 'Yes' }).waitFor();
     await confirm.getByRole('button', { name: 'No' }).click();
     await confirm.waitFor({ state: 'hidden' });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await page.getByRole('button', { name: 'Pending payment' }).count()).toBe(1);
 
@@ -629,7 +629,7 @@ describe('receivables', () => {
     expect(await line(6).textContent()).toContain(
       'No payment transaction of this company has this id.',
     );
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
 
     // The list shows the imported statuses.

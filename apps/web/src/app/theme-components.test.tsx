@@ -13,7 +13,7 @@ describe('the theme on components', () => {
       </Modal>,
     );
     const dialog = await screen.findByRole('dialog', { name: 'Edit name' });
-    const close = screen.getByRole('button', { name: 'Close' });
+    const close = screen.getByRole('button', { name: 'Close dialog' });
     expect(dialog).toContainElement(close);
     expect(close).toHaveAttribute('tabindex', '-1');
     expect(screen.queryByRole('banner')).toBeNull();

@@ -22,7 +22,7 @@ export const theme = createTheme({
     // <header>, a second banner landmark beside the top bar's (issue 22 item 3): not a landmark.
     Modal: {
       defaultProps: {
-        closeButtonProps: { tabIndex: -1, 'aria-label': 'Close' },
+        closeButtonProps: { tabIndex: -1, 'aria-label': 'Close dialog' },
         attributes: { header: { role: 'none' } },
       },
     },

@@ -7,10 +7,27 @@ import classes from './data-grid.module.css';
  * (issue 22 item 1: allocation and document tables made a phone's page 540–636 px wide). No
  * minimum width unless given: the table is as narrow as its content allows.
  */
-export function WideTable({ children, minWidth = 0 }: { children: ReactNode; minWidth?: number }) {
+export function WideTable({
+  children,
+  minWidth = 0,
+  label = 'Table',
+}: {
+  children: ReactNode;
+  minWidth?: number;
+  /** What the table is, for the scroll box's name (axe scrollable-region-focusable). */
+  label?: string;
+}) {
   return (
-    // Its badges (a DEFAULT, a status) read whole, as in the grids (data-grid.module.css).
-    <Table.ScrollContainer minWidth={minWidth} type="native" className={classes.grid}>
+    // Its badges (a DEFAULT, a status) read whole, as in the grids (data-grid.module.css). The box
+    // takes a tab stop, so a keyboard can scroll it (issue 22 item 3).
+    <Table.ScrollContainer
+      minWidth={minWidth}
+      type="native"
+      className={classes.grid}
+      tabIndex={0}
+      role="region"
+      aria-label={`${label}, scrollable`}
+    >
       {children}
     </Table.ScrollContainer>
   );

@@ -34,7 +34,7 @@ export function useAccountsColumns() {
         noWrap: true,
         render: (account) =>
           account.overdueAmount > 0 ? (
-            <Text span c="red.8" fw={600} inherit>
+            <Text span c="red.9" fw={600} inherit>
               <Money amount={account.overdueAmount} currency={account.currency} />
             </Text>
           ) : (
