@@ -73,7 +73,7 @@ describe('the theme reads at 4.5:1', () => {
 
   it('names the dialogs close button and keeps it out of the tab order', () => {
     expect(theme.components?.Modal?.defaultProps).toMatchObject({
-      closeButtonProps: { tabIndex: -1, 'aria-label': 'Close' },
+      closeButtonProps: { tabIndex: -1, 'aria-label': 'Close dialog' },
     });
   });
 });
