@@ -225,38 +225,4 @@ describe('on a phone', () => {
       await payer.close();
     }
   });
-
-  it('shows statuses whole at 1440 px, none under the pinned View column (issue 22 item 5)', async () => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    try {
-      for (const [path, name] of [
-        ['/payment-transactions', 'Payment transactions'],
-        ['/settings/companies', 'Companies'],
-      ] as const) {
-        await page.goto(new URL(path, server.url).href);
-        const table = page.getByRole('table', { name });
-        await table.locator('tbody tr').first().waitFor(settle);
-        await page.waitForLoadState('networkidle');
-        const clipped = await table.evaluate((element) =>
-          [...element.querySelectorAll('td .mantine-Badge-label')]
-            .filter((label) => label.scrollWidth > label.clientWidth + 1)
-            .map((label) => label.textContent),
-        );
-        expect(clipped, `${name}: truncated statuses`).toEqual([]);
-        // The first row's cells end before its pinned last cell begins.
-        const overlap = await table.evaluate((element) => {
-          const cells = [...(element.querySelector('tbody tr')?.querySelectorAll('td') ?? [])];
-          const pinned = cells.at(-1)!.getBoundingClientRect();
-          return cells
-            .slice(0, -1)
-            .flatMap((cell) => [...cell.querySelectorAll('.mantine-Badge-root')])
-            .filter((badge) => badge.getBoundingClientRect().right > pinned.left + 1)
-            .map((badge) => badge.textContent);
-        });
-        expect(overlap, `${name}: statuses under the pinned column`).toEqual([]);
-      }
-    } finally {
-      await page.setViewportSize(phone);
-    }
-  });
 });

@@ -14,7 +14,7 @@ const periods = [
 /** One figure: its label, its value, and the list it summarises behind a link. */
 function Figure({ label, value, to, hint }: { label: string; value: ReactNode; to: string; hint: string }) {
   return (
-    <Anchor component={Link} to={to} underline="never" c="inherit" aria-label={`${label} ${String(value)} ${hint}`}>
+    <Anchor component={Link} to={to} underline="never" c="inherit">
       <Card withBorder padding="md" h="100%">
         <Text size="sm" c="dimmed">
           {label}
