@@ -294,50 +294,73 @@ export function createMoneyBack(deps: {
     return 'Failed after it had succeeded: its allocations were reversed';
   }
 
-  /** Settles one stored notification about `paymentId` (of the notification's configuration). */
-  async function settle(scope: PayScope, paymentId: string, notice: MoneyBackNotice) {
+  /**
+   * Settles one stored notification about `paymentId` (of the notification's configuration) in the
+   * caller's transaction; what staff must be told once it has committed is added to `changes`
+   * (`tellStaff`). Issue 19's drain settles several in one transaction this way.
+   */
+  async function settleIn(
+    tx: Tx,
+    scope: PayScope,
+    paymentId: string,
+    notice: MoneyBackNotice,
+    changes: PaymentStatusChange[],
+  ) {
     const actor = { name: `${notice.providerName} notification` };
-    const changes: PaymentStatusChange[] = [];
-    await database.withTenant(scope.tenantId, async (tx) => {
-      if (!(await claimNotification(tx, scope, notice.notificationId))) return;
-      const locked = await lockPaymentAndRequest(tx, scope, paymentId);
-      if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
-        await markNotification(tx, scope, notice.notificationId, noPayment);
-        return;
-      }
-      await tx.insert(providerEvents).values({
-        tenantId: scope.tenantId,
-        datasetId: scope.datasetId,
-        id: uuidv7(),
-        paymentTransactionId: paymentId,
-        providerName: notice.providerName,
-        eventType: notice.eventType,
-        recordType: 'notification',
-        recordId: notice.eventId,
-        status: notice.refund?.status ?? notice.dispute?.stage ?? notice.status ?? 'unknown',
-        payload: notice.payload,
-        payloadFileName: `${notice.eventId}.json`,
-      });
-      const outcomes: string[] = [];
-      if (notice.lateFailure)
-        outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
-      // Each part reads the payment as the part before left it.
-      const fresh = async () =>
-        outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked;
-      if (notice.dispute)
-        outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
-      if (notice.refund)
-        outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
-      await markNotification(tx, scope, notice.notificationId, outcomes.join('; '));
+    if (!(await claimNotification(tx, scope, notice.notificationId))) return;
+    const locked = await lockPaymentAndRequest(tx, scope, paymentId);
+    if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
+      await markNotification(tx, scope, notice.notificationId, noPayment);
+      return;
+    }
+    await tx.insert(providerEvents).values({
+      tenantId: scope.tenantId,
+      datasetId: scope.datasetId,
+      id: uuidv7(),
+      paymentTransactionId: paymentId,
+      providerName: notice.providerName,
+      eventType: notice.eventType,
+      recordType: 'notification',
+      recordId: notice.eventId,
+      status: notice.refund?.status ?? notice.dispute?.stage ?? notice.status ?? 'unknown',
+      payload: notice.payload,
+      payloadFileName: `${notice.eventId}.json`,
     });
+    const outcomes: string[] = [];
+    if (notice.lateFailure)
+      outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
+    // Each part reads the payment as the part before left it.
+    const fresh = async () =>
+      outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked;
+    if (notice.dispute)
+      outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
+    if (notice.refund)
+      outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
+    await markNotification(tx, scope, notice.notificationId, outcomes.join('; '));
+  }
+
+  /** After the commit: staff's mails of the moves (a failure is logged, never undoes them). */
+  async function tellStaff(scope: PayScope, changes: PaymentStatusChange[]) {
     if (deps.notify && changes.length > 0)
       await deps
         .notify(scope, changes)
         .catch((error: unknown) =>
-          log.error({ err: error, paymentTransactionId: paymentId }, 'dispute mail failed'),
+          log.error(
+            { err: error, paymentTransactionIds: changes.map((c) => c.paymentTransactionId) },
+            'dispute mail failed',
+          ),
         );
   }
 
-  return { settle };
+  /** Settles one stored notification about `paymentId` in a transaction of its own. */
+  async function settle(scope: PayScope, paymentId: string, notice: MoneyBackNotice) {
+    const changes: PaymentStatusChange[] = [];
+    await database.withTenant(scope.tenantId, (tx) =>
+      settleIn(tx, scope, paymentId, notice, changes),
+    );
+    await tellStaff(scope, changes);
+  }
+
+  return { settle, settleIn, tellStaff };
 }
 export type MoneyBack = ReturnType<typeof createMoneyBack>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
@@ -16,7 +16,11 @@ import type {
 import type { SecretBox } from '../../platform/secrets.js';
 import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
 import { noPayment, type Settlement } from './settle.js';
-import { isMoneyBack, type MoneyBack } from './money-back.js';
+import { isMoneyBack, type MoneyBack, type MoneyBackNotice } from './money-back.js';
+import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+
+/** A move settle.ts settleIn made, for its afterMoves once committed. */
+type SettledMove = Awaited<ReturnType<Settlement['settleIn']>>;
 
 export const providerNotificationJob = 'pay.provider-notifications';
 
@@ -390,37 +394,47 @@ export function createProviderNotifications(deps: {
       return;
     }
     if (deps.moneyBack && isMoneyBack(summary)) {
-      await deps.moneyBack.settle(scope, paymentId, {
-        notificationId: notification.id,
-        configurationId: notification.configurationId,
-        providerName: notification.providerName,
-        eventId: notification.eventId,
-        eventType: notification.eventType,
-        payload: notification.payload,
-        status: summary.status,
-        errorMessage: summary.errorMessage,
-        lateFailure: summary.lateFailure,
-        refund: summary.refund,
-        dispute: summary.dispute,
-      });
+      await deps.moneyBack.settle(scope, paymentId, noticeOf(notification));
       return;
     }
     const { outcome, actor } = settleArgs(notification);
     await settlement.settle(scope, paymentId, outcome, actor);
   }
 
+  /** What a stored notification about money going back says, for money-back.ts. */
+  function noticeOf(notification: NotificationRow): MoneyBackNotice {
+    const summary = notification.summary as Summary;
+    return {
+      notificationId: notification.id,
+      configurationId: notification.configurationId,
+      providerName: notification.providerName,
+      eventId: notification.eventId,
+      eventType: notification.eventType,
+      payload: notification.payload,
+      status: summary.status,
+      errorMessage: summary.errorMessage,
+      lateFailure: summary.lateFailure,
+      refund: summary.refund,
+      dispute: summary.dispute,
+    };
+  }
+
   /**
    * Several payments' notifications (whole lanes, each in arrival order): the lanes the batch path
-   * can take (every row names our payment and none gives money back) in one transaction, the
-   * others one by one beside them (issue 19: a refund or a dispute in a group no longer sends the
-   * whole group down the slow path). When the batch fails (a deadlock on shared invoices, a bad
-   * row), its lanes go one by one too, so one bad notification holds up only its own payment's.
+   * can take (every row names our payment and none gives money back) in one transaction; the lanes
+   * that give money back (issue 19: refunds, disputes, late failures, and whatever else their
+   * payment was told beside) in another, each lane in a savepoint of its own (settleTogether); the
+   * others one by one. When the batch fails (a deadlock on shared invoices, a bad row), its lanes go
+   * one by one too, and so does a lane whose savepoint failed, so one bad notification holds up
+   * only its own payment's.
    */
   async function processLanes(scope: PayScope, lanes: NotificationRow[][]) {
+    const ours = (lane: NotificationRow[]) => lane.every((row) => ourPaymentId(row) !== null);
     const batchable = (lane: NotificationRow[]) =>
-      lane.every((row) => ourPaymentId(row) !== null && !isMoneyBack(row.summary as Summary));
+      ours(lane) && lane.every((row) => !isMoneyBack(row.summary as Summary));
     const batch = lanes.filter(batchable);
-    let oneByOne = lanes.filter((lane) => !batchable(lane));
+    const together = deps.moneyBack ? lanes.filter((lane) => !batchable(lane) && ours(lane)) : [];
+    const oneByOne = lanes.filter((lane) => !batch.includes(lane) && !together.includes(lane));
     if (batch.flat().length > 1) {
       try {
         await settlement.settleBatch(
@@ -434,9 +448,11 @@ export function createProviderNotifications(deps: {
           { err: error, ...scope, notifications: batch.flat().length },
           'provider notification batch failed: one by one',
         );
-        oneByOne = lanes;
+        oneByOne.push(...batch);
       }
-    } else oneByOne = lanes;
+    } else oneByOne.push(...batch);
+    if (together.flat().length > 1) oneByOne.push(...(await settleTogether(scope, together)));
+    else oneByOne.push(...together);
     let failure: unknown = null;
     for (const lane of oneByOne) {
       for (const row of lane) {
@@ -450,6 +466,65 @@ export function createProviderNotifications(deps: {
       }
     }
     if (failure !== null) throw failure;
+  }
+
+  /**
+   * Lanes that give money back (each row names our payment), in ONE transaction (issue 19: one
+   * commit for the group, where each notification had its own): each lane in a savepoint, its rows
+   * in arrival order through the same code as one by one (money-back.ts settleIn, settle.ts
+   * settleIn), each claiming its stored notification. A lane that fails is rolled back to its
+   * savepoint (its claims with it) and answered for one by one after the commit; when the
+   * transaction itself fails, every lane is. The mails go after the commit. The lanes answered
+   * for one by one.
+   */
+  async function settleTogether(
+    scope: PayScope,
+    lanes: NotificationRow[][],
+  ): Promise<NotificationRow[][]> {
+    const moneyBack = deps.moneyBack!;
+    const failed: NotificationRow[][] = [];
+    const moves: SettledMove[] = [];
+    const changes: PaymentStatusChange[] = [];
+    try {
+      await database.withTenant(scope.tenantId, async (tx) => {
+        for (const lane of lanes) {
+          const laneMoves: SettledMove[] = [];
+          const laneChanges: PaymentStatusChange[] = [];
+          await tx.execute(sql.raw('savepoint notification_lane'));
+          try {
+            for (const row of lane) {
+              const paymentId = ourPaymentId(row)!;
+              if (isMoneyBack(row.summary as Summary))
+                await moneyBack.settleIn(tx, scope, paymentId, noticeOf(row), laneChanges);
+              else {
+                const { outcome, actor } = settleArgs(row);
+                laneMoves.push(await settlement.settleIn(tx, scope, paymentId, outcome, actor));
+              }
+            }
+            await tx.execute(sql.raw('release savepoint notification_lane'));
+          } catch (error) {
+            await tx.execute(sql.raw('rollback to savepoint notification_lane'));
+            await tx.execute(sql.raw('release savepoint notification_lane'));
+            log.warn(
+              { err: error, ...scope, notificationId: lane[0]!.id },
+              'provider notification lane failed in its group: one by one',
+            );
+            failed.push(lane);
+            continue;
+          }
+          moves.push(...laneMoves);
+          changes.push(...laneChanges);
+        }
+      });
+    } catch (error) {
+      log.warn(
+        { err: error, ...scope, notifications: lanes.flat().length },
+        'provider notification group failed: one by one',
+      );
+      return lanes;
+    }
+    await Promise.all([settlement.afterMoves(scope, moves), moneyBack.tellStaff(scope, changes)]);
+    return failed;
   }
 
   /** The drains under way in this process, by company: a new notification asks them to look again. */

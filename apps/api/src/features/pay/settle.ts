@@ -506,27 +506,42 @@ export function createSettlement(deps: {
     await afterMoves(scope, results);
   }
 
+  /**
+   * One move in the caller's transaction (its reads, the move and its web hook events): what
+   * `afterMoves` must be given once that transaction has committed. Issue 19's drain settles a
+   * group of notifications, money going back among them, in one transaction this way.
+   */
+  async function settleIn(
+    tx: Tx,
+    scope: PayScope,
+    paymentTransactionId: string,
+    outcome: PaymentOutcome,
+    actor: SettleActor,
+  ): Promise<Moved> {
+    const moved = await move(
+      tx,
+      scope,
+      outcome,
+      actor,
+      await load(tx, scope, paymentTransactionId, outcome),
+    );
+    await recordEvents(tx, scope, [moved]);
+    return moved;
+  }
+
   async function settle(
     scope: PayScope,
     paymentTransactionId: string,
     outcome: PaymentOutcome,
     actor: SettleActor,
   ): Promise<SettleResult> {
-    const result = await database.withTenant(scope.tenantId, async (tx) => {
-      const moved = await move(
-        tx,
-        scope,
-        outcome,
-        actor,
-        await load(tx, scope, paymentTransactionId, outcome),
-      );
-      await recordEvents(tx, scope, [moved]);
-      return moved;
-    });
+    const result = await database.withTenant(scope.tenantId, (tx) =>
+      settleIn(tx, scope, paymentTransactionId, outcome, actor),
+    );
     await afterMoves(scope, [result]);
     return { changed: result.changed, payment: result.payment };
   }
 
-  return { settle, settleBatch };
+  return { settle, settleBatch, settleIn, afterMoves };
 }
 export type Settlement = ReturnType<typeof createSettlement>;
