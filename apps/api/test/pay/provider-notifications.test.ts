@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { and, eq, inArray } from 'drizzle-orm';
 import { providerNotifications } from '../../src/db/schema-pay.js';
+import { paymentProviders } from '../../src/db/schema-providers.js';
 import { webHookEvents } from '../../src/db/schema-web-hooks.js';
 import { auditActivities } from '../../src/db/schema.js';
 import {
@@ -51,7 +52,7 @@ beforeAll(async () => {
   });
   sandboxId = created.json().id;
   secret = sandboxNotificationSecret(notificationKey, sandboxId)!;
-}, 60_000);
+}, 180_000);
 afterAll(() => ctx.close());
 
 /** A payment started on the page for a one-invoice request, still Processing. */
@@ -186,6 +187,59 @@ describe('provider notifications', () => {
       (await notify(event(randomUUID(), 'Paid'), undefined, sandboxId, 'nosuchprovider'))
         .statusCode,
     ).toBe(404);
+  });
+
+  it('never stores an event under a configuration that changed or went since the last delivery to it (issue 19: the intake remembers configurations)', async () => {
+    const created = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v0/providers',
+      headers: admin.headers({ 'dataset-id': '1' }),
+      payload: {
+        providerName: 'Sandbox',
+        name: 'Sandbox soon gone',
+        enabled: true,
+        displayPriority: 2,
+        isTest: true,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    const send = (body: object) => {
+      const raw = JSON.stringify(body);
+      return ctx.app.inject({
+        method: 'POST',
+        url: `/api/v0/webhooks/sandbox/${id}`,
+        headers: {
+          'content-type': 'application/json',
+          'sandbox-signature': signSandboxNotification(
+            sandboxNotificationSecret(notificationKey, id)!,
+            raw,
+          ),
+        },
+        payload: raw,
+      });
+    };
+    const first = event(randomUUID(), 'Paid');
+    expect((await send(first)).statusCode).toBe(200);
+    // Changed behind the intake's back (another process): the next event is still stored, under
+    // the configuration as it is now.
+    await ctx.database.db
+      .update(paymentProviders)
+      .set({ settings: { changed: true } })
+      .where(eq(paymentProviders.id, id));
+    const second = event(randomUUID(), 'Paid');
+    expect((await send(second)).statusCode).toBe(200);
+    expect(await notificationsOf(second.id)).toMatchObject([{ configurationId: id }]);
+    // Gone: the next delivery is not known, and nothing of it is kept.
+    const removed = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/v0/providers/${id}`,
+      headers: admin.headers({ 'dataset-id': '1' }),
+    });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const third = event(randomUUID(), 'Paid');
+    expect((await send(third)).statusCode).toBe(404);
+    expect(await notificationsOf(third.id)).toEqual([]);
   });
 
   it('settles a signed Paid event through the completion path, once, even when delivered twice', async () => {
@@ -341,6 +395,130 @@ describe('provider notifications', () => {
       expect(requestDetail.json()).toMatchObject({ id: requestId, requestStatus: 'Completed' });
       expect(events[1]!.payload).toEqual(JSON.parse(JSON.stringify(requestDetail.json())));
     }
+  });
+
+  it('settles a backlog giving money back in one transaction, each payment in order; a bad one holds up only its own payment (issue 19)', async () => {
+    const a = await startedPayment('21');
+    const b = await startedPayment('22');
+    const c = await startedPayment('23');
+    const summary = (paymentId: string, status: string, extra: Record<string, unknown> = {}) => ({
+      paymentTransactionId: paymentId,
+      providerReference: null,
+      status,
+      errorMessage: null,
+      ...extra,
+    });
+    // As the intake stores them, oldest first: A paid then part refunded; B paid, disputed and
+    // the dispute lost; C paid, then a refund whose amount is not a number (a bad notification).
+    const backlog = [
+      { id: `evt_${randomUUID()}`, type: 'payment.paid', summary: summary(a.paymentId, 'Paid') },
+      { id: `evt_${randomUUID()}`, type: 'payment.paid', summary: summary(b.paymentId, 'Paid') },
+      { id: `evt_${randomUUID()}`, type: 'payment.paid', summary: summary(c.paymentId, 'Paid') },
+      {
+        id: `evt_${randomUUID()}`,
+        type: 'refund.succeeded',
+        summary: summary(a.paymentId, 'Paid', {
+          refund: {
+            refundReference: 'sbx_refund_backlog_a',
+            amount: '5.00',
+            status: 'Succeeded',
+            reason: null,
+          },
+        }),
+      },
+      {
+        id: `evt_${randomUUID()}`,
+        type: 'dispute.opened',
+        summary: summary(b.paymentId, 'Paid', {
+          dispute: {
+            disputeReference: 'sbx_dispute_backlog_b',
+            stage: 'Opened',
+            amount: null,
+            reason: 'fraudulent',
+            respondBy: null,
+          },
+        }),
+      },
+      {
+        id: `evt_${randomUUID()}`,
+        type: 'refund.succeeded',
+        summary: summary(c.paymentId, 'Paid', {
+          refund: {
+            refundReference: 'sbx_refund_backlog_c',
+            amount: 'lots',
+            status: 'Succeeded',
+            reason: null,
+          },
+        }),
+      },
+      {
+        id: `evt_${randomUUID()}`,
+        type: 'dispute.lost',
+        summary: summary(b.paymentId, 'Paid', {
+          dispute: {
+            disputeReference: 'sbx_dispute_backlog_b',
+            stage: 'Lost',
+            amount: null,
+            reason: 'fraudulent',
+            respondBy: null,
+          },
+        }),
+      },
+    ];
+    const start = Date.now() - 60_000;
+    await ctx.database.db.insert(providerNotifications).values(
+      backlog.map((row, i) => ({
+        tenantId: admin.tenantId,
+        datasetId: 1,
+        id: uuidv7(),
+        providerName: 'Sandbox',
+        eventId: row.id,
+        configurationId: sandboxId,
+        eventType: row.type,
+        summary: row.summary,
+        payload: JSON.stringify({ id: row.id }),
+        receivedAt: new Date(start + i * 1000),
+      })),
+    );
+    // A new notification (of another payment) starts the drain, which takes the whole backlog.
+    const d = await startedPayment('24');
+    const paidD = event(d.paymentId, 'Paid');
+    expect((await notify(paidD)).statusCode).toBe(200);
+    for (const row of backlog.filter((_, i) => i !== 5)) await waitFor(() => processed(row.id));
+    await waitFor(() => processed(paidD.id));
+
+    expect(await payment(a.paymentId)).toMatchObject({ status: 'Paid' });
+    const [aRefund] = await ctx.database.db
+      .select()
+      .from(paymentTransactions)
+      .where(eq(paymentTransactions.refundOfId, a.paymentId));
+    expect(aRefund).toMatchObject({ type: 'Refund', status: 'Refunded', totalAmount: '5.0000' });
+    const [aHeld] = await allocationsOf(a.paymentId);
+    expect(aHeld).toMatchObject({ allocatedAmount: '16.0000', reversedAmount: '5.0000' });
+    expect(await payment(b.paymentId)).toMatchObject({ status: 'Disputed' });
+    const [bHeld] = await allocationsOf(b.paymentId);
+    expect(bHeld).toMatchObject({
+      status: 'Cancelled',
+      allocatedAmount: '0.0000',
+      reversedAmount: '22.0000',
+    });
+    // A's and B's money going back was settled in one transaction (now() is its start).
+    const [aRefunded] = await notificationsOf(backlog[3]!.id);
+    const [bLost] = await notificationsOf(backlog[6]!.id);
+    expect(aRefunded!.processedAt).toEqual(bLost!.processedAt);
+    expect(bLost!.outcome).toBe('Dispute sbx_dispute_backlog_b Lost: 22.00 reversed');
+    // C's bad refund failed alone: C's Paid before it is settled, the refund is not, nothing of it kept.
+    expect(await payment(c.paymentId)).toMatchObject({ status: 'Paid' });
+    const [cRefund] = await notificationsOf(backlog[5]!.id);
+    expect(cRefund!.processedAt).toBeNull();
+    expect(
+      await ctx.database.db
+        .select()
+        .from(paymentTransactions)
+        .where(eq(paymentTransactions.refundOfId, c.paymentId)),
+    ).toEqual([]);
+    const [cHeld] = await allocationsOf(c.paymentId);
+    expect(cHeld).toMatchObject({ status: 'Allocated', allocatedAmount: '23.0000' });
   });
 
   it('a failure event fails the payment with its message and leaves the request open', async () => {

@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import { providerNotifications } from '../../db/schema-pay.js';
+import { paymentProviders } from '../../db/schema-providers.js';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type {
@@ -49,6 +50,18 @@ export type ReceiveAnswer =
   | { kind: 'refused'; statusCode: number; body: string; contentType?: string }
   | { kind: 'received'; events: number; stored: number; reply?: NotificationReply };
 
+/** How long the intake remembers a configuration it located (guardOf keeps it honest). */
+const rememberedMs = 30_000;
+
+/** A store refused because its configuration's guard (guardOf) found the row changed or gone. */
+function isStaleGuard(error: unknown): boolean {
+  const cause = ((error as { cause?: unknown }).cause ?? error) as {
+    code?: string;
+    column?: string;
+  };
+  return cause.code === '23502' && cause.column === 'configuration_id';
+}
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Notifications of one company settled side by side (each in its own transaction). */
 const drainConcurrency = 8;
@@ -87,20 +100,68 @@ export function createProviderNotifications(deps: {
 }) {
   const { database, jobs, repository, checkouts, settlement, log } = deps;
 
-  async function receive(input: {
-    provider: string;
-    configurationId: string;
-    headers: Record<string, string | string[] | undefined>;
-    rawBody: Buffer;
-    url: string;
-  }): Promise<ReceiveAnswer> {
+  /**
+   * The configurations deliveries were addressed to lately, by id, their credentials opened
+   * (issue 19: a look-up and a decryption per delivery were most of the intake's cost). Never
+   * trusted blindly: every event stored under a remembered configuration is stored only if the
+   * configuration is still as remembered (guardOf), else the delivery is answered again from a
+   * fresh look-up. So an event is never accepted with credentials or a configuration that changed
+   * or went (in this process or another), and the entry lasts only to bound the memory.
+   */
+  const locatedConfigurations = new Map<
+    string,
+    { row: ProviderRow; configuration: CheckoutConfiguration; expires: number }
+  >();
+  async function locate(id: string, fresh: boolean) {
+    const now = Date.now();
+    const known = fresh ? undefined : locatedConfigurations.get(id);
+    if (known && known.expires > now) return { ...known, remembered: true };
+    const row = await repository.locateConfiguration(database.db, id);
+    if (!row) {
+      locatedConfigurations.delete(id);
+      return null;
+    }
+    const entry = { row, configuration: configurationOf(row), expires: now + rememberedMs };
+    if (locatedConfigurations.size >= 1_000) locatedConfigurations.clear();
+    locatedConfigurations.set(id, entry);
+    return { ...entry, remembered: false };
+  }
+
+  /**
+   * The configuration id to store with an event of a remembered configuration: the configuration's
+   * id only while its row is as remembered (the company, provider, credentials, settings and test
+   * flag that verified the event), else NULL, which configuration_id refuses (not null): the store
+   * fails and the delivery is answered again afresh (isStaleGuard).
+   */
+  function guardOf(row: ProviderRow): SQL {
+    const p = paymentProviders;
+    return sql`(select ${p.id} from ${p} where ${and(
+      eq(p.tenantId, row.tenantId),
+      eq(p.datasetId, row.datasetId),
+      eq(p.id, row.id),
+      eq(p.providerName, row.providerName),
+      eq(p.credentialsSealed, row.credentialsSealed),
+      eq(p.isTest, row.isTest),
+    )} and ${p.settings} = ${JSON.stringify(row.settings ?? {})}::jsonb)`;
+  }
+
+  async function receive(
+    input: {
+      provider: string;
+      configurationId: string;
+      headers: Record<string, string | string[] | undefined>;
+      rawBody: Buffer;
+      url: string;
+    },
+    fresh = false,
+  ): Promise<ReceiveAnswer> {
     if (!uuidPattern.test(input.configurationId)) return { kind: 'unknown' };
     const adapter = checkouts.forProvider(input.provider);
     if (!adapter?.verifyNotification) return { kind: 'unknown' };
-    const located = await repository.locateConfiguration(database.db, input.configurationId);
-    if (!located || located.providerName.toLowerCase() !== adapter.name.toLowerCase())
+    const found = await locate(input.configurationId, fresh);
+    if (!found || found.row.providerName.toLowerCase() !== adapter.name.toLowerCase())
       return { kind: 'unknown' };
-    const configuration = configurationOf(located);
+    const { configuration, row: located } = found;
     const row = located;
     const pathScope: PayScope = { tenantId: located.tenantId, datasetId: located.datasetId };
     // Nothing of the body is read before its signature holds (a provider that signs with each
@@ -150,26 +211,38 @@ export function createProviderNotifications(deps: {
       const statement = storeStatement(
         owner.scope,
         adapter.name,
-        owner.configurationId,
+        found.remembered && owner.configurationId === row.id ? guardOf(row) : owner.configurationId,
         owner.events,
       );
-      const stored = secret
-        ? await database.withTenant(owner.scope.tenantId, async (tx) => {
-            const rows = (
-              (await tx.execute(statement)) as unknown as { rows: { id: string }[] }
-            ).rows.map((row) => row.id);
-            if (rows.length > 0)
-              await repository.storeSecret(
-                tx,
-                owner.scope,
-                secret.paymentTransactionId,
-                deps.secrets.seal(secret.secret),
-              );
-            return rows;
-          })
-        : (await database.writeAsTenant(owner.scope.tenantId, statement)).map(
-            (row) => row.id as string,
-          );
+      let stored: string[];
+      try {
+        stored = secret
+          ? await database.withTenant(owner.scope.tenantId, async (tx) => {
+              const rows = (
+                (await tx.execute(statement)) as unknown as { rows: { id: string }[] }
+              ).rows.map((row) => row.id);
+              if (rows.length > 0)
+                await repository.storeSecret(
+                  tx,
+                  owner.scope,
+                  secret.paymentTransactionId,
+                  deps.secrets.seal(secret.secret),
+                );
+              return rows;
+            })
+          : (await database.writeAsTenant(owner.scope.tenantId, statement)).map(
+              (row) => row.id as string,
+            );
+      } catch (error) {
+        // The remembered configuration changed or went since: nothing of this owner's events
+        // was stored. The whole delivery again, from a fresh look-up (what another owner's store
+        // kept already is kept once: the store skips events it has).
+        if (found.remembered && isStaleGuard(error)) {
+          locatedConfigurations.delete(row.id);
+          return receive(input, true);
+        }
+        throw error;
+      }
       storedCount += stored.length;
       if (stored.length > 0) {
         // Settled at once in this process (a drain under way looks again before it ends)...
@@ -279,7 +352,8 @@ export function createProviderNotifications(deps: {
   function storeStatement(
     scope: PayScope,
     providerName: string,
-    configurationId: string,
+    /** The id, or guardOf's statement for it. */
+    configurationId: string | SQL,
     events: NotificationEvent[],
   ) {
     return database.db
