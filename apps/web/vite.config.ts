@@ -57,7 +57,7 @@ function payPageInDev(): Plugin {
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((request, _response, next) => {
-        const match = /^\/pay\/[^/?]+\/?(\?.*)?$/.exec(request.url ?? '');
+        const match = /^\/(?:pay|statement)\/[^/?]+\/?(\?.*)?$/.exec(request.url ?? '');
         if (match) request.url = `/pay.html${match[1] ?? ''}`;
         next();
       });

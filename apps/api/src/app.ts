@@ -112,6 +112,8 @@ import { createPayRepository } from './features/pay/pay.repository.js';
 import { createProviderGates } from './features/payment-providers/provider-gates.js';
 import { createPayService } from './features/pay/pay.service.js';
 import { payRoutes } from './features/pay/pay.routes.js';
+import { statementsRoutes } from './features/statements/statements.routes.js';
+import { createStatementsService } from './features/statements/statements.service.js';
 import { createPayReceipts } from './features/pay/pay.receipt.js';
 import { createProviderNotifications } from './features/pay/provider-notifications.js';
 import { createSettlement } from './features/pay/settle.js';
@@ -715,6 +717,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dashboardRoutes, { flags });
   // Issue 23: the aged receivables report.
   await app.register(import('./features/reports/reports.routes.js'));
+  // Issue 23: account statements, paid through payment requests of their invoices.
+  await app.register(statementsRoutes, {
+    statements: createStatementsService({ database, payRepository, paymentRequests }),
+    publicUrl: config.publicUrl,
+    perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+  });
   await app.register(fundingRoutes, {
     flags,
     capitalise: { url: config.CAPITALISE_URL, introducerKey: config.CAPITALISE_INTRODUCER_KEY },

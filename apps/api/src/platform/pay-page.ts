@@ -113,4 +113,18 @@ export function registerPayPage(app: FastifyInstance, hosts: PayPageHosts): void
       .header('x-robots-tag', 'noindex, nofollow')
       .sendFile('pay.html');
   });
+  // Issue 23: an account's statement (`/statement/{token}`) is a page of the same entry; it only
+  // lists invoices and sends the payer on to `/pay/{id}`, so the plain page's policy applies.
+  app.get<{ Params: { token: string } }>(
+    '/statement/:token',
+    { config: { access: 'none' }, schema: { hide: true } },
+    async (_request, reply) =>
+      reply
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', policies.page)
+        .header('x-frame-options', 'DENY')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .sendFile('pay.html'),
+  );
 }

@@ -64,6 +64,12 @@ const notTenantScoped = new Set([
   // for 3-D Secure is acted on (test/pay/opayo-pi-end-to-end.test.ts, "not waiting").
   'POST /api/v0/pay/{id}/payments/{paymentId}/3ds',
   'POST /api/v0/webhooks/{provider}/{configurationId}',
+  // An account's statement (issue 23) has no tenant and no sign-in either: the token of its link is
+  // what gives access, and it reaches only its own account's invoices (test/statements/statements.test.ts,
+  // "another company's invoice"). Issuing the link (POST accounts/{id}/statement-link) is walked.
+  'GET /api/v0/statements/{token}',
+  'GET /api/v0/statements/{token}/pdf',
+  'POST /api/v0/statements/{token}/pay',
 ]);
 
 /** Unsafe operations a Viewer may call: they change only the caller's own things. */

@@ -33,6 +33,20 @@ function directives(csp: string): Record<string, string[]> {
 }
 
 describe('the payer page document', () => {
+  it('answers pay.html for an account statement (issue 23) with the plain page’s headers', async () => {
+    const response = await app.inject({ method: 'GET', url: `/statement/${'a'.repeat(43)}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<title>Pay</title>');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
+    const csp = directives(String(response.headers['content-security-policy']));
+    expect(csp['script-src']).toEqual(["'self'"]);
+    expect(csp['frame-src']).toEqual(["'none'"]);
+    expect(csp['frame-ancestors']).toEqual(["'none'"]);
+  });
+
   it('answers pay.html for any id, revalidated on every load, with a strict policy', async () => {
     for (const id of [requestId, 'not-a-request-id']) {
       const response = await app.inject({ method: 'GET', url: `/pay/${id}` });

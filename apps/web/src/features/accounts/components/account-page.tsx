@@ -11,6 +11,7 @@ import { AccountSettingsTab } from './account-settings-tab';
 import { CountTab } from './count-tab';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
+import { StatementLinkButton } from './statement-link-button';
 import { useVisitedTabs } from './use-visited-tabs';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
 import { LoadingState } from '@/ui/loading-state';
@@ -56,9 +57,12 @@ export function AccountPage() {
       </Breadcrumbs>
       <Group justify="space-between" align="center">
         <Title order={1} size="h2">{title}</Title>
-        <Button onClick={requestDialog.open} disabled={!canRequest}>
-          New Request
-        </Button>
+        <Group gap="sm">
+          <StatementLinkButton accountId={account.id} disabled={!canRequest} />
+          <Button onClick={requestDialog.open} disabled={!canRequest}>
+            New Request
+          </Button>
+        </Group>
       </Group>
       <NewAccountRequestDialog
         account={account}
