@@ -5,7 +5,13 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js
 
 // issue 22 item 6: the search box of each list, and several statuses at once, on the server.
 const company = { 'dataset-id': '1' };
-const size = { accounts: 8, transactions: 12, paymentRequests: 8, paymentTransactions: 24, banks: 0 };
+const size = {
+  accounts: 8,
+  transactions: 12,
+  paymentRequests: 8,
+  paymentTransactions: 24,
+  banks: 0,
+};
 
 let ctx: TestContext;
 let merchant: SignedIn;
