@@ -83,19 +83,20 @@ export function useGridState({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [address, addressText]);
 
+  // The latest address, read when the state changes (not a dependency: a change of the address
+  // alone is followed above, and writing then would put the old view back).
+  const latestAddress = useRef(addressText);
+  latestAddress.current = addressText;
   useEffect(() => {
     if (!address || clearRequested) return;
-    setSearchParams(
-      (params) => {
-        const next = withGridAddress(params, state, defaultSort);
-        written.current = next.toString();
-        return next;
-      },
-      { replace: true },
-    );
-    // defaultSort is the page's constant.
+    const next = withGridAddress(new URLSearchParams(latestAddress.current), state, defaultSort);
+    written.current = next.toString();
+    // Unchanged: no navigation (each one makes a new location, and would come round again).
+    if (written.current === latestAddress.current) return;
+    setSearchParams(next, { replace: true });
+    // defaultSort is the page's constant; setSearchParams changes with every location.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [address, clearRequested, state, setSearchParams]);
+  }, [address, clearRequested, state]);
 
   useEffect(() => {
     if (!clearRequested) return;
