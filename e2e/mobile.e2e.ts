@@ -25,7 +25,8 @@ describe('on a phone', () => {
       headers: { 'dataset-id': String(companyId ?? 1), ...init.headers },
     });
     const text = await response.text();
-    if (!response.ok()) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status()} ${text}`);
+    if (!response.ok())
+      throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status()} ${text}`);
     return (text ? JSON.parse(text) : null) as T;
   };
 
@@ -223,6 +224,76 @@ describe('on a phone', () => {
       expect(scrolled!.y + scrolled!.height).toBeLessThanOrEqual(phone.height);
     } finally {
       await payer.close();
+    }
+  });
+
+  it('shows statuses whole at 1440 px, none under the pinned View column (issue 22 item 5)', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      for (const [path, name] of [
+        ['/payment-transactions', 'Payment transactions'],
+        ['/settings/companies', 'Companies'],
+      ] as const) {
+        await page.goto(new URL(path, server.url).href);
+        const table = page.getByRole('table', { name });
+        await table.locator('tbody tr').first().waitFor(settle);
+        await page.waitForLoadState('networkidle');
+        const clipped = await table.evaluate((element) =>
+          [...element.querySelectorAll('td .mantine-Badge-label')]
+            .filter((label) => label.scrollWidth > label.clientWidth + 1)
+            .map((label) => label.textContent),
+        );
+        expect(clipped, `${name}: truncated statuses`).toEqual([]);
+        // Every row's badges end before its pinned last cell begins.
+        const overlap = await table.evaluate((element) =>
+          [...element.querySelectorAll('tbody tr')].flatMap((row) => {
+            const cells = [...row.querySelectorAll('td')];
+            const pinned = cells.at(-1)!.getBoundingClientRect();
+            return cells
+              .slice(0, -1)
+              .flatMap((cell) => [...cell.querySelectorAll('.mantine-Badge-root')])
+              .filter((badge) => badge.getBoundingClientRect().right > pinned.left + 1)
+              .map((badge) => badge.textContent);
+          }),
+        );
+        expect(overlap, `${name}: statuses under the pinned column`).toEqual([]);
+      }
+    } finally {
+      await page.setViewportSize(phone);
+    }
+  });
+
+  it('searches a list, and a reload shows the same view from the address (issue 22 item 6)', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      const { items } = await api<{ items: { ledgerlineReference: string; status: string }[] }>(
+        '/api/v0/payment-transactions?itemsPerPage=50',
+      );
+      const wanted = items.find((item) => item.status === 'Failed' || item.status === 'Paid')!;
+      await page.goto(new URL('/payment-transactions', server.url).href);
+      const table = page.getByRole('table', { name: 'Payment transactions' });
+      await table.locator('tbody tr').first().waitFor(settle);
+      await page
+        .getByRole('searchbox', { name: 'Search payment transactions' })
+        .fill(wanted.ledgerlineReference);
+      await page.waitForURL(/search=/, settle);
+      await expect.poll(() => table.locator('tbody tr').count(), settle).toBe(1);
+      await expect
+        .poll(() => table.locator('tbody tr').first().innerText(), settle)
+        .toContain(wanted.ledgerlineReference);
+      expect(new URL(page.url()).searchParams.get('search')).toBe(wanted.ledgerlineReference);
+
+      await page.reload();
+      await table.locator('tbody tr').first().waitFor(settle);
+      await expect.poll(() => table.locator('tbody tr').count(), settle).toBe(1);
+      expect(await table.locator('tbody tr').first().innerText()).toContain(
+        wanted.ledgerlineReference,
+      );
+      expect(
+        await page.getByRole('searchbox', { name: 'Search payment transactions' }).inputValue(),
+      ).toBe(wanted.ledgerlineReference);
+    } finally {
+      await page.setViewportSize(phone);
     }
   });
 });

@@ -113,7 +113,10 @@ function SortButton({
       fz="inherit"
       style={{ display: 'inline-flex', alignItems: 'center', gap: 4, maxWidth: '100%' }}
     >
-      <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{title}</span>
+      {/* Breaks between words in a narrow column (issue 22 item 5), never mid-word. */}
+      <span style={{ whiteSpace: 'normal', overflowWrap: 'normal', textAlign: 'start' }}>
+        {title}
+      </span>
       <Icon size={14} aria-hidden style={{ flexShrink: 0, opacity: direction ? 1 : 0.6 }} />
     </UnstyledButton>
   );
@@ -277,8 +280,8 @@ export function DataGrid<T>({
   const stopNote =
     paging && pagesStopEarly ? (
       <Text size="xs" c="dimmed" mt={4}>
-        Pages reach the first {queryLimits.offsetMax.toLocaleString('en-GB')} rows: filter the
-        list or sort it the other way to see the rest.
+        Pages reach the first {queryLimits.offsetMax.toLocaleString('en-GB')} rows: filter the list
+        or sort it the other way to see the rest.
       </Text>
     ) : null;
 

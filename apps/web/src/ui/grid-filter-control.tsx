@@ -108,7 +108,18 @@ export function GridFilterControl({
         <Select
           label={label}
           data={[{ value: allOption, label: 'All' }, ...options]}
-          value={filter?.type === 'select' ? filter.value : allOption}
+          value={
+            filter?.type === 'select'
+              ? filter.value
+              : filter?.type === 'choices' && filter.values.length === 1
+                ? filter.values[0]
+                : allOption
+          }
+          description={
+            filter?.type === 'choices' && filter.values.length > 1
+              ? `Any of ${filter.values.length} chosen above the list`
+              : undefined
+          }
           allowDeselect={false}
           comboboxProps={{ withinPortal: false }}
           onChange={(value) => onChange(value ? { type: 'select', value } : null)}

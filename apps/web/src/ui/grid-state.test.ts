@@ -4,9 +4,13 @@ import {
   buildGridFilter,
   defaultGridState,
   gridQuery,
+  gridStateFromAddress,
   gridStorageKey,
+  hasGridAddress,
   loadGridState,
   saveGridState,
+  withGridAddress,
+  type GridState,
 } from './grid-state';
 
 describe('grid filter string', () => {
@@ -45,6 +49,7 @@ describe('grid filter string', () => {
         pageSize: 20,
         sort: { field: 'name', direction: 'desc' },
         filters: { type: { type: 'select', value: 'Demo' } },
+        search: '',
       }),
     ).toEqual({ page: 3, itemsPerPage: 20, sort: '-name', filter: 'type eq Demo' });
   });
@@ -93,5 +98,72 @@ describe('grid state storage', () => {
     expect(loadGridState(gridStorageKey(1, 'users'))).toBeNull();
     window.localStorage.setItem(gridStorageKey(1, 'users'), 'not json');
     expect(loadGridState(gridStorageKey(1, 'users'))).toBeNull();
+  });
+});
+
+describe('the view in the address (issue 22 item 6)', () => {
+  const defaultSort = { field: 'statusDateTime', direction: 'desc' } as const;
+
+  it('leaves the defaults out', () => {
+    const params = withGridAddress(
+      new URLSearchParams('tab=info'),
+      defaultGridState(defaultSort),
+      defaultSort,
+    );
+    expect(params.toString()).toBe('tab=info');
+    expect(hasGridAddress(params)).toBe(false);
+  });
+
+  it('writes search, sort, page, page size and every kind of filter, and reads them back', () => {
+    const state: GridState = {
+      page: 3,
+      pageSize: 20,
+      sort: { field: 'totalAmount', direction: 'asc' },
+      search: 'Acme, Ltd & co',
+      filters: {
+        customerName: { type: 'text', value: 'a:b' },
+        type: { type: 'select', value: 'Payment' },
+        status: { type: 'choices', values: ['Failed', 'Rejected'] },
+        totalAmount: { type: 'number', value: 12.5 },
+        statusDateTime: { type: 'date', from: '2026-01-01', to: null },
+      },
+    };
+    const params = withGridAddress(
+      new URLSearchParams('search=old&f.gone=ct:x&tab=1'),
+      state,
+      defaultSort,
+    );
+    expect(params.get('tab')).toBe('1');
+    expect(params.get('f.gone')).toBeNull();
+    expect(params.get('f.status')).toBe('in:Failed,Rejected');
+    expect(params.get('sort')).toBe('totalAmount');
+    expect(hasGridAddress(params)).toBe(true);
+    // Through the address bar as text and back.
+    expect(gridStateFromAddress(new URLSearchParams(params.toString()), defaultSort)).toEqual(
+      state,
+    );
+  });
+
+  it('ignores what it cannot read', () => {
+    const state = gridStateFromAddress(
+      new URLSearchParams('page=-2&pageSize=7&sort=a b&f.x=zz:1&f.y=ge:abc&f.z=day:soon..&f.w=in:'),
+      defaultSort,
+    );
+    expect(state).toEqual(defaultGridState(defaultSort));
+  });
+
+  it('asks for several statuses as eq items the server takes as alternatives', () => {
+    expect(
+      gridQuery({
+        ...defaultGridState(null),
+        search: ' Acme ',
+        filters: { status: { type: 'choices', values: ['Failed', 'Rejected'] } },
+      }),
+    ).toEqual({
+      page: 1,
+      itemsPerPage: 10,
+      filter: 'status eq Failed,status eq Rejected',
+      search: 'Acme',
+    });
   });
 });

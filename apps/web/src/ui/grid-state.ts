@@ -15,6 +15,8 @@ export const pageSizeChoices = [10, 20, 50, 100] as const;
 export type GridFilter =
   | { type: 'text'; value: string }
   | { type: 'select'; value: string }
+  /** Several values of one enum field, any of which (a status multi-select, issue 22 item 6). */
+  | { type: 'choices'; values: string[] }
   | { type: 'number'; value: number }
   | { type: 'date'; from: string | null; to: string | null };
 
@@ -26,6 +28,8 @@ export interface GridState {
   pageSize: number;
   sort: QuerySort | null;
   filters: Record<string, GridFilter>;
+  /** The search box's words (issue 22 item 6); '' for none. */
+  search: string;
 }
 
 /** The paging parameters of spec 1 §7 for a server-paged call. */
@@ -34,10 +38,11 @@ export interface GridQuery {
   itemsPerPage: number;
   sort?: string;
   filter?: string;
+  search?: string;
 }
 
 export function defaultGridState(defaultSort: QuerySort | null = null): GridState {
-  return { page: 1, pageSize: defaultPageSize, sort: defaultSort, filters: {} };
+  return { page: 1, pageSize: defaultPageSize, sort: defaultSort, filters: {}, search: '' };
 }
 
 /** A day picked in a date filter ('2024-03-31') as the UTC midnight the filter's whole day means. */
@@ -51,6 +56,8 @@ function isActive(filter: GridFilter): boolean {
       return filter.value.trim() !== '';
     case 'select':
       return filter.value !== '';
+    case 'choices':
+      return filter.values.length > 0;
     case 'number':
       return Number.isFinite(filter.value);
     case 'date':
@@ -76,6 +83,10 @@ export function gridFilterItems(filters: Record<string, GridFilter>): FilterItem
       case 'select':
         items.push({ field, operator: 'eq', value: filter.value });
         break;
+      case 'choices':
+        // eq items on one enum field are alternatives on the server (paging/compile-filter.ts).
+        for (const value of filter.values) items.push({ field, operator: 'eq', value });
+        break;
       case 'number':
         items.push({ field, operator: 'ge', value: filter.value });
         break;
@@ -96,11 +107,13 @@ export function buildGridFilter(filters: Record<string, GridFilter>): string {
 
 export function gridQuery(state: GridState): GridQuery {
   const filter = buildGridFilter(state.filters);
+  const search = state.search.trim();
   return {
     page: state.page,
     itemsPerPage: state.pageSize,
     ...(state.sort ? { sort: formatSort([state.sort]) } : {}),
     ...(filter ? { filter } : {}),
+    ...(search ? { search } : {}),
   };
 }
 
@@ -122,6 +135,8 @@ function matches(value: unknown, filter: GridFilter): boolean {
         .includes(filter.value.trim().toLowerCase());
     case 'select':
       return String(value ?? '') === filter.value;
+    case 'choices':
+      return filter.values.includes(String(value ?? ''));
     case 'number':
       return value !== null && value !== undefined && Number(value) >= filter.value;
     case 'date': {
@@ -170,6 +185,8 @@ function isGridFilter(value: unknown): value is GridFilter {
     case 'text':
     case 'select':
       return typeof filter.value === 'string';
+    case 'choices':
+      return Array.isArray(filter.values) && filter.values.every((v) => typeof v === 'string');
     case 'number':
       return typeof filter.value === 'number';
     case 'date':
@@ -194,7 +211,7 @@ export function loadGridState(key: string): GridState | null {
   if (!text) return null;
   try {
     const stored = JSON.parse(text) as Record<string, unknown>;
-    const { page, pageSize, sort, filters } = stored;
+    const { page, pageSize, sort, filters, search } = stored;
     if (!Number.isInteger(page) || (page as number) < 1) return null;
     if (!pageSizeChoices.includes(pageSize as (typeof pageSizeChoices)[number])) return null;
     if (sort !== null && !isSort(sort)) return null;
@@ -202,7 +219,13 @@ export function loadGridState(key: string): GridState | null {
     const validFilters = Object.fromEntries(
       Object.entries(filters).filter(([, filter]) => isGridFilter(filter)),
     ) as Record<string, GridFilter>;
-    return { page: page as number, pageSize: pageSize as number, sort, filters: validFilters };
+    return {
+      page: page as number,
+      pageSize: pageSize as number,
+      sort,
+      filters: validFilters,
+      search: typeof search === 'string' ? search : '',
+    };
   } catch {
     return null;
   }
@@ -218,3 +241,121 @@ export function clearGridState(key: string): void {
 
 /** spec 2 "Grids in general": the query parameter that clears the remembered state. */
 export const clearGridParam = 'clearGrid';
+
+// --- the address (issue 22 item 6) ---------------------------------------------------------
+
+/**
+ * A list's view in its address, so it can be shared and survives a reload or Back:
+ * `search`, `sort` ('-statusDateTime'), `page`, `pageSize` and one `f.<field>` per filter:
+ * `ct:Acme` (text), `eq:Payment` (select), `in:Failed,Rejected` (choices), `ge:100` (number),
+ * `day:2024-01-01..2024-01-31` (date range, either end may be empty). Defaults are left out.
+ */
+export const gridAddressParams = ['search', 'sort', 'page', 'pageSize'] as const;
+const filterParamPrefix = 'f.';
+
+function filterToParam(filter: GridFilter): string {
+  switch (filter.type) {
+    case 'text':
+      return `ct:${filter.value}`;
+    case 'select':
+      return `eq:${filter.value}`;
+    case 'choices':
+      return `in:${filter.values.join(',')}`;
+    case 'number':
+      return `ge:${filter.value}`;
+    case 'date':
+      return `day:${filter.from ?? ''}..${filter.to ?? ''}`;
+  }
+}
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+function filterFromParam(text: string): GridFilter | null {
+  const colon = text.indexOf(':');
+  if (colon < 0) return null;
+  const kind = text.slice(0, colon);
+  const value = text.slice(colon + 1);
+  switch (kind) {
+    case 'ct':
+      return value.trim() ? { type: 'text', value } : null;
+    case 'eq':
+      return value ? { type: 'select', value } : null;
+    case 'in': {
+      const values = value.split(',').filter(Boolean);
+      return values.length ? { type: 'choices', values } : null;
+    }
+    case 'ge': {
+      const number = Number(value);
+      return value.trim() && Number.isFinite(number) ? { type: 'number', value: number } : null;
+    }
+    case 'day': {
+      const [from = '', to = ''] = value.split('..');
+      const day = (part: string) => (dayPattern.test(part) ? part : null);
+      return day(from) || day(to) ? { type: 'date', from: day(from), to: day(to) } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+const sortText = (sort: QuerySort | null) =>
+  sort ? `${sort.direction === 'desc' ? '-' : ''}${sort.field}` : '';
+
+/** Whether the address carries any of a list's view (then it wins over browser storage). */
+export function hasGridAddress(params: URLSearchParams): boolean {
+  return [...params.keys()].some(
+    (key) =>
+      (gridAddressParams as readonly string[]).includes(key) || key.startsWith(filterParamPrefix),
+  );
+}
+
+/** The view the address describes; what it leaves out is the default. */
+export function gridStateFromAddress(
+  params: URLSearchParams,
+  defaultSort: QuerySort | null,
+): GridState {
+  const state = defaultGridState(defaultSort);
+  state.search = params.get('search') ?? '';
+  const sort = params.get('sort');
+  if (sort) {
+    const descending = sort.startsWith('-');
+    const field = descending ? sort.slice(1) : sort;
+    if (/^[A-Za-z][A-Za-z0-9]*$/.test(field))
+      state.sort = { field, direction: descending ? 'desc' : 'asc' };
+  }
+  const page = Number(params.get('page'));
+  if (Number.isInteger(page) && page >= 1) state.page = page;
+  const pageSize = Number(params.get('pageSize'));
+  if (pageSizeChoices.includes(pageSize as (typeof pageSizeChoices)[number]))
+    state.pageSize = pageSize;
+  for (const [key, value] of params) {
+    if (!key.startsWith(filterParamPrefix)) continue;
+    const filter = filterFromParam(value);
+    if (filter) state.filters[key.slice(filterParamPrefix.length)] = filter;
+  }
+  return state;
+}
+
+/** The address's parameters with this view written in (other parameters are kept). */
+export function withGridAddress(
+  params: URLSearchParams,
+  state: GridState,
+  defaultSort: QuerySort | null,
+): URLSearchParams {
+  const next = new URLSearchParams();
+  for (const [key, value] of params) {
+    if (
+      !(gridAddressParams as readonly string[]).includes(key) &&
+      !key.startsWith(filterParamPrefix)
+    )
+      next.append(key, value);
+  }
+  if (state.search.trim()) next.set('search', state.search);
+  if (sortText(state.sort) !== sortText(defaultSort) && state.sort)
+    next.set('sort', sortText(state.sort));
+  if (state.page !== 1) next.set('page', String(state.page));
+  if (state.pageSize !== defaultPageSize) next.set('pageSize', String(state.pageSize));
+  for (const [field, filter] of activeFilters(state.filters))
+    next.set(`${filterParamPrefix}${field}`, filterToParam(filter));
+  return next;
+}

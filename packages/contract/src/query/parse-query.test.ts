@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCursorQuery, parsePageQuery } from './parse-query.js';
+import { parseCursorQuery, parsePageQuery, queryMessages, searchAmount } from './parse-query.js';
+import { defineQueryFields } from './query-fields.js';
 import { QueryError } from './query-error.js';
 import { transactionQuery } from './query-fixture.js';
 import { cursorQuerySchema, pageQuerySchema } from './query-schemas.js';
@@ -162,5 +163,58 @@ describe('query schemas', () => {
       itemsPerPage: 20,
     });
     expect(cursorQuerySchema.safeParse({ cursor: 'x'.repeat(4001) }).success).toBe(false);
+  });
+});
+
+describe('search (issue 22 item 6)', () => {
+  const searchable = defineQueryFields(
+    {
+      reference: { type: 'string', sortable: true, filterable: true },
+      amount: { type: 'number', filterable: true },
+    },
+    { defaultSort: 'reference', search: { text: ['reference'], amount: 'amount' } },
+  );
+
+  it.each([
+    ['1250.5', '1250.5'],
+    ['£1,250.50', '1250.50'],
+    ['GBP 1250', '1250'],
+    ['1250 EUR', '1250'],
+    ['-20', '-20'],
+    ['INV123', undefined],
+    ['1,25', undefined],
+    ['12.34567', undefined],
+    ['Acme', undefined],
+  ])('reads %s as the amount %s', (text, amount) => {
+    expect(searchAmount(text)).toBe(amount);
+  });
+
+  it('trims the words, drops empty ones and adds the amount arm only when they read as one', () => {
+    expect(parsePageQuery(searchable, { search: '   ' }).search).toBeUndefined();
+    expect(parsePageQuery(searchable, { search: ' INV1 ' }).search).toEqual({
+      text: 'INV1',
+      fields: ['reference'],
+    });
+    expect(parsePageQuery(searchable, { search: '£20' }).search).toEqual({
+      text: '£20',
+      fields: ['reference'],
+      amount: { field: 'amount', value: '20' },
+    });
+  });
+
+  it('refuses a search that is too long, or on a list without one, naming the parameter', () => {
+    const long = errorOf(() => parsePageQuery(searchable, { search: 'x'.repeat(101) }));
+    expect(long.toErrors()).toEqual({ search: [queryMessages.searchTooLong] });
+    const none = errorOf(() => parsePageQuery(transactionQuery, { search: 'x' }));
+    expect(none.toErrors()).toEqual({ search: [queryMessages.noSearch] });
+  });
+
+  it('refuses search fields that are not filterable strings or numbers', () => {
+    expect(() =>
+      defineQueryFields(
+        { amount: { type: 'number', filterable: true } },
+        { defaultSort: [], search: { text: ['amount'] } },
+      ),
+    ).toThrow("Search field 'amount' is not a filterable string.");
   });
 });

@@ -4,7 +4,14 @@ import { parseSort } from './parse-sort.js';
 import { QueryError, previewQueryItem } from './query-error.js';
 import type { QueryParameter } from './query-error.js';
 import { lastReachablePage, queryLimits } from './query-limits.js';
-import type { CursorQuery, PageQuery, QueryFieldMap, QueryFields } from './query-types.js';
+import type {
+  CursorQuery,
+  FilterableField,
+  PageQuery,
+  QueryFieldMap,
+  QueryFields,
+  QuerySearch,
+} from './query-types.js';
 
 /** Query-string values, raw or already coerced by pageQuerySchema. */
 export interface PageQueryInput {
@@ -13,6 +20,7 @@ export interface PageQueryInput {
   sort?: string;
   filter?: string;
   expand?: string;
+  search?: string;
 }
 
 export interface CursorQueryInput {
@@ -28,6 +36,8 @@ export const queryMessages = {
   pastLastReachablePage: (itemsPerPage: number) =>
     `Pages reach the first ${queryLimits.offsetMax.toLocaleString('en-GB')} rows of a list: at ${itemsPerPage} a page, page ${lastReachablePage(itemsPerPage)} is the last. Filter the list or sort it the other way to see the rows beyond.`,
   cursor: "The cursor is not valid; send the 'next' value of the previous page unchanged.",
+  searchTooLong: `Search for at most ${queryLimits.searchTextMax} characters: a reference, a name or an amount.`,
+  noSearch: 'This list has no search; use its filters.',
 } as const;
 
 // Base64url only: anything else cannot be a cursor the server made.
@@ -53,6 +63,44 @@ export function parsePageQuery<F extends QueryFieldMap, E extends string>(
     sort: parseSort(query, input.sort),
     filters: parseFilter(query, input.filter),
     expand: parseExpand(query, input.expand),
+    ...parseSearch(query, input.search),
+  };
+}
+
+// An amount as people type it: '1250.5', '1,250.50', '£1,250.50', 'GBP 1250', '-20'.
+const amountPattern = /^-?(?:\d{1,3}(?:,\d{3})+|\d{1,15})(?:\.\d{1,4})?$/;
+
+/** The search text as an amount (a decimal string), or undefined when it does not read as one. */
+export function searchAmount(text: string): string | undefined {
+  const bare = text
+    .replace(/^[A-Za-z]{3}\s+|\s+[A-Za-z]{3}$/g, '')
+    .replace(/^(-?)\s*[£$€¥]\s*/, '$1')
+    .trim();
+  if (!amountPattern.test(bare)) return undefined;
+  return bare.replace(/,/g, '');
+}
+
+/**
+ * The search box (issue 22 item 6): the words are found in any of the list's search fields, or,
+ * when they read as an amount, the amount equals it. Empty words search nothing.
+ */
+function parseSearch<F extends QueryFieldMap, E extends string>(
+  query: QueryFields<F, E>,
+  input: string | undefined,
+): { search?: QuerySearch<FilterableField<F>> } {
+  const text = input?.trim() ?? '';
+  if (text === '') return {};
+  const fail = (message: string) =>
+    new QueryError({ parameter: 'search', item: previewQueryItem(text), message });
+  if (!query.search) throw fail(queryMessages.noSearch);
+  if (text.length > queryLimits.searchTextMax) throw fail(queryMessages.searchTooLong);
+  const amount = query.search.amount === undefined ? undefined : searchAmount(text);
+  return {
+    search: {
+      text,
+      fields: query.search.text,
+      ...(amount !== undefined ? { amount: { field: query.search.amount!, value: amount } } : {}),
+    },
   };
 }
 

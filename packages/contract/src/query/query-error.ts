@@ -1,5 +1,12 @@
 /** The query parameters a QueryError can name (design §3, spec 1 §7). */
-export type QueryParameter = 'filter' | 'sort' | 'expand' | 'page' | 'itemsPerPage' | 'cursor';
+export type QueryParameter =
+  | 'filter'
+  | 'sort'
+  | 'expand'
+  | 'page'
+  | 'itemsPerPage'
+  | 'cursor'
+  | 'search';
 
 export interface QueryErrorDetails {
   parameter: QueryParameter;

@@ -1,5 +1,7 @@
 import type {
+  FilterableField,
   QueryFieldMap,
+  QuerySearchFields,
   QueryFields,
   QuerySort,
   SortableField,
@@ -11,6 +13,8 @@ export interface QueryFieldOptions<F extends QueryFieldMap, E extends string> {
   defaultSort: SortText<F> | readonly SortText<F>[];
   /** Lower-case names the `expand` parameter may carry. */
   expand?: readonly E[];
+  /** What the list's search box reads (issue 22 item 6): filterable string fields and an amount. */
+  search?: QuerySearchFields<FilterableField<F>>;
 }
 
 const fieldNamePattern = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -46,10 +50,23 @@ export function defineQueryFields<const F extends QueryFieldMap, const E extends
   for (const name of expand) {
     if (!expandNamePattern.test(name)) throw new Error(`Expand name '${name}' must be lower case.`);
   }
+  const search = options.search;
+  if (search) {
+    for (const name of search.text) {
+      if (fields[name]?.type !== 'string' || !fields[name]?.filterable)
+        throw new Error(`Search field '${name}' is not a filterable string.`);
+    }
+    if (search.amount !== undefined) {
+      const amount = fields[search.amount];
+      if (amount?.type !== 'number' || !amount.filterable)
+        throw new Error(`Search amount '${search.amount}' is not a filterable number.`);
+    }
+  }
   return Object.freeze({
     fields,
     defaultSort,
     expand,
+    ...(search ? { search } : {}),
   });
 }
 

@@ -24,7 +24,8 @@ const filter = z
   .optional()
   .describe(
     "Comma-separated 'field operator value' items, all of which must match, e.g. " +
-      "'status eq Paid,customerName ct Acme Ltd'. Operators: string ct, nct, sw, ew, eq, neq; " +
+      "'status eq Paid,customerName ct Acme Ltd'; several eq items on one enum field are " +
+      "alternatives ('status eq Failed,status eq Rejected': either). Operators: string ct, nct, sw, ew, eq, neq; " +
       'number and date eq, neq, gt, ge, lt, le; enum, id and boolean eq, neq. ' +
       "Inside a value write a comma as '\\,' and a backslash as '\\\\'.",
   );
@@ -49,6 +50,14 @@ export const pageQuerySchema = z.object({
     .max(queryLimits.expandTextMax)
     .optional()
     .describe('Comma list of lower-case names of related records to include.'),
+  search: z
+    .string()
+    .max(queryLimits.filterValueMax)
+    .optional()
+    .describe(
+      'The search box (lists that have one): words found in the list’s references and names, or, ' +
+        'when they read as an amount (1250.50, £1,250.50), that amount exactly. Combines with `filter`.',
+    ),
 });
 export type PageQueryParams = z.input<typeof pageQuerySchema>;
 

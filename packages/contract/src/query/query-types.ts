@@ -48,11 +48,29 @@ export type QueryFilter<K extends string = string> =
   | { field: K; type: 'enum' | 'uuid'; operator: EqualityOperator; value: string }
   | { field: K; type: 'boolean'; operator: EqualityOperator; value: boolean };
 
+/**
+ * What a list's search box reads (issue 22 item 6): text fields it finds the words in, and the
+ * amount field it compares when the words are an amount.
+ */
+export interface QuerySearchFields<K extends string = string> {
+  readonly text: readonly K[];
+  readonly amount?: K;
+}
+
+/** A parsed `search`: the text as typed, and as an amount when it reads as one ('£1,250.50'). */
+export interface QuerySearch<K extends string = string> {
+  text: string;
+  fields: readonly K[];
+  amount?: { field: K; value: string };
+}
+
 /** A resource's whitelist, made by defineQueryFields. */
 export interface QueryFields<F extends QueryFieldMap = QueryFieldMap, E extends string = string> {
   readonly fields: F;
   readonly defaultSort: readonly QuerySort<SortableField<F>>[];
   readonly expand: readonly E[];
+  /** Absent: the list has no search box and refuses `search`. */
+  readonly search?: QuerySearchFields<FilterableField<F>>;
 }
 
 /** Result of parsePageQuery (design §3 offset paging). */
@@ -62,6 +80,8 @@ export interface PageQuery<F extends QueryFieldMap = QueryFieldMap, E extends st
   sort: QuerySort<SortableField<F>>[];
   filters: QueryFilter<FilterableField<F>>[];
   expand: E[];
+  /** The search box's words (issue 22 item 6); absent when empty. */
+  search?: QuerySearch<FilterableField<F>>;
 }
 
 /** Result of parseCursorQuery (design §3 cursor paging); the order is the resource's default sort. */

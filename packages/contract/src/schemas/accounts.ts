@@ -384,7 +384,10 @@ export const accountQuery = defineQueryFields(
     createdOn: { type: 'date', sortable: true, filterable: true },
     updatedOn: { type: 'date', sortable: true, filterable: true },
   },
-  { defaultSort: 'accountReference' },
+  {
+    defaultSort: 'accountReference',
+    search: { text: ['accountReference', 'name'], amount: 'balance' },
+  },
 );
 
 /** GET accounts/{id}: what `expand` may name (spec 2 §7 "optional expansion"). */

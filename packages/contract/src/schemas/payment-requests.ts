@@ -370,7 +370,11 @@ export const paymentRequestQuery = defineQueryFields(
     validUntil: { type: 'date', sortable: true, filterable: true },
     accountId: { type: 'uuid', filterable: true },
   },
-  { defaultSort: '-createdOn', expand: ['transactions'] },
+  {
+    defaultSort: '-createdOn',
+    expand: ['transactions'],
+    search: { text: ['customerReference', 'customerName'], amount: 'amountToPay' },
+  },
 );
 
 export const paymentRequestListQuery = z.object({

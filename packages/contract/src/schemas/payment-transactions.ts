@@ -346,7 +346,11 @@ export const paymentTransactionQuery = defineQueryFields(
     paymentRequestId: { type: 'uuid', filterable: true },
     paymentProviderId: { type: 'uuid', filterable: true },
   },
-  { defaultSort: '-statusDateTime', expand: ['paymentrequest'] },
+  {
+    defaultSort: '-statusDateTime',
+    expand: ['paymentrequest'],
+    search: { text: ['ledgerlineReference', 'customerName', 'companyName'], amount: 'totalAmount' },
+  },
 );
 
 /** A count that is exact up to `countExactLimit` and the database's estimate past it. */

@@ -475,7 +475,11 @@ export const transactionQuery = defineQueryFields(
     /** Filters through the account (a join on the accounts' name index); not sortable. */
     accountName: { type: 'string', filterable: true },
   },
-  { defaultSort: '-transactionDate', expand: ['account'] },
+  {
+    defaultSort: '-transactionDate',
+    expand: ['account'],
+    search: { text: ['transactionReference', 'accountName'], amount: 'transactionAmount' },
+  },
 );
 
 /**

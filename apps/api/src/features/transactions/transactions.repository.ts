@@ -16,7 +16,11 @@ import {
   transactionDocuments,
   transactions,
 } from '../../db/schema-receivables.js';
-import { compileFilters, type Bind } from '../../platform/paging/compile-filter.js';
+import {
+  compileFilters,
+  compileSearch,
+  type Bind,
+} from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import {
   createStatementCache,
@@ -133,9 +137,26 @@ export function createTransactionsRepository() {
   function filterOf(
     executor: Executor,
     scope: TransactionScope,
-    query: Pick<PageQuery<Fields>, 'filters'>,
+    query: Pick<PageQuery<Fields>, 'filters' | 'search'>,
     bind: Bind = (value) => value,
   ): SQL | undefined {
+    // The search box finds an account's name the same way: its accounts by the name index.
+    const search = compileSearch(query.search, columns, bind, {
+      accountName: (pattern) =>
+        inArray(
+          t.accountId,
+          executor
+            .select({ id: accounts.id })
+            .from(accounts)
+            .where(
+              and(
+                eq(accounts.tenantId, bind(scope.tenantId)),
+                eq(accounts.datasetId, bind(scope.datasetId)),
+                sql`${accounts.name} ilike ${pattern} escape '\\'`,
+              ),
+            ),
+        ),
+    });
     const own = query.filters.filter((filter) => filter.field !== 'accountName');
     const byAccount = query.filters.filter((filter) => filter.field === 'accountName');
     const accountFilter =
@@ -154,7 +175,7 @@ export function createTransactionsRepository() {
                 ),
               ),
           );
-    return and(compileFilters(own, columns, bind), accountFilter);
+    return and(compileFilters(own, columns, bind), accountFilter, search);
   }
 
   /** Accounts by id: one statement for any number of ids (an array parameter), built once. */

@@ -3,7 +3,12 @@ import type { SQL } from 'drizzle-orm';
 import { PgDialect, pgTable, text } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { QueryFilter } from '@ledgerline/contract';
-import { compileFilter, compileFilters, escapeLikePattern } from './compile-filter.js';
+import {
+  compileFilter,
+  compileFilters,
+  compileSearch,
+  escapeLikePattern,
+} from './compile-filter.js';
 
 const dialect = new PgDialect();
 const table = pgTable('payment_transactions', { name: text('customer_name') });
@@ -132,5 +137,44 @@ describe('compileFilters', () => {
     expect(() =>
       compileFilters([{ field: 'x', type: 'boolean', operator: 'eq', value: true }], {}),
     ).toThrow("No column is mapped for query field 'x'.");
+  });
+});
+
+describe('compileFilters with several eq items on one enum field (issue 22 item 6)', () => {
+  it('ORs them where the first stood, and ANDs the rest', () => {
+    const where = compileFilters(
+      [
+        { field: 'status', type: 'enum', operator: 'eq', value: 'Failed' },
+        { field: 'customerName', type: 'string', operator: 'sw', value: 'A' },
+        { field: 'status', type: 'enum', operator: 'eq', value: 'Rejected' },
+        { field: 'status', type: 'enum', operator: 'neq', value: 'Paid' },
+      ],
+      { status: sql`status`, customerName: column },
+    );
+    expect(render(where!)).toMatchObject({
+      sql: `(((status) = $1 or (status) = $2) and ${col} ilike ($3::text || '%') escape '\\' and (status) is distinct from $4)`,
+      params: ['Failed', 'Rejected', 'A', 'Paid'],
+    });
+  });
+});
+
+describe('compileSearch (issue 22 item 6)', () => {
+  it('finds the words in any text field, or the amount equal to them', () => {
+    const search = {
+      text: '50%',
+      fields: ['customerName', 'reference'],
+      amount: { field: 'amount', value: '50' },
+    };
+    const where = compileSearch(search, {
+      customerName: column,
+      reference: sql`reference`,
+      amount: sql`amount`,
+    });
+    expect(render(where!)).toMatchObject({
+      sql: `(${col} ilike ('%' || $1::text || '%') escape '\\' or (reference) ilike ('%' || $2::text || '%') escape '\\' or (amount) = $3::numeric)`,
+      // One pattern, bound where each arm reads it.
+      params: ['50\\%', '50\\%', '50'],
+    });
+    expect(compileSearch(undefined, {})).toBeUndefined();
   });
 });

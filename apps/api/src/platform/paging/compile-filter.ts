@@ -1,10 +1,11 @@
-import { and, sql, type Placeholder } from 'drizzle-orm';
+import { and, or, sql, type Placeholder } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { utcDayAfter } from '@ledgerline/contract';
 import type {
   QueryFieldMap,
   NumberOperator,
   QueryFilter,
+  QuerySearch,
   StringOperator,
 } from '@ledgerline/contract';
 import { columnOf } from './query-columns.js';
@@ -23,16 +24,59 @@ import type { QueryColumn, QueryColumns } from './query-columns.js';
 export type Bind = <T>(value: T) => T | Placeholder;
 const asParameter: Bind = (value) => value;
 
-/** All filters joined with AND; undefined when there are none. */
+/**
+ * All filters joined with AND; undefined when there are none. Several `eq` items on one enum field
+ * are alternatives (a status multi-select: Failed or Rejected, issue 22 item 6), since a row
+ * cannot hold two statuses at once; they are ORed in one term where the first of them stood.
+ */
 export function compileFilters<F extends QueryFieldMap>(
   filters: readonly QueryFilter[],
   columns: QueryColumns<F>,
   bind: Bind = asParameter,
 ): SQL | undefined {
   const columnMap = columns as Readonly<Record<string, QueryColumn>>;
-  return and(
-    ...filters.map((filter) => compileFilter(filter, columnOf(columnMap, filter.field), bind)),
-  );
+  const isChoice = (filter: QueryFilter) => filter.type === 'enum' && filter.operator === 'eq';
+  const choices = new Map<string, QueryFilter[]>();
+  for (const filter of filters.filter(isChoice)) {
+    choices.set(filter.field, [...(choices.get(filter.field) ?? []), filter]);
+  }
+  const terms: (SQL | undefined)[] = [];
+  for (const filter of filters) {
+    const column = columnOf(columnMap, filter.field);
+    const alternatives = isChoice(filter) ? choices.get(filter.field)! : [filter];
+    if (alternatives.length === 1) terms.push(compileFilter(filter, column, bind));
+    else if (alternatives[0] === filter)
+      terms.push(or(...alternatives.map((choice) => compileFilter(choice, column, bind))));
+  }
+  return and(...terms);
+}
+
+/**
+ * The search box (issue 22 item 6): the words in any search field (ILIKE contains, which the
+ * trigram indexes serve, docs/decisions.md "Contains filters read the trigram index"), or the
+ * amount equal to them when they read as one. `overrides` replaces a field's whole term (a field
+ * that lives in another table, such as a transaction's account name).
+ */
+export function compileSearch<F extends QueryFieldMap>(
+  search: QuerySearch | undefined,
+  columns: QueryColumns<F>,
+  bind: Bind = asParameter,
+  overrides: Readonly<Record<string, (pattern: SQL) => SQL>> = {},
+): SQL | undefined {
+  if (!search) return undefined;
+  const columnMap = columns as Readonly<Record<string, QueryColumn>>;
+  const pattern = sql`('%' || ${bind(escapeLikePattern(search.text))}::text || '%')`;
+  const terms = search.fields.map((field) => {
+    const override = overrides[field];
+    if (override) return override(pattern);
+    return sql`${columnOf(columnMap, field)} ilike ${pattern} escape '\\'`;
+  });
+  if (search.amount) {
+    terms.push(
+      sql`${columnOf(columnMap, search.amount.field)} = ${bind(search.amount.value)}::numeric`,
+    );
+  }
+  return or(...terms);
 }
 
 export function compileFilter(

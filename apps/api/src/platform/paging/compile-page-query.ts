@@ -1,6 +1,6 @@
-import type { SQL } from 'drizzle-orm';
+import { and, type SQL } from 'drizzle-orm';
 import type { PageQuery, QueryFieldMap } from '@ledgerline/contract';
-import { compileFilters } from './compile-filter.js';
+import { compileFilters, compileSearch } from './compile-filter.js';
 import { compileOrderBy } from './compile-sort.js';
 import type { QueryColumn, QueryColumns } from './query-columns.js';
 
@@ -22,11 +22,11 @@ export interface CompiledPageQuery {
  * `db.select().from(t).where(and(scope, where)).orderBy(...orderBy).limit(limit).offset(offset)`.
  */
 export function compilePageQuery<F extends QueryFieldMap>(
-  query: Pick<PageQuery<F, string>, 'page' | 'itemsPerPage' | 'sort' | 'filters'>,
+  query: Pick<PageQuery<F, string>, 'page' | 'itemsPerPage' | 'sort' | 'filters' | 'search'>,
   { columns, tieBreaker }: QuerySqlOptions<F>,
 ): CompiledPageQuery {
   return {
-    where: compileFilters(query.filters, columns),
+    where: and(compileFilters(query.filters, columns), compileSearch(query.search, columns)),
     orderBy: compileOrderBy(query.sort, columns, tieBreaker),
     limit: query.itemsPerPage,
     offset: (query.page - 1) * query.itemsPerPage,

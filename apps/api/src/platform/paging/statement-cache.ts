@@ -2,7 +2,7 @@ import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Count, PageQuery, QueryFieldMap } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import { compileFilters, type Bind } from './compile-filter.js';
+import { compileFilters, compileSearch, type Bind } from './compile-filter.js';
 import { compilePageQuery } from './compile-page-query.js';
 import { pageTotal } from './count.js';
 import type { QueryColumn, QueryColumns } from './query-columns.js';
@@ -99,17 +99,19 @@ export function createStatementCache(size = 500) {
  * operator (a whole-day date compares differently from a date-time), and the expansions.
  */
 export function pageShape(
-  query: Pick<PageQuery<QueryFieldMap, string>, 'sort' | 'filters'> & {
+  query: Pick<PageQuery<QueryFieldMap, string>, 'sort' | 'filters' | 'search'> & {
     expand?: readonly string[];
   },
 ): string {
+  // The search's text is a value; which arms it has (the amount's or not) shapes the SQL.
+  const search = query.search ? `${query.search.amount ? 'search+amount' : 'search'}` : '';
   const sort = query.sort.map(({ field, direction }) => `${field} ${direction}`).join(',');
   const filters = query.filters
     .map(
       (f) => `${f.field} ${f.type} ${f.operator}${f.type === 'date' && f.wholeDay ? ' day' : ''}`,
     )
     .join(',');
-  return `${sort}|${filters}|${(query.expand ?? []).join(',')}`;
+  return `${sort}|${filters}|${(query.expand ?? []).join(',')}|${search}`;
 }
 
 export type StatementCache = ReturnType<typeof createStatementCache>;
@@ -133,7 +135,10 @@ export interface PageRead<F extends QueryFieldMap> {
   tieBreaker: QueryColumn;
   /** A condition beyond the company and the filters (all-failures); `name` joins the shape. */
   only?: { name: string; where: SQL };
-  /** The filters as SQL, values through `bind`; by default compileFilters over `columns`. */
+  /**
+   * The filters and the search as SQL, values through `bind`; by default compileFilters and
+   * compileSearch over `columns`.
+   */
   filter?: (bind: Bind) => SQL | undefined;
   /** The statement when a page is more than the table's rows (a join around the page). */
   select?: (page: PageParts) => PreparableSelect;
@@ -157,7 +162,12 @@ export async function readPage<Row, F extends QueryFieldMap>(
       eq(table.tenantId, bind(scope.tenantId)),
       eq(table.datasetId, bind(scope.datasetId)),
       only?.where,
-      read.filter ? read.filter(bind) : compileFilters(query.filters, columns, bind),
+      read.filter
+        ? read.filter(bind)
+        : and(
+            compileFilters(query.filters, columns, bind),
+            compileSearch(query.search, columns, bind),
+          ),
     );
   const values = new StatementValues();
   const where = condition(values.bind);
@@ -184,7 +194,7 @@ export async function readPage<Row, F extends QueryFieldMap>(
     offset: order.offset,
     limit: order.limit,
     rows: rows.length,
-    wholeList: query.filters.length === 0,
+    wholeList: query.filters.length === 0 && !query.search,
     listKey,
   });
   return { rows, total };

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useAccounts } from '../api/get-accounts';
 import { useAccountsColumns } from '../table/use-accounts-columns';
@@ -10,6 +11,7 @@ export function AccountsPage() {
   const grid = useGridState({
     name: 'account',
     defaultSort: { field: 'accountReference', direction: 'asc' },
+    address: true,
   });
   const accounts = useAccounts(grid.query);
   const columns = useAccountsColumns();
@@ -20,6 +22,7 @@ export function AccountsPage() {
         title="Accounts"
         description="Your customer accounts, as your ERP system sends them."
       />
+      <GridToolbar grid={grid} listName="accounts" placeholder="Reference, name or balance" />
       <DataGrid
         label="Accounts"
         rowHref={(account) => `/accounts/${account.id}`}

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
@@ -62,3 +62,47 @@ describe('the payment transactions list', () => {
     expect(await screen.findByText('No payment transactions found')).toBeInTheDocument();
   });
 });
+
+// Issue 22 item 6: a search box and several statuses, answered by the server, kept in the address.
+describe('the payment transactions toolbar', () => {
+  const page = { items: [aPayment(1)], totalItems: 1, totalItemsEstimated: false };
+  const queryOf = (call: { url: string }) => new URL(call.url, 'http://localhost').searchParams;
+
+  it('searches on the server and writes the search into the address', async () => {
+    const calls = stubFetch({ 'GET /payment-transactions': { body: page } });
+    const { router } = renderWithProviders(<PaymentTransactionsPage />, { user: aUser(), path: '/payment-transactions' });
+    await screen.findByText('Customer 1');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search payment transactions' }), 'LL0001{Enter}');
+    await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('search')).toBe('LL0001'));
+    expect(queryOf(calls.at(-1)!).get('page')).toBe('1');
+    expect(new URLSearchParams(router.state.location.search).get('search')).toBe('LL0001');
+  });
+
+  it('asks for several statuses at once from the multi-select', async () => {
+    const calls = stubFetch({ 'GET /payment-transactions': { body: page } });
+    const { router } = renderWithProviders(<PaymentTransactionsPage />, { user: aUser(), path: '/payment-transactions' });
+    await screen.findByText('Customer 1');
+    const statuses = screen.getByRole('textbox', { name: 'Status' });
+    await userEvent.click(statuses);
+    await userEvent.click(await screen.findByRole('option', { name: 'Failed' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Rejected' }));
+    await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('filter')).toBe('status eq Failed,status eq Rejected'));
+    expect(new URLSearchParams(router.state.location.search).get('f.status')).toBe('in:Failed,Rejected');
+  });
+
+  it('opens the view the address describes: search, statuses, sort and page', async () => {
+    const calls = stubFetch({ 'GET /payment-transactions': { body: { ...page, totalItems: 100 } } });
+    renderWithProviders(<PaymentTransactionsPage />, {
+      user: aUser(),
+      path: '/payment-transactions?search=Acme&f.status=in:Failed,Rejected&sort=totalAmount&page=3',
+    });
+    await screen.findByText('Customer 1');
+    const query = queryOf(calls[0]!);
+    expect(query.get('search')).toBe('Acme');
+    expect(query.get('filter')).toBe('status eq Failed,status eq Rejected');
+    expect(query.get('sort')).toBe('totalAmount');
+    expect(query.get('page')).toBe('3');
+    expect(screen.getByRole('searchbox', { name: 'Search payment transactions' })).toHaveValue('Acme');
+  });
+});
+

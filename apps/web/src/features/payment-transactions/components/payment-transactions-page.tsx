@@ -1,3 +1,4 @@
+import { paymentTransactionStatuses } from '@ledgerline/contract';
 import { Button, Group, Stack, Switch } from '@mantine/core';
 import { IconDownload, IconHourglass, IconUpload } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -6,18 +7,26 @@ import { useLocalStorage } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
+import { spaceWords } from '@/ui/words';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentTransactions } from '../api/get-payment-transactions';
 import { usePaymentTransactionColumns } from '../table/use-payment-transaction-columns';
 import { ExportDialog } from './export-dialog';
 import { ImportDialog } from './import-dialog';
 
+const statusOptions = paymentTransactionStatuses.map((value) => ({
+  value,
+  label: spaceWords(value),
+}));
+
 /** spec 2 §2 Payment transactions list; default sort statusDateTime descending (§9). */
 export function PaymentTransactionsPage() {
   const grid = useGridState({
     name: 'payment transaction',
     defaultSort: { field: 'statusDateTime', direction: 'desc' },
+    address: true,
   });
   const payments = usePaymentTransactions(grid.query, { placeholderData: keepPreviousData });
   const [showId, setShowId] = useLocalStorage({
@@ -63,7 +72,13 @@ export function PaymentTransactionsPage() {
           </>
         }
       />
-      <Group justify="flex-end">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <GridToolbar
+          grid={grid}
+          listName="payment transactions"
+          placeholder="Reference, customer or amount"
+          statuses={{ field: 'status', label: 'Status', options: statusOptions }}
+        />
         <Switch
           label="Show id"
           checked={showId}

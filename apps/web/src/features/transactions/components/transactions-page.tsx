@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { DataGrid, type DataGridColumn } from '@/ui/data-grid';
 import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useTransactionColumns } from '@/ui/use-transaction-columns';
 import { paidStatusTone, StatusBadge } from '@/ui/status-tones';
@@ -28,6 +29,7 @@ export function TransactionsPage() {
   const grid = useGridState({
     name: 'transaction',
     defaultSort: { field: 'transactionDate', direction: 'desc' },
+    address: true,
   });
   const transactions = useTransactionsWithQuotes(grid.query, { placeholderData: keepPreviousData });
   const baseColumns = useTransactionColumns();
@@ -58,6 +60,11 @@ export function TransactionsPage() {
       <PageHeader
         title="Transactions"
         description="Invoices, credit notes and the other accounting transactions your ERP system sends."
+      />
+      <GridToolbar
+        grid={grid}
+        listName="transactions"
+        placeholder="Reference, account name or amount"
       />
       <DataGrid
         label="Transactions"
