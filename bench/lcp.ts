@@ -90,7 +90,11 @@ function observe(ready: string) {
   })();`;
 }
 
-async function measureOnce(context: BrowserContext, url: string, target: Target): Promise<Measured> {
+async function measureOnce(
+  context: BrowserContext,
+  url: string,
+  target: Target,
+): Promise<Measured> {
   const page = await context.newPage();
   try {
     const cdp = await context.newCDPSession(page);
@@ -113,7 +117,9 @@ async function measureOnce(context: BrowserContext, url: string, target: Target)
       });
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
     await page.waitForFunction(
-      () => (window as unknown as { __lcpBench?: { content: number | null } }).__lcpBench?.content != null,
+      () =>
+        (window as unknown as { __lcpBench?: { content: number | null } }).__lcpBench?.content !=
+        null,
       undefined,
       { timeout: 60_000, polling: 250 },
     );
@@ -121,19 +127,23 @@ async function measureOnce(context: BrowserContext, url: string, target: Target)
     await page.waitForTimeout(2_000);
     const state = await page.evaluate(
       () =>
-        (window as unknown as {
-          __lcpBench: {
-            lcp: { time: number; size: number; element: string }[];
-            fcp: number | null;
-            content: number;
-          };
-        }).__lcpBench,
+        (
+          window as unknown as {
+            __lcpBench: {
+              lcp: { time: number; size: number; element: string }[];
+              fcp: number | null;
+              content: number;
+            };
+          }
+        ).__lcpBench,
     );
     const last = state.lcp.at(-1);
     if (trace.length > 0) {
       const origin = Math.min(...trace.map((entry) => entry.start));
       for (const entry of trace.sort((a, b) => a.start - b.start))
-        log(`  ${Math.round(entry.start - origin)}–${Math.round(entry.end - origin)} ms ${entry.what}`);
+        log(
+          `  ${Math.round(entry.start - origin)}–${Math.round(entry.end - origin)} ms ${entry.what}`,
+        );
     }
     return {
       fcp: state.fcp ?? NaN,

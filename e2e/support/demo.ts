@@ -14,7 +14,13 @@ export async function createDemoCompany(
 ): Promise<number> {
   const created = await callApi(context, siteUrl, '/api/v0/data-sets', {
     method: 'POST',
-    json: { name, hostSystemName: 'Sage200Pro', hostId, customHostId: hostId, hostDemoSystem: true },
+    json: {
+      name,
+      hostSystemName: 'Sage200Pro',
+      hostId,
+      customHostId: hostId,
+      hostDemoSystem: true,
+    },
   });
   if (created.status() !== 201)
     throw new Error(`creating ${name}: ${created.status()} ${await created.text()}`);
