@@ -176,7 +176,7 @@ async function prepare(browser: Browser, label: string, root: string | undefined
   // A loaded machine takes its time to migrate a fresh database.
   const server = await startServer({ root, startTimeoutMs: 300_000 });
   const context = await browser.newContext({ viewport: phone });
-  context.setDefaultTimeout(30_000);
+  context.setDefaultTimeout(120_000);
   const page: Page = await context.newPage();
   await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

@@ -29,14 +29,14 @@ function log(message: string) {
 
 /** The screen is shown: its heading, no skeleton or loader left, nothing more on the way. */
 async function settled(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 120_000 });
   await page.waitForFunction(
     () =>
       !document.querySelector(
         'main .mantine-Skeleton-root[data-visible], main .mantine-Loader-root, [data-boot-shell]',
       ),
     undefined,
-    { timeout: 30_000, polling: 200 },
+    { timeout: 120_000, polling: 200 },
   );
   await page.waitForLoadState('networkidle');
   // Transitions (a dropdown closing, the chart's bars) end.
@@ -50,7 +50,7 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: widths[0]!.viewport });
-    context.setDefaultTimeout(30_000);
+    context.setDefaultTimeout(120_000);
     const page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
