@@ -115,13 +115,13 @@ async function measureOnce(
           what: `${pathname}${search}`.slice(0, 100),
         });
       });
-    await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+    await page.goto(url, { waitUntil: 'commit', timeout: 180_000 });
     await page.waitForFunction(
       () =>
         (window as unknown as { __lcpBench?: { content: number | null } }).__lcpBench?.content !=
         null,
       undefined,
-      { timeout: 60_000, polling: 250 },
+      { timeout: 180_000, polling: 250 },
     );
     // Quiet for a while: a later, larger paint would still count.
     await page.waitForTimeout(2_000);

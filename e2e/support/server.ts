@@ -46,7 +46,7 @@ export interface StartOptions {
    * apps/web/dist and node_modules), e.g. the build before a change for a benchmark's comparison.
    */
   root?: string;
-  /** How long it may take to start listening (default 60 s). */
+  /** How long it may take to start listening (default E2E_SERVER_START_MS, else 60 s: a loaded machine). */
   startTimeoutMs?: number;
 }
 
@@ -101,7 +101,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await exited;
     return server;
   }
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  const deadline =
+    Date.now() + (options.startTimeoutMs ?? Number(process.env.E2E_SERVER_START_MS ?? 60_000));
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`server exited with ${child.exitCode}:\n${output}`);
