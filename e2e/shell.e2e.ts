@@ -1,4 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createHash } from 'node:crypto';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -185,6 +186,43 @@ describe('the shell', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await expect.poll(() => clock.textContent(), settle).toMatch(newFormat);
+  });
+
+  // issue 22 item 14: the shell's frame is in the page itself (painted before any script has
+  // come), with the boot script, which the CSP allows by its hash and which names each screen's
+  // files (all served); in the browser it starts the first calls without a CSP complaint.
+  it('serves the shell frame and the boot script in the page itself', async () => {
+    const answer = await context.request.get(`${server.url}/payment-requests`);
+    const html = await answer.text();
+    expect(html).toContain('data-boot-shell');
+    expect(html).toContain('Loading Ledgerline');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(answer.headers()['content-security-policy']).toContain(`'sha256-${hash}'`);
+    const routeFiles = JSON.parse(/var routeFiles = (\{.*\});/.exec(script)![1]!) as {
+      files: string[];
+      routes: [string, number[]][];
+    };
+    const list = routeFiles.routes.find(([path]) => path === '/payment-requests');
+    expect(list?.[1].length).toBeGreaterThan(0);
+    for (const index of list![1]) {
+      const file = await context.request.get(`${server.url}/${routeFiles.files[index]}`);
+      expect(file.status(), routeFiles.files[index]).toBe(200);
+    }
+
+    const errors: string[] = [];
+    const listener = (message: ConsoleMessage) => {
+      if (message.type() === 'error') errors.push(message.text());
+    };
+    page.on('console', listener);
+    try {
+      await page.goto(`${server.url}/payment-requests`);
+      await page.getByRole('heading', { name: 'Payment Requests', level: 1 }).waitFor();
+      expect(await page.evaluate(() => '__ledgerlineEarly' in window)).toBe(true);
+      expect(errors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+    } finally {
+      page.off('console', listener);
+    }
   });
 
   it('signs out from the user menu and asks to sign in again', async () => {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 
 const apiServer = 'http://localhost:3000';
 
@@ -84,8 +84,90 @@ function appShellScrollClassNames(): Plugin {
   };
 }
 
+/**
+ * issue 22 item 14: apps/web/boot.js, written into index.html and pay.html in place of their
+ * `<script async src="/boot.js">`, so that it runs as the page is read, without a request of its
+ * own (the server allows it by its hash, apps/api/src/platform/inline-scripts.ts). Into the admin
+ * site's copy the build writes, for each screen of src/app/routes.tsx, its path and the files its
+ * page chunk loads that the entry does not (the chunk, its static imports and their CSS), so that
+ * a first load fetches them beside the entry's own files instead of once the entry has run.
+ */
+function bootScript(): Plugin {
+  const source = fileURLToPath(new URL('./boot.js', import.meta.url));
+  const routesFile = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url));
+  const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
+  const withoutExtension = (file: string) => file.replace(/\.(tsx?|jsx?)$/, '');
+  const tag = '<script async src="/boot.js"></script>';
+  const marker = '/*route-files*/ null';
+
+  /** Each screen's path and the files it needs beyond the entry's, as indexes into `files`. */
+  function routeFiles(bundle: Rollup.OutputBundle) {
+    const chunks = Object.values(bundle).filter(
+      (output): output is Rollup.OutputChunk => output.type === 'chunk',
+    );
+    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const byModule = new Map(
+      chunks
+        .filter((chunk) => chunk.facadeModuleId)
+        .map((chunk) => [withoutExtension(chunk.facadeModuleId!), chunk]),
+    );
+    const closure = (file: string, seen = new Set<string>()) => {
+      if (seen.has(file)) return seen;
+      seen.add(file);
+      const chunk = byFile.get(file);
+      for (const css of chunk?.viteMetadata?.importedCss ?? []) seen.add(css);
+      for (const imported of chunk?.imports ?? []) closure(imported, seen);
+      return seen;
+    };
+    const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === 'index');
+    if (!entry) throw new Error('boot.js: the build has no index entry.');
+    const entryFiles = closure(entry.fileName);
+    // `path: '/x'` and then its page's `import('...')`, comments left out.
+    const routesText = readFileSync(routesFile, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const files: string[] = [];
+    const routes: [string, number[]][] = [];
+    for (const [, path, specifier] of routesText.matchAll(
+      /path: '([^']+)'[\s\S]*?import\('([^']+)'\)/g,
+    )) {
+      const module = specifier!.startsWith('@/')
+        ? join(srcFolder, specifier!.slice(2))
+        : join(dirname(routesFile), specifier!);
+      const page = byModule.get(withoutExtension(module));
+      if (!page) throw new Error(`boot.js: no chunk for ${specifier} (${path}).`);
+      const needed = [...closure(page.fileName)].filter((file) => !entryFiles.has(file));
+      for (const file of needed) if (!files.includes(file)) files.push(file);
+      routes.push([path!, needed.map((file) => files.indexOf(file))]);
+    }
+    return { files, routes };
+  }
+
+  return {
+    name: 'ledgerline-boot-script',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!html.includes(tag)) return html;
+        const text = readFileSync(source, 'utf8');
+        if (!text.includes(marker)) throw new Error(`boot.js has no ${marker}.`);
+        const files =
+          context.bundle && /index\.html$/.test(context.filename)
+            ? JSON.stringify(routeFiles(context.bundle))
+            : 'null';
+        // Its comments stay in the source: the page gets the code alone.
+        const code = text
+          .replace(marker, files)
+          .split('\n')
+          .filter((line) => !/^\s*(\/\/|\/\*.*\*\/\s*$)/.test(line))
+          .map((line) => line.trim())
+          .join('\n');
+        return html.replace(tag, () => `<script>${code}</script>`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress(), payPageInDev(), appShellScrollClassNames()],
+  plugins: [react(), precompress(), payPageInDev(), appShellScrollClassNames(), bootScript()],
   // `@/` imports cross the top-level folders of src (app, shell, auth, lib, ui, features).
   resolve: { tsconfigPaths: true },
   build: {

@@ -41,6 +41,13 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Resolve once the process exits instead of waiting for it to listen. */
   expectExit?: boolean;
+  /**
+   * Another built copy of the product to run (a folder with apps/api/dist, apps/api/drizzle,
+   * apps/web/dist and node_modules), e.g. the build before a change for a benchmark's comparison.
+   */
+  root?: string;
+  /** How long it may take to start listening (default E2E_SERVER_START_MS, else 60 s: a loaded machine). */
+  startTimeoutMs?: number;
 }
 
 /** The built product (`npm start` without the build step) on a fresh data folder and a free port. */
@@ -50,8 +57,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const url = `http://127.0.0.1:${port}`;
   const adminEmail = 'admin@ledgerline.local';
   const adminPassword = 'correct-horse-battery';
-  const child = spawn(process.execPath, [serverEntry], {
-    cwd: root,
+  const appRoot = options.root ?? root;
+  const entry = options.root ? join(options.root, 'apps/api/dist/server.js') : serverEntry;
+  const child = spawn(process.execPath, [entry], {
+    cwd: appRoot,
     env: {
       ...process.env,
       PORT: String(port),
@@ -92,7 +101,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await exited;
     return server;
   }
-  const deadline = Date.now() + 60_000;
+  const deadline =
+    Date.now() + (options.startTimeoutMs ?? Number(process.env.E2E_SERVER_START_MS ?? 60_000));
   while (Date.now() < deadline) {
     if (child.exitCode !== null)
       throw new Error(`server exited with ${child.exitCode}:\n${output}`);

@@ -16,6 +16,7 @@ import { sql } from 'drizzle-orm';
 import { fastifyTrustProxy, type Config } from './config.js';
 import type { Database } from './db/client.js';
 import { webDistFolder } from './paths.js';
+import { inlineScriptSources } from './platform/inline-scripts.js';
 import { payPageHosts, registerPayPage } from './platform/pay-page.js';
 import { registerAudit } from './platform/audit.js';
 import { registerAuth } from './platform/auth.js';
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done(null, payload);
   });
 
+  const siteRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
   const issuerOrigin = new URL(config.oidcIssuer).origin;
   const extraOrigins = config.OIDC_EXTRA_ORIGINS.split(',')
     .map((s) => s.trim())
@@ -194,7 +196,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The site's own files, and the boot script written into index.html by the build.
+        scriptSrc: ["'self'", ...(siteRoot ? inlineScriptSources(`${siteRoot}/index.html`) : [])],
         // Mantine sets CSS variables through style attributes and <style> elements.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
@@ -440,7 +443,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobs,
     repository: datasetsRepository,
     log: app.log,
-    demoData: [async (tx, scope) => refillDemoCompany(tx, scope, await ensureDemoSandbox(tx, scope))],
+    demoData: [
+      async (tx, scope) => refillDemoCompany(tx, scope, await ensureDemoSandbox(tx, scope)),
+    ],
   });
   app.addHook('onReady', async () => {
     await jobs.start();
@@ -730,7 +735,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (options.identityProvider) await options.identityProvider.register(app);
 
-  const webRoot = options.webRoot === undefined ? defaultWebRoot : options.webRoot;
+  const webRoot = siteRoot;
   const serveSite = webRoot !== null && existsSync(`${webRoot}/index.html`);
   if (serveSite) {
     await app.register(fastifyStatic, {
@@ -743,7 +748,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       setHeaders: (reply) => reply.header('cache-control', siteCacheControl(reply.request.url)),
     });
     // The payer page's own entry of the build (apps/web/pay.html), with its own headers.
-    if (existsSync(`${webRoot}/pay.html`)) registerPayPage(app, payPageHosts(config));
+    if (existsSync(`${webRoot}/pay.html`))
+      registerPayPage(app, payPageHosts(config), inlineScriptSources(`${webRoot}/pay.html`));
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

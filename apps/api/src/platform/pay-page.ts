@@ -50,7 +50,12 @@ export function payPageHosts(config: Config): PayPageHosts {
  * also lets the card issuer's 3-D Secure pages (any https host) frame and receive forms, as the
  * widget's challenge flow needs; its script uses eval and inline styles (ACI's own guidance).
  */
-export function payPageSecurityPolicy(hosts: PayPageHosts, load: PayPageLoad): string {
+export function payPageSecurityPolicy(
+  hosts: PayPageHosts,
+  load: PayPageLoad,
+  /** The page's own inline scripts ('sha256-…'): the boot script (issue 22 item 14). */
+  inlineScripts: readonly string[] = [],
+): string {
   const widget = load === 'widget';
   const opayoPi = load === 'opayoPi';
   // The hosts whose scripts, styles, images, fonts and calls this load may use.
@@ -64,7 +69,7 @@ export function payPageSecurityPolicy(hosts: PayPageHosts, load: PayPageLoad): s
         : ["'none'"];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...loaded, ...(widget ? ["'unsafe-eval'"] : [])],
+    'script-src': ["'self'", ...inlineScripts, ...loaded, ...(widget ? ["'unsafe-eval'"] : [])],
     'style-src': ["'self'", ...loaded, ...(widget ? ["'unsafe-inline'"] : [])],
     'img-src': ["'self'", 'data:', ...loaded],
     'font-src': ["'self'", ...loaded],
@@ -85,10 +90,14 @@ export function payPageSecurityPolicy(hosts: PayPageHosts, load: PayPageLoad): s
     .join('; ');
 }
 
-export function registerPayPage(app: FastifyInstance, hosts: PayPageHosts): void {
+export function registerPayPage(
+  app: FastifyInstance,
+  hosts: PayPageHosts,
+  inlineScripts: readonly string[] = [],
+): void {
   const loads: PayPageLoad[] = ['page', 'widget', 'tranSafeFrame', 'opayoPi'];
   const policies = Object.fromEntries(
-    loads.map((load) => [load, payPageSecurityPolicy(hosts, load)]),
+    loads.map((load) => [load, payPageSecurityPolicy(hosts, load, inlineScripts)]),
   ) as Record<PayPageLoad, string>;
   app.get<{
     Params: { id: string };

@@ -7,6 +7,43 @@ import { storeSession } from './session';
 import { setCompanyId } from './storage';
 
 describe('HTTP client', () => {
+  // issue 22 item 14: public/boot.js (apps/web/boot.js) starts the first screen's calls early.
+  it("takes boot.js's early answer once, for its plain GETs only, and asks again when it failed", async () => {
+    storeSession(60, null);
+    setCompanyId(3);
+    const early = {
+      '/api/v0/users/me': Promise.resolve(Response.json(aUser(), { status: 200 })),
+      '/api/v0/info/feature-flags?target=adminPortal': Promise.reject(new TypeError('offline')),
+      '/api/v0/things': Promise.resolve(Response.json(['early'])),
+    };
+    early['/api/v0/info/feature-flags?target=adminPortal'].catch(() => undefined);
+    (window as { __ledgerlineEarly?: unknown }).__ledgerlineEarly = early;
+    const calls = stubFetch({
+      'GET /users/me': { body: aUser({ emailAddress: 'asked@example.com' }) },
+      'GET /info/feature-flags': { body: { featureFlags: { a: true } } },
+      'GET /things': { body: ['asked'] },
+    });
+    try {
+      expect(await tenantClient.get('/users/me')).toEqual(aUser());
+      // Taken once: the next call asks.
+      expect(await tenantClient.get('/users/me')).toMatchObject({
+        emailAddress: 'asked@example.com',
+      });
+      expect(
+        await publicClient.get('/info/feature-flags', { query: { target: 'adminPortal' } }),
+      ).toEqual({ featureFlags: { a: true } });
+      // A company call carries its company: never an early answer.
+      expect(await companyClient.get('/things')).toEqual(['asked']);
+      expect(calls.map((call) => call.url)).toEqual([
+        '/api/v0/users/me',
+        '/api/v0/info/feature-flags?target=adminPortal',
+        '/api/v0/things',
+      ]);
+    } finally {
+      delete (window as { __ledgerlineEarly?: unknown }).__ledgerlineEarly;
+    }
+  });
+
   it('sends credentials, the XSRF header on unsafe methods and the company on company calls', async () => {
     storeSession(60, null);
     setCompanyId(4);

@@ -145,7 +145,10 @@ export interface DownloadedFile {
   fileName: string | null;
 }
 
-async function readBody(response: Response, responseType: 'auto' | 'blob' | 'file'): Promise<unknown> {
+async function readBody(
+  response: Response,
+  responseType: 'auto' | 'blob' | 'file',
+): Promise<unknown> {
   if (responseType === 'blob') return response.blob();
   if (responseType === 'file') {
     const file: DownloadedFile = {
@@ -159,6 +162,18 @@ async function readBody(response: Response, responseType: 'auto' | 'blob' | 'fil
   if (text === '') return undefined;
   const contentType = response.headers.get('content-type') ?? '';
   return contentType.includes('json') ? JSON.parse(text) : text;
+}
+
+/**
+ * An answer public/boot.js asked for while this code was loading (issue 22 item 14), by address;
+ * each is taken once. Only its plain GETs (no company header, no headers of the caller's own).
+ */
+export function takeEarlyAnswer(url: string): Promise<Response> | undefined {
+  const early = (window as { __ledgerlineEarly?: Record<string, Promise<Response>> })
+    .__ledgerlineEarly;
+  const answer = early?.[url];
+  if (answer) delete early[url];
+  return answer;
 }
 
 export function createApiClient(kind: ClientKind): ApiClient {
@@ -188,15 +203,21 @@ export function createApiClient(kind: ClientKind): ApiClient {
       payload = JSON.stringify(body);
     }
 
-    let response: Response;
-    try {
-      response = await fetch(buildUrl(path, options.query), {
+    const url = buildUrl(path, options.query);
+    const ask = () =>
+      fetch(url, {
         method,
         headers,
         body: payload,
         credentials: 'include',
         signal: options.signal,
       });
+    const early =
+      method === 'GET' && kind !== 'company' && !options.headers ? takeEarlyAnswer(url) : undefined;
+    let response: Response;
+    try {
+      // An early call that failed is asked again.
+      response = await (early ? early.catch(ask) : ask());
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError(null, null, 'The server could not be reached.');

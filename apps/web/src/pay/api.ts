@@ -51,14 +51,28 @@ async function readProblem(response: Response): Promise<ProblemDocument> {
   }
 }
 
+/** The answer /boot.js asked for while this code was loading (issue 22 item 14), taken once. */
+function takeEarlyAnswer(url: string): Promise<Response> | undefined {
+  const early = (window as { __ledgerlineEarly?: Record<string, Promise<Response>> })
+    .__ledgerlineEarly;
+  const answer = early?.[url];
+  if (answer) delete early[url];
+  return answer;
+}
+
 async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`${base}${path}`, {
+  const url = `${base}${path}`;
+  const ask = () =>
+    fetch(url, {
       ...init,
       credentials: 'omit',
       headers: { Accept: 'application/json', ...init.headers },
     });
+  const early = init.method === undefined ? takeEarlyAnswer(url) : undefined;
+  let response: Response;
+  try {
+    // An early call that failed is asked again.
+    response = await (early ? early.catch(ask) : ask());
   } catch {
     throw new PayCallError(networkErrorMessage, 0);
   }
