@@ -104,6 +104,8 @@ import { createWebHookDelivery } from './features/web-hooks/web-hooks.delivery.j
 import { withWebHooks } from './features/web-hooks/web-hooks.openapi.js';
 import { createWebHooksRepository } from './features/web-hooks/web-hooks.repository.js';
 import { webHooksRoutes } from './features/web-hooks/web-hooks.routes.js';
+import { remindersRoutes } from './features/reminders/reminders.routes.js';
+import { createReminders } from './features/reminders/reminders.service.js';
 import { createWebHooksService } from './features/web-hooks/web-hooks.service.js';
 import { fundingRoutes } from './features/funding/funding.routes.js';
 import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
@@ -370,6 +372,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  // Issue 23: reminder runs and their mail outbox. The statement link of each mail comes from the
+  // statements feature (wired at its merge); until then the {statementLink} placeholder is empty.
+  const reminders = createReminders({
+    database,
+    jobs,
+    mailer,
+    statementLink: null,
+    log: app.log,
+  });
   const invitationProofs = createInvitationProofs({ database, publicUrl: config.publicUrl });
   const invitations = createInvitations({
     jobs,
@@ -455,6 +466,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await jobs.schedule(idempotencyPurgeJob, '17 * * * *');
     await webHookDelivery.register();
     await paymentRequestExpiry.register();
+    await reminders.register();
   });
   app.addHook('onClose', async () => {
     webHookDelivery.stop();
@@ -553,6 +565,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Issue 11 money rules: settlement groups, late payments, their defaults and the quotes.
   await app.register(import('./features/settlements/settlements.routes.js'));
+  await app.register(remindersRoutes, { reminders });
   await app.register(import('./features/late-payments/late-payments.routes.js'));
   await app.register(import('./features/company-settings/company-preferences.routes.js'));
   await app.register(import('./features/money-rules/money-rules.routes.js'));

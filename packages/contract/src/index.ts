@@ -39,3 +39,4 @@ export * from './schemas/web-hooks.js';
 export * from './schemas/funding.js';
 export * from './schemas/feature-gates.js';
 export * from './schemas/reports.js';
+export * from './schemas/reminders.js';
