@@ -106,6 +106,7 @@ import { createWebHooksRepository } from './features/web-hooks/web-hooks.reposit
 import { webHooksRoutes } from './features/web-hooks/web-hooks.routes.js';
 import { remindersRoutes } from './features/reminders/reminders.routes.js';
 import { createReminders } from './features/reminders/reminders.service.js';
+import { issueStatementLink } from './features/statements/statement-links.js';
 import { createWebHooksService } from './features/web-hooks/web-hooks.service.js';
 import { fundingRoutes } from './features/funding/funding.routes.js';
 import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
@@ -372,13 +373,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
-  // Issue 23: reminder runs and their mail outbox. The statement link of each mail comes from the
-  // statements feature (wired at its merge); until then the {statementLink} placeholder is empty.
+  // Issue 23: reminder runs and their mail outbox; each mail carries a new statement link of its
+  // account (the statements feature), issued in the run's transaction.
   const reminders = createReminders({
     database,
     jobs,
     mailer,
-    statementLink: null,
+    statementLink: (tx, scope, accountId) =>
+      issueStatementLink(
+        tx,
+        { tenantId: scope.tenantId, datasetId: String(scope.datasetId) },
+        accountId,
+        config.publicUrl,
+      ),
     log: app.log,
   });
   const invitationProofs = createInvitationProofs({ database, publicUrl: config.publicUrl });

@@ -296,11 +296,21 @@ describe('the reminder run', () => {
     expect(mail).not.toContain('INV-A+10');
     expect(mail).not.toContain('INV-APAID');
     expect(mail).toContain('Please pay GBP 1,590.50 now.');
+    // One statement link, issued for the mail (the statements feature), after the template's body.
+    const links = [...new Set(mail.match(/http:\/\/localhost:3000\/statement\/[A-Za-z0-9_-]{43}/g))];
+    expect(links).toHaveLength(1);
+    expect(mail).toContain(`View your statement and pay: ${links[0]}`);
     const kept = (await call(viewer, 'GET', `accounts/${accountIds.A}/reminders`)).statusCode;
     expect(kept).toBe(404);
     const list = (await call(admin, 'GET', `accounts/${accountIds.A}/reminders`)).json();
     expect(list.totalItems).toBe(1);
-    expect(list.items[0]).toMatchObject({ status: 'Sent', source: 'Schedule', emailAddress: 'a@payer.example', runOn: day(0) });
+    expect(list.items[0]).toMatchObject({
+      status: 'Sent',
+      source: 'Schedule',
+      emailAddress: 'a@payer.example',
+      runOn: day(0),
+      statementUrl: links[0],
+    });
     const audit = await ctx.database.db
       .select()
       .from(auditActivities)
