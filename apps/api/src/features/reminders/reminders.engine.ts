@@ -379,9 +379,14 @@ export async function writeBatch(
   if (planned.length === 0) return { ids: [], invoices: 0 };
   const rows: (typeof reminders.$inferInsert)[] = [];
   const steps: (typeof reminderInvoiceSteps.$inferInsert)[] = [];
-  for (const reminder of planned) {
+  // One link per mail, the batch's issued together: their statements queue on the transaction's
+  // connection without waiting for each other (node-postgres pipelines them).
+  const links = statementLink
+    ? await Promise.all(planned.map((reminder) => statementLink(tx, scope, reminder.accountId)))
+    : planned.map(() => null);
+  for (const [index, reminder] of planned.entries()) {
     const id = uuidv7();
-    const link = statementLink ? await statementLink(tx, scope, reminder.accountId) : null;
+    const link = links[index] ?? null;
     const rendered = renderReminder(reminder.step, {
       company: context.companyName,
       account: reminder.accountName,

@@ -293,10 +293,10 @@ export function createReminders(deps: {
     return claimed;
   }
 
-  /** The outbox: mails every kept reminder once it is committed; answers how many were mailed. */
-  async function send(): Promise<number> {
+  /** The outbox: mails every kept reminder once it is committed (at most `limit`); answers how many. */
+  async function send(limit = Number.POSITIVE_INFINITY): Promise<number> {
     let mailed = 0;
-    for (;;) {
+    while (mailed < limit) {
       const claimed = await claim();
       if (claimed.length === 0) break;
       const companies = new Map<string, MailCompany>();
