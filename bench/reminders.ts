@@ -92,9 +92,20 @@ async function seedCompany(database: Database, tenantId: string) {
 }
 
 async function seed(url: string) {
-  const database = await openPostgres({ connectionString: url, poolSize: 4 });
+  // Seeding 300,000 invoices in one statement takes longer than the server's default 60 s timeout.
+  const database = await openPostgres({
+    connectionString: url,
+    poolSize: 4,
+    statementTimeoutMs: 0,
+    idleInTransactionTimeoutMs: 0,
+  });
   await database.migrate();
-  const found = await database.raw.query(`select id::text as id from tenants where name = $1`, [tenantName]);
+  // A tenant whose seeding did not finish (no schedule) is seeded again (a rebuild is simpler).
+  const found = await database.raw.query(
+    `select t.id::text as id from tenants t
+      where t.name = $1 and exists (select 1 from reminder_schedules s where s.tenant_id = t.id)`,
+    [tenantName],
+  );
   let tenantId = found.rows[0]?.id as string | undefined;
   if (!tenantId) {
     tenantId = (
