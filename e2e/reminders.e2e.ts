@@ -26,6 +26,7 @@ describe('reminders', () => {
   let context: BrowserContext;
   let page: Page;
   let erp: Connector;
+  let accountId = '';
 
   beforeAll(async () => {
     server = await startServer({ env: { FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true' } });
@@ -42,7 +43,9 @@ describe('reminders', () => {
     expect(created.status()).toBe(201);
     const { accessKey } = (await created.json()) as { accessKey: string };
     erp = connector(server.url, accessKey, 1);
-    await erp.expect(201, '/api/v0/accounts', { json: account, idempotencyKey: randomUUID() });
+    accountId = (
+      await erp.expect<{ id: string }>(201, '/api/v0/accounts', { json: account, idempotencyKey: randomUUID() })
+    ).id;
     await erp.expect(201, '/api/v0/transactions?match-existing=false', {
       json: {
         accountReference: account.accountReference,
@@ -95,8 +98,10 @@ describe('reminders', () => {
     const link = /https?:\/\/[^\s]+\/statement\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeTruthy();
 
+    // Sent: the preview of the day no longer lists the account.
+    await toSend.waitFor({ state: 'detached' });
     // The account keeps it: its Reminders tab.
-    await page.getByRole('link', { name: `${account.accountReference} - ${account.name}` }).click();
+    await page.goto(`${server.url}/accounts/${accountId}`);
     await page.getByRole('tab', { name: 'Reminders' }).click();
     const kept = page.getByRole('table', { name: 'Reminders' }).getByRole('row').filter({ hasText: 'INV-REM-1' });
     await kept.getByText('payables@reminder-journey.example').waitFor();
