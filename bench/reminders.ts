@@ -100,7 +100,12 @@ async function seed(url: string) {
     idleInTransactionTimeoutMs: 0,
   });
   await database.migrate();
-  // A tenant whose seeding did not finish (no schedule) is seeded again (a rebuild is simpler).
+  // A tenant whose seeding did not finish (no schedule) is removed and seeded again.
+  await database.raw.query(
+    `delete from tenants t where t.name = $1
+      and not exists (select 1 from reminder_schedules s where s.tenant_id = t.id)`,
+    [tenantName],
+  );
   const found = await database.raw.query(
     `select t.id::text as id from tenants t
       where t.name = $1 and exists (select 1 from reminder_schedules s where s.tenant_id = t.id)`,
