@@ -10,6 +10,7 @@ export default defineConfig({
     './src/db/schema-company.ts',
     './src/db/schema-web-hooks.ts',
     './src/db/schema-pay.ts',
+    './src/db/schema-reminders.ts',
     './src/db/schema-statements.ts',
   ],
   out: './drizzle',

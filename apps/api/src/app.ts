@@ -105,6 +105,9 @@ import { createWebHookDelivery } from './features/web-hooks/web-hooks.delivery.j
 import { withWebHooks } from './features/web-hooks/web-hooks.openapi.js';
 import { createWebHooksRepository } from './features/web-hooks/web-hooks.repository.js';
 import { webHooksRoutes } from './features/web-hooks/web-hooks.routes.js';
+import { remindersRoutes } from './features/reminders/reminders.routes.js';
+import { createReminders } from './features/reminders/reminders.service.js';
+import { issueStatementLink } from './features/statements/statement-links.js';
 import { createWebHooksService } from './features/web-hooks/web-hooks.service.js';
 import { fundingRoutes } from './features/funding/funding.routes.js';
 import { createCheckoutRegistry, type CheckoutAdapter } from './providers/checkout.js';
@@ -375,6 +378,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  // Issue 23: reminder runs and their mail outbox; each mail carries a new statement link of its
+  // account (the statements feature), issued in the run's transaction.
+  const reminders = createReminders({
+    database,
+    jobs,
+    mailer,
+    statementLink: (tx, scope, accountId) =>
+      issueStatementLink(
+        tx,
+        { tenantId: scope.tenantId, datasetId: String(scope.datasetId) },
+        accountId,
+        config.publicUrl,
+      ),
+    log: app.log,
+  });
   const invitationProofs = createInvitationProofs({ database, publicUrl: config.publicUrl });
   const invitations = createInvitations({
     jobs,
@@ -462,6 +480,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await jobs.schedule(idempotencyPurgeJob, '17 * * * *');
     await webHookDelivery.register();
     await paymentRequestExpiry.register();
+    await reminders.register();
   });
   app.addHook('onClose', async () => {
     webHookDelivery.stop();
@@ -560,6 +579,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Issue 11 money rules: settlement groups, late payments, their defaults and the quotes.
   await app.register(import('./features/settlements/settlements.routes.js'));
+  await app.register(remindersRoutes, { reminders });
   await app.register(import('./features/late-payments/late-payments.routes.js'));
   await app.register(import('./features/company-settings/company-preferences.routes.js'));
   await app.register(import('./features/money-rules/money-rules.routes.js'));

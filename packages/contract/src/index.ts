@@ -40,3 +40,4 @@ export * from './schemas/funding.js';
 export * from './schemas/feature-gates.js';
 export * from './schemas/reports.js';
 export * from './schemas/statements.js';
+export * from './schemas/reminders.js';

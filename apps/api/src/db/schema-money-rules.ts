@@ -145,6 +145,12 @@ export const companyPreferences = pgTable(
     defaultUsageType: text('default_usage_type', { enum: ['Single', 'Multiple'] })
       .notNull()
       .default('Single'),
+    // Issue 23 (migration 0033): the default reminder schedule and when the daily run goes out.
+    defaultReminderScheduleId: uuid('default_reminder_schedule_id'),
+    /** HH:MM in reminderTimeZone. */
+    reminderTime: text('reminder_time').notNull().default('09:00'),
+    /** An IANA zone. */
+    reminderTimeZone: text('reminder_time_zone').notNull().default('Europe/London'),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },
   (t) => [

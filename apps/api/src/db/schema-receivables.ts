@@ -63,6 +63,10 @@ export const accounts = pgTable(
     editPaymentOverrideStatus: text('edit_payment_override_status').notNull().default('UseAccountStatus'),
     /** spec 2 §4: the usage type of the account's new payment requests; null: the company's default. */
     defaultUsageType: text('default_usage_type'),
+    /** Issue 23: 'none' when true; otherwise reminderScheduleId, or the company default when null. */
+    disableReminders: boolean('disable_reminders').notNull().default(false),
+    reminderScheduleId: uuid('reminder_schedule_id'),
+    remindersPaused: boolean('reminders_paused').notNull().default(false),
     createdOn: at('created_on').notNull().defaultNow(),
     updatedOn: at('updated_on').notNull().defaultNow(),
   },

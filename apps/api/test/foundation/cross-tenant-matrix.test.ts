@@ -268,9 +268,15 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     name: 'Matrix late payments',
     gracePeriodInDays: 5,
   });
+  // Issue 23: a reminder schedule, the company default, and a reminder kept for the account.
+  const reminderSchedule = await as('POST', 'reminder-schedules', {
+    name: 'Matrix reminders',
+    steps: [{ days: 1, subject: 'Overdue', body: 'Dear {account}, {invoiceTable}' }],
+  });
   await as('PUT', 'company-settings/preferences', {
     defaultSettlementConfigurationGroupId: group.id,
     defaultLatePaymentConfigurationId: latePayment.id,
+    defaultReminderScheduleId: reminderSchedule.id,
   });
   const provider = await as('POST', 'providers', {
     providerName: 'Sandbox',
@@ -331,6 +337,7 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     .returning();
   return {
     'settlement-configuration-groups': group.id,
+    'reminder-schedules': reminderSchedule.id,
     configurations: withConfiguration.configurations[0].id,
     'late-payment-configurations': latePayment.id,
     providers: provider.id,
@@ -490,6 +497,9 @@ function theirIdFor(name: string, resource: string, target: Target): string | un
     groupId: 'settlement-configuration-groups',
     settlementConfigurationGroupId: 'settlement-configuration-groups',
     defaultSettlementConfigurationGroupId: 'settlement-configuration-groups',
+    defaultReminderScheduleId: 'reminder-schedules',
+    // An account's reminder choice: 'none', 'default' or a schedule id (B's, here).
+    reminderSchedule: 'reminder-schedules',
     configurationId: 'configurations',
     latePaymentConfigurationId: 'late-payment-configurations',
     latePaymentConfigurationGroupId: 'late-payment-configurations',

@@ -53,6 +53,9 @@ describe('company-settings/preferences', () => {
       defaultCountryId: 826,
       defaultEditPaymentStatus: 'Disable',
       allowTransactionCurrencyChange: 'Disable',
+      defaultReminderScheduleId: null,
+      reminderTime: '09:00',
+      reminderTimeZone: 'Europe/London',
     });
   });
 

@@ -155,6 +155,15 @@ export const areaRoutes: readonly AreaRoute[] = [
     page: () => import('@/features/funding/components/funding-page').then((m) => m.FundingPage),
   },
   {
+    // Issue 23: reminder schedules, the daily run and its preview.
+    path: '/settings/reminders',
+    title: ['Reminder Schedules'],
+    page: () =>
+      import('@/features/reminders/components/reminder-schedules-page').then(
+        (m) => m.ReminderSchedulesPage,
+      ),
+  },
+  {
     path: '/settings/notifications',
     title: ['Notifications'],
     permission: 'ConfigureSystemSettings',

@@ -4,6 +4,7 @@ import {
   IconAddressBook,
   IconAdjustments,
   IconBell,
+  IconMailForward,
   IconBuilding,
   IconBuildingBank,
   IconBuildingSkyscraper,
@@ -93,6 +94,8 @@ export const menuEntries: readonly MenuEntry[] = [
         icon: IconPlugConnected,
         permission: { anyOf: ['ConfigurePaymentProvider', 'DeletePaymentProvider'] },
       },
+      // Not in the spec (issue 23): reminders of unpaid invoices.
+      { label: 'Reminder Schedules', path: '/settings/reminders', icon: IconMailForward },
       {
         label: 'Notifications',
         path: '/settings/notifications',

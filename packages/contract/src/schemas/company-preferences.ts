@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { usageTypes } from '../enums.js';
 import { customHostIdSettingSchema, updateCustomHostIdSettingBody } from './custom-host-id.js';
+import { isTimeZoneName, reminderMessages, reminderTimePattern } from './reminders.js';
 
 /** spec 3 §3 Company preferences: Disable or Allow. */
 export const preferenceSwitches = ['Disable', 'Allow'] as const;
@@ -32,6 +33,11 @@ export const companyPreferencesSchema = z
     defaultCountryId: z.number().int(),
     defaultEditPaymentStatus: z.enum(preferenceSwitches),
     allowTransactionCurrencyChange: z.enum(preferenceSwitches),
+    /** Issue 23: the reminder schedule of accounts that chose 'default'; null: none. */
+    defaultReminderScheduleId: z.uuid().nullable().default(null),
+    /** Issue 23: when the daily reminder run goes out (HH:MM in reminderTimeZone). */
+    reminderTime: z.string().default('09:00'),
+    reminderTimeZone: z.string().default('Europe/London'),
   })
   .meta({ id: 'CompanyPreferences' });
 export type CompanyPreferences = z.infer<typeof companyPreferencesSchema>;
@@ -50,6 +56,17 @@ export const updateCompanyPreferencesBody = z
       .optional(),
     allowTransactionCurrencyChange: z
       .enum(preferenceSwitches, { message: companyPreferencesMessages.currencyChange })
+      .optional(),
+    defaultReminderScheduleId: z.uuid({ message: reminderMessages.scheduleNotFound }).nullish(),
+    reminderTime: z
+      .string({ message: reminderMessages.reminderTime })
+      .trim()
+      .regex(reminderTimePattern, reminderMessages.reminderTime)
+      .optional(),
+    reminderTimeZone: z
+      .string({ message: reminderMessages.reminderTimeZone })
+      .trim()
+      .refine(isTimeZoneName, reminderMessages.reminderTimeZone)
       .optional(),
   })
   .meta({ id: 'UpdateCompanyPreferences' });

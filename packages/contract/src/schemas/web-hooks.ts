@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { feeLineSchema } from './money-rules.js';
 import { paymentRequestSchema } from './payment-requests.js';
+import { reminderSchema } from './reminders.js';
 import { allocatedStatuses, paymentTransactionSchema } from './payment-transactions.js';
 
 /**
@@ -25,6 +26,7 @@ export const webHookEventTypes = [
   'payment-request.expired',
   'payment-request.cancelled',
   'transaction.late-fee-applied',
+  'reminder.sent',
 ] as const;
 export type WebHookEventType = (typeof webHookEventTypes)[number];
 
@@ -69,6 +71,7 @@ export const webHookEventData = {
   'payment-request.expired': paymentRequestSchema,
   'payment-request.cancelled': paymentRequestSchema,
   'transaction.late-fee-applied': lateFeeAppliedSchema,
+  'reminder.sent': reminderSchema,
 } as const satisfies Record<WebHookEventType, z.ZodType>;
 
 export const webHookEventDescriptions: Record<WebHookEventType, string> = {
@@ -92,6 +95,7 @@ export const webHookEventDescriptions: Record<WebHookEventType, string> = {
   'payment-request.expired': 'A payment request passed its valid-until time unpaid.',
   'payment-request.cancelled': 'A member of staff cancelled an Open payment request.',
   'transaction.late-fee-applied': 'Late-payment fees were charged on an invoice with a payment.',
+  'reminder.sent': 'A payment reminder was mailed to an account (a reminder schedule or Send now).',
 };
 
 /** What a receiver gets: the envelope, the same through Svix and embedded delivery. */

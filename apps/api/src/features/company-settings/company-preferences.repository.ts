@@ -9,6 +9,7 @@ import type {
   latePaymentConfigurations,
   settlementConfigurationGroups,
 } from '../../db/schema-money-rules.js';
+import type { reminderSchedules } from '../../db/schema-reminders.js';
 import { companyPreferences } from '../../db/schema-money-rules.js';
 import type { MoneyRulesScope } from '../money-rules/money-rules.repository.js';
 
@@ -41,6 +42,9 @@ export async function readPreferences(
     defaultCountryId: found?.defaultCountryId ?? fallbackCountry.id,
     defaultEditPaymentStatus: found?.defaultEditPaymentStatus ?? 'Disable',
     allowTransactionCurrencyChange: found?.allowTransactionCurrencyChange ?? 'Disable',
+    defaultReminderScheduleId: found?.defaultReminderScheduleId ?? null,
+    reminderTime: found?.reminderTime ?? '09:00',
+    reminderTimeZone: found?.reminderTimeZone ?? 'Europe/London',
   };
 }
 
@@ -74,7 +78,10 @@ export async function savePreferences(tx: Tx, scope: PreferencesScope, changes: 
 export async function companyHas(
   tx: Tx,
   scope: PreferencesScope,
-  table: typeof settlementConfigurationGroups | typeof latePaymentConfigurations,
+  table:
+    | typeof settlementConfigurationGroups
+    | typeof latePaymentConfigurations
+    | typeof reminderSchedules,
   id: string,
 ): Promise<boolean> {
   const rows = await tx

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   companyPreferencesMessages as m,
+  reminderMessages,
   companyPreferencesSchema,
   paymentRequestSettingsSchema,
   preferencesPageSchema,
@@ -16,6 +17,7 @@ import {
   latePaymentConfigurations,
   settlementConfigurationGroups,
 } from '../../db/schema-money-rules.js';
+import { reminderSchedules } from '../../db/schema-reminders.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
 import { findCountry } from '../geo-data/geo-data.routes.js';
@@ -46,6 +48,9 @@ async function saveGeneral(tx: Tx, scope: PreferencesScope, body: UpdateCompanyP
   const latePayment = body.defaultLatePaymentConfigurationId;
   if (latePayment && !(await companyHas(tx, scope, latePaymentConfigurations, latePayment)))
     errors.defaultLatePaymentConfigurationId = [m.latePaymentNotFound];
+  const reminderSchedule = body.defaultReminderScheduleId;
+  if (reminderSchedule && !(await companyHas(tx, scope, reminderSchedules, reminderSchedule)))
+    errors.defaultReminderScheduleId = [reminderMessages.scheduleNotFound];
   if (body.defaultCountryId !== undefined && !findCountry(body.defaultCountryId))
     errors.defaultCountryId = [m.defaultCountryUnknown];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);

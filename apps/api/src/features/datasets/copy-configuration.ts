@@ -12,6 +12,7 @@ import {
   settlementConfigurationGroups,
   settlementConfigurations,
 } from '../../db/schema-money-rules.js';
+import { reminderSchedules } from '../../db/schema-reminders.js';
 
 /**
  * What a copier is told: the two companies, and the ids the copy gave so far to the source's
@@ -88,6 +89,26 @@ export const copyLatePayments: ConfigurationCopier = async (tx, scope) => {
     );
 };
 
+/** Reminder schedules (issue 23); their steps keep their ids, which only the copy's invoices use. */
+export const copyReminderSchedules: ConfigurationCopier = async (tx, scope) => {
+  const rows = await tx
+    .select()
+    .from(reminderSchedules)
+    .where(
+      and(
+        eq(reminderSchedules.tenantId, scope.tenantId),
+        eq(reminderSchedules.datasetId, scope.fromDatasetId),
+      ),
+    );
+  if (rows.length === 0) return;
+  for (const row of rows) scope.newIds.set(row.id, uuidv7());
+  await tx
+    .insert(reminderSchedules)
+    .values(
+      rows.map((row) => ({ ...row, datasetId: scope.toDatasetId, id: scope.newIds.get(row.id)! })),
+    );
+};
+
 /**
  * Preferences and payment request settings (one row). The defaults point at the copies of the
  * source's defaults; run after the settlement group and late-payment copiers.
@@ -109,6 +130,7 @@ export const copyPreferences: ConfigurationCopier = async (tx, scope) => {
     datasetId: scope.toDatasetId,
     defaultSettlementConfigurationGroupId: copyOf(row.defaultSettlementConfigurationGroupId),
     defaultLatePaymentConfigurationId: copyOf(row.defaultLatePaymentConfigurationId),
+    defaultReminderScheduleId: copyOf(row.defaultReminderScheduleId),
     updatedOn: new Date(),
   });
 };
@@ -175,6 +197,7 @@ export const copyCompanyDetails: ConfigurationCopier = async (tx, scope) => {
 export const configurationCopiers: ConfigurationCopier[] = [
   copySettlementGroups,
   copyLatePayments,
+  copyReminderSchedules,
   copyPreferences,
   copyNotificationSettings,
   copyCompanyDetails,

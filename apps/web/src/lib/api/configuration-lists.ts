@@ -1,8 +1,10 @@
 import {
   latePaymentConfigurationSchema,
   pageOf,
+  reminderScheduleSchema,
   settlementGroupSchema,
   type LatePaymentConfiguration,
+  type ReminderSchedule,
   type SettlementGroup,
 } from '@ledgerline/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
@@ -61,6 +63,21 @@ export function useLatePayments() {
       queryKey: companyQueryKeys('late-payments').list({ all: true }),
       queryFn: ({ signal }) => getAllLatePayments(signal),
       // The pages show their own error state.
+      meta: { inlineErrors: true },
+    }),
+  );
+}
+
+/** Issue 23: every reminder schedule (its page, and an account's Settings tab by name). */
+export function getAllReminderSchedules(signal?: AbortSignal): Promise<ReminderSchedule[]> {
+  return readAll('/reminder-schedules', reminderScheduleSchema, signal);
+}
+
+export function useReminderSchedules() {
+  return useQuery(
+    queryOptions({
+      queryKey: companyQueryKeys('reminder-schedules').list({ all: true }),
+      queryFn: ({ signal }) => getAllReminderSchedules(signal),
       meta: { inlineErrors: true },
     }),
   );

@@ -7,6 +7,8 @@ import { useAccount } from '../api/get-account';
 import { AccountInfoTab } from './account-info-tab';
 import { AccountPayersTab } from './account-payers-tab';
 import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-related-tabs';
+import { AccountReminderSettings } from './account-reminder-settings';
+import { AccountRemindersTab } from './account-reminders-tab';
 import { AccountSettingsTab } from './account-settings-tab';
 import { CountTab } from './count-tab';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
@@ -19,7 +21,13 @@ import { scrollingTabs } from '@/ui/scrolling-tabs';
 
 const accountsPath = '/accounts';
 type AccountTab =
-  'info' | 'transactions' | 'payment-transactions' | 'payment-requests' | 'payers' | 'settings';
+  | 'info'
+  | 'transactions'
+  | 'payment-transactions'
+  | 'payment-requests'
+  | 'payers'
+  | 'reminders'
+  | 'settings';
 
 /** spec 2 §2 Account detail: info, transactions, payment transactions, payment requests, payers, settings. */
 export function AccountPage() {
@@ -89,6 +97,7 @@ export function AccountPage() {
             count={account.counts?.paymentRequests}
           />
           <CountTab value="payers" label="Payers" count={account.counts?.payers} />
+          <Tabs.Tab value="reminders">Reminders</Tabs.Tab>
           <Tabs.Tab value="settings">Settings</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
@@ -110,8 +119,16 @@ export function AccountPage() {
         <Tabs.Panel value="payers" pt="md">
           {tabs.visited('payers') ? <AccountPayersTab accountId={account.id} /> : null}
         </Tabs.Panel>
+        <Tabs.Panel value="reminders" pt="md">
+          {tabs.visited('reminders') ? <AccountRemindersTab accountId={account.id} /> : null}
+        </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
-          {tabs.visited('settings') ? <AccountSettingsTab account={account} /> : null}
+          {tabs.visited('settings') ? (
+            <Stack gap="lg">
+              <AccountSettingsTab account={account} />
+              <AccountReminderSettings accountId={account.id} />
+            </Stack>
+          ) : null}
         </Tabs.Panel>
       </Tabs>
     </Stack>
