@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { connector, type Connector } from './support/connector.js';
+import { chooseCompany, createDemoCompany, getInCompany } from './support/demo.js';
 import { waitForMail } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
@@ -18,8 +19,9 @@ const account = {
 };
 
 // Issue 23: a reminder schedule made the company default, an overdue invoice, the run (Send now
-// from the preview), the mail in the mail drop with its statement link, and the account's
-// Reminders tab.
+// from the preview), the mail in the mail drop with its statement link, the account's Reminders
+// tab, the link paid by the payer, and the aged receivables report before and after. In a demo
+// company: the Sandbox, which takes the payment, belongs to demo companies (issue 20).
 describe('reminders', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -27,22 +29,39 @@ describe('reminders', () => {
   let page: Page;
   let erp: Connector;
   let accountId = '';
+  let companyId = 1;
+  type Aged = { items: { accountId: string; days1to30: number; total: number }[] };
+  const agedRowOf = async () =>
+    (
+      await getInCompany<Aged>(
+        context,
+        server.url,
+        companyId,
+        `/api/v0/reports/aged-receivables?asOf=${dayIn(0)}&itemsPerPage=1000`,
+      )
+    ).items.find((row) => row.accountId === accountId);
 
   beforeAll(async () => {
-    server = await startServer({ env: { FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true' } });
+    server = await startServer({
+      env: { FEATURE_FLAGS: 'PermissionPolicy=true,NewAccessKeyPage=true,SandboxProvider=true' },
+    });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signInThroughBrowser(page, server.url, server.adminEmail, server.adminPassword);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    companyId = await createDemoCompany(context, server.url, 'Reminders Demo', 'REM-DEMO');
+    await chooseCompany(page, companyId);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     const created = await callApi(context, server.url, '/api/v0/access-keys', {
       method: 'POST',
       json: { name: 'Reminders connector' },
+      headers: { 'dataset-id': String(companyId) },
     });
     expect(created.status()).toBe(201);
     const { accessKey } = (await created.json()) as { accessKey: string };
-    erp = connector(server.url, accessKey, 1);
+    erp = connector(server.url, accessKey, companyId);
     accountId = (
       await erp.expect<{ id: string }>(201, '/api/v0/accounts', { json: account, idempotencyKey: randomUUID() })
     ).id;
@@ -64,7 +83,10 @@ describe('reminders', () => {
     await server?.dispose();
   });
 
-  it('makes a schedule the default, sends the overdue invoice’s reminder, mails it with a statement link and lists it on the account', async () => {
+  it('makes a schedule the default, sends the overdue invoice’s reminder, mails it with a statement link, lists it on the account, and the link paid leaves the aged report', async () => {
+    // The aged report before: the invoice, ten days past due, in the 1–30 days bucket.
+    const before = await agedRowOf();
+    expect(before?.days1to30).toBeGreaterThanOrEqual(480);
     await page.goto(`${server.url}/settings/reminders`);
     await page.getByRole('heading', { name: 'Reminder Schedules' }).waitFor();
     await page.getByText('No reminder schedules yet.').waitFor();
@@ -111,5 +133,38 @@ describe('reminders', () => {
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('textbox', { name: 'Reminder schedule' }).waitFor();
     await page.getByRole('switch', { name: 'Pause reminders' }).waitFor();
+
+    // The payer follows the mail's link, with no session, and pays the invoice on it.
+    const payer = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    payer.setDefaultTimeout(15_000);
+    const payerPage = await payer.newPage();
+    await payerPage.goto(link!);
+    await payerPage.getByRole('heading', { level: 1, name: `Statement for ${account.name}` }).waitFor();
+    expect(await payerPage.getByRole('checkbox', { name: 'Pay invoice INV-REM-1' }).isChecked()).toBe(true);
+    await Promise.all([
+      payerPage.waitForURL(/\/pay\/[0-9a-f-]{36}$/),
+      payerPage.getByRole('button', { name: /^Pay £/ }).click(),
+    ]);
+    await payerPage.getByRole('heading', { level: 1, name: /Pay / }).waitFor();
+    await payerPage.getByLabel('First names').fill('Ruth');
+    await payerPage.getByLabel('Surname').fill('Okafor');
+    await payerPage.getByLabel('Email address').fill('ruth@reminder-journey.example');
+    await payerPage.getByRole('radio', { name: /Sandbox/ }).check();
+    await payerPage.getByRole('button', { name: /^Pay £/ }).click();
+    await payerPage.getByRole('heading', { name: 'Card details' }).waitFor();
+    await payerPage.getByLabel('Name on card').fill('Ruth Okafor');
+    await payerPage.getByLabel('Card number').fill('4242424242424242');
+    await payerPage.getByLabel(/Expiry date/).fill('12/30');
+    await payerPage.getByLabel(/Security code/).fill('123');
+    await payerPage.getByRole('button', { name: /^Pay £/ }).click();
+    await payerPage.getByRole('heading', { name: 'Payment successful, thank you' }).waitFor();
+    await payer.close();
+
+    // Paid: the aged report no longer counts the invoice, and the Reports page says so too.
+    const after = await agedRowOf();
+    expect((after?.total ?? 0) + 480).toBeCloseTo(before!.total, 2);
+    await page.goto(`${server.url}/reports`);
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Aged receivables' }).waitFor();
   });
 });
