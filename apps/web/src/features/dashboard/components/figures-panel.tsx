@@ -1,7 +1,7 @@
 import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { useDashboardFigures } from '../api/get-figures';
 import { MoneyChart } from './money-chart';
 

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentRequest } from '../api/get-payment-request';
 import { StatusTag } from '@/ui/status-tag';

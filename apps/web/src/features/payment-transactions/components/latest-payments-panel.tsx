@@ -47,7 +47,7 @@ function PaymentsPanel({ title, empty, result }: PanelProps) {
                     </Text>
                   </Stack>
                   <Text fw={500} style={{ whiteSpace: 'nowrap' }}>
-                    <Money amount={payment.totalAmount} currency={payment.currency} display="code" />
+                    <Money amount={payment.totalAmount} currency={payment.currency} />
                   </Text>
                 </Group>
               </Anchor>

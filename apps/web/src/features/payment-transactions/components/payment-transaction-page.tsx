@@ -3,7 +3,7 @@ import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
 import { paymentStatusTone } from '@/ui/status-tones';

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { errorMessage } from '@/lib/status-routing';
 import { failureMessage } from '@/ui/form-errors';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';

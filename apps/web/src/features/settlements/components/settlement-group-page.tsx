@@ -34,6 +34,7 @@ import { useDeleteSettlementConfiguration } from '../api/save-settlement-configu
 import type { CreatableType } from './settlement-configuration-form';
 import { SettlementConfigurationDialog } from './settlement-configuration-dialog';
 import { SettlementGroupForm } from './settlement-group-form';
+import { formatMoney } from '@/ui/money-format';
 import { WideTable } from '@/ui/wide-table';
 
 type Dialog = { type: CreatableType; configuration?: SettlementConfiguration } | null;
@@ -41,7 +42,7 @@ type Dialog = { type: CreatableType; configuration?: SettlementConfiguration } |
 function amountOf(configuration: SettlementConfiguration) {
   return configuration.type === 'PercentageDiscount'
     ? `${configuration.percentageDiscount ?? 0}%`
-    : `${configuration.currency ?? ''} ${(configuration.amount ?? 0).toFixed(2)}`.trim();
+    : formatMoney(configuration.amount ?? 0, configuration.currency);
 }
 
 /** spec 3 §2 settlements/{id}: the group page. */

@@ -11,7 +11,7 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { useTransaction } from '../api/get-transaction';
 import { DocumentsTab } from './documents-tab';
 import { IfPaidToday } from './if-paid-today';
