@@ -34,6 +34,7 @@ import {
   useUpdateRecipient,
 } from '../api/notifications';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 const labels: Record<NotificationName, string> = {
   TenantPaymentSuccessful: 'Payment successful',
@@ -188,7 +189,7 @@ function UserTab() {
     <Stack>
       <AddRecipient availableUsers={data.availableUsers} />
       {data.items.length === 0 ? (
-        <Text c="dimmed">No recipients yet. Every notification is off for a new recipient.</Text>
+        <EmptyState message="No recipients yet. Every notification is off for a new recipient." />
       ) : (
         <WideTable>
         <Table>

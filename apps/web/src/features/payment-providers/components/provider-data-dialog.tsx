@@ -18,6 +18,7 @@ import {
   providerEventsPerPage,
   usePaymentProviderEvents,
 } from '../api/get-payment-provider-events';
+import { EmptyState } from '@/ui/empty-state';
 
 /** The payload with a JSON answer shown as JSON rather than as one escaped string. */
 function readablePayload(payload: string): string {
@@ -79,7 +80,7 @@ function ProviderEvents({ paymentProviderId }: { paymentProviderId: string }) {
   if (events.isPending) return <Loader size="sm" aria-label="Loading the provider data" />;
   if (events.isError) return <Alert color="red">Error loading data</Alert>;
   const { items, totalItems } = events.data;
-  if (totalItems === 0) return <Text c="dimmed">No provider data yet</Text>;
+  if (totalItems === 0) return <EmptyState message="No provider data yet" />;
   const pages = Math.ceil(totalItems / providerEventsPerPage);
   return (
     <Stack gap="xs">

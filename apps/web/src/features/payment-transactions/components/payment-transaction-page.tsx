@@ -18,6 +18,7 @@ import { RefundAction } from './refund-action';
 import { DisputesTable, RefundsTable } from './refunds-and-disputes';
 import { scrollingTabs } from '@/ui/scrolling-tabs';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
@@ -48,7 +49,7 @@ function requestLabel(payment: PaymentTransaction): string {
 
 function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
   const allocations = payment.paymentAllocations ?? [];
-  if (allocations.length === 0) return <Text c="dimmed">This payment has not been allocated.</Text>;
+  if (allocations.length === 0) return <EmptyState message="This payment has not been allocated." />;
   return (
     <WideTable>
     <Table striped aria-label="Payment allocations">
@@ -100,7 +101,7 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
 
 function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
   const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
-  if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
+  if (lines.length === 0) return <EmptyState message="No late-payment fees were charged with this payment." />;
   return (
     <WideTable>
     <Table striped aria-label="Late payment fees">

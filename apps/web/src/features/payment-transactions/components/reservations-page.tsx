@@ -12,6 +12,7 @@ import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
 import { useReservationAction, useReservations } from '../api/reservations';
+import { EmptyState } from '@/ui/empty-state';
 
 const pageSize = 25;
 const hour = 60 * 60 * 1000;
@@ -143,7 +144,7 @@ export function ReservationsPage() {
       ) : reservations.isError ? (
         <Alert color="red">{errorMessage(reservations.error)}</Alert>
       ) : rows.length === 0 ? (
-        <Text c="dimmed">No payment is reserved: nothing waits to be captured.</Text>
+        <EmptyState message="No payment is reserved: nothing waits to be captured." />
       ) : (
         <Table.ScrollContainer minWidth={640}>
           <Table striped aria-label="Reservations" aria-busy={busy || reservations.isPlaceholderData}>

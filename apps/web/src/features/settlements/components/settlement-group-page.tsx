@@ -36,6 +36,7 @@ import { SettlementConfigurationDialog } from './settlement-configuration-dialog
 import { SettlementGroupForm } from './settlement-group-form';
 import { formatMoney } from '@/ui/money-format';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 type Dialog = { type: CreatableType; configuration?: SettlementConfiguration } | null;
 
@@ -173,7 +174,7 @@ export function SettlementGroupPage() {
         )}
       </Card>
       {current.configurations.length === 0 ? (
-        <Text c="dimmed">There are no settlement configurations in this group.</Text>
+        <EmptyState message="There are no settlement configurations in this group." />
       ) : (
         <ScrollArea.Autosize mah={600}>
           <WideTable>

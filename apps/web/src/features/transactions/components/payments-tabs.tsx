@@ -1,14 +1,15 @@
 import type { TransactionDetail } from '@ledgerline/contract';
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 2 §3 Payment allocations of the transaction. */
 export function PaymentAllocationsTab({ transaction }: { transaction: TransactionDetail }) {
-  if (transaction.paymentAllocations.length === 0) return <Text>No payment allocations</Text>;
+  if (transaction.paymentAllocations.length === 0) return <EmptyState message="No payment allocations" />;
   return (
     <WideTable>
     <Table striped aria-label="Payment allocations">
@@ -57,7 +58,7 @@ export function LatePaymentsTab({ transaction }: { transaction: TransactionDetai
   const lines = transaction.paymentFeeTransactions.flatMap((fee) =>
     fee.feeDetails.map((detail, index) => ({ fee, detail, key: `${fee.id}-${index}` })),
   );
-  if (lines.length === 0) return <Text>No late payments</Text>;
+  if (lines.length === 0) return <EmptyState message="No late payments" />;
   return (
     <WideTable>
     <Table striped aria-label="Late payments">

@@ -10,6 +10,7 @@ import { failureMessage } from '@/ui/form-errors';
 import { StatusTag, type StatusTone } from '@/ui/status-tag';
 import { useRevealSecret, useRotateSecret } from '../api/endpoint-secret';
 import { useDeliveries, useResendDelivery } from '../api/get-deliveries';
+import { EmptyState } from '@/ui/empty-state';
 
 const itemsPerPage = 10;
 const tones: Record<WebHookDelivery['status'], StatusTone> = {
@@ -118,9 +119,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           Loading deliveries…
         </Text>
       ) : items.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No deliveries yet. Events are listed here as they are sent.
-        </Text>
+        <EmptyState message="No deliveries yet. Events are listed here as they are sent." />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table striped aria-label="Deliveries">
