@@ -8,7 +8,7 @@ import { AccountInfoTab } from './account-info-tab';
 import { AccountPayersTab } from './account-payers-tab';
 import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-related-tabs';
 import { AccountSettingsTab } from './account-settings-tab';
-import { CountTab } from './count-tab';
+import { CountTab } from '@/ui/count-tab';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';

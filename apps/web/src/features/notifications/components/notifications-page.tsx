@@ -35,6 +35,7 @@ import {
 } from '../api/notifications';
 import { WideTable } from '@/ui/wide-table';
 import { EmptyState } from '@/ui/empty-state';
+import { CountTab } from '@/ui/count-tab';
 
 const labels: Record<NotificationName, string> = {
   TenantPaymentSuccessful: 'Payment successful',
@@ -249,6 +250,8 @@ function CustomerTab() {
 
 /** spec 3 §2 /settings/notifications: the User and Customer tabs. */
 export function NotificationsPage() {
+  // The same query as the User tab's (one call): its recipients counted on the tab.
+  const recipients = useNotificationUsers();
   return (
     <Stack>
       <PageHeader
@@ -258,7 +261,7 @@ export function NotificationsPage() {
       <Card withBorder>
         <Tabs defaultValue="users">
           <Tabs.List>
-            <Tabs.Tab value="users">User</Tabs.Tab>
+            <CountTab value="users" label="User" count={recipients.data?.items.length} />
             <Tabs.Tab value="customer">Customer</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="users" pt="md">

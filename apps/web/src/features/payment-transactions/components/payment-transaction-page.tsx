@@ -1,8 +1,9 @@
-import { Anchor, Badge, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
+import { CountTab } from '@/ui/count-tab';
 import { formatMoney } from '@/ui/money-format';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
@@ -191,23 +192,20 @@ export function PaymentTransactionPage() {
       <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
-          <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
-            Payment allocations
-          </Tabs.Tab>
-          <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
-            Late payments
-          </Tabs.Tab>
+          <CountTab value="allocations" label="Payment allocations" count={allocations.length} />
+          <CountTab value="late-payments" label="Late payments" count={feeLines} />
+          {isPayment && <CountTab value="refunds" label="Refunds" count={refunds.length} />}
           {isPayment && (
-            <Tabs.Tab value="refunds" rightSection={<Badge size="sm" variant="light">{refunds.length}</Badge>}>
-              Refunds
-            </Tabs.Tab>
+            <CountTab
+              value="disputes"
+              label="Disputes"
+              count={disputes.length}
+              attention={disputes.some((d) => d.stage === 'Opened' || d.stage === 'UnderReview')}
+            />
           )}
-          {isPayment && (
-            <Tabs.Tab value="disputes" rightSection={<Badge size="sm" variant="light" color={disputes.some((d) => d.stage === 'Opened' || d.stage === 'UnderReview') ? 'orange' : undefined}>{disputes.length}</Badge>}>
-              Disputes
-            </Tabs.Tab>
+          {payment.payerQuote && (
+            <CountTab value="payer-quote" label="Offered to the payer" count={payment.payerQuote.invoices.length} />
           )}
-          {payment.payerQuote && <Tabs.Tab value="payer-quote">Offered to the payer</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <Grid gutter="lg">

@@ -53,6 +53,10 @@ export function PaymentAllocationsTab({ transaction }: { transaction: Transactio
   );
 }
 
+/** The late-payment tab's lines: one per fee detail (its count on the tab). */
+export const latePaymentLines = (transaction: TransactionDetail) =>
+  transaction.paymentFeeTransactions.reduce((sum, fee) => sum + fee.feeDetails.length, 0);
+
 /** spec 2 §3 Late-payment fee records charged with payments of the transaction. */
 export function LatePaymentsTab({ transaction }: { transaction: TransactionDetail }) {
   const lines = transaction.paymentFeeTransactions.flatMap((fee) =>
