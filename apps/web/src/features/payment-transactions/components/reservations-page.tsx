@@ -1,5 +1,5 @@
 import type { Reservation, ReservationActionResult } from '@ledgerline/contract';
-import { Alert, Anchor, Button, Checkbox, Group, List, Pagination, Skeleton, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, List, Skeleton, Stack, Table, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
 import { useReservationAction, useReservations } from '../api/reservations';
 import { EmptyState } from '@/ui/empty-state';
+import { Pager } from '@/ui/pager';
 
 const pageSize = 25;
 const hour = 60 * 60 * 1000;
@@ -204,17 +205,16 @@ export function ReservationsPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(reservations.data?.totalItems ?? 0) > pageSize && (
-        <Pagination
-          total={Math.ceil((reservations.data?.totalItems ?? 0) / pageSize)}
-          value={page}
-          onChange={(next) => {
-            setPage(next);
-            setSelected(new Set());
-          }}
-          aria-label="Reservation pages"
-        />
-      )}
+      <Pager
+        page={page}
+        pageSize={pageSize}
+        total={reservations.data?.totalItems ?? 0}
+        onChange={(next) => {
+          setPage(next);
+          setSelected(new Set());
+        }}
+        label="Reservation pages"
+      />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import type { WebHookDelivery, WebHookEndpoint } from '@ledgerline/contract';
-import { Button, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEye, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { StatusTag, type StatusTone } from '@/ui/status-tag';
 import { useRevealSecret, useRotateSecret } from '../api/endpoint-secret';
 import { useDeliveries, useResendDelivery } from '../api/get-deliveries';
 import { EmptyState } from '@/ui/empty-state';
+import { Pager } from '@/ui/pager';
 
 const itemsPerPage = 10;
 const tones: Record<WebHookDelivery['status'], StatusTone> = {
@@ -191,14 +192,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {total > itemsPerPage && (
-        <Pagination
-          total={Math.ceil(total / itemsPerPage)}
-          value={page}
-          onChange={setPage}
-          size="sm"
-        />
-      )}
+      <Pager page={page} pageSize={itemsPerPage} total={total} onChange={setPage} label="Delivery pages" />
     </Stack>
   );
 }
