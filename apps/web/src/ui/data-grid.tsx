@@ -6,6 +6,7 @@ import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-reac
 import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import { useEffect, useMemo, useRef, type MouseEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { EmptyState } from './empty-state';
 import { cardsMediaQuery, GridCards, type GridCardLayout } from './grid-cards';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
 import classes from './data-grid.module.css';
@@ -251,7 +252,8 @@ export function DataGrid<T>({
     records: shown.items,
     idAccessor,
     fetching,
-    noRecordsText,
+    // One empty-state style everywhere (issue 22 item 13).
+    emptyState: <EmptyState message={noRecordsText} />,
     // A table wider than its box scrolls: the keyboard can reach and scroll it too (axe
     // scrollable-region-focusable), and a screen reader hears what it is.
     scrollAreaProps: {

@@ -2,14 +2,11 @@ import { defaultUserSetting, type UserSetting } from '@ledgerline/contract';
 import { timeZones } from '@ledgerline/contract';
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatMoney, ianaTimeZone, wallClockIn } from './format';
+import { formatDate, formatDateTime, ianaTimeZone, wallClockIn } from './format';
 import { format } from 'date-fns';
 
 const london: UserSetting = { ...defaultUserSetting };
 const instant = '2020-04-08T14:30:00Z'; // 15:30 in London (BST)
-/** Intl separates a currency code from the amount with a no-break space. */
-const money = (...args: Parameters<typeof formatMoney>) =>
-  formatMoney(...args).replace(/\u00a0/g, ' ');
 
 describe('date formatting', () => {
   it("shows 'N/A' for an empty date", () => {
@@ -71,25 +68,5 @@ describe('date formatting', () => {
   it('keeps a calendar date on its day whatever the zone', () => {
     const honolulu = { ...london, timeZoneId: 'Hawaiian Standard Time' };
     expect(formatDate('2024-03-31', honolulu)).toBe('2024/03/31');
-  });
-});
-
-describe('money formatting', () => {
-  it("shows '-' for an empty amount", () => {
-    expect(formatMoney(null, 'GBP')).toBe('-');
-    expect(formatMoney(undefined, 'GBP')).toBe('-');
-    expect(formatMoney('', 'GBP')).toBe('-');
-  });
-
-  it('uses the currency’s own minor units', () => {
-    expect(formatMoney(1234.5, 'GBP')).toBe('£1,234.50');
-    expect(formatMoney(1234.5, 'JPY')).toBe('JP¥1,235');
-    expect(money(1.2345, 'KWD')).toBe('KWD 1.235');
-    expect(money(1.23456, 'CLF')).toBe('CLF 1.2346');
-    expect(formatMoney('99.9', 'EUR')).toBe('€99.90');
-  });
-
-  it('can show the currency code', () => {
-    expect(money(10, 'USD', { display: 'code' })).toBe('USD 10.00');
   });
 });

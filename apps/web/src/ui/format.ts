@@ -1,5 +1,4 @@
 import {
-  currencyDecimalPlaces,
   timeFormat12,
   timeFormat24,
   timeZones,
@@ -7,16 +6,14 @@ import {
 } from '@ledgerline/contract';
 import { format, isValid, parseISO } from 'date-fns';
 
-/** spec 1 §9 */
+/** spec 1 §9 (money: money-format.ts) */
 export const emptyDate = 'N/A';
-export const emptyAmount = '-';
 
 /**
  * Dates arrive from the API as ISO 8601 strings and stay strings in the query cache (they match
  * the contract's types); they become Date objects only here, when shown.
  */
 export type DateInput = Date | string | number | null | undefined;
-export type AmountInput = number | string | null | undefined;
 export type DateSettings = Pick<
   UserSetting,
   'timeZoneId' | 'use24Hour' | 'shortDateFormat' | 'longDateFormat'
@@ -135,47 +132,4 @@ export function formatDateTime(
     return formatWith(value, datePattern(settings, { long: options.long }), settings);
   }
   return formatWith(value, pattern, settings);
-}
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(currency: string, display: 'symbol' | 'code'): Intl.NumberFormat {
-  const key = `${currency}:${display}`;
-  let numberFormat = moneyFormats.get(key);
-  if (!numberFormat) {
-    const digits = currencyDecimalPlaces(currency);
-    numberFormat = new Intl.NumberFormat('en-GB', {
-      style: 'currency',
-      currency,
-      currencyDisplay: display,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    moneyFormats.set(key, numberFormat);
-  }
-  return numberFormat;
-}
-
-/**
- * spec 1 §9: an amount with its currency's own minor units (0 to 4, ISO 4217); '-' when empty.
- * Without a currency the amount shows with two decimals.
- */
-export function formatMoney(
-  amount: AmountInput,
-  currency: string | null | undefined,
-  { display = 'symbol' }: { display?: 'symbol' | 'code' } = {},
-): string {
-  if (amount === null || amount === undefined || amount === '') return emptyAmount;
-  const value = typeof amount === 'number' ? amount : Number(amount);
-  if (!Number.isFinite(value)) return emptyAmount;
-  if (!currency) {
-    return value.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  }
-  try {
-    return moneyFormat(currency.toUpperCase(), display).format(value);
-  } catch {
-    // Not a well-formed currency code: show the code and the amount.
-    const digits = currencyDecimalPlaces(currency);
-    return `${currency} ${value.toFixed(digits)}`;
-  }
 }

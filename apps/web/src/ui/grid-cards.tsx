@@ -6,6 +6,7 @@ import type { DataGridColumn } from './data-grid';
 import { GridFilterControl, type GridFilterSpec } from './grid-filter-control';
 import { pageSizeChoices } from './grid-state';
 import type { GridController } from './use-grid-state';
+import { EmptyState } from './empty-state';
 
 /**
  * Which columns a list's card shows where (issue 22 item 1): a reference as its title, the
@@ -216,11 +217,7 @@ export function GridCards<T>({
           <Loader size="sm" aria-label="Loading" />
         </Group>
       ) : null}
-      {!fetching && items.length === 0 ? (
-        <Text c="dimmed" ta="center" p="md">
-          {noRecordsText}
-        </Text>
-      ) : null}
+      {!fetching && items.length === 0 ? <EmptyState message={noRecordsText} /> : null}
       {pager ? (
         <Stack gap="xs" align="center">
           <Text size="sm">{pager.text}</Text>

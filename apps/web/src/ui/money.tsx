@@ -1,12 +1,11 @@
-import { formatMoney, type AmountInput } from './format';
+import { formatMoney, type AmountInput } from './money-format';
 
 interface MoneyProps {
   amount: AmountInput;
   currency: string | null | undefined;
-  display?: 'symbol' | 'code';
 }
 
-/** An amount with its currency's own minor units; '-' when empty. */
-export function Money({ amount, currency, display }: MoneyProps) {
-  return <span>{formatMoney(amount, currency, { display })}</span>;
+/** An amount as the whole site writes money (money-format.ts): £22,611.80; '-' when empty. */
+export function Money({ amount, currency }: MoneyProps) {
+  return <span>{formatMoney(amount, currency)}</span>;
 }

@@ -479,6 +479,15 @@ export type ImportResult = z.infer<typeof importResultSchema>;
 /** The allocated-status import file (docs/api.md). */
 export const importLimits = { maxBytes: 50 * 1024 * 1024, maxRows: 200_000 } as const;
 
+/**
+ * The template the import dialog offers (issue 22 item 12): the two columns the import reads and
+ * one example row, which the server reads like any file (payment-transactions.import.test.ts).
+ */
+export const importTemplate = {
+  fileName: 'allocated-statuses-template.csv',
+  text: 'PaymentTransactionId,AllocatedStatus\r\n0199f0aa-0000-7000-8000-000000000001,ManuallyAllocated\r\n',
+} as const;
+
 export const importMessages = {
   noFile: 'Choose a CSV file to import.',
   columns: 'The file needs the columns PaymentTransactionId and AllocatedStatus.',

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -52,7 +53,7 @@ export function AccountInfoTab({ account }: { account: Account }) {
           Email contacts
         </Title>
         {account.emailAddresses.length === 0 ? (
-          <Text c="dimmed">no email addresses found</Text>
+          <EmptyState message="no email addresses found" />
         ) : (
           <WideTable>
           <Table aria-label="Email contacts" striped>

@@ -10,7 +10,7 @@ import { AccountPaymentRequestsTab, AccountTransactionsTab } from './account-rel
 import { AccountReminderSettings } from './account-reminder-settings';
 import { AccountRemindersTab } from './account-reminders-tab';
 import { AccountSettingsTab } from './account-settings-tab';
-import { CountTab } from './count-tab';
+import { CountTab } from '@/ui/count-tab';
 import { NewAccountRequestDialog } from './new-account-request-dialog';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { StatementLinkButton } from './statement-link-button';

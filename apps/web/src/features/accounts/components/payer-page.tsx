@@ -16,7 +16,7 @@ import { useAccount } from '../api/get-account';
 import { usePayer } from '../api/get-payer';
 import { useRelatedPaymentTransactionsCount } from '../api/get-related-payment-transactions';
 import { addressLine, fullName } from '../table/use-payers-columns';
-import { CountTab } from './count-tab';
+import { CountTab } from '@/ui/count-tab';
 import { RelatedPaymentTransactions } from './related-payment-transactions';
 import { useVisitedTabs } from './use-visited-tabs';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';

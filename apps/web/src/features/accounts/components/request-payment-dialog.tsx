@@ -29,6 +29,7 @@ import { Money } from '@/ui/money';
 import { useCreateInvoicesPaymentRequest } from '../api/create-invoices-payment-request';
 import { amountOwed, useAccountUnpaidInvoices } from '../api/get-account-unpaid-invoices';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 const m = paymentRequestMessages;
 
@@ -62,7 +63,7 @@ function RequestPaymentForm({ accountId, onClose }: { accountId: string; onClose
     );
   }
   if (invoices.data.length === 0) {
-    return <Text>This account has no unpaid invoices.</Text>;
+    return <EmptyState message="This account has no unpaid invoices." />;
   }
   return (
     <InvoicePicker

@@ -10,22 +10,30 @@ import { spaceWords } from '@/ui/words';
 const none = '-';
 
 /**
- * What came of the call, in words (issue 10 item 12): a 2xx answer with an error message (a
- * provider declined a capture) did not succeed, whatever its status code.
+ * What came of the call, in a merchant's words (issue 10 item 12, issue 22 item 12): Succeeded,
+ * Declined (a 2xx answer with an error message: a provider declined a capture, whatever its status
+ * code), Refused with the reason a 4xx gives, or Failed when the server could not do it. The
+ * status code itself is only the badge's title, for support.
  */
 export function activityOutcome(activity: AuditActivity): { label: string; tone: StatusTone } {
   if (activity.errorMessage) return { label: 'Declined', tone: 'danger' };
   const { status } = activity;
-  if (status < 300) return { label: 'Succeeded', tone: 'success' };
-  if (status === 400 || status === 422) return { label: 'Invalid input', tone: 'danger' };
-  if (status === 401) return { label: 'Not signed in', tone: 'danger' };
-  if (status === 403) return { label: 'Not allowed', tone: 'danger' };
-  if (status === 404) return { label: 'Not found', tone: 'danger' };
-  if (status === 409) return { label: 'Conflict', tone: 'danger' };
-  if (status === 429) return { label: 'Too many requests', tone: 'danger' };
-  if (status >= 500) return { label: 'Server error', tone: 'danger' };
-  return { label: 'Refused', tone: 'danger' };
+  if (status < 400) return { label: 'Succeeded', tone: 'success' };
+  if (status >= 500) return { label: 'Failed: server error', tone: 'danger' };
+  return { label: refusals[status] ? `Refused: ${refusals[status]}` : 'Refused', tone: 'danger' };
 }
+
+/** Why a 4xx refused the call. */
+const refusals: Record<number, string> = {
+  400: 'invalid input',
+  401: 'not signed in',
+  403: 'not allowed',
+  404: 'not found',
+  409: 'conflicting change',
+  413: 'file too large',
+  422: 'invalid input',
+  429: 'too many requests',
+};
 
 /** The screens of the records an activity can name; other kinds are named without a link. */
 const recordPaths: Record<string, (id: string) => string> = {
@@ -56,7 +64,7 @@ function ActivityOutcome({ activity }: { activity: AuditActivity }) {
   const { label, tone } = activityOutcome(activity);
   return (
     <Stack gap={2} align="flex-start">
-      <StatusTag label={`${label} (${activity.status})`} tone={tone} />
+      <StatusTag label={label} tone={tone} sentenceCase title={`HTTP ${activity.status}`} />
       {activity.errorMessage && (
         <Text size="xs" c="dimmed">
           {activity.errorMessage}

@@ -1,4 +1,8 @@
-import { customHostIdFields, type CustomHostIdSetting } from '@ledgerline/contract';
+import {
+  customHostIdFields,
+  type CustomHostIdField,
+  type CustomHostIdSetting,
+} from '@ledgerline/contract';
 import {
   Alert,
   Button,
@@ -6,9 +10,11 @@ import {
   Code,
   Group,
   Loader,
+  Paper,
   Select,
   Stack,
   Switch,
+  Table,
   Text,
   TextInput,
   Title,
@@ -32,8 +38,24 @@ const optionLabels = {
   NeverCreate: 'Never create',
 } as const;
 
-/** The example transaction a test parse runs on. */
-const exampleTransaction = {
+const optionsHelp =
+  'Create if empty: only when your ERP sent none. Always create: replaces the id your ERP sent. Never create: keeps what your ERP sent.';
+
+/** Each field in a merchant's words (issue 22 item 12). */
+const fieldMeanings: Record<CustomHostIdField, string> = {
+  transactionReference: 'The transaction’s reference',
+  transactionSecondReference: 'Its second reference',
+  orderReference: 'The order reference',
+  transactionType: 'Invoice, credit note, …',
+  currency: 'The currency code',
+  postingApplication: 'The system that posted it',
+  accountReference: 'The account’s reference',
+};
+
+const exampleParseValue = '{accountReference}-{transactionReference}';
+
+/** The example transaction a test parse runs on, and the explanation's example. */
+const exampleTransaction: Record<CustomHostIdField, string> = {
   transactionReference: 'INV-10042',
   transactionSecondReference: ' PO-7781 ',
   orderReference: 'SO-5510',
@@ -42,6 +64,55 @@ const exampleTransaction = {
   postingApplication: 'Sage 200',
   accountReference: 'ACME001',
 };
+
+/**
+ * What a custom host id is and how the parse value makes one, with a worked example (issue 22
+ * item 12): a merchant should not need the documentation to fill the section in.
+ */
+function CustomHostIdHelp() {
+  const exampleResult = `${exampleTransaction.accountReference}-${exampleTransaction.transactionReference}`;
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        A custom host id is your own id for each accounting transaction, made from the
+        transaction&apos;s references, so that your ERP, bank statements and reports can find it by an
+        id you recognise. Ledgerline writes it as the parse value says: each field name in braces is
+        replaced by that field of the transaction; other text is kept as it is (write{' '}
+        <Code>{'{{'}</Code> and <Code>{'}}'}</Code> for a brace itself).
+      </Text>
+      <Paper withBorder p="sm" role="note" aria-label="Custom host id example">
+        <Text size="sm" fw={600}>
+          Example
+        </Text>
+        <Text size="sm">
+        With the parse value <Code>{exampleParseValue}</Code>, invoice{' '}
+        {exampleTransaction.transactionReference} of account {exampleTransaction.accountReference}{' '}
+        gets the custom host id <Code>{exampleResult}</Code>.
+        </Text>
+      </Paper>
+      <Table fz="sm" withTableBorder aria-label="Custom host id fields">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Field</Table.Th>
+            <Table.Th>What it holds</Table.Th>
+            <Table.Th>In the example</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {customHostIdFields.map((field) => (
+            <Table.Tr key={field}>
+              <Table.Td>
+                <Code>{`{${field}}`}</Code>
+              </Table.Td>
+              <Table.Td>{fieldMeanings[field]}</Table.Td>
+              <Table.Td>{exampleTransaction[field]}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}
 
 /**
  * spec 3 §2 Preferences › Advanced: the custom host id section. The test parse shows the
@@ -104,14 +175,11 @@ export function CustomHostIdSection({
     <Card withBorder>
       <Stack>
         <Title order={4}>Custom host id</Title>
-        <Text size="sm" c="dimmed">
-          A custom host id is made for each accounting transaction from the parse value: text with
-          fields in braces, for example <Code>{'{accountReference}-{transactionReference}'}</Code>.
-          Fields: {customHostIdFields.join(', ')}.
-        </Text>
+        <CustomHostIdHelp />
         <Group grow align="flex-start">
           <Select
             label="When a transaction is created"
+            description={optionsHelp}
             allowDeselect={false}
             data={customHostIdOptions.map((value) => ({ value, label: optionLabels[value] }))}
             disabled={disabled}
@@ -119,6 +187,7 @@ export function CustomHostIdSection({
           />
           <Select
             label="When a transaction is updated"
+            description={optionsHelp}
             allowDeselect={false}
             data={customHostIdOptions.map((value) => ({ value, label: optionLabels[value] }))}
             disabled={disabled}
@@ -127,11 +196,13 @@ export function CustomHostIdSection({
         </Group>
         <Switch
           label="Trim white space"
+          description={`Removes spaces before and after the id: '${exampleTransaction.transactionSecondReference}' becomes '${exampleTransaction.transactionSecondReference.trim()}'.`}
           disabled={disabled}
           {...form.getInputProps('trimWhiteSpace', { type: 'checkbox' })}
         />
         <TextInput
           label="Parse value"
+          description="Text with field names in braces, as in the example above."
           required
           disabled={disabled}
           {...form.getInputProps('parseValue')}

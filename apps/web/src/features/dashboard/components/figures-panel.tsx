@@ -1,9 +1,10 @@
 import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { useDashboardFigures } from '../api/get-figures';
 import { MoneyChart } from './money-chart';
+import { EmptyState } from '@/ui/empty-state';
 
 const periods = [
   { value: '3', label: '3 months' },
@@ -83,7 +84,7 @@ export function FiguresPanel() {
             />
           </SimpleGrid>
           {data.months.every((m) => m.collected === 0 && m.fallingDue === 0) ? (
-            <Text c="dimmed">Nothing collected or falling due in the period.</Text>
+            <EmptyState message="Nothing collected or falling due in the period." />
           ) : (
             <MoneyChart months={data.months} currency={data.currency} />
           )}

@@ -1,6 +1,6 @@
 import type { DashboardMonth } from '@ledgerline/contract';
 import { Group, Stack, Text } from '@mantine/core';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 
 const collectedColour = 'var(--mantine-color-teal-7)';
 const dueColour = 'var(--mantine-color-blue-7)';

@@ -1,5 +1,5 @@
 import { latePaymentMessages, type LatePaymentConfiguration } from '@ledgerline/contract';
-import { Alert, Badge, Button, Group, Menu, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Menu, Stack, Table } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { useLatePayments } from '../api/get-late-payments';
 import { useDeleteLatePayment } from '../api/save-late-payment';
 import { LatePaymentDialog } from './late-payment-dialog';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 type Dialog = { configuration?: LatePaymentConfiguration } | null;
 
@@ -107,7 +108,7 @@ export function LatePaymentsPage() {
       ) : configurations.isError ? (
         <Alert color="red">An error occurred loading the data</Alert>
       ) : sorted.length === 0 ? (
-        <Text c="dimmed">No late payment configurations yet.</Text>
+        <EmptyState message="No late payment configurations yet." />
       ) : (
         <WideTable>
         <Table striped highlightOnHover aria-label="Late payment configurations">

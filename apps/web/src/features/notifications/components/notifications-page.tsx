@@ -34,6 +34,8 @@ import {
   useUpdateRecipient,
 } from '../api/notifications';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
+import { CountTab } from '@/ui/count-tab';
 
 const labels: Record<NotificationName, string> = {
   TenantPaymentSuccessful: 'Payment successful',
@@ -188,7 +190,7 @@ function UserTab() {
     <Stack>
       <AddRecipient availableUsers={data.availableUsers} />
       {data.items.length === 0 ? (
-        <Text c="dimmed">No recipients yet. Every notification is off for a new recipient.</Text>
+        <EmptyState message="No recipients yet. Every notification is off for a new recipient." />
       ) : (
         <WideTable>
         <Table>
@@ -248,6 +250,8 @@ function CustomerTab() {
 
 /** spec 3 §2 /settings/notifications: the User and Customer tabs. */
 export function NotificationsPage() {
+  // The same query as the User tab's (one call): its recipients counted on the tab.
+  const recipients = useNotificationUsers();
   return (
     <Stack>
       <PageHeader
@@ -257,7 +261,7 @@ export function NotificationsPage() {
       <Card withBorder>
         <Tabs defaultValue="users">
           <Tabs.List>
-            <Tabs.Tab value="users">User</Tabs.Tab>
+            <CountTab value="users" label="User" count={recipients.data?.items.length} />
             <Tabs.Tab value="customer">Customer</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="users" pt="md">

@@ -7,7 +7,6 @@ import {
   Group,
   Loader,
   Modal,
-  Pagination,
   Paper,
   Stack,
   Text,
@@ -18,6 +17,8 @@ import {
   providerEventsPerPage,
   usePaymentProviderEvents,
 } from '../api/get-payment-provider-events';
+import { EmptyState } from '@/ui/empty-state';
+import { Pager } from '@/ui/pager';
 
 /** The payload with a JSON answer shown as JSON rather than as one escaped string. */
 function readablePayload(payload: string): string {
@@ -79,18 +80,19 @@ function ProviderEvents({ paymentProviderId }: { paymentProviderId: string }) {
   if (events.isPending) return <Loader size="sm" aria-label="Loading the provider data" />;
   if (events.isError) return <Alert color="red">Error loading data</Alert>;
   const { items, totalItems } = events.data;
-  if (totalItems === 0) return <Text c="dimmed">No provider data yet</Text>;
-  const pages = Math.ceil(totalItems / providerEventsPerPage);
+  if (totalItems === 0) return <EmptyState message="No provider data yet" />;
   return (
     <Stack gap="xs">
       {items.map((event) => (
         <ProviderEventRow key={event.id} event={event} />
       ))}
-      {pages > 1 && (
-        <Group justify="flex-end">
-          <Pagination size="sm" total={pages} value={page} onChange={setPage} />
-        </Group>
-      )}
+      <Pager
+        page={page}
+        pageSize={providerEventsPerPage}
+        total={totalItems}
+        onChange={setPage}
+        label="Provider data pages"
+      />
     </Stack>
   );
 }

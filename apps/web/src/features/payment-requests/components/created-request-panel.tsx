@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/c
 import { notifications } from '@mantine/notifications';
 import { Link } from 'react-router';
 import { failureMessage } from '@/ui/form-errors';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { usePermission } from '@/ui/use-permission';
 import { useCancelPaymentRequest } from '../api/cancel-payment-request';
 import { CopyLinkButton, SendRequestButton } from './request-share-actions';

@@ -72,10 +72,10 @@ describe('the payment request page', () => {
   it('lists the transactions with overdue styling and the payment attempts newest first with links', async () => {
     stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
     render();
-    await userEvent.click(await screen.findByRole('tab', { name: /^Transactions\s*1$/ }));
+    await userEvent.click(await screen.findByRole('tab', { name: /^Transactions\s*1 transactions$/ }));
     expect(await screen.findByText('INV00000001')).toBeInTheDocument();
     expect(document.querySelector('[data-overdue]')).not.toBeNull();
-    await userEvent.click(screen.getByRole('tab', { name: /^Payment transactions\s*2$/ }));
+    await userEvent.click(screen.getByRole('tab', { name: /^Payment transactions\s*2 payment transactions$/ }));
     const tab = await screen.findByRole('tabpanel', { name: /Payment transactions/ });
     // Issue 22 item 7: references, not UUIDs.
     const links = within(tab).getAllByRole('link', { name: /^LL-B/ });

@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Breadcrumbs,
   Group,
   Skeleton,
@@ -12,7 +11,8 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { CountTab } from '@/ui/count-tab';
+import { formatMoney } from '@/ui/money-format';
 import { usePermission } from '@/ui/use-permission';
 import { usePaymentRequest } from '../api/get-payment-request';
 import { StatusTag } from '@/ui/status-tag';
@@ -52,11 +52,6 @@ export function PaymentRequestPage() {
 
   // spec 2 §4, §6: editing needs the permission and an editable (Open) request.
   const editable = mayEdit && request.canEdit === true;
-  const count = (n: number) => (
-    <Badge size="sm" variant="light" circle>
-      {n}
-    </Badge>
-  );
   return (
     <Stack gap="lg">
       <Breadcrumbs>
@@ -89,13 +84,9 @@ export function PaymentRequestPage() {
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           {request.requestType === 'Transaction' && (
-            <Tabs.Tab value="transactions" rightSection={count(request.transactions?.length ?? 0)}>
-              Transactions
-            </Tabs.Tab>
+            <CountTab value="transactions" label="Transactions" count={request.transactions?.length ?? 0} />
           )}
-          <Tabs.Tab value="payments" rightSection={count(request.paymentTransactions?.length ?? 0)}>
-            Payment transactions
-          </Tabs.Tab>
+          <CountTab value="payments" label="Payment transactions" count={request.paymentTransactions?.length ?? 0} />
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <RequestInfoTab request={request} editable={editable} />

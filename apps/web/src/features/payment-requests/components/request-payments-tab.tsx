@@ -1,16 +1,17 @@
 import type { PaymentRequest } from '@ledgerline/contract';
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
 import { paymentStatusTone } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 2 §2 Payment transactions tab: the payment attempts, newest first (the server's order). */
 export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
   const payments = request.paymentTransactions ?? [];
-  if (payments.length === 0) return <Text c="dimmed">There have been no payment attempts for this payment request.</Text>;
+  if (payments.length === 0) return <EmptyState message="There have been no payment attempts for this payment request." />;
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped>

@@ -1,5 +1,5 @@
 import type { PaymentRequest, TransactionAllocation } from '@ledgerline/contract';
-import { Button, Table, Text } from '@mantine/core';
+import { Button, Table } from '@mantine/core';
 import { useState } from 'react';
 import { DateTime } from '@/ui/date-time';
 import { useDateFormat } from '@/ui/use-date-format';
@@ -7,6 +7,7 @@ import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { useRequestTransactionQuotes } from '../api/get-request-transaction-quotes';
 import { EditAllocationDialog } from './edit-allocation-dialog';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 2 §2 Transactions tab: the accounting transactions the request pays, each with its allocation info. */
 export function RequestTransactionsTab({ request, editable, now }: { request: PaymentRequest; editable: boolean; now: Date }) {
@@ -14,7 +15,7 @@ export function RequestTransactionsTab({ request, editable, now }: { request: Pa
   const today = useDateFormat().dayOf(now);
   const transactions = request.transactions ?? [];
   const quotes = useRequestTransactionQuotes(transactions.map((transaction) => transaction.id));
-  if (transactions.length === 0) return <Text c="dimmed">This payment request has no transactions.</Text>;
+  if (transactions.length === 0) return <EmptyState message="This payment request has no transactions." />;
   const allocationOf = (id: string) => request.transactionAllocations?.find((allocation) => allocation.transactionId === id) ?? null;
   return (
     <>

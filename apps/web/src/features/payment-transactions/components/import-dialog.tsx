@@ -1,8 +1,10 @@
-import type { ImportResult } from '@ledgerline/contract';
-import { Alert, Button, FileInput, Group, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { allocatedStatuses, importLimits, importTemplate, type ImportResult } from '@ledgerline/contract';
+import { Alert, Anchor, Button, Code, FileInput, Group, List, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { failureMessage } from '@/ui/form-errors';
+import { spaceWords } from '@/ui/words';
 import { useImportAllocatedStatuses } from '../api/import-allocated-statuses';
 
 function Count({ label, value }: { label: string; value: number }) {
@@ -64,6 +66,70 @@ function ImportResultView({ result }: { result: ImportResult }) {
   );
 }
 
+/**
+ * What the file must hold, in words (issue 22 item 12), with a template to start from: the columns,
+ * the statuses written as the file writes them, and the limits.
+ */
+function ImportColumns() {
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        A CSV file whose first row names its columns. Two columns are read; any others are ignored,
+        so a payment export can come back with its statuses edited.
+      </Text>
+      <Table withTableBorder fz="sm" aria-label="Import file columns">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Column</Table.Th>
+            <Table.Th>What it holds</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Td>
+              <Code>PaymentTransactionId</Code>
+            </Table.Td>
+            <Table.Td>
+              The payment&apos;s id, as the export writes it (a column named <Code>Id</Code> is read
+              too).
+            </Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td>
+              <Code>AllocatedStatus</Code>
+            </Table.Td>
+            <Table.Td>
+              The payment&apos;s new allocated status, written as one of:
+              <List size="sm" spacing={0}>
+                {allocatedStatuses.map((status) => (
+                  <List.Item key={status}>
+                    <Code>{status}</Code> ({spaceWords(status).toLowerCase()})
+                  </List.Item>
+                ))}
+              </List>
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed">
+        At most {importLimits.maxRows.toLocaleString('en-GB')} rows and{' '}
+        {importLimits.maxBytes / 1024 / 1024} MB. A payment named twice takes its first row&apos;s
+        status.
+      </Text>
+      <Anchor
+        size="sm"
+        href={`data:text/csv;charset=utf-8,${encodeURIComponent(importTemplate.text)}`}
+        download={importTemplate.fileName}
+      >
+        <Group gap={4} component="span" display="inline-flex">
+          <IconDownload size={16} aria-hidden />
+          Download the CSV template
+        </Group>
+      </Anchor>
+    </Stack>
+  );
+}
+
 /** spec 2 §2 Import dialog: upload a file of allocated statuses, then show the result. */
 export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [file, setFile] = useState<File | null>(null);
@@ -88,7 +154,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Import allocated statuses" size={result ? 'xl' : 'md'} centered>
+    <Modal opened={opened} onClose={close} title="Import allocated statuses" size={result ? 'xl' : 'lg'} centered>
       {result ? (
         <Stack>
           <ImportResultView result={result} />
@@ -98,10 +164,7 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
         </Stack>
       ) : (
         <Stack>
-          <Text size="sm">
-            A CSV file with the columns PaymentTransactionId and AllocatedStatus; other columns are ignored, so an export
-            can come back with its statuses edited.
-          </Text>
+          <ImportColumns />
           <FileInput label="File" placeholder="Choose a CSV file" accept=".csv,text/csv" value={file} onChange={setFile} clearable />
           {error && <Alert color="red">{failureMessage('The import failed: ', error)}</Alert>}
           <Group justify="flex-end">

@@ -43,8 +43,9 @@ describe('the dashboard payment panels', () => {
     renderWithProviders(<SuccessfulPaymentsPanel />, { user: aUser() });
     const link = await screen.findByRole('link', { name: /Acme Trading/ });
     expect(link).toHaveAttribute('href', `/payment-transactions/${payment.id}`);
-    expect(link).toHaveTextContent('GBP');
-    expect(link).toHaveTextContent('1,234.50');
+    // issue 22 item 13: the currency as the rest of the site writes it, £1,234.50, not GBP 1,234.50.
+    expect(link).toHaveTextContent('£1,234.50');
+    expect(link).not.toHaveTextContent('GBP');
     expect(link).toHaveTextContent('2026/11/20 10:00:00');
     const query = new URL(calls[0]!.url, 'http://localhost').searchParams;
     expect(Object.fromEntries(query)).toMatchObject({ page: '1', itemsPerPage: '8', sort: '-StatusDateTime', filter: 'Status eq Paid', expand: 'paymentrequest' });

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { useLatestFailedPayments, useLatestPayments, type LatestPayment } from '../api/get-latest-payments';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 1 §2.4, §9: each panel lists 8 items, newest first. */
 const panelQuery = { page: 1, itemsPerPage: 8, sort: '-StatusDateTime', expand: 'paymentrequest' } as const;
@@ -33,7 +34,7 @@ function PaymentsPanel({ title, empty, result }: PanelProps) {
       ) : result.isError ? (
         <Text c="red">Loading Error</Text>
       ) : result.data.items.length === 0 ? (
-        <Text c="dimmed">{empty}</Text>
+        <EmptyState message={empty} />
       ) : (
         <Stack gap={0} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {result.data.items.map((payment) => (
@@ -47,7 +48,7 @@ function PaymentsPanel({ title, empty, result }: PanelProps) {
                     </Text>
                   </Stack>
                   <Text fw={500} style={{ whiteSpace: 'nowrap' }}>
-                    <Money amount={payment.totalAmount} currency={payment.currency} display="code" />
+                    <Money amount={payment.totalAmount} currency={payment.currency} />
                   </Text>
                 </Group>
               </Anchor>

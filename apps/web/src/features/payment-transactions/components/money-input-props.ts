@@ -1,16 +1,5 @@
 import { currencyDecimalPlaces } from '@ledgerline/contract';
-
-/** The symbol a currency is written with in en-GB (£, $, €), or its code followed by a space. */
-function currencyPrefix(currency: string): string {
-  try {
-    const symbol = new Intl.NumberFormat('en-GB', { style: 'currency', currency })
-      .formatToParts(0)
-      .find((part) => part.type === 'currency')?.value;
-    return symbol && symbol !== currency ? symbol : `${currency} `;
-  } catch {
-    return `${currency} `;
-  }
-}
+import { currencyPrefix } from '@/ui/money-format';
 
 /**
  * A money amount in a dialog's NumberInput written as the page writes money (issue 22 item 8: the

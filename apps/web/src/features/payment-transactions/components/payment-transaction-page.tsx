@@ -1,9 +1,10 @@
-import { Anchor, Badge, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { CountTab } from '@/ui/count-tab';
+import { formatMoney } from '@/ui/money-format';
 import { Money } from '@/ui/money';
 import { StatusTag } from '@/ui/status-tag';
 import { paymentStatusTone } from '@/ui/status-tones';
@@ -18,6 +19,7 @@ import { RefundAction } from './refund-action';
 import { DisputesTable, RefundsTable } from './refunds-and-disputes';
 import { scrollingTabs } from '@/ui/scrolling-tabs';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
@@ -48,7 +50,7 @@ function requestLabel(payment: PaymentTransaction): string {
 
 function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
   const allocations = payment.paymentAllocations ?? [];
-  if (allocations.length === 0) return <Text c="dimmed">This payment has not been allocated.</Text>;
+  if (allocations.length === 0) return <EmptyState message="This payment has not been allocated." />;
   return (
     <WideTable>
     <Table striped aria-label="Payment allocations">
@@ -100,7 +102,7 @@ function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
 
 function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
   const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
-  if (lines.length === 0) return <Text c="dimmed">No late-payment fees were charged with this payment.</Text>;
+  if (lines.length === 0) return <EmptyState message="No late-payment fees were charged with this payment." />;
   return (
     <WideTable>
     <Table striped aria-label="Late payment fees">
@@ -190,23 +192,20 @@ export function PaymentTransactionPage() {
       <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
-          <Tabs.Tab value="allocations" rightSection={<Badge size="sm" variant="light">{allocations.length}</Badge>}>
-            Payment allocations
-          </Tabs.Tab>
-          <Tabs.Tab value="late-payments" rightSection={<Badge size="sm" variant="light">{feeLines}</Badge>}>
-            Late payments
-          </Tabs.Tab>
+          <CountTab value="allocations" label="Payment allocations" count={allocations.length} />
+          <CountTab value="late-payments" label="Late payments" count={feeLines} />
+          {isPayment && <CountTab value="refunds" label="Refunds" count={refunds.length} />}
           {isPayment && (
-            <Tabs.Tab value="refunds" rightSection={<Badge size="sm" variant="light">{refunds.length}</Badge>}>
-              Refunds
-            </Tabs.Tab>
+            <CountTab
+              value="disputes"
+              label="Disputes"
+              count={disputes.length}
+              attention={disputes.some((d) => d.stage === 'Opened' || d.stage === 'UnderReview')}
+            />
           )}
-          {isPayment && (
-            <Tabs.Tab value="disputes" rightSection={<Badge size="sm" variant="light" color={disputes.some((d) => d.stage === 'Opened' || d.stage === 'UnderReview') ? 'orange' : undefined}>{disputes.length}</Badge>}>
-              Disputes
-            </Tabs.Tab>
+          {payment.payerQuote && (
+            <CountTab value="payer-quote" label="Offered to the payer" count={payment.payerQuote.invoices.length} />
           )}
-          {payment.payerQuote && <Tabs.Tab value="payer-quote">Offered to the payer</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <Grid gutter="lg">

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useState } from 'react';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { usePermission } from '@/ui/use-permission';
 import { moneyInputProps } from './money-input-props';
 import { useCancelPendingPayment } from '../api/cancel-pending-payment';

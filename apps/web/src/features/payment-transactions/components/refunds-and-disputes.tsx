@@ -1,5 +1,5 @@
 import type { DisputeStage, PaymentDispute, PaymentTransaction } from '@ledgerline/contract';
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
@@ -7,6 +7,7 @@ import type { StatusTone } from '@/ui/status-tag';
 import { paymentStatusTone, StatusBadge } from '@/ui/status-tones';
 import { spaceWords } from '@/ui/words';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 /** Issue 19: a dispute's stage as a badge: open ones want attention, a loss is money gone. */
 export const disputeStageTone: Record<DisputeStage, StatusTone> = {
@@ -19,7 +20,7 @@ export const disputeStageTone: Record<DisputeStage, StatusTone> = {
 /** Issue 19: the Refund transactions of a payment, newest first. */
 export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
   const refunds = payment.refunds ?? [];
-  if (refunds.length === 0) return <Text c="dimmed">No money of this payment has been refunded.</Text>;
+  if (refunds.length === 0) return <EmptyState message="No money of this payment has been refunded." />;
   return (
     <WideTable>
     <Table striped aria-label="Refunds">
@@ -60,7 +61,7 @@ export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
 
 /** Issue 19: a payment's disputes and chargebacks, newest first, as its provider reported them. */
 export function DisputesTable({ disputes }: { disputes: readonly PaymentDispute[] }) {
-  if (disputes.length === 0) return <Text c="dimmed">No dispute or chargeback has been reported for this payment.</Text>;
+  if (disputes.length === 0) return <EmptyState message="No dispute or chargeback has been reported for this payment." />;
   return (
     <WideTable>
     <Table striped aria-label="Disputes">

@@ -1,5 +1,5 @@
 import type { Reservation, ReservationActionResult } from '@ledgerline/contract';
-import { Alert, Anchor, Button, Checkbox, Group, List, Pagination, Skeleton, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, List, Skeleton, Stack, Table, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -7,11 +7,13 @@ import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { errorMessage } from '@/lib/status-routing';
 import { failureMessage } from '@/ui/form-errors';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { usePermission } from '@/ui/use-permission';
 import { useReservationAction, useReservations } from '../api/reservations';
+import { EmptyState } from '@/ui/empty-state';
+import { Pager } from '@/ui/pager';
 
 const pageSize = 25;
 const hour = 60 * 60 * 1000;
@@ -143,7 +145,7 @@ export function ReservationsPage() {
       ) : reservations.isError ? (
         <Alert color="red">{errorMessage(reservations.error)}</Alert>
       ) : rows.length === 0 ? (
-        <Text c="dimmed">No payment is reserved: nothing waits to be captured.</Text>
+        <EmptyState message="No payment is reserved: nothing waits to be captured." />
       ) : (
         <Table.ScrollContainer minWidth={640}>
           <Table striped aria-label="Reservations" aria-busy={busy || reservations.isPlaceholderData}>
@@ -203,17 +205,16 @@ export function ReservationsPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {(reservations.data?.totalItems ?? 0) > pageSize && (
-        <Pagination
-          total={Math.ceil((reservations.data?.totalItems ?? 0) / pageSize)}
-          value={page}
-          onChange={(next) => {
-            setPage(next);
-            setSelected(new Set());
-          }}
-          aria-label="Reservation pages"
-        />
-      )}
+      <Pager
+        page={page}
+        pageSize={pageSize}
+        total={reservations.data?.totalItems ?? 0}
+        onChange={(next) => {
+          setPage(next);
+          setSelected(new Set());
+        }}
+        label="Reservation pages"
+      />
     </Stack>
   );
 }

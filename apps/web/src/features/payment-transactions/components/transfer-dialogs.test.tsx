@@ -1,4 +1,5 @@
-import { screen, waitFor } from '@testing-library/react';
+import { allocatedStatuses } from '@ledgerline/contract';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
@@ -77,5 +78,27 @@ describe('the import dialog', () => {
     await waitFor(() => expect(calls[0]!.body).toBeInstanceOf(FormData));
     expect(((calls[0]!.body as FormData).get('file') as File).name).toBe('statuses.csv');
     expect(calls[0]!.headers.get('dataset-id')).toBe('1');
+  });
+
+  // issue 22 item 12: the dialog says what the file holds and offers a template to start from.
+  it('explains the columns and offers a CSV template the import reads', async () => {
+    renderWithProviders(<ImportDialog opened onClose={() => {}} />, { user: aUser() });
+    const columns = await screen.findByRole('table', { name: 'Import file columns' });
+    expect(within(columns).getByText('PaymentTransactionId')).toBeInTheDocument();
+    expect(within(columns).getByText('AllocatedStatus')).toBeInTheDocument();
+    for (const status of allocatedStatuses) expect(within(columns).getByText(status)).toBeInTheDocument();
+    expect(within(columns).getByText('(waiting to be allocated)')).toBeInTheDocument();
+
+    const template = screen.getByRole('link', { name: 'Download the CSV template' });
+    expect(template).toHaveAttribute('download', 'allocated-statuses-template.csv');
+    const href = template.getAttribute('href') ?? '';
+    expect(href.startsWith('data:text/csv;charset=utf-8,')).toBe(true);
+    const text = decodeURIComponent(href.slice(href.indexOf(',') + 1));
+    const [header, example, rest] = text.split('\r\n');
+    expect(header).toBe('PaymentTransactionId,AllocatedStatus');
+    const [id, status] = (example ?? '').split(',');
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(allocatedStatuses).toContain(status);
+    expect(rest).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 import { agingBuckets, type AgedReceivablesTotals, type AgingBucket } from '@ledgerline/contract';
 import { Group, Stack, Text } from '@mantine/core';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { bucketTitles } from '../table/use-aged-receivables-columns';
 
 /** From current (calm) to over 90 days (alarm); each at least 3:1 against white (WCAG 1.4.11). */

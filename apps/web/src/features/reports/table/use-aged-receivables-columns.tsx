@@ -3,7 +3,7 @@ import { Anchor, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { DataGridColumn } from '@/ui/data-grid';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 
 /** The buckets' titles, in their order (contract agingBuckets, then the total). */
 export const bucketTitles = {

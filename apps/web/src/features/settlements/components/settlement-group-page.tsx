@@ -34,14 +34,16 @@ import { useDeleteSettlementConfiguration } from '../api/save-settlement-configu
 import type { CreatableType } from './settlement-configuration-form';
 import { SettlementConfigurationDialog } from './settlement-configuration-dialog';
 import { SettlementGroupForm } from './settlement-group-form';
+import { formatMoney } from '@/ui/money-format';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 type Dialog = { type: CreatableType; configuration?: SettlementConfiguration } | null;
 
 function amountOf(configuration: SettlementConfiguration) {
   return configuration.type === 'PercentageDiscount'
     ? `${configuration.percentageDiscount ?? 0}%`
-    : `${configuration.currency ?? ''} ${(configuration.amount ?? 0).toFixed(2)}`.trim();
+    : formatMoney(configuration.amount ?? 0, configuration.currency);
 }
 
 /** spec 3 §2 settlements/{id}: the group page. */
@@ -172,7 +174,7 @@ export function SettlementGroupPage() {
         )}
       </Card>
       {current.configurations.length === 0 ? (
-        <Text c="dimmed">There are no settlement configurations in this group.</Text>
+        <EmptyState message="There are no settlement configurations in this group." />
       ) : (
         <ScrollArea.Autosize mah={600}>
           <WideTable>

@@ -11,6 +11,7 @@ import { usePermission } from '@/ui/use-permission';
 import { useDeleteSettlementGroup } from '../api/delete-settlement-group';
 import { useSettlementGroups } from '../api/get-settlement-groups';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 function SettlementGroupsList() {
   const groups = useSettlementGroups();
@@ -57,7 +58,7 @@ function SettlementGroupsList() {
       ) : groups.isError ? (
         <Alert color="red">An error occurred loading the data</Alert>
       ) : sorted.length === 0 ? (
-        <Text c="dimmed">No settlement groups yet.</Text>
+        <EmptyState message="No settlement groups yet." />
       ) : (
         <WideTable>
         <Table striped highlightOnHover aria-label="Settlement groups">

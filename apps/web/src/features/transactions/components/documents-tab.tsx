@@ -18,6 +18,7 @@ import { getDocumentData } from '../api/get-document-data';
 import { useUploadDocument } from '../api/upload-document';
 import { formatFileSize } from './file-size';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 2 §7: "file name from the content-disposition header, default document.pdf". */
 const defaultFileName = 'document.pdf';
@@ -140,7 +141,7 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
         </FileButton>
       </Group>
       {transaction.documents.length === 0 ? (
-        <Text>No documents</Text>
+        <EmptyState message="No documents" />
       ) : (
         <WideTable>
         <Table striped aria-label="Documents">

@@ -1,8 +1,9 @@
-import { Badge, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Stack, Table, Title } from '@mantine/core';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { useTransactionQuote } from '../api/get-transaction-quote';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 /** Issue 11: the offers that apply today, generated ones marked apart from manual ones. */
 export function OffersApplyingToday({ transactionId }: { transactionId: string }) {
@@ -13,9 +14,7 @@ export function OffersApplyingToday({ transactionId }: { transactionId: string }
     <Stack gap="xs">
       <Title order={5}>Offers that apply if paid today</Title>
       {offers.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No offer applies today.
-        </Text>
+        <EmptyState message="No offer applies today." />
       ) : (
         <WideTable>
         <Table aria-label="Offers that apply today">

@@ -1,14 +1,15 @@
 import type { TransactionDetail } from '@ledgerline/contract';
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Table } from '@mantine/core';
 import { Link } from 'react-router';
 import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { spaceWords } from '@/ui/words';
 import { WideTable } from '@/ui/wide-table';
+import { EmptyState } from '@/ui/empty-state';
 
 /** spec 2 §3 Payment allocations of the transaction. */
 export function PaymentAllocationsTab({ transaction }: { transaction: TransactionDetail }) {
-  if (transaction.paymentAllocations.length === 0) return <Text>No payment allocations</Text>;
+  if (transaction.paymentAllocations.length === 0) return <EmptyState message="No payment allocations" />;
   return (
     <WideTable>
     <Table striped aria-label="Payment allocations">
@@ -52,12 +53,16 @@ export function PaymentAllocationsTab({ transaction }: { transaction: Transactio
   );
 }
 
+/** The late-payment tab's lines: one per fee detail (its count on the tab). */
+export const latePaymentLines = (transaction: TransactionDetail) =>
+  transaction.paymentFeeTransactions.reduce((sum, fee) => sum + fee.feeDetails.length, 0);
+
 /** spec 2 §3 Late-payment fee records charged with payments of the transaction. */
 export function LatePaymentsTab({ transaction }: { transaction: TransactionDetail }) {
   const lines = transaction.paymentFeeTransactions.flatMap((fee) =>
     fee.feeDetails.map((detail, index) => ({ fee, detail, key: `${fee.id}-${index}` })),
   );
-  if (lines.length === 0) return <Text>No late payments</Text>;
+  if (lines.length === 0) return <EmptyState message="No late payments" />;
   return (
     <WideTable>
     <Table striped aria-label="Late payments">

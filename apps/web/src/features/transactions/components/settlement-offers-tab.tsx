@@ -13,6 +13,7 @@ import { spaceWords } from '@/ui/words';
 import { useDeleteSettlementOffer } from '../api/delete-settlement-offer';
 import { OffersApplyingToday } from './generated-offers';
 import { SettlementOfferDialog } from './settlement-offer-dialog';
+import { EmptyState } from '@/ui/empty-state';
 
 type DialogState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; offer: SettlementOffer };
 
@@ -60,7 +61,7 @@ export function SettlementOffersTab({ transaction }: { transaction: TransactionD
         </Button>
       </Group>
       {transaction.settlementOffers.length === 0 ? (
-        <Text>No settlement offers</Text>
+        <EmptyState message="No settlement offers" />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table striped aria-label="Settlement offers">

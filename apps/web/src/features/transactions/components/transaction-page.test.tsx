@@ -129,6 +129,28 @@ describe('the transaction page', () => {
     expect(screen.getByRole('tab', { name: /Documents/ })).toHaveTextContent('1');
   });
 
+  // issue 22 item 13: every tab that holds a list shows its count, the same way.
+  it('counts every list tab: offers, allocations, late payments and documents', async () => {
+    const fee = {
+      id: '0199f0aa-0000-7000-8000-0000000000f1',
+      createdOn: '2026-11-20T10:00:00.000Z',
+      transactionId: id,
+      paymentTransactionId: '0199f0aa-0000-7000-8000-0000000000f2',
+      feeDetails: [
+        { type: 'FixedSum', currency: 'GBP', amount: 40 },
+        { type: 'Interest', currency: 'GBP', amount: 2.5 },
+      ],
+    };
+    stubFetch({ [`GET /transactions/${id}`]: { body: { ...detail, paymentFeeTransactions: [fee] } } });
+    renderPage();
+    await screen.findByRole('heading', { name: '£1,234.50' });
+    expect(screen.getByRole('tab', { name: /^Settlement offers\s*2 settlement offers$/ })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /^Payment allocations\s*0 payment allocations$/ })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /^Late payments\s*2 late payments$/ })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /^Documents\s*1 documents$/ })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Info' })).toBeInTheDocument();
+  });
+
   it('badges an invoice past due with its days late, at the top and beside its due date (issue 22 item 9)', async () => {
     const dueDate = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     stubFetch({ [`GET /transactions/${id}`]: { body: { ...detail, dueDate } } });

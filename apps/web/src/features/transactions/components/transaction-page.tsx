@@ -1,6 +1,5 @@
 import {
   Anchor,
-  Badge,
   Breadcrumbs,
   Group,
   Skeleton,
@@ -11,27 +10,17 @@ import {
 } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { DetailLoadError, isRecordId } from '@/ui/detail-load-error';
-import { formatMoney } from '@/ui/format';
+import { formatMoney } from '@/ui/money-format';
 import { useTransaction } from '../api/get-transaction';
 import { DocumentsTab } from './documents-tab';
 import { IfPaidToday } from './if-paid-today';
 import { OverdueBadge } from './overdue-badge';
 import { PaidStatusTag } from './paid-status-tag';
-import { LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
+import { latePaymentLines, LatePaymentsTab, PaymentAllocationsTab } from './payments-tabs';
+import { CountTab } from '@/ui/count-tab';
 import { SettlementOffersTab } from './settlement-offers-tab';
 import { TransactionInfoTab } from './transaction-info-tab';
 import { scrollingTabs } from '@/ui/scrolling-tabs';
-
-function CountLabel({ label, count }: { label: string; count: number }) {
-  return (
-    <Group gap={6} wrap="nowrap">
-      {label}
-      <Badge size="sm" variant="light" aria-label={`${count} ${label.toLowerCase()}`}>
-        {count}
-      </Badge>
-    </Group>
-  );
-}
 
 /** spec 2 §2 Accounting transaction detail: titled with its amount, five tabs. */
 export function TransactionPage() {
@@ -75,14 +64,10 @@ export function TransactionPage() {
       <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
-          <Tabs.Tab value="settlement-offers">
-            <CountLabel label="Settlement offers" count={transaction.settlementOffers.length} />
-          </Tabs.Tab>
-          <Tabs.Tab value="payment-allocations">Payment allocations</Tabs.Tab>
-          <Tabs.Tab value="late-payments">Late payments</Tabs.Tab>
-          <Tabs.Tab value="documents">
-            <CountLabel label="Documents" count={transaction.documents.length} />
-          </Tabs.Tab>
+          <CountTab value="settlement-offers" label="Settlement offers" count={transaction.settlementOffers.length} />
+          <CountTab value="payment-allocations" label="Payment allocations" count={transaction.paymentAllocations.length} />
+          <CountTab value="late-payments" label="Late payments" count={latePaymentLines(transaction)} />
+          <CountTab value="documents" label="Documents" count={transaction.documents.length} />
         </Tabs.List>
         <Tabs.Panel value="info" pt="lg">
           <TransactionInfoTab transaction={transaction} />

@@ -1,5 +1,5 @@
 import type { WebHookDelivery, WebHookEndpoint } from '@ledgerline/contract';
-import { Button, Code, Group, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEye, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -10,6 +10,8 @@ import { failureMessage } from '@/ui/form-errors';
 import { StatusTag, type StatusTone } from '@/ui/status-tag';
 import { useRevealSecret, useRotateSecret } from '../api/endpoint-secret';
 import { useDeliveries, useResendDelivery } from '../api/get-deliveries';
+import { EmptyState } from '@/ui/empty-state';
+import { Pager } from '@/ui/pager';
 
 const itemsPerPage = 10;
 const tones: Record<WebHookDelivery['status'], StatusTone> = {
@@ -118,9 +120,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           Loading deliveries…
         </Text>
       ) : items.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No deliveries yet. Events are listed here as they are sent.
-        </Text>
+        <EmptyState message="No deliveries yet. Events are listed here as they are sent." />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table striped aria-label="Deliveries">
@@ -192,14 +192,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      {total > itemsPerPage && (
-        <Pagination
-          total={Math.ceil(total / itemsPerPage)}
-          value={page}
-          onChange={setPage}
-          size="sm"
-        />
-      )}
+      <Pager page={page} pageSize={itemsPerPage} total={total} onChange={setPage} label="Delivery pages" />
     </Stack>
   );
 }
