@@ -1,6 +1,7 @@
-import { Grid, Stack } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { DashboardHeader } from './dashboard-header';
+import classes from './dashboard-page.module.css';
 import { NotificationAlerts } from './notification-alerts';
 
 /** A panel another area mounts on the dashboard (registered in app/dashboard-panels.tsx). */
@@ -18,13 +19,13 @@ export function DashboardPage({ panels }: { panels: readonly DashboardPanel[] })
       <DashboardHeader />
       <NotificationAlerts />
       {panels.length > 0 && (
-        <Grid gutter="lg">
+        <div className={classes.panels}>
           {panels.map((panel) => (
-            <Grid.Col key={panel.id} span={{ base: 12, lg: panel.span === 'full' ? 12 : 6 }}>
+            <div key={panel.id} className={panel.span === 'full' ? classes.full : undefined}>
               {panel.element}
-            </Grid.Col>
+            </div>
           ))}
-        </Grid>
+        </div>
       )}
     </Stack>
   );
