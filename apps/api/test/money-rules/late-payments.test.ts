@@ -166,6 +166,10 @@ describe('company preferences', () => {
       defaultCountryId: 826,
       defaultEditPaymentStatus: 'Disable',
       allowTransactionCurrencyChange: 'Disable',
+      // The reminder run's defaults (issue 23): no default schedule, 09:00 London time.
+      defaultReminderScheduleId: null,
+      reminderTime: '09:00',
+      reminderTimeZone: 'Europe/London',
     });
     const configuration = await create(fresh);
     await call(fresh, 'PUT', 'company-settings/preferences', {

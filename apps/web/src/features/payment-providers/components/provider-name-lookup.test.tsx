@@ -62,8 +62,10 @@ describe('the Name field looks the name up as it is typed', () => {
     expect(lookups(calls).length).toBeLessThan(3);
 
     await userEvent.type(name, ' 2');
+    // The message may go as the name changes, before the debounced lookup of the new name is sent:
+    // wait for that lookup, then for its answer.
+    await waitFor(() => expect(lookups(calls).at(-1)).toBe('name eq CARD gateway 2'));
     await waitFor(() => expect(screen.queryByText(messages.nameExists)).toBeNull());
-    expect(lookups(calls).at(-1)).toBe('name eq CARD gateway 2');
     expect(name).not.toHaveAttribute('aria-invalid', 'true');
   });
 
