@@ -34,6 +34,8 @@ async function openSettingsEntry(page: Page, name: string) {
     .poll(
       () =>
         entry.evaluate((link) => {
+          // A long Settings group can put the entry below the menu's fold: scroll it into view.
+          link.scrollIntoView({ block: 'nearest' });
           const box = link.getBoundingClientRect();
           const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
           return hit !== null && link.contains(hit);
