@@ -69,15 +69,22 @@ export function useGridState({
   });
 
   // The address changed under the list (a link to the same list with another view, Back within
-  // it): the list follows. Our own writes below are recognised and not read back.
+  // it): the list follows. Our own writes below are recognised and not read back — all the recent
+  // ones, not only the last: two quick changes (a filter applied, then the page reset) write two
+  // addresses, and the first arriving after the second was written must not put the first back.
   const addressText = searchParams.toString();
-  const written = useRef<string>(addressText);
+  const written = useRef<string[]>([addressText]);
   useEffect(() => {
-    if (!address || clearRequested || addressText === written.current) return;
+    if (!address || clearRequested) return;
+    if (written.current.includes(addressText)) {
+      // Caught up with the last write: earlier ones are no longer expected.
+      if (addressText === written.current.at(-1)) written.current = [addressText];
+      return;
+    }
     const params = new URLSearchParams(addressText);
     const current = withGridAddress(params, state, defaultSort).toString();
     if (current === addressText) return;
-    written.current = addressText;
+    written.current = [addressText];
     setState(gridStateFromAddress(params, defaultSort));
     // Only a change of the address is followed here; the state's own changes are written below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -90,9 +97,10 @@ export function useGridState({
   useEffect(() => {
     if (!address || clearRequested) return;
     const next = withGridAddress(new URLSearchParams(latestAddress.current), state, defaultSort);
-    written.current = next.toString();
+    const text = next.toString();
+    written.current = [...written.current.slice(-9), text];
     // Unchanged: no navigation (each one makes a new location, and would come round again).
-    if (written.current === latestAddress.current) return;
+    if (text === latestAddress.current) return;
     setSearchParams(next, { replace: true });
     // defaultSort is the page's constant; setSearchParams changes with every location.
     // eslint-disable-next-line react-hooks/exhaustive-deps
