@@ -348,7 +348,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       reads: 0,
       failures: 0,
     };
-    const settings = () => ({ ...connectionSettings(), connectionString });
+    // Standbys are reached directly, never through the pooler: their timeouts travel as usual.
+    const settings = () =>
+      settingsOf({ ...options, connectionString, directConnectionString: undefined });
     let copies: pg.Pool | undefined;
     return {
       connectionString,
@@ -541,11 +543,18 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
  * hold from the first statement (defaultConnectionTimeouts).
  */
 function settingsOf(options: PostgresOptions) {
-  return {
+  const base = {
     connectionString: options.connectionString,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+  };
+  // pgbouncer 1.18 refuses startup parameters it does not know, and a server connection's
+  // settings are not the client's to choose: through a pooler the timeouts are the role's or the
+  // database's (ALTER ROLE … SET statement_timeout, README "Production set-up").
+  if (options.directConnectionString !== undefined) return base;
+  return {
+    ...base,
     statement_timeout: options.statementTimeoutMs ?? defaultConnectionTimeouts.statementTimeoutMs,
     idle_in_transaction_session_timeout:
       options.idleInTransactionTimeoutMs ?? defaultConnectionTimeouts.idleInTransactionTimeoutMs,
