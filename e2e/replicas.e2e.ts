@@ -252,6 +252,23 @@ describe('through pgbouncer in transaction pooling mode', () => {
     });
     expect(updated.status, await updated.clone().text()).toBe(200);
 
+    // An access key: its look-up is a statement drizzle prepares by name, which goes unnamed
+    // through the pooler; many calls at once land on every server connection.
+    const key = await session.fetch('/api/v0/access-keys', {
+      method: 'POST',
+      json: { name: 'Pooled connector' },
+    });
+    expect(key.status, await key.clone().text()).toBe(201);
+    const { accessKey } = (await key.json()) as { accessKey: string };
+    const byKey = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${server.url}/api/v0/banks${i % 2 ? '?itemsPerPage=3' : ''}`, {
+          headers: { authorization: `Bearer ${accessKey}`, ...company },
+        }),
+      ),
+    );
+    for (const call of byKey) expect(call.status, await call.clone().text()).toBe(200);
+
     // A demo company: its provisioning is a pg-boss job (polling, no LISTEN) that imports
     // its data through the pooler.
     const created = await session.fetch('/api/v0/data-sets', {
