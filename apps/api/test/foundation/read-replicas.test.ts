@@ -206,3 +206,61 @@ describe.skipIf(!url)('reads on a standby through HTTP (PostgreSQL)', () => {
     );
   });
 });
+
+describe.skipIf(!url)('through a pooler in transaction mode (PostgreSQL)', () => {
+  let ctx: TestContext;
+  let merchant: SignedIn;
+  const company = { 'dataset-id': '1' };
+  const onPoolConnection = async (text: string) => (await ctx.database.raw.query(text)).rows;
+
+  beforeAll(async () => {
+    // One pooled connection, so what any call leaves on a connection is seen by the next query.
+    ctx = await buildTestApp(
+      {},
+      {
+        poolSize: 1,
+        postgres: (database) => ({ directConnectionString: database.toString() }),
+      },
+    );
+    merchant = await signIn(ctx, { tenantName: 'Pooled Ltd' });
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('leaves no named statement and no session state on the connection, for every kind of call', async () => {
+    const key = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v0/access-keys',
+      headers: merchant.headers(),
+      payload: { name: 'Pooled connector' },
+    });
+    expect(key.statusCode, key.body).toBe(201);
+    const byKey = { authorization: `Bearer ${key.json().accessKey as string}`, ...company };
+    const calls = await Promise.all([
+      ctx.app.inject({ method: 'GET', url: '/api/v0/banks', headers: byKey }),
+      ctx.app.inject({ method: 'GET', url: '/api/v0/banks?itemsPerPage=2', headers: byKey }),
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v0/banks',
+        headers: byKey,
+        payload: { accountName: 'Pooled bank', currency: 'GBP' },
+      }),
+      ctx.app.inject({ method: 'GET', url: '/api/v0/banks', headers: merchant.headers(company) }),
+      ctx.app.inject({
+        method: 'GET',
+        url: '/api/v0/company-settings',
+        headers: merchant.headers(company),
+      }),
+    ]);
+    expect(calls.map((call) => call.statusCode)).toEqual([200, 200, 201, 200, 200]);
+    // drizzle's `.prepare('ledgerline_access_key…')` went unnamed; reads were transactions.
+    expect(await onPoolConnection('select name from pg_prepared_statements')).toEqual([]);
+    expect(
+      await onPoolConnection(
+        `select current_user = session_user as owner, coalesce(current_setting('app.tenant_id', true), '') as tenant`,
+      ),
+    ).toEqual([{ owner: true, tenant: '' }]);
+  });
+});
