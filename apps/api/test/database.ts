@@ -2,12 +2,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import {
-  openPglite,
-  openPostgres,
-  type Database,
-  type PostgresOptions,
-} from '../src/db/client.js';
+import { openPglite, openPostgres, type Database, type PostgresOptions } from '../src/db/client.js';
 
 /**
  * The migrated template of this run (test/setup/database-template.ts), or undefined when the
