@@ -486,22 +486,30 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       const { dialect } = db as unknown as { dialect: PgDialect };
       const query = dialect.sqlToQuery(statement);
       const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout`;
-      // An export reads on a standby when it may; a standby that fails to start it, the primary.
+      const timeout =
+        copyOptions.timeoutMs === undefined
+          ? ''
+          : `; set local statement_timeout = ${Math.max(1, Math.round(copyOptions.timeoutMs))}`;
+      const begin = async (connections: pg.Pool) => {
+        const client = await connections.connect();
+        try {
+          await client.query(`${beginAsTenant(tenantId, ' read only')}${timeout}`);
+          return client;
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
+      };
+      // An export reads on a standby when it may; one that cannot start it there starts on the
+      // primary (once its rows flow, a failure ends it as on the primary).
       const standby = standbyForRead();
-      const connect = () => copyConnections().connect();
       const client = standby
-        ? await onStandby(standby, () => standby.copyConnections().connect(), connect)
-        : await connect();
-      try {
-        const timeout =
-          copyOptions.timeoutMs === undefined
-            ? ''
-            : `; set local statement_timeout = ${Math.max(1, Math.round(copyOptions.timeoutMs))}`;
-        await client.query(`${beginAsTenant(tenantId, ' read only')}${timeout}`);
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
-      }
+        ? await onStandby(
+            standby,
+            () => begin(standby.copyConnections()),
+            () => begin(copyConnections()),
+          )
+        : await begin(copyConnections());
       const stream = client.query(copyTo(text));
       let settled = false;
       const settle = (outcome: 'ended' | Error) => {

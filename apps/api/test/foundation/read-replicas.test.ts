@@ -172,6 +172,16 @@ describe.skipIf(!url)('reads on a standby through HTTP (PostgreSQL)', () => {
     expect(servedByStandby(await listBanks(reader))).toBe(true);
   });
 
+  it('makes an export on the standby', async () => {
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/payment-transactions/export',
+      headers: reader.headers(company),
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(servedByStandby(exported)).toBe(true);
+  });
+
   it('shows each standby’s state and lag in /metrics', async () => {
     const metrics = await ctx.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.statusCode).toBe(200);
@@ -199,6 +209,13 @@ describe.skipIf(!url)('reads on a standby through HTTP (PostgreSQL)', () => {
     // Down: skipped without trying it.
     const after = await listBanks(reader);
     expect(after.statusCode).toBe(200);
+    const exported = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/v0/payment-transactions/export',
+      headers: reader.headers(company),
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(servedByStandby(exported)).toBe(false);
     expect(ctx.database.replicas!()[0]!.failures).toBe(failures);
     const metrics = await ctx.app.inject({ method: 'GET', url: '/metrics' });
     expect(metrics.body).toMatch(
