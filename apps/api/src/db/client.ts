@@ -379,6 +379,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       ? monitorReplicas(standbys, {
           maxLagMs: options.replicaMaxLagMs ?? 5_000,
           intervalMs: options.replicaCheckMs ?? 500,
+          primaryLsn: async () =>
+            parseLsn(
+              (await pool.query('select pg_current_wal_flush_lsn()::text as lsn')).rows[0]?.lsn,
+            ),
           settings: connectionSettings(),
         })
       : undefined;

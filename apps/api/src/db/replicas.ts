@@ -108,6 +108,29 @@ export function stateAfterCheck(check: ReplicaCheck | null, maxLagMs: number): R
   return check.lagMs > maxLagMs ? 'lagging' : 'up';
 }
 
+/**
+ * How far behind a standby is in time: the primary's WAL position is sampled at each check; a
+ * standby that has replayed `replayLsn` is behind by the age of the oldest sample it has not
+ * reached (0 when it has reached them all). Accurate to one check interval, and right when the
+ * primary is idle, which `now() - pg_last_xact_replay_timestamp()` is not (it counts the time
+ * since the last commit, however long ago, whenever a new record is on its way).
+ */
+export function createPrimaryHistory(keepMs: number) {
+  const samples: { at: number; lsn: bigint }[] = [];
+  return {
+    add(lsn: bigint, at = Date.now()) {
+      const last = samples.at(-1);
+      if (!last || lsn > last.lsn) samples.push({ at, lsn });
+      while (samples.length > 1 && samples[0]!.at < at - keepMs) samples.shift();
+    },
+    lagMs(replayLsn: bigint, now = Date.now()): number | undefined {
+      if (samples.length === 0) return undefined;
+      const behind = samples.find((sample) => sample.lsn > replayLsn);
+      return behind ? Math.max(0, now - behind.at) : 0;
+    },
+  };
+}
+
 /** A connection failure (the standby went away), as opposed to a statement's own error. */
 export function isConnectionFailure(error: unknown): boolean {
   const cause = ((error as { cause?: unknown }).cause ?? error) as {
@@ -131,8 +154,15 @@ export function isConnectionFailure(error: unknown): boolean {
  */
 export function monitorReplicas(
   replicas: { connectionString: string; status: ReplicaStatus }[],
-  options: { maxLagMs: number; intervalMs: number; settings: pg.ClientConfig },
+  options: {
+    maxLagMs: number;
+    intervalMs: number;
+    settings: pg.ClientConfig;
+    /** The primary's WAL position now (pg_current_wal_flush_lsn()). */
+    primaryLsn?: () => Promise<bigint>;
+  },
 ) {
+  const history = createPrimaryHistory(Math.max(options.maxLagMs * 4, 60_000));
   const monitors = new Map<ReplicaStatus, pg.Client | undefined>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -155,9 +185,12 @@ export function monitorReplicas(
         await client.connect();
       }
       const { rows } = await client.query<{ replay: string; lag_ms: number }>(replicaProbe);
+      const replayLsn = parseLsn(rows[0]?.replay);
+      // Behind the primary's samples; without them (the primary unreachable), the standby's own
+      // estimate.
       const answer: ReplicaCheck = {
-        replayLsn: parseLsn(rows[0]?.replay),
-        lagMs: Number(rows[0]?.lag_ms ?? 0),
+        replayLsn,
+        lagMs: history.lagMs(replayLsn) ?? Number(rows[0]?.lag_ms ?? 0),
       };
       replica.status.replayLsn = answer.replayLsn;
       replica.status.lagMs = Math.round(answer.lagMs);
@@ -172,7 +205,17 @@ export function monitorReplicas(
     }
   }
 
+  async function samplePrimary() {
+    if (!options.primaryLsn) return;
+    try {
+      history.add(await options.primaryLsn());
+    } catch {
+      // The primary's own trouble shows elsewhere; the standbys keep their last lag.
+    }
+  }
+
   async function round() {
+    await samplePrimary();
     await Promise.all(replicas.map(check));
     if (!stopped) timer = setTimeout(() => void round(), options.intervalMs).unref();
   }
@@ -180,7 +223,10 @@ export function monitorReplicas(
   return {
     /** The first check of every standby: waited for at start so the first reads can use them. */
     start: () => round(),
-    checkNow: () => Promise.all(replicas.map(check)),
+    checkNow: async () => {
+      await samplePrimary();
+      await Promise.all(replicas.map(check));
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chooseReplica,
+  createPrimaryHistory,
   formatLsn,
   parseLsn,
   stateAfterCheck,
@@ -60,6 +61,21 @@ describe('choosing a standby', () => {
       [b, 1],
     ]);
     expect(chooseReplica([a, b], 0n, (r) => load.get(r)!)).toBe(b);
+  });
+
+  it('measures lag as the age of the oldest primary position the standby has not replayed', () => {
+    const history = createPrimaryHistory(60_000);
+    expect(history.lagMs(0n, 0)).toBeUndefined();
+    history.add(100n, 1_000);
+    history.add(100n, 2_000); // the primary idle: no new sample
+    history.add(300n, 3_000);
+    history.add(500n, 4_000);
+    expect(history.lagMs(500n, 4_100)).toBe(0);
+    expect(history.lagMs(100n, 4_100)).toBe(1_100);
+    expect(history.lagMs(50n, 4_100)).toBe(3_100);
+    // Idle for long, then one record on its way: behind by its age, not by the idle time.
+    history.add(600n, 60_000);
+    expect(history.lagMs(500n, 60_050)).toBe(50);
   });
 
   it('skips a standby past the lag bound until it is back within it, and one that does not answer', () => {
