@@ -65,7 +65,8 @@ describe('reads on a streaming standby', () => {
         DATABASE_URL: cluster.primaryUrl(database),
         DATABASE_REPLICA_URL: cluster.standbyUrl(database),
         DATABASE_REPLICA_CHECK_MS: '200',
-        DATABASE_REPLICA_MAX_LAG_MS: '5000',
+        // Short, so the paused standby is seen lagging within the journey.
+        DATABASE_REPLICA_MAX_LAG_MS: '2000',
       },
     });
     admin = await signInOverHttp(server.url, server.adminEmail, server.adminPassword);
@@ -101,7 +102,7 @@ describe('reads on a streaming standby', () => {
     expect(metrics).toMatch(/ledgerline_database_replica_lag_seconds\{replica="[^"]+"\} /);
   });
 
-  it('shows a save made in the browser at once, while the standby has not replayed it', async () => {
+  it('shows a save made in the browser at once, while the standby has not replayed it, and skips it once it lags', async () => {
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     context.setDefaultTimeout(15_000);
@@ -154,9 +155,32 @@ describe('reads on a streaming standby', () => {
         database,
       );
       expect(standby!.behind).toBe(true);
+
+      // Still paused: past the lag bound it is skipped for everyone, and /metrics says so.
+      const lagging = async () =>
+        /ledgerline_database_replica_state\{replica="[^"]+",state="lagging"\} 1/.test(
+          await metricsOf(server),
+        );
+      await expect.poll(lagging, { timeout: 15_000, interval: 250 }).toBe(true);
+      const skipped = await admin.fetch('/api/v0/banks', { headers: company });
+      expect(skipped.status).toBe(200);
+      expect(skipped.headers.get('x-ledgerline-read')).toBeNull();
+      expect(await metricsOf(server)).toMatch(
+        /ledgerline_database_replica_lag_seconds\{replica="[^"]+"\} ([2-9]|[1-9]\d)/,
+      );
     } finally {
       await cluster.query('select pg_wal_replay_resume()', 'standby', database);
     }
+    // Caught up: back in use.
+    await expect
+      .poll(
+        async () =>
+          /ledgerline_database_replica_state\{replica="[^"]+",state="up"\} 1/.test(
+            await metricsOf(server),
+          ),
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe(true);
     await context.close();
   });
 
