@@ -6,8 +6,8 @@ export default defineConfig({
   test: {
     name: 'e2e',
     include: ['**/*.e2e.ts'],
-    // Its own step (vitest.scale.config.ts): it needs PostgreSQL and HAProxy.
-    exclude: ['**/node_modules/**', '**/scale-out.e2e.ts'],
+    // Their own steps (vitest.scale.config.ts, vitest.replicas.config.ts): PostgreSQL, HAProxy, pgbouncer.
+    exclude: ['**/node_modules/**', '**/scale-out.e2e.ts', '**/replicas.e2e.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // One browser journey at a time: the machines have two cores.

@@ -23,6 +23,7 @@ import { registerAuth } from './platform/auth.js';
 import { createFeatureFlags } from './platform/feature-flags.js';
 import { createLogger } from './platform/logger.js';
 import { registerMetrics } from './platform/metrics.js';
+import { registerReadRouting } from './platform/read-routing.js';
 import { clientReportsRoutes } from './features/client-reports/client-reports.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import {
@@ -277,6 +278,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     listener: config.METRICS_PORT
       ? { host: config.METRICS_HOST, port: config.METRICS_PORT }
       : undefined,
+  });
+  // Before authentication's hook: every request's reads run in a read route (issue 25).
+  registerReadRouting(app, database, {
+    cookieSecure: config.cookieSecure,
+    registry: metricsRegistry,
   });
 
   const sessions = createSessionStore(database, {

@@ -27,6 +27,21 @@ export const configSchema = z.object({
    */
   DATABASE_READ_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(2),
   /**
+   * Streaming standbys (comma list of connection strings): the reads of GET requests (lists,
+   * counts, exports, reports, the dashboard) go to one that is up, within
+   * DATABASE_REPLICA_MAX_LAG_MS and has replayed the caller's last write (issue 25).
+   */
+  DATABASE_REPLICA_URL: z.string().optional(),
+  /** A standby lagging more than this many milliseconds is skipped until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How often each standby's replay position and lag are checked, in milliseconds. */
+  DATABASE_REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(500),
+  /**
+   * The primary itself when DATABASE_URL is a pooler in transaction mode (pgbouncer): migrations
+   * run here under their session lock, and nothing through the pooler names a statement.
+   */
+  DATABASE_DIRECT_URL: z.string().optional(),
+  /**
    * statement_timeout and idle_in_transaction_session_timeout of every PostgreSQL connection, in
    * milliseconds (0: none). Migrations run without them.
    */

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { openPglite, openPostgres, type Database } from '../src/db/client.js';
+import { openPglite, openPostgres, type Database, type PostgresOptions } from '../src/db/client.js';
 
 /**
  * The migrated template of this run (test/setup/database-template.ts), or undefined when the
@@ -28,6 +28,8 @@ export async function createTestDatabase(
     readConnections?: number;
     /** Where the app connects on PostgreSQL, e.g. through a test's TCP proxy (test/tcp-proxy.ts). */
     route?: (url: URL) => URL;
+    /** More of openPostgres's options, given the test database's address (standbys, a pooler). */
+    postgres?: (url: URL) => Partial<PostgresOptions>;
   } = {},
 ): Promise<{
   database: Database;
@@ -60,6 +62,7 @@ export async function createTestDatabase(
     connectionString: (options.route ? options.route(target) : target).toString(),
     poolSize: options.poolSize ?? 5,
     readConnections: options.readConnections,
+    ...options.postgres?.(target),
   });
   if (copyOf?.kind !== 'postgres') await database.migrate();
   return {

@@ -19,6 +19,15 @@ import {
   type ScopedReadClient,
 } from './scoped-read.js';
 import { inlineParameters } from './copy-out.js';
+import {
+  chooseReplica,
+  currentReadRoute,
+  isConnectionFailure,
+  monitorReplicas,
+  parseLsn,
+  replicaName,
+  type ReplicaStatus,
+} from './replicas.js';
 import * as coreSchema from './schema.js';
 import * as receivablesSchema from './schema-receivables.js';
 
@@ -73,6 +82,8 @@ export interface Database {
   ): Promise<Readable>;
   /** Plain SQL for libraries that bring their own (pg-boss) and for health checks. */
   raw: RawClient;
+  /** PostgreSQL with DATABASE_REPLICA_URL: each standby's state, lag and reads (/metrics). */
+  replicas?(): ReplicaStatus[];
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -96,6 +107,12 @@ export function cancelsStatements(executor: Executor): boolean {
 export function isQueryCanceled(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause ?? error;
   return (cause as { code?: string }).code === '57014';
+}
+
+/** A standby cancelled a read that conflicted with the WAL it replays: worth running again. */
+function isConflictWithRecovery(error: unknown): boolean {
+  const cause = ((error as { cause?: unknown }).cause ?? error) as { message?: string };
+  return /conflict with recovery/i.test(cause.message ?? '');
 }
 
 /**
@@ -258,6 +275,47 @@ export interface PostgresOptions {
   /** Connections that reads share (db/scoped-read.ts); default 2. */
   readConnections?: number;
   migrationsFolder?: string;
+  /** Streaming standbys that tenant reads of GET requests may go to (db/replicas.ts). */
+  replicaConnectionStrings?: string[];
+  /** A standby lagging more than this many milliseconds is skipped; default 5 s. */
+  replicaMaxLagMs?: number;
+  /** How often each standby's replay position and lag are checked (ms); default 500. */
+  replicaCheckMs?: number;
+  /**
+   * Set when connectionString is a pooler in transaction mode (pgbouncer): the primary itself,
+   * for what needs one session (migrations under a session advisory lock). Through the pooler no
+   * statement is named and no read relies on a connection's session (docs/decisions.md
+   * "pgbouncer in transaction mode").
+   */
+  directConnectionString?: string;
+}
+
+/** The LSN after a commit, asked in the COMMIT's own message (one round trip, one transaction). */
+const commitReturningLsn = 'commit; select pg_current_wal_insert_lsn()::text as lsn';
+
+/**
+ * Through a pooler in transaction mode the next statement may run on another server connection,
+ * where a statement named on this one does not exist (pgbouncer 1.18 keeps none): every query
+ * of the pool goes unnamed, parsed each time.
+ */
+function withoutNamedStatements(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+      config: unknown,
+      ...rest: unknown[]
+    ) => {
+      if (
+        config &&
+        typeof config === 'object' &&
+        !('submit' in config) &&
+        (config as { name?: string }).name
+      ) {
+        return query({ ...(config as object), name: undefined }, ...rest);
+      }
+      return query(config, ...rest);
+    };
+  });
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
@@ -270,6 +328,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     pipeline: true,
   } as pg.PoolConfig);
   survivesConnectionLoss(pool);
+  const pooled = options.directConnectionString !== undefined;
+  if (pooled) withoutNamedStatements(pool);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const reads = createReadConnections(
     () =>
@@ -279,7 +339,90 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       } as pg.ClientConfig),
     options.readConnections ?? 2,
   );
-  const transactions = createPostgresTransactions(pool, db, reads);
+  const standbys = (options.replicaConnectionStrings ?? []).map((connectionString) => {
+    const status: ReplicaStatus = {
+      name: replicaName(connectionString),
+      state: 'starting',
+      lagMs: null,
+      replayLsn: 0n,
+      reads: 0,
+      failures: 0,
+    };
+    // Standbys are reached directly, never through the pooler: their timeouts travel as usual.
+    const settings = () =>
+      settingsOf({ ...options, connectionString, directConnectionString: undefined });
+    let copies: pg.Pool | undefined;
+    return {
+      connectionString,
+      status,
+      inFlight: 0,
+      reads: createReadConnections(
+        () => new pg.Client({ ...settings(), pipeline: true } as pg.ClientConfig),
+        options.readConnections ?? 2,
+      ),
+      copyConnections() {
+        if (!copies) {
+          copies = new pg.Pool({ ...settings(), max: 4 });
+          survivesConnectionLoss(copies);
+        }
+        return copies;
+      },
+      async close() {
+        await this.reads.close();
+        await copies?.end();
+      },
+    };
+  });
+  type Standby = (typeof standbys)[number];
+  const monitor =
+    standbys.length > 0
+      ? monitorReplicas(standbys, {
+          maxLagMs: options.replicaMaxLagMs ?? 5_000,
+          intervalMs: options.replicaCheckMs ?? 500,
+          primaryLsn: async () =>
+            parseLsn(
+              (await pool.query('select pg_current_wal_flush_lsn()::text as lsn')).rows[0]?.lsn,
+            ),
+          settings: connectionSettings(),
+        })
+      : undefined;
+  await monitor?.start();
+  /** The standby this read may use, or undefined for the primary. */
+  const standbyForRead = (): Standby | undefined => {
+    if (standbys.length === 0) return undefined;
+    const route = currentReadRoute();
+    if (!route?.replica || route.wrote) return undefined;
+    return chooseReplica(standbys, route.minLsn, (standby) => standby.inFlight);
+  };
+  /** Runs a read on the standby; should it fail there, on the primary. */
+  const onStandby = async <T>(
+    standby: Standby,
+    onReplica: () => Promise<T>,
+    onPrimary: () => Promise<T>,
+  ): Promise<T> => {
+    standby.inFlight++;
+    try {
+      const result = await onReplica();
+      standby.status.reads++;
+      const route = currentReadRoute();
+      if (route) route.replicaReads = (route.replicaReads ?? 0) + 1;
+      return result;
+    } catch (error) {
+      if (isQueryCanceled(error) && !isConflictWithRecovery(error)) throw error;
+      standby.status.failures++;
+      if (isConnectionFailure(error)) {
+        standby.status.state = 'down';
+        standby.status.lagMs = null;
+      }
+      return onPrimary();
+    } finally {
+      standby.inFlight--;
+    }
+  };
+  const transactions = createPostgresTransactions(pool, db, reads, {
+    pooled,
+    recordLsn: standbys.length > 0,
+  });
   const writes = createWriteListeners();
   // COPY holds its connection for the whole stream and cannot share a pipelined one: a few
   // plain connections of its own, opened when first needed.
@@ -298,7 +441,16 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     afterWrite: writes.add,
     writeAsTenant: (tenantId, statement) =>
       writes.after(transactions.writeOne(tenantId, statement)),
-    readAsTenant: (tenantId, fn) => transactions.read(tenantId, fn),
+    readAsTenant: (tenantId, fn) => {
+      const standby = standbyForRead();
+      if (!standby) return transactions.read(tenantId, fn);
+      return onStandby(
+        standby,
+        () => transactions.readOn(standby.reads, tenantId, fn),
+        () => transactions.read(tenantId, fn),
+      );
+    },
+    replicas: () => standbys.map((standby) => ({ ...standby.status })),
     raw: {
       async query(text, values) {
         const result = await pool.query(text, values as unknown[] | undefined);
@@ -306,8 +458,17 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       },
     },
     async migrate() {
-      // Several API processes may start together: one migrates, the others wait on the lock.
-      const connection = await pool.connect();
+      // Several API processes may start together: one migrates, the others wait on the lock. The
+      // lock is the session's: through a pooler, on a connection of its own to the primary.
+      const direct = pooled
+        ? new pg.Pool({
+            ...connectionSettings(),
+            connectionString: options.directConnectionString,
+            max: 1,
+          })
+        : undefined;
+      if (direct) survivesConnectionLoss(direct);
+      const connection = await (direct ?? pool).connect();
       try {
         // A migration may rewrite a large table, and other processes wait on the lock: no
         // timeouts for this connection until it goes back to the pool.
@@ -322,23 +483,37 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           `select pg_advisory_unlock(hashtext('ledgerline.migrations')); reset statement_timeout; reset idle_in_transaction_session_timeout`,
         );
         connection.release();
+        await direct?.end();
       }
     },
     async copyOutAsTenant(tenantId, statement, copyOptions = {}) {
       const { dialect } = db as unknown as { dialect: PgDialect };
       const query = dialect.sqlToQuery(statement);
       const text = `copy (${inlineParameters(query.sql, query.params)}) to stdout`;
-      const client = await copyConnections().connect();
-      try {
-        const timeout =
-          copyOptions.timeoutMs === undefined
-            ? ''
-            : `; set local statement_timeout = ${Math.max(1, Math.round(copyOptions.timeoutMs))}`;
-        await client.query(`${beginAsTenant(tenantId, ' read only')}${timeout}`);
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
-      }
+      const timeout =
+        copyOptions.timeoutMs === undefined
+          ? ''
+          : `; set local statement_timeout = ${Math.max(1, Math.round(copyOptions.timeoutMs))}`;
+      const begin = async (connections: pg.Pool) => {
+        const client = await connections.connect();
+        try {
+          await client.query(`${beginAsTenant(tenantId, ' read only')}${timeout}`);
+          return client;
+        } catch (error) {
+          client.release(error as Error);
+          throw error;
+        }
+      };
+      // An export reads on a standby when it may; one that cannot start it there starts on the
+      // primary (once its rows flow, a failure ends it as on the primary).
+      const standby = standbyForRead();
+      const client = standby
+        ? await onStandby(
+            standby,
+            () => begin(standby.copyConnections()),
+            () => begin(copyConnections()),
+          )
+        : await begin(copyConnections());
       const stream = client.query(copyTo(text));
       let settled = false;
       const settle = (outcome: 'ended' | Error) => {
@@ -363,6 +538,8 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       return stream;
     },
     async close() {
+      await monitor?.stop();
+      await Promise.all(standbys.map((standby) => standby.close()));
       await transactions.close();
       await copyPool?.end();
       await pool.end();
@@ -378,11 +555,18 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
  * hold from the first statement (defaultConnectionTimeouts).
  */
 function settingsOf(options: PostgresOptions) {
-  return {
+  const base = {
     connectionString: options.connectionString,
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+  };
+  // pgbouncer 1.18 refuses startup parameters it does not know, and a server connection's
+  // settings are not the client's to choose: through a pooler the timeouts are the role's or the
+  // database's (ALTER ROLE … SET statement_timeout, README "Production set-up").
+  if (options.directConnectionString !== undefined) return base;
+  return {
+    ...base,
     statement_timeout: options.statementTimeoutMs ?? defaultConnectionTimeouts.statementTimeoutMs,
     idle_in_transaction_session_timeout:
       options.idleInTransactionTimeoutMs ?? defaultConnectionTimeouts.idleInTransactionTimeoutMs,
@@ -466,7 +650,27 @@ function createPostgresTransactions(
   pool: pg.Pool,
   db: Db,
   reads: ReturnType<typeof createReadConnections>,
+  mode: { pooled: boolean; recordLsn: boolean },
 ) {
+  /**
+   * A write's COMMIT, and with standbys the LSN just past it, kept in the request's read route
+   * (its later reads stay on the primary; the caller's next ones wait for a standby that has
+   * replayed it: platform/read-routing.ts).
+   */
+  const commit = async (client: pg.PoolClient): Promise<void> => {
+    const route = currentReadRoute();
+    if (!mode.recordLsn || !route) {
+      await client.query('commit');
+      return;
+    }
+    const results = (await client.query(commitReturningLsn)) as unknown as pg.QueryResult[];
+    const lsn = parseLsn(results.at(-1)?.rows[0]?.lsn);
+    if (lsn > (route.lastLsn ?? 0n)) route.lastLsn = lsn;
+  };
+  const markWriting = () => {
+    const route = currentReadRoute();
+    if (route) route.wrote = true;
+  };
   const internals = db as unknown as {
     dialect: ConstructorParameters<typeof NodePgSession>[1];
     _: { fullSchema: Schema; schema: never; tableNamesMap: Record<string, string> };
@@ -486,8 +690,13 @@ function createPostgresTransactions(
   };
 
   return {
-    async run<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-      const begin = beginAsTenant(tenantId);
+    async run<T>(
+      tenantId: string,
+      fn: (tx: Tx) => Promise<T>,
+      access: '' | ' read only' = '',
+    ): Promise<T> {
+      const begin = beginAsTenant(tenantId, access);
+      if (access === '') markWriting();
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -497,7 +706,8 @@ function createPostgresTransactions(
         begun.catch(() => undefined);
         const result = await fn(transactionOver(writesTogether(client), tenantId));
         await begun;
-        await client.query('commit');
+        if (access === '') await commit(client);
+        else await client.query('commit');
         return result;
       } catch (error) {
         try {
@@ -515,6 +725,8 @@ function createPostgresTransactions(
     /** BEGIN and the scope, the statement and COMMIT in one write; the statement's rows. */
     async writeOne(tenantId: string, statement: SQL): Promise<Record<string, unknown>[]> {
       const begin = beginAsTenant(tenantId);
+      markWriting();
+      const route = mode.recordLsn ? currentReadRoute() : undefined;
       const query = internals.dialect.sqlToQuery(statement);
       const client = await pool.connect();
       let broken: Error | undefined;
@@ -525,10 +737,15 @@ function createPostgresTransactions(
         const [begun, written, committed] = await Promise.allSettled([
           together.query(begin),
           together.query(query.sql, query.params),
-          together.query('commit'),
+          together.query(route ? commitReturningLsn : 'commit'),
         ]);
         for (const outcome of [begun, written, committed])
           if (outcome.status === 'rejected') throw outcome.reason;
+        if (route) {
+          const results = (committed as PromiseFulfilledResult<unknown>).value as pg.QueryResult[];
+          const lsn = parseLsn(results.at(-1)?.rows[0]?.lsn);
+          if (lsn > (route.lastLsn ?? 0n)) route.lastLsn = lsn;
+        }
         return (written as PromiseFulfilledResult<pg.QueryResult>).value.rows as Record<
           string,
           unknown
@@ -545,10 +762,24 @@ function createPostgresTransactions(
       }
     },
 
-    /** Nothing to begin or end: every statement ends its own implicit transaction. */
+    /**
+     * Nothing to begin or end: every statement ends its own implicit transaction. Through a
+     * pooler in transaction mode, a read-only transaction on the pool instead: the scoped reads
+     * name their statements once per connection and pipeline statements of several
+     * transactions, neither of which pgbouncer 1.18 keeps apart.
+     */
     async read<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+      if (mode.pooled) return this.run(tenantId, fn, ' read only');
+      return this.readOn(reads, tenantId, fn);
+    },
+    /** A read on these shared connections (the primary's, or a standby's). */
+    async readOn<T>(
+      connections: ReturnType<typeof createReadConnections>,
+      tenantId: string,
+      fn: (tx: Tx) => Promise<T>,
+    ): Promise<T> {
       assertTenantId(tenantId);
-      const connection = reads.pick();
+      const connection = connections.pick();
       return fn(
         transactionOver(scopedReadClient(connection, { role: appRole, tenantId }), tenantId),
       );

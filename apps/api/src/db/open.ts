@@ -14,6 +14,13 @@ export async function openDatabase(
       readConnections: config.DATABASE_READ_CONNECTIONS,
       statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      replicaConnectionStrings: (config.DATABASE_REPLICA_URL ?? '')
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+      replicaMaxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+      replicaCheckMs: config.DATABASE_REPLICA_CHECK_MS,
+      directConnectionString: config.DATABASE_DIRECT_URL,
     });
     await database.migrate();
     return { database, release: () => undefined };
