@@ -6,7 +6,6 @@ import type { Tx } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import {
   paymentAllocations as a,
-  paymentRequests,
   paymentTransactions,
   settlementOffers,
   transactions,
@@ -16,6 +15,7 @@ import { recordLatePaymentFees } from '../money-rules/money-rules.service.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
 import type { Offered } from './pay-page.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
+import { flushWrites, insertRow, setRequestStatus } from './deferred-writes.js';
 
 /**
  * Issue 19: ONE payment lifecycle, declared as data (as Kill Bill's PaymentStates.xml or
@@ -365,7 +365,7 @@ async function writeAllocations(
   const where = (table: typeof transactions | typeof settlementOffers, id: string) =>
     and(eq(table.tenantId, scope.tenantId), eq(table.datasetId, scope.datasetId), eq(table.id, id));
   if (!offered || offered.invoices.length === 0) {
-    await tx.insert(a).values({
+    await insertRow(tx, a, {
       ...ofScope(scope),
       id: uuidv7(),
       paymentTransactionId: payment.id,
@@ -438,7 +438,7 @@ async function writeAllocations(
         });
       }
     }
-    await tx.insert(a).values({
+    await insertRow(tx, a, {
       ...ofScope(scope),
       id: uuidv7(),
       paymentTransactionId: payment.id,
@@ -474,6 +474,8 @@ async function allocationsOf(
   statuses: AllocationStatus[],
   newestFirst = false,
 ) {
+  // What a batch held back is written before its allocations are read (deferred-writes.ts).
+  await flushWrites(tx);
   return (
     tx
       .select({
@@ -643,6 +645,7 @@ async function requestMoney(
 ): Promise<RequestMoney> {
   const { tenantId, datasetId } = scope;
   const id = request.id;
+  await flushWrites(tx);
   const result = (await tx.execute(sql`
     select
       coalesce(sum(a.allocated_amount + a.discounted_amount) filter (where a.status = 'Allocated'), 0)::text as held,
@@ -693,16 +696,7 @@ export async function deriveRequestStatus(
 ) {
   const status = known ?? requestStatusOf(await requestMoney(tx, scope, request));
   if (status === request.requestStatus) return { request, completed: false };
-  await tx
-    .update(paymentRequests)
-    .set({ requestStatus: status })
-    .where(
-      and(
-        eq(paymentRequests.tenantId, scope.tenantId),
-        eq(paymentRequests.datasetId, scope.datasetId),
-        eq(paymentRequests.id, request.id),
-      ),
-    );
+  await setRequestStatus(tx, scope, request.id, status);
   return { request: { ...request, requestStatus: status }, completed: status === 'Completed' };
 }
 
@@ -788,7 +782,7 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
       )
       .returning(),
     input.audit
-      ? tx.insert(auditActivities).values({
+      ? insertRow(tx, auditActivities, {
           tenantId: scope.tenantId,
           id: uuidv7(),
           datasetId: scope.datasetId,

@@ -136,6 +136,7 @@ export function createMoneyBack(deps: {
       providerReference: refund.refundReference,
       status: refund.status === 'Pending' ? 'Processing' : 'Refunded',
       audit: { actor },
+      left,
     });
     return `Refund of ${recorded.amount.toFixed(2)} recorded`;
   }
@@ -307,13 +308,19 @@ export function createMoneyBack(deps: {
     changes: PaymentStatusChange[],
   ) {
     const actor = { name: `${notice.providerName} notification` };
-    if (!(await claimNotification(tx, scope, notice.notificationId))) return;
-    const locked = await lockPaymentAndRequest(tx, scope, paymentId);
+    // The claim and the payment's lock leave together (the connection pipelines them), as on
+    // the completion path (settle.ts load).
+    const [claimed, locked] = await Promise.all([
+      claimNotification(tx, scope, notice.notificationId),
+      lockPaymentAndRequest(tx, scope, paymentId),
+    ]);
+    if (!claimed) return;
     if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
       await markNotification(tx, scope, notice.notificationId, noPayment);
       return;
     }
-    await tx.insert(providerEvents).values({
+    // Kept whatever it moves; it leaves with the next statement and is awaited with the moves.
+    const kept = tx.insert(providerEvents).values({
       tenantId: scope.tenantId,
       datasetId: scope.datasetId,
       id: uuidv7(),
@@ -327,15 +334,18 @@ export function createMoneyBack(deps: {
       payloadFileName: `${notice.eventId}.json`,
     });
     const outcomes: string[] = [];
-    if (notice.lateFailure)
-      outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
-    // Each part reads the payment as the part before left it.
-    const fresh = async () =>
-      outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked;
-    if (notice.dispute)
-      outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
-    if (notice.refund)
-      outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
+    const moves = async () => {
+      if (notice.lateFailure)
+        outcomes.push(await onLateFailure(tx, scope, locked, notice, actor, changes));
+      // Each part reads the payment as the part before left it.
+      const fresh = async () =>
+        outcomes.length > 0 ? (await lockPaymentAndRequest(tx, scope, paymentId))! : locked;
+      if (notice.dispute)
+        outcomes.push(await onDispute(tx, scope, await fresh(), notice.dispute, actor, changes));
+      if (notice.refund)
+        outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
+    };
+    await Promise.all([kept, moves()]);
     await markNotification(tx, scope, notice.notificationId, outcomes.join('; '));
   }
 

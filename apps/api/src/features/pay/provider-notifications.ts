@@ -564,7 +564,13 @@ export function createProviderNotifications(deps: {
         for (const lane of lanes) {
           const laneMoves: SettledMove[] = [];
           const laneChanges: PaymentStatusChange[] = [];
-          await tx.execute(sql.raw('savepoint notification_lane'));
+          // The savepoint leaves now (its `then` sends it), ahead of the lane's first statement on
+          // the same connection, and is answered with it (the connection pipelines them).
+          const savepoint = tx
+            .execute(sql.raw('savepoint notification_lane'))
+            .then(() => undefined);
+          // Awaited below on either path; marked handled meanwhile.
+          savepoint.catch(() => undefined);
           try {
             for (const row of lane) {
               const paymentId = ourPaymentId(row)!;
@@ -575,8 +581,11 @@ export function createProviderNotifications(deps: {
                 laneMoves.push(await settlement.settleIn(tx, scope, paymentId, outcome, actor));
               }
             }
+            await savepoint;
             await tx.execute(sql.raw('release savepoint notification_lane'));
           } catch (error) {
+            // Had the savepoint itself failed, the transaction is lost: the group goes one by one.
+            await savepoint;
             await tx.execute(sql.raw('rollback to savepoint notification_lane'));
             await tx.execute(sql.raw('release savepoint notification_lane'));
             log.warn(

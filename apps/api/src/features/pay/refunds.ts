@@ -124,6 +124,11 @@ export interface NewRefund {
   /** Processing: its provider has not finished it (its notification will). */
   status: 'Processing' | 'Refunded';
   audit: { actor: MoveActor } | null;
+  /**
+   * What is left to refund, when the caller has just read it (refundableAmount) in this
+   * transaction with the payment locked: not read again.
+   */
+  left?: Big;
 }
 
 /** The Refund transaction's row for a refund of `payment`. */
@@ -200,7 +205,7 @@ export function moveForRefund(
  */
 export async function recordRefund(tx: Tx, scope: PayScope, input: NewRefund) {
   const { payment } = input;
-  const left = await refundableAmount(tx, scope, payment);
+  const left = input.left ?? (await refundableAmount(tx, scope, payment));
   const amount = input.amount.gt(left) ? left : input.amount;
   const id = input.id ?? uuidv7();
   await tx

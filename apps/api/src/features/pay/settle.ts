@@ -15,6 +15,7 @@ import type { ProviderExchange } from '../../providers/adapter.js';
 import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
 import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
 import { applyMove, eventOfOutcome, moveOf, type PaymentMoveRule } from './lifecycle.js';
+import { deferWrites, flushWrites, insertRow } from './deferred-writes.js';
 import type { Offered } from './pay-page.js';
 import { authorisationExpiryOf } from './provider-windows.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
@@ -287,25 +288,27 @@ export function createSettlement(deps: {
       return { changed: false, payment: null, before: null, processing: false };
     }
     const event = outcome.exchange;
-    // Kept whatever it moves; it leaves with the next statement and is awaited with it.
-    const kept = event
-      ? tx.insert(providerEvents).values({
-          ...scope,
-          id: uuidv7(),
-          paymentTransactionId: payment.id,
-          providerName: payment.paymentProviderName ?? 'Unknown',
-          ...event,
-          payloadFileName: `${event.recordId ?? payment.id}.json`,
-        })
-      : null;
+    // Kept whatever it moves; it leaves with the next statement and is awaited with it (in a
+    // batch, with the batch's other inserts: deferred-writes.ts).
+    const keep = () =>
+      event
+        ? insertRow(tx, providerEvents, {
+            ...scope,
+            id: uuidv7(),
+            paymentTransactionId: payment.id,
+            providerName: payment.paymentProviderName ?? 'Unknown',
+            ...event,
+            payloadFileName: `${event.recordId ?? payment.id}.json`,
+          })
+        : null;
     const before = payment.status;
     const stays = async (why: string, audit: string | null = null) => {
       await Promise.all([
-        kept,
+        keep(),
         markNotification(tx, scope, outcome.notificationId, why),
         // A refusal the merchant must hear of is an activity saying why (issue 20 item 10).
         audit
-          ? tx.insert(auditActivities).values({
+          ? insertRow(tx, auditActivities, {
               tenantId: scope.tenantId,
               id: uuidv7(),
               datasetId: scope.datasetId,
@@ -338,7 +341,7 @@ export function createSettlement(deps: {
     const mismatch = moneyMismatch(payment, outcome);
     if (mismatch) return stays(mismatch, mismatch);
     const applied = await Promise.all([
-      kept,
+      keep(),
       applyMove(tx, scope, {
         payment,
         event: moveEvent,
@@ -391,6 +394,8 @@ export function createSettlement(deps: {
 
   /** Moves' web hook events, in their transaction (the outbox), read as the moves left things. */
   async function recordEvents(tx: Tx, scope: PayScope, moved: Moved[]) {
+    // The payloads read what the moves wrote, including what a batch held back.
+    await flushWrites(tx);
     const moves = moved.flatMap((result) => (result.events ? [result.events] : []));
     if (deps.recordEvents && moves.length > 0) await deps.recordEvents(tx, scope, moves);
   }
@@ -408,6 +413,9 @@ export function createSettlement(deps: {
     items: { paymentTransactionId: string; outcome: PaymentOutcome; actor: SettleActor }[],
   ): Promise<void> {
     const results = await database.withTenant(scope.tenantId, async (tx) => {
+      // The moves' inserts and request statuses go together, a few statements for the whole
+      // batch rather than a few per move (deferred-writes.ts; flushed before any read of them).
+      deferWrites(tx);
       const notificationIds = items.flatMap((item) =>
         item.outcome.notificationId ? [item.outcome.notificationId] : [],
       );
@@ -501,6 +509,7 @@ export function createSettlement(deps: {
         await recordEvents(tx, scope, movedInRound);
         moved.push(...movedInRound);
       }
+      await flushWrites(tx);
       return moved;
     });
     await afterMoves(scope, results);

@@ -135,7 +135,7 @@ export function toPaymentRequest(
 }
 
 export function createPaymentRequestsRepository() {
-  return {
+  const repository = {
     /** One page; the index (tenant, dataset, created_on, id) serves the default order. */
     async page(
       executor: Executor,
@@ -323,9 +323,24 @@ export function createPaymentRequestsRepository() {
       scope: PaymentRequestScope,
       requestId: string,
     ): Promise<PaymentRequestPayment[]> {
+      return (await repository.paymentsOfMany(executor, scope, [requestId])).get(requestId) ?? [];
+    },
+
+    /**
+     * Several requests' payment attempts in one read (a batch of settled payments' web hook
+     * payloads, issue 19), each request's newest first.
+     */
+    async paymentsOfMany(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestIds: string[],
+    ): Promise<Map<string, PaymentRequestPayment[]>> {
+      const byRequest = new Map<string, PaymentRequestPayment[]>(requestIds.map((id) => [id, []]));
+      if (requestIds.length === 0) return byRequest;
       const t = paymentTransactions;
       const rows = await executor
         .select({
+          paymentRequestId: t.paymentRequestId,
           id: t.id,
           createdOn: t.createdOn,
           statusDateTime: t.statusDateTime,
@@ -339,34 +354,55 @@ export function createPaymentRequestsRepository() {
           and(
             eq(t.tenantId, scope.tenantId),
             eq(t.datasetId, scope.datasetId),
-            eq(t.paymentRequestId, requestId),
+            requestIds.length === 1
+              ? eq(t.paymentRequestId, requestIds[0]!)
+              : inArray(t.paymentRequestId, requestIds),
           ),
         )
         .orderBy(desc(t.createdOn), desc(t.id));
-      return rows.map((row) => ({
-        ...row,
-        createdOn: row.createdOn.toISOString(),
-        statusDateTime: row.statusDateTime.toISOString(),
-        totalAmount: Number(row.totalAmount),
-      }));
+      for (const { paymentRequestId, ...row } of rows)
+        byRequest.get(paymentRequestId!)?.push({
+          ...row,
+          createdOn: row.createdOn.toISOString(),
+          statusDateTime: row.statusDateTime.toISOString(),
+          totalAmount: Number(row.totalAmount),
+        });
+      return byRequest;
     },
 
     /** The mails of the request's link sent to its payer, newest first (issue 22 item 7). */
     async mailsOf(executor: Executor, scope: PaymentRequestScope, requestId: string): Promise<PaymentRequestMail[]> {
+      return (await repository.mailsOfMany(executor, scope, [requestId])).get(requestId) ?? [];
+    },
+
+    /** Several requests' link mails in one read, each request's newest first. */
+    async mailsOfMany(
+      executor: Executor,
+      scope: PaymentRequestScope,
+      requestIds: string[],
+    ): Promise<Map<string, PaymentRequestMail[]>> {
+      const byRequest = new Map<string, PaymentRequestMail[]>(requestIds.map((id) => [id, []]));
+      if (requestIds.length === 0) return byRequest;
       const d = notificationDeliveries;
+      const prefixes = requestIds.map((id) => [id, requestLinkEventPrefix(id)] as const);
       const rows = await executor
-        .select({ sentOn: d.sentOn, emailAddress: d.emailAddress })
+        .select({ eventKey: d.eventKey, sentOn: d.sentOn, emailAddress: d.emailAddress })
         .from(d)
         .where(
           and(
             eq(d.tenantId, scope.tenantId),
             eq(d.datasetId, scope.datasetId),
             eq(d.notificationName, paymentRequestLinkMail),
-            like(d.eventKey, `${requestLinkEventPrefix(requestId)}%`),
+            or(...prefixes.map(([, prefix]) => like(d.eventKey, `${prefix}%`))),
           ),
         )
         .orderBy(desc(d.sentOn));
-      return rows.map((row) => ({ ...row, sentOn: row.sentOn.toISOString() }));
+      for (const { eventKey, ...row } of rows) {
+        // The prefix is the request id and a separator: one request's prefix never starts another's.
+        const owner = prefixes.find(([, prefix]) => eventKey.startsWith(prefix));
+        if (owner) byRequest.get(owner[0])!.push({ ...row, sentOn: row.sentOn.toISOString() });
+      }
+      return byRequest;
     },
 
     /**
@@ -546,5 +582,6 @@ export function createPaymentRequestsRepository() {
         .where(where);
     },
   };
+  return repository;
 }
 export type PaymentRequestsRepository = ReturnType<typeof createPaymentRequestsRepository>;

@@ -75,14 +75,19 @@ export function createPaymentRequestsService(deps: {
     const accounts = await repository.accountsById(tx, scope, accountIds);
     const allocations = load.allocations || load.transactions ? await repository.allocationsOf(tx, scope, rows.map((row) => row.id)) : [];
     const transactions = load.transactions ? await repository.transactionsById(tx, scope, [...new Set(allocations.map((x) => x.transactionId))]) : null;
+    // Every request's payments and mails in one read each (a batch of settled payments' web hook
+    // payloads: issue 19), not one per request.
+    const ids = rows.map((row) => row.id);
+    const payments = load.payments ? await repository.paymentsOfMany(tx, scope, ids) : null;
+    const mails = load.mails ? await repository.mailsOfMany(tx, scope, ids) : null;
     return Promise.all(
       rows.map(async (row) => {
         const own = allocations.filter((x) => x.paymentRequestId === row.id);
         const extra: Parameters<typeof toPaymentRequest>[3] = {};
         if (load.allocations || load.transactions) extra.transactionAllocations = own.map(toAllocation);
         if (transactions) extra.transactions = own.flatMap((x) => transactions.get(x.transactionId) ?? []);
-        if (load.payments) extra.paymentTransactions = await repository.paymentsOf(tx, scope, row.id);
-        if (load.mails) extra.mails = await repository.mailsOf(tx, scope, row.id);
+        if (payments) extra.paymentTransactions = payments.get(row.id) ?? [];
+        if (mails) extra.mails = mails.get(row.id) ?? [];
         if (load.editState) {
           const state = await editState(tx, scope, row);
           extra.canEdit = state.canEdit;
