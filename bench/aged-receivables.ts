@@ -56,7 +56,7 @@ async function seedCompany(database: Database, tenantId: string) {
     // seed makes the references right by construction; replica mode, which only the owner may set,
     // skips the checks).
     await tx.execute(sql`set local statement_timeout = 0`);
-    await tx.execute(sql`set local role postgres`);
+    await tx.execute(sql`set local role none`);
     await tx.execute(sql`set local session_replication_role = replica`);
     await tx.execute(sql`
       insert into accounts (tenant_id, dataset_id, id, account_reference, name, currency)
