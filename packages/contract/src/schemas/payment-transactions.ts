@@ -264,7 +264,7 @@ export const disputeQuery = defineQueryFields(
     disputeReference: { type: 'string', filterable: true },
     paymentTransactionId: { type: 'uuid', filterable: true },
   },
-  { defaultSort: '-openedOn' },
+  { defaultSort: '-openedOn', search: { text: ['disputeReference', 'reason'], amount: 'amount' } },
 );
 
 export const paymentTransactionSchema = z
