@@ -234,7 +234,10 @@ describe('GET data-sets?search= (Companies)', () => {
     expect(found.items.map((item) => item.name)).toEqual(['Quokka Trading']);
     expect(found.totalItems).toBe(1);
     expect(found.items[0]!.id).toBe(1);
-    const byId = await page(merchant, 'data-sets', { search: '1', filter: 'name eq Quokka Trading' });
+    const byId = await page(merchant, 'data-sets', {
+      search: '1',
+      filter: 'name eq Quokka Trading',
+    });
     expect(byId.items.map((item) => item.id)).toEqual([1]);
     expect((await page(merchant, 'data-sets', { search: 'wombat' })).totalItems).toBe(0);
     expect(all.totalItems).toBeGreaterThanOrEqual(found.totalItems);
