@@ -1,0 +1,173 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubFetch, type StubbedCall } from '@/test/fetch-stub';
+import { aUser } from '@/test/fixtures';
+import { renderWithProviders } from '@/test/render';
+import { prepareGridTests } from '@/ui/grid-test-support';
+import { AccountPayersTab } from './accounts/components/account-payers-tab';
+import {
+  AccountPaymentRequestsTab,
+  AccountTransactionsTab,
+} from './accounts/components/account-related-tabs';
+import { PayersPage } from './accounts/components/payers-page';
+import { RelatedPaymentTransactions } from './accounts/components/related-payment-transactions';
+import { BanksPage } from './banks/components/banks-page';
+import { CompaniesPage } from './datasets/components/companies-page';
+import { PaymentProvidersPage } from './payment-providers/components/payment-providers-page';
+import { DisputesPage } from './payment-transactions/components/disputes-page';
+
+// Issue 22 item 6: a search box on every list, answered by the server, kept in the address
+// where the list is the page's own.
+beforeAll(prepareGridTests);
+
+const empty = { body: { items: [], totalItems: 0, totalItemsEstimated: false } };
+const accountId = '0199f0aa-0000-7000-8000-0000000000a1';
+
+interface Case {
+  name: string;
+  element: ReactElement;
+  path: string;
+  /** The list's call, as stubFetch names it. */
+  route: string;
+  listName: string;
+  /** The page's one list writes its view into the address. */
+  address: boolean;
+  stubs?: Record<string, { body: unknown }>;
+}
+
+const cases: Case[] = [
+  {
+    name: 'Banks',
+    element: <BanksPage />,
+    path: '/banks',
+    route: 'GET /banks',
+    listName: 'banks',
+    address: true,
+  },
+  {
+    name: 'Companies',
+    element: <CompaniesPage />,
+    path: '/settings/companies',
+    route: 'GET /data-sets',
+    listName: 'companies',
+    address: true,
+    stubs: { 'GET /data-sets/all': { body: { items: [] } } },
+  },
+  {
+    name: 'Disputes',
+    element: <DisputesPage />,
+    path: '/disputes',
+    route: 'GET /disputes',
+    listName: 'disputes',
+    address: true,
+  },
+  {
+    name: 'Payers',
+    element: <PayersPage />,
+    path: '/payers',
+    route: 'GET /payers',
+    listName: 'payers',
+    address: true,
+  },
+  {
+    name: 'Payment providers',
+    element: <PaymentProvidersPage />,
+    path: '/settings/payment-providers',
+    route: 'GET /providers',
+    listName: 'payment providers',
+    address: true,
+    stubs: {
+      'GET /providers/default': { body: { paymentProviderId: null } },
+      'GET /providers/types': { body: [] },
+    },
+  },
+  {
+    name: 'An account’s payers',
+    element: <AccountPayersTab accountId={accountId} />,
+    path: `/accounts/${accountId}`,
+    route: `GET /accounts/${accountId}/payers`,
+    listName: 'the account’s payers',
+    address: false,
+  },
+  {
+    name: 'An account’s transactions',
+    element: <AccountTransactionsTab accountId={accountId} />,
+    path: `/accounts/${accountId}`,
+    route: 'GET /transactions',
+    listName: 'the account’s transactions',
+    address: false,
+  },
+  {
+    name: 'An account’s payment requests',
+    element: <AccountPaymentRequestsTab accountId={accountId} />,
+    path: `/accounts/${accountId}`,
+    route: 'GET /payment-requests',
+    listName: 'the account’s payment requests',
+    address: false,
+  },
+  {
+    name: 'An account’s payments',
+    element: <RelatedPaymentTransactions owner={{ field: 'accountId', id: accountId }} />,
+    path: `/accounts/${accountId}`,
+    route: 'GET /payment-transactions',
+    listName: 'payment transactions',
+    address: false,
+  },
+];
+
+const queryOf = (call: StubbedCall) => new URL(call.url, 'http://localhost').searchParams;
+
+describe.each(cases)(
+  '$name: the search box',
+  ({ element, path, route, listName, address, stubs }) => {
+    const listPath = `/api/v0${route.slice('GET '.length)}`;
+    const listCalls = (calls: StubbedCall[]) =>
+      calls.filter(
+        (call) =>
+          call.method === 'GET' && new URL(call.url, 'http://localhost').pathname === listPath,
+      );
+
+    it('asks the server with the typed words from page 1, and keeps the list’s own filter', async () => {
+      const calls = stubFetch({ ...stubs, [route]: empty });
+      const { router } = renderWithProviders(element, { user: aUser(), path });
+      await vi.waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(0));
+      const before = queryOf(listCalls(calls)[0]!);
+      await userEvent.type(
+        screen.getByRole('searchbox', { name: `Search ${listName}` }),
+        'Quokka{Enter}',
+      );
+      await vi.waitFor(() =>
+        expect(queryOf(listCalls(calls).at(-1)!).get('search')).toBe('Quokka'),
+      );
+      const after = queryOf(listCalls(calls).at(-1)!);
+      expect(after.get('page')).toBe('1');
+      // An account's tab still asks for that account's rows only.
+      expect(after.get('filter')).toBe(before.get('filter'));
+      const inAddress = new URLSearchParams(router.state.location.search).get('search');
+      expect(inAddress).toBe(address ? 'Quokka' : null);
+    });
+  },
+);
+
+const ownLists = cases.filter((c) => c.address);
+describe.each(ownLists)(
+  '$name: a view shared by its address',
+  ({ element, path, route, listName, stubs }) => {
+    const listPath = `/api/v0${route.slice('GET '.length)}`;
+    const listCalls = (calls: StubbedCall[]) =>
+      calls.filter(
+        (call) =>
+          call.method === 'GET' && new URL(call.url, 'http://localhost').pathname === listPath,
+      );
+
+    it('opens with the search the address carries', async () => {
+      const calls = stubFetch({ ...stubs, [route]: empty });
+      renderWithProviders(element, { user: aUser(), path: `${path}?search=Acme` });
+      await vi.waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(0));
+      expect(queryOf(listCalls(calls)[0]!).get('search')).toBe('Acme');
+      expect(screen.getByRole('searchbox', { name: `Search ${listName}` })).toHaveValue('Acme');
+    });
+  },
+);
