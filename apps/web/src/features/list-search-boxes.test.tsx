@@ -16,7 +16,10 @@ import { RelatedPaymentTransactions } from './accounts/components/related-paymen
 import { BanksPage } from './banks/components/banks-page';
 import { CompaniesPage } from './datasets/components/companies-page';
 import { PaymentProvidersPage } from './payment-providers/components/payment-providers-page';
+import { LatePaymentsPage } from './late-payments/components/late-payments-page';
 import { DisputesPage } from './payment-transactions/components/disputes-page';
+import { ReminderSchedulesPage } from './reminders/components/reminder-schedules-page';
+import { SettlementsPage } from './settlements/components/settlements-page';
 
 // Issue 22 item 6: a search box on every list, answered by the server, kept in the address
 // where the list is the page's own.
@@ -35,6 +38,9 @@ interface Case {
   /** The page's one list writes its view into the address. */
   address: boolean;
   stubs?: Record<string, { body: unknown }>;
+  flags?: Record<string, boolean>;
+  /** The page also reads the whole list for something else (the reminder run's settings). */
+  readsAll?: boolean;
 }
 
 const cases: Case[] = [
@@ -84,6 +90,32 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'Late payments',
+    element: <LatePaymentsPage />,
+    path: '/late-payments',
+    route: 'GET /late-payment-configurations',
+    listName: 'late payment configurations',
+    address: true,
+  },
+  {
+    name: 'Settlements',
+    element: <SettlementsPage />,
+    path: '/settlements',
+    route: 'GET /settlement-configuration-groups',
+    listName: 'settlement groups',
+    address: true,
+    flags: { settlementConfigurations: true },
+  },
+  {
+    name: 'Reminder schedules',
+    element: <ReminderSchedulesPage />,
+    path: '/settings/reminder-schedules',
+    route: 'GET /reminder-schedules',
+    listName: 'reminder schedules',
+    address: true,
+    readsAll: true,
+  },
+  {
     name: 'An account’s payers',
     element: <AccountPayersTab accountId={accountId} />,
     path: `/accounts/${accountId}`,
@@ -121,7 +153,7 @@ const queryOf = (call: StubbedCall) => new URL(call.url, 'http://localhost').sea
 
 describe.each(cases)(
   '$name: the search box',
-  ({ element, path, route, listName, address, stubs }) => {
+  ({ element, path, route, listName, address, stubs, flags }) => {
     const listPath = `/api/v0${route.slice('GET '.length)}`;
     const listCalls = (calls: StubbedCall[]) =>
       calls.filter(
@@ -131,7 +163,7 @@ describe.each(cases)(
 
     it('asks the server with the typed words from page 1, and keeps the list’s own filter', async () => {
       const calls = stubFetch({ ...stubs, [route]: empty });
-      const { router } = renderWithProviders(element, { user: aUser(), path });
+      const { router } = renderWithProviders(element, { user: aUser(), path, flags });
       await vi.waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(0));
       const before = queryOf(listCalls(calls)[0]!);
       await userEvent.type(
@@ -154,7 +186,7 @@ describe.each(cases)(
 const ownLists = cases.filter((c) => c.address);
 describe.each(ownLists)(
   '$name: a view shared by its address',
-  ({ element, path, route, listName, stubs }) => {
+  ({ element, path, route, listName, stubs, flags, readsAll }) => {
     const listPath = `/api/v0${route.slice('GET '.length)}`;
     const listCalls = (calls: StubbedCall[]) =>
       calls.filter(
@@ -164,9 +196,17 @@ describe.each(ownLists)(
 
     it('opens with the search the address carries', async () => {
       const calls = stubFetch({ ...stubs, [route]: empty });
-      renderWithProviders(element, { user: aUser(), path: `${path}?search=Acme` });
+      renderWithProviders(element, { user: aUser(), path: `${path}?search=Acme`, flags });
       await vi.waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(0));
-      expect(queryOf(listCalls(calls)[0]!).get('search')).toBe('Acme');
+      // The list asks with the search from the start (Reminder schedules also reads every schedule
+      // for its run settings).
+      await vi.waitFor(() =>
+        expect(listCalls(calls).map((call) => queryOf(call).get('search'))).toContain('Acme'),
+      );
+      // Never a flash of the whole list first.
+      if (!readsAll) {
+        expect(listCalls(calls).map((call) => queryOf(call).get('search'))).not.toContain(null);
+      }
       expect(screen.getByRole('searchbox', { name: `Search ${listName}` })).toHaveValue('Acme');
     });
   },
