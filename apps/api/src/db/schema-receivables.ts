@@ -77,6 +77,7 @@ export const accounts = pgTable(
     index('accounts_name_idx').on(t.tenantId, t.datasetId, t.name, t.id),
     index('accounts_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('accounts_reference_trgm_idx').using('gin', sql`${t.accountReference} gin_trgm_ops`),
+    index('accounts_balance_idx').on(t.tenantId, t.datasetId, t.balance, t.id),
     foreignKey({ name: 'accounts_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
   ],
 );
@@ -153,6 +154,7 @@ export const transactions = pgTable(
     // INCLUDE (id, currency, type, dates, amounts), which Drizzle cannot declare, for index-only reads.
     index('transactions_open_idx').on(t.tenantId, t.datasetId, t.accountId).where(sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`),
     index('transactions_reference_trgm_idx').using('gin', sql`${t.transactionReference} gin_trgm_ops`),
+    index('transactions_amount_idx').on(t.tenantId, t.datasetId, t.transactionAmount, t.id),
     foreignKey({ name: 'transactions_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
 );
@@ -231,6 +233,7 @@ export const paymentRequests = pgTable(
     index('payment_requests_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.createdOn),
     index('payment_requests_reference_trgm_idx').using('gin', sql`${t.customerReference} gin_trgm_ops`),
     index('payment_requests_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
+    index('payment_requests_amount_idx').on(t.tenantId, t.datasetId, t.amountToPay, t.id),
     foreignKey({ name: 'payment_requests_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
     foreignKey({ name: 'payment_requests_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
@@ -315,6 +318,7 @@ export const paymentTransactions = pgTable(
     index('payment_transactions_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
     index('payment_transactions_reference_trgm_idx').using('gin', sql`${t.ledgerlineReference} gin_trgm_ops`),
     index('payment_transactions_company_trgm_idx').using('gin', sql`${t.companyName} gin_trgm_ops`),
+    index('payment_transactions_amount_idx').on(t.tenantId, t.datasetId, t.totalAmount, t.id),
     index('payment_transactions_request_idx').on(t.tenantId, t.datasetId, t.paymentRequestId),
     index('payment_transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.statusDateTime),
     index('payment_transactions_payer_idx').on(t.tenantId, t.datasetId, t.payerId, t.statusDateTime),
