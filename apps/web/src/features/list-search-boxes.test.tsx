@@ -6,6 +6,7 @@ import { stubFetch, type StubbedCall } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { prepareGridTests } from '@/ui/grid-test-support';
+import { ActivityGrid } from './activities/components/activity-grid';
 import { AccountPayersTab } from './accounts/components/account-payers-tab';
 import {
   AccountPaymentRequestsTab,
@@ -211,3 +212,42 @@ describe.each(ownLists)(
     });
   },
 );
+
+describe('Activities: the search box', () => {
+  const activity = (id: string, operation: string) => ({
+    id,
+    datasetId: 1,
+    operation,
+    resourceType: 'User',
+    resourceId: 'u-1',
+    userName: 'Auditor',
+    status: 200,
+    errorMessage: null,
+    ipAddress: null,
+    timestamp: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('asks the server with the words and starts again from the newest activities', async () => {
+    const calls = stubFetch({
+      'GET /audit-logs': {
+        body: {
+          items: [activity('0199f0aa-0000-7000-8000-0000000000d1', 'UpdateUser')],
+          next: 'abc',
+        },
+      },
+    });
+    renderWithProviders(<ActivityGrid scope="company" label="Acme activities" />, {
+      user: aUser(),
+      path: '/activities',
+    });
+    await screen.findByText('Update User');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('cursor')).toBe('abc'));
+    await userEvent.type(
+      screen.getByRole('searchbox', { name: 'Search Acme activities' }),
+      'user{Enter}',
+    );
+    await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('search')).toBe('user'));
+    expect(queryOf(calls.at(-1)!).has('cursor')).toBe(false);
+  });
+});
