@@ -21,6 +21,7 @@ import { LatePaymentsPage } from './late-payments/components/late-payments-page'
 import { DisputesPage } from './payment-transactions/components/disputes-page';
 import { ReminderSchedulesPage } from './reminders/components/reminder-schedules-page';
 import { SettlementsPage } from './settlements/components/settlements-page';
+import { UsersPage } from './users/components/users-page';
 
 // Issue 22 item 6: a search box on every list, answered by the server, kept in the address
 // where the list is the page's own.
@@ -42,6 +43,8 @@ interface Case {
   flags?: Record<string, boolean>;
   /** The page also reads the whole list for something else (the reminder run's settings). */
   readsAll?: boolean;
+  /** The server answers the whole (searched) list and the grid pages it (users). */
+  wholeList?: boolean;
 }
 
 const cases: Case[] = [
@@ -89,6 +92,15 @@ const cases: Case[] = [
       'GET /providers/default': { body: { paymentProviderId: null } },
       'GET /providers/types': { body: [] },
     },
+  },
+  {
+    name: 'Users',
+    element: <UsersPage />,
+    path: '/settings/users',
+    route: 'GET /users/all',
+    listName: 'users',
+    address: true,
+    wholeList: true,
   },
   {
     name: 'Late payments',
@@ -154,7 +166,7 @@ const queryOf = (call: StubbedCall) => new URL(call.url, 'http://localhost').sea
 
 describe.each(cases)(
   '$name: the search box',
-  ({ element, path, route, listName, address, stubs, flags }) => {
+  ({ element, path, route, listName, address, stubs, flags, wholeList }) => {
     const listPath = `/api/v0${route.slice('GET '.length)}`;
     const listCalls = (calls: StubbedCall[]) =>
       calls.filter(
@@ -175,7 +187,7 @@ describe.each(cases)(
         expect(queryOf(listCalls(calls).at(-1)!).get('search')).toBe('Quokka'),
       );
       const after = queryOf(listCalls(calls).at(-1)!);
-      expect(after.get('page')).toBe('1');
+      expect(after.get('page')).toBe(wholeList ? null : '1');
       // An account's tab still asks for that account's rows only.
       expect(after.get('filter')).toBe(before.get('filter'));
       const inAddress = new URLSearchParams(router.state.location.search).get('search');
