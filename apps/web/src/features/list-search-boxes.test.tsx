@@ -6,6 +6,7 @@ import { stubFetch, type StubbedCall } from '@/test/fetch-stub';
 import { aUser } from '@/test/fixtures';
 import { renderWithProviders } from '@/test/render';
 import { prepareGridTests } from '@/ui/grid-test-support';
+import { AccessKeysPage } from './access-keys/components/access-keys-page';
 import { ActivityGrid } from './activities/components/activity-grid';
 import { AccountPayersTab } from './accounts/components/account-payers-tab';
 import {
@@ -91,6 +92,20 @@ const cases: Case[] = [
     stubs: {
       'GET /providers/default': { body: { paymentProviderId: null } },
       'GET /providers/types': { body: [] },
+    },
+  },
+  {
+    name: 'Access keys',
+    element: <AccessKeysPage />,
+    path: '/settings/access-keys',
+    route: 'GET /access-keys',
+    listName: 'access keys',
+    address: true,
+    wholeList: true,
+    flags: { NewAccessKeyPage: true },
+    stubs: {
+      'GET /access-keys/count': { body: { count: 0 } },
+      'GET /access-keys/maximum': { body: { maximumKeyCount: 5 } },
     },
   },
   {
