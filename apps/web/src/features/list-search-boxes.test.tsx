@@ -23,6 +23,7 @@ import { DisputesPage } from './payment-transactions/components/disputes-page';
 import { ReminderSchedulesPage } from './reminders/components/reminder-schedules-page';
 import { SettlementsPage } from './settlements/components/settlements-page';
 import { UsersPage } from './users/components/users-page';
+import { EndpointsScreen } from './web-hooks/components/endpoints-screen';
 
 // Issue 22 item 6: a search box on every list, answered by the server, kept in the address
 // where the list is the page's own.
@@ -107,6 +108,15 @@ const cases: Case[] = [
       'GET /access-keys/count': { body: { count: 0 } },
       'GET /access-keys/maximum': { body: { maximumKeyCount: 5 } },
     },
+  },
+  {
+    name: 'Web hook endpoints',
+    element: <EndpointsScreen />,
+    path: '/settings/web-hooks',
+    route: 'GET /web-hooks/endpoints',
+    listName: 'web hook endpoints',
+    address: true,
+    wholeList: true,
   },
   {
     name: 'Users',
