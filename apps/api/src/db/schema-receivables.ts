@@ -76,6 +76,8 @@ export const accounts = pgTable(
     uniqueIndex('accounts_reference_key').on(t.tenantId, t.datasetId, t.accountReference),
     index('accounts_name_idx').on(t.tenantId, t.datasetId, t.name, t.id),
     index('accounts_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('accounts_reference_trgm_idx').using('gin', sql`${t.accountReference} gin_trgm_ops`),
+    index('accounts_balance_idx').on(t.tenantId, t.datasetId, t.balance, t.id),
     foreignKey({ name: 'accounts_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
   ],
 );
@@ -104,6 +106,11 @@ export const payers = pgTable(
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payers_id_key').on(t.id),
     index('payers_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.createdOn, t.id),
+    index('payers_company_trgm_idx').using('gin', sql`${t.companyName} gin_trgm_ops`),
+    index('payers_first_names_trgm_idx').using('gin', sql`${t.firstNames} gin_trgm_ops`),
+    index('payers_surname_trgm_idx').using('gin', sql`${t.surname} gin_trgm_ops`),
+    index('payers_email_trgm_idx').using('gin', sql`${t.emailAddress} gin_trgm_ops`),
+    index('payers_post_code_trgm_idx').using('gin', sql`${t.postCode} gin_trgm_ops`),
     foreignKey({ name: 'payers_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
 );
@@ -146,6 +153,8 @@ export const transactions = pgTable(
     // Issue 23, migration 0031: the items still open, for the aged receivables; the migration adds
     // INCLUDE (id, currency, type, dates, amounts), which Drizzle cannot declare, for index-only reads.
     index('transactions_open_idx').on(t.tenantId, t.datasetId, t.accountId).where(sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`),
+    index('transactions_reference_trgm_idx').using('gin', sql`${t.transactionReference} gin_trgm_ops`),
+    index('transactions_amount_idx').on(t.tenantId, t.datasetId, t.transactionAmount, t.id),
     foreignKey({ name: 'transactions_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
 );
@@ -222,6 +231,9 @@ export const paymentRequests = pgTable(
     uniqueIndex('payment_requests_id_key').on(t.id),
     index('payment_requests_created_idx').on(t.tenantId, t.datasetId, t.createdOn, t.id),
     index('payment_requests_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.createdOn),
+    index('payment_requests_reference_trgm_idx').using('gin', sql`${t.customerReference} gin_trgm_ops`),
+    index('payment_requests_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
+    index('payment_requests_amount_idx').on(t.tenantId, t.datasetId, t.amountToPay, t.id),
     foreignKey({ name: 'payment_requests_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
     foreignKey({ name: 'payment_requests_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
   ],
@@ -304,6 +316,9 @@ export const paymentTransactions = pgTable(
     // allocated-status change (one payment or a 100,000-row import) is a HOT update writing no index
     // entry (docs/decisions.md "The allocated-status import is one statement").
     index('payment_transactions_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
+    index('payment_transactions_reference_trgm_idx').using('gin', sql`${t.ledgerlineReference} gin_trgm_ops`),
+    index('payment_transactions_company_trgm_idx').using('gin', sql`${t.companyName} gin_trgm_ops`),
+    index('payment_transactions_amount_idx').on(t.tenantId, t.datasetId, t.totalAmount, t.id),
     index('payment_transactions_request_idx').on(t.tenantId, t.datasetId, t.paymentRequestId),
     index('payment_transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.statusDateTime),
     index('payment_transactions_payer_idx').on(t.tenantId, t.datasetId, t.payerId, t.statusDateTime),
@@ -384,6 +399,8 @@ export const paymentDisputes = pgTable(
     uniqueIndex('payment_disputes_id_key').on(t.id),
     index('payment_disputes_opened_idx').on(t.tenantId, t.datasetId, t.openedOn, t.id),
     index('payment_disputes_stage_idx').on(t.tenantId, t.datasetId, t.stage, t.openedOn, t.id),
+    index('payment_disputes_reference_trgm_idx').using('gin', sql`${t.disputeReference} gin_trgm_ops`),
+    index('payment_disputes_reason_trgm_idx').using('gin', sql`${t.reason} gin_trgm_ops`),
     foreignKey({ name: 'payment_disputes_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
     foreignKey({ name: 'payment_disputes_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
   ],

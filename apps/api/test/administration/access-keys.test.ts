@@ -263,3 +263,43 @@ describe('subscription keys', () => {
     ).toBe(200);
   });
 });
+
+// issue 22 item 6: the keys grid's search box, on the server.
+describe('GET access-keys?search=', () => {
+  it('finds keys by part of their name or prefix, in any case, and only the tenant’s own', async () => {
+    const mine = await signIn(ctx, { tenantName: 'Searchable Keys Ltd' });
+    const theirs = await signIn(ctx, { tenantName: 'Other Searchable Keys Ltd' });
+    const made: Record<string, { prefix: string }> = {};
+    for (const [who, name] of [
+      [mine, 'Quokka ERP connector'],
+      [mine, 'Wombat reports'],
+      [theirs, 'Quokka elsewhere'],
+    ] as const) {
+      const response = await create(who, { name, validUntil: future() });
+      expect(response.statusCode).toBe(201);
+      made[name] = response.json();
+    }
+    const search = async (who: SignedIn, words: string, path = '/api/v0/access-keys') => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `${path}?search=${encodeURIComponent(words)}`,
+        headers: who.headers(),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().items.map((key: { name: string }) => key.name) as string[];
+    };
+    expect(await search(mine, 'QUOKKA')).toEqual(['Quokka ERP connector']);
+    expect(await search(mine, made['Wombat reports']!.prefix.slice(4))).toContain('Wombat reports');
+    expect(await search(mine, 'nothing-like-it')).toEqual([]);
+    expect(await search(theirs, 'quokka')).toEqual(['Quokka elsewhere']);
+    // Subscription keys are another list: the access key is not among them.
+    expect(await search(mine, 'quokka', '/api/v0/subscription-keys')).toEqual([]);
+    const long = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/access-keys?search=${'x'.repeat(101)}`,
+      headers: mine.headers(),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.search).toBeDefined();
+  });
+});

@@ -99,6 +99,39 @@ describe('GET audit-logs', () => {
     expect(page.items).toHaveLength(20);
   });
 
+  // issue 22 item 6: the activities' search box reads the operation and the user's name.
+  it('searches the operation and the user’s name, with the filter and through the cursor', async () => {
+    const search = async (query: string, who = admin, company = '2') => {
+      const response = await get(who, `/api/v0/audit-logs?${query}`, { 'dataset-id': company });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as { items: { id: string; operation: string }[]; next: string | null };
+    };
+    const found = await search('itemsPerPage=50&search=capturepending');
+    expect(found.items).toHaveLength(20);
+    expect(found.items.every((a) => a.operation === 'CapturePendingPayment')).toBe(true);
+    expect((await search('itemsPerPage=50&search=AUDITOR')).items).toHaveLength(40);
+    expect((await search('itemsPerPage=50&search=wombat')).items).toEqual([]);
+    const both = await search(
+      'itemsPerPage=50&search=Auditor&filter=operation%20eq%20UpdatePaymentRequest',
+    );
+    expect(both.items).toHaveLength(20);
+    expect(both.items.every((a) => a.operation === 'UpdatePaymentRequest')).toBe(true);
+    // Cursor paging keeps the search: 20 found, 15 then 5.
+    const first = await search('itemsPerPage=15&search=capturepending');
+    expect(first.items).toHaveLength(15);
+    const second = await search(`itemsPerPage=15&search=capturepending&cursor=${first.next}`);
+    expect(second.items).toHaveLength(5);
+    expect(second.items.every((a) => a.operation === 'CapturePendingPayment')).toBe(true);
+    expect(second.next).toBeNull();
+    // Another tenant's search never reaches this tenant's activities.
+    expect((await search('search=capturepending', other, '1')).items).toEqual([]);
+    const long = await get(admin, `/api/v0/audit-logs?search=${'x'.repeat(101)}`, {
+      'dataset-id': '2',
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.search).toBeDefined();
+  });
+
   it('refuses a malformed cursor and filter with 400 naming them', async () => {
     const cursor = await get(admin, '/api/v0/audit-logs?cursor=!!!', { 'dataset-id': '2' });
     expect(cursor.statusCode).toBe(400);

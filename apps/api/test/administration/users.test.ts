@@ -209,3 +209,40 @@ describe('changing users', () => {
     expect((await post(standard, { name: 'X', email: 'x@standard.example', role: 'Viewer' })).statusCode).toBe(403);
   });
 });
+
+// issue 22 item 6: the users grid's search box, on the server.
+describe('GET users/all?search=', () => {
+  it('finds users by part of their name or e-mail, in any case, and only the tenant’s own', async () => {
+    const mine = await signIn(ctx, { tenantName: 'Searchable People Ltd' });
+    const theirs = await signIn(ctx, { tenantName: 'Other Searchable People Ltd' });
+    for (const [who, name, email] of [
+      [mine, 'Quentin Quokka', 'quentin@searchable.example'],
+      [mine, 'Wanda Wombat', 'wanda@quokka-mail.example'],
+      [mine, 'Paula Possum', 'paula@searchable.example'],
+      [theirs, 'Quinn Quokka', 'quinn@other.example'],
+    ] as const) {
+      expect((await post(who, { name, email, role: 'Standard' })).statusCode).toBe(201);
+    }
+    const search = async (who: SignedIn, words: string) => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/users/all?search=${encodeURIComponent(words)}`,
+        headers: who.headers(),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().items.map((u: { displayName: string }) => u.displayName) as string[];
+    };
+    // By name or by e-mail; the list keeps its order by name.
+    expect(await search(mine, ' QUOKKA ')).toEqual(['Quentin Quokka', 'Wanda Wombat']);
+    expect(await search(mine, 'possum')).toEqual(['Paula Possum']);
+    expect(await search(mine, 'nobody-here')).toEqual([]);
+    expect(await search(theirs, 'quokka')).toEqual(['Quinn Quokka']);
+    const long = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/users/all?search=${'x'.repeat(101)}`,
+      headers: mine.headers(),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.search).toBeDefined();
+  });
+});

@@ -55,6 +55,42 @@ describe('row-level security', () => {
     expect(plan).toContain('payment_transactions_customer_trgm_idx');
   });
 
+  // issue 22 item 6: the search box's OR (references, names, and the amount when the words read
+  // as one) is read from indexes under the policy: numeric_eq is LEAKPROOF as ILIKE is (0034).
+  it('lets the search box read its indexes under the policy, the amount arm included', async () => {
+    const { rows } = await database.raw.query(
+      `select proleakproof from pg_proc where oid = 'numeric_eq(numeric, numeric)'::regprocedure`,
+      [],
+    );
+    expect(rows).toEqual([{ proleakproof: true }]);
+    const tenant = await createTenant(database, {
+      name: 'Search Box Ltd',
+      adminEmail: `sb-${randomUUID()}@example.com`,
+      adminName: 'S',
+    });
+    const plan = await database.withTenant(tenant.tenantId, async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_indexscan = off`);
+      const words = '%1250.5%';
+      const result = (await tx.execute(
+        // The OR alone (the policy gives the tenant): each arm must be an index read of its own,
+        // which under the policy only a LEAKPROOF operator can be.
+        sql`explain select id from payment_transactions
+          where ledgerline_reference ilike ${words} or customer_name ilike ${words}
+            or company_name ilike ${words} or total_amount = ${'1250.5'}::numeric`,
+      )) as unknown as { rows: Record<string, string>[] };
+      return result.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    for (const index of [
+      'payment_transactions_reference_trgm_idx',
+      'payment_transactions_customer_trgm_idx',
+      'payment_transactions_company_trgm_idx',
+      'payment_transactions_amount_idx',
+    ]) {
+      expect(plan).toContain(index);
+    }
+  });
+
   it('hides another tenant’s rows from the application role and refuses writes into it', async () => {
     const mine = await createTenant(database, {
       name: 'Mine Ltd',

@@ -122,6 +122,45 @@ describe('GET payment-transactions/export', () => {
     expect(filtered.every((row) => row[2] === 'Pending')).toBe(true);
   });
 
+  // issue 22 item 6: "include table filters" carries the list's search box too.
+  it('exports the rows the table’s search finds, with its filters: the list’s rows exactly', async () => {
+    const list = async (query: Record<string, string>) => {
+      const response = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v0/payment-transactions?${new URLSearchParams({ itemsPerPage: '1000', ...query })}`,
+        headers: merchant.headers({ 'dataset-id': '1' }),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return new Set((response.json().items as { id: string }[]).map((item) => item.id));
+    };
+    const ids = (body: string) => new Set(parseCsv(body).slice(1).map((row) => row[0]!));
+    const all = await payments(merchant);
+    const payment = all.find((row) => row.customerName)!;
+    const words = payment.customerName!.split(' ')[0]!;
+    const found = await exportCsv(merchant, `?search=${encodeURIComponent(words)}`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(ids(found.body)).toContain(payment.id);
+    expect(ids(found.body)).toEqual(await list({ search: words }));
+    expect(ids(found.body).size).toBeLessThan(all.length);
+
+    const filter = `status eq ${payment.status}`;
+    const both = await exportCsv(merchant, `?search=${encodeURIComponent(words)}&filter=${encodeURIComponent(filter)}`);
+    expect(ids(both.body)).toEqual(await list({ search: words, filter }));
+    expect(parseCsv(both.body).slice(1).every((row) => row[2] === payment.status)).toBe(true);
+
+    expect(parseCsv((await exportCsv(merchant, '?search=wombat')).body)).toHaveLength(1);
+    const long = await exportCsv(merchant, `?search=${'x'.repeat(101)}`);
+    expect(long.statusCode).toBe(400);
+    // Another tenant's search by the merchant's own reference finds none of the merchant's rows.
+    const theirs = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v0/payment-transactions/export?search=${encodeURIComponent(payment.ledgerlineReference)}`,
+      headers: rival.headers({ 'dataset-id': '1' }),
+    });
+    expect(theirs.statusCode).toBe(200);
+    expect(ids(theirs.body).has(payment.id)).toBe(false);
+  });
+
   // issue 19 item 9: the dialog sends both days as the same UTC midnight (spec 2 §5).
   it('exports one whole day when from and to are the same day', async () => {
     const all = await payments(merchant);

@@ -278,6 +278,36 @@ describe('endpoints', () => {
   });
 });
 
+// issue 22 item 6: the endpoints grid's search box, on the server.
+describe('GET web-hooks/endpoints?search=', () => {
+  it('finds endpoints by part of their URL or description, and only the company’s own', async () => {
+    const mine = await signIn(ctx, { tenantName: 'Searchable Hooks Ltd' });
+    const theirs = await signIn(ctx, { tenantName: 'Other Searchable Hooks Ltd' });
+    await addEndpoint(mine, { url: 'https://quokka.example.com/hooks', description: 'Ledger' });
+    await addEndpoint(mine, { url: 'https://erp.example.com/in', description: 'Quokka ERP' });
+    await addEndpoint(mine, { url: 'https://wombat.example.com/hooks', description: 'Reports' });
+    await addEndpoint(theirs, { url: 'https://quokka.example.com/theirs', description: 'Theirs' });
+    const search = async (who: SignedIn, words: string) => {
+      const response = await call(
+        who,
+        'GET',
+        `/api/v0/web-hooks/endpoints?search=${encodeURIComponent(words)}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().items as { url: string }[]).map((e) => e.url).sort();
+    };
+    expect(await search(mine, 'QUOKKA')).toEqual([
+      'https://erp.example.com/in',
+      'https://quokka.example.com/hooks',
+    ]);
+    expect(await search(mine, 'nothing-like-it')).toEqual([]);
+    expect(await search(theirs, 'quokka')).toEqual(['https://quokka.example.com/theirs']);
+    const long = await call(mine, 'GET', `/api/v0/web-hooks/endpoints?search=${'x'.repeat(101)}`);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.search).toBeDefined();
+  });
+});
+
 describe('embedded delivery', () => {
   let endpoint: { id: string };
   let secret: string;

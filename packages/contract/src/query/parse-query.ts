@@ -27,6 +27,7 @@ export interface CursorQueryInput {
   cursor?: string;
   itemsPerPage?: number | string;
   filter?: string;
+  search?: string;
 }
 
 /** Messages shared with the zod schemas, so both paths answer alike. */
@@ -128,6 +129,7 @@ export function parseCursorQuery<F extends QueryFieldMap>(
     itemsPerPage: parseItemsPerPage(input.itemsPerPage),
     sort: parseSort(query, undefined),
     filters: parseFilter(query, input.filter),
+    ...parseSearch(query, input.search),
   };
 }
 

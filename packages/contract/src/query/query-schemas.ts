@@ -69,5 +69,6 @@ export const cursorQuerySchema = z.object({
     .describe("The 'next' value of the previous page; omit for the first page."),
   itemsPerPage,
   filter,
+  search: pageQuerySchema.shape.search,
 });
 export type CursorQueryParams = z.input<typeof cursorQuerySchema>;

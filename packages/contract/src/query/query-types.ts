@@ -90,4 +90,6 @@ export interface CursorQuery<F extends QueryFieldMap = QueryFieldMap> {
   itemsPerPage: number;
   sort: QuerySort<SortableField<F>>[];
   filters: QueryFilter<FilterableField<F>>[];
+  /** The search box's words (issue 22 item 6); absent when empty. */
+  search?: QuerySearch<FilterableField<F>>;
 }

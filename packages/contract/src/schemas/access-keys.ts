@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
 import { limits, messages } from '../limits.js';
 
 /** spec 1 §3 Access key (and subscription key: the same shape here, see docs/decisions.md). */
@@ -13,6 +14,15 @@ export const accessKeySchema = z
   })
   .meta({ id: 'AccessKey' });
 export type AccessKey = z.infer<typeof accessKeySchema>;
+
+/** GET access-keys?search= (issue 22 item 6): the keys grid's search box reads names and prefixes. */
+export const accessKeyQuery = defineQueryFields(
+  {
+    name: { type: 'string', sortable: true, filterable: true },
+    prefix: { type: 'string', filterable: true },
+  },
+  { defaultSort: 'name', search: { text: ['name', 'prefix'] } },
+);
 
 /** The create answer: the only time the full key exists (spec 1 §2.8). */
 export const createdAccessKeySchema = accessKeySchema

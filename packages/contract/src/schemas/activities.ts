@@ -28,7 +28,7 @@ export const auditActivityQuery = defineQueryFields(
     status: { type: 'number', filterable: true },
     timestamp: { type: 'date', filterable: true },
   },
-  { defaultSort: '-id' },
+  { defaultSort: '-id', search: { text: ['operation', 'userName'] } },
 );
 
 /** spec 3 §9: the activities page shows 15 rows; the resource activities request fetches 100. */

@@ -200,5 +200,8 @@ export const bankQuery = defineQueryFields(
     source: { type: 'string', sortable: true, filterable: true },
     createdOn: { type: 'date', sortable: true, filterable: true },
   },
-  { defaultSort: 'accountName' },
+  {
+    defaultSort: 'accountName',
+    search: { text: ['accountName', 'bankName', 'description', 'accountNumber', 'sortCode', 'iban'] },
+  },
 );

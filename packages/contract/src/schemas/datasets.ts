@@ -104,7 +104,7 @@ export const datasetQuery = defineQueryFields(
     status: { type: 'enum', values: datasetStatuses, sortable: true, filterable: true },
     lastSync: { type: 'date', sortable: true, filterable: true },
   },
-  { defaultSort: 'id' },
+  { defaultSort: 'id', search: { text: ['name', 'hostId', 'customHostId'], amount: 'id' } },
 );
 
 /** Edit and delete are possible only when a company is settled (spec 1 §2.7 status check). */

@@ -80,7 +80,7 @@ export const latePaymentQuery = defineQueryFields(
     description: { type: 'string', sortable: true, filterable: true },
     gracePeriodInDays: { type: 'number', sortable: true, filterable: true },
   },
-  { defaultSort: 'name' },
+  { defaultSort: 'name', search: { text: ['name', 'description'] } },
 );
 
 /** spec 3 §3 UK late payment info: to 0 means 'or more', from 0 means 'up to'. */

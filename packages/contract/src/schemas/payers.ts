@@ -103,5 +103,8 @@ export const payerQuery = defineQueryFields(
     city: { type: 'string', sortable: true, filterable: true },
     country: { type: 'string', sortable: true, filterable: true },
   },
-  { defaultSort: '-createdOn' },
+  {
+    defaultSort: '-createdOn',
+    search: { text: ['companyName', 'firstNames', 'surname', 'emailAddress', 'postCode'] },
+  },
 );

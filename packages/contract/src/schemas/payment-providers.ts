@@ -841,7 +841,7 @@ export const paymentProviderQuery = defineQueryFields(
     isTest: { type: 'boolean', sortable: true, filterable: true },
     createdOn: { type: 'date', sortable: true, filterable: true },
   },
-  { defaultSort: 'name' },
+  { defaultSort: 'name', search: { text: ['name', 'description'] } },
 );
 
 /**

@@ -264,7 +264,7 @@ export const disputeQuery = defineQueryFields(
     disputeReference: { type: 'string', filterable: true },
     paymentTransactionId: { type: 'uuid', filterable: true },
   },
-  { defaultSort: '-openedOn' },
+  { defaultSort: '-openedOn', search: { text: ['disputeReference', 'reason'], amount: 'amount' } },
 );
 
 export const paymentTransactionSchema = z
@@ -412,6 +412,8 @@ export const exportQuerySchema = z
         return items as AllocatedStatus[];
       }),
     filter: z.string().max(4000).optional(),
+    /** The list's search box, with "include table filters" (issue 22 item 6). */
+    search: z.string().max(4000).optional(),
   })
   // spec 2 §5: the message is for a from later than to; from = to is that one whole day (to is inclusive).
   .refine((query) => !query.fromDate || !query.toDate || Date.parse(query.fromDate) <= Date.parse(query.toDate), {

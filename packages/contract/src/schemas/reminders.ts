@@ -152,7 +152,7 @@ export const reminderScheduleQuery = defineQueryFields(
     id: { type: 'uuid', filterable: true },
     name: { type: 'string', sortable: true, filterable: true },
   },
-  { defaultSort: 'name' },
+  { defaultSort: 'name', search: { text: ['name'] } },
 );
 
 /** An invoice a reminder lists. */

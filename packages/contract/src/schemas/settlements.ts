@@ -257,7 +257,7 @@ export const settlementGroupQuery = defineQueryFields(
     name: { type: 'string', sortable: true, filterable: true },
     description: { type: 'string', sortable: true, filterable: true },
   },
-  { defaultSort: 'name' },
+  { defaultSort: 'name', search: { text: ['name', 'description'] } },
 );
 
 export const groupConfigurationParams = z.object({ groupId: z.uuid(), configurationId: z.uuid() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
 import { permissions, roles } from '../permissions.js';
 import { longDateFormats, shortDateFormats } from '../reference/date-formats.js';
 import { timeZones } from '../reference/time-zones.js';
@@ -49,6 +50,15 @@ export const userSchema = z
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
+
+/** GET users/all?search= (issue 22 item 6): the users grid's search box reads names and e-mails. */
+export const userQuery = defineQueryFields(
+  {
+    displayName: { type: 'string', sortable: true, filterable: true },
+    emailAddress: { type: 'string', sortable: true, filterable: true },
+  },
+  { defaultSort: 'displayName', search: { text: ['displayName', 'emailAddress'] } },
+);
 
 const userName = z
   .string({ message: 'Name is required.' })

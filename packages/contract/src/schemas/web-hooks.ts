@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineQueryFields } from '../query/query-fields.js';
 import { feeLineSchema } from './money-rules.js';
 import { paymentRequestSchema } from './payment-requests.js';
 import { reminderSchema } from './reminders.js';
@@ -196,6 +197,15 @@ export const webHookDeliverySchema = z
   })
   .meta({ id: 'WebHookDelivery' });
 export type WebHookDelivery = z.infer<typeof webHookDeliverySchema>;
+
+/** GET web-hooks/endpoints?search= (issue 22 item 6): the endpoints grid's box reads URL and description. */
+export const webHookEndpointQuery = defineQueryFields(
+  {
+    url: { type: 'string', sortable: true, filterable: true },
+    description: { type: 'string', filterable: true },
+  },
+  { defaultSort: 'url', search: { text: ['url', 'description'] } },
+);
 
 export const webHookDeliveriesQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { AccessKey } from '@ledgerline/contract';
+import type { AccessKey, QuerySearch } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
+import { compileSearch } from '../../platform/paging/compile-filter.js';
 
 export type KeyKind = 'access' | 'subscription';
 type KeyRow = typeof accessKeys.$inferSelect;
@@ -22,11 +23,17 @@ const live = (tenantId: string, kind: KeyKind) =>
 
 export function createAccessKeysRepository() {
   return {
-    async list(executor: Executor, tenantId: string, kind: KeyKind) {
+    /** The live keys, or with `search` those the keys grid's search box finds (issue 22 item 6). */
+    async list(executor: Executor, tenantId: string, kind: KeyKind, search?: QuerySearch) {
       const rows = await executor
         .select()
         .from(accessKeys)
-        .where(live(tenantId, kind))
+        .where(
+          and(
+            live(tenantId, kind),
+            compileSearch(search, { name: accessKeys.name, prefix: accessKeys.prefix }),
+          ),
+        )
         .orderBy(asc(accessKeys.createdOn), asc(accessKeys.id));
       return rows.map(toAccessKey);
     },

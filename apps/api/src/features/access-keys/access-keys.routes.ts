@@ -5,8 +5,11 @@ import {
   accessKeyBody,
   accessKeyCountResponse,
   accessKeyMaximumResponse,
+  accessKeyQuery,
   accessKeySchema,
   createdAccessKeySchema,
+  pageQuerySchema,
+  parsePageQuery,
   subscriptionKeyCreateQuery,
   uuidParam,
   type Permission,
@@ -59,13 +62,18 @@ export async function accessKeysRoutes(app: FastifyInstance, options: { keys: Ac
         config: read,
         schema: {
           tags: [tag],
-          summary: `List the tenant's ${tag}`,
+          summary: `List the tenant's ${tag}; \`search\` finds words in their names and prefixes`,
+          querystring: z.object({ search: pageQuerySchema.shape.search }),
           response: { 200: z.object({ items: z.array(accessKeySchema) }) },
         },
       },
-      async (request) => ({
-        items: await request.tenantRead((tx) => keys.list(tx, scopeOf(request), kind)),
-      }),
+      async (request) => {
+        // issue 22 item 6: the keys grid's search box, read by the one compileSearch.
+        const { search } = parsePageQuery(accessKeyQuery, { search: request.query.search });
+        return {
+          items: await request.tenantRead((tx) => keys.list(tx, scopeOf(request), kind, search)),
+        };
+      },
     );
 
     r.get(

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { messages, type AccessKey, type CreatedAccessKey } from '@ledgerline/contract';
+import {
+  messages,
+  type AccessKey,
+  type CreatedAccessKey,
+  type QuerySearch,
+} from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { datasets } from '../../db/schema.js';
@@ -30,7 +35,8 @@ export function createAccessKeysService(deps: {
 
   return {
     maximum: () => maximum,
-    list: (tx: Tx, scope: KeyScope, kind: KeyKind) => repository.list(tx, scope.tenantId, kind),
+    list: (tx: Tx, scope: KeyScope, kind: KeyKind, search?: QuerySearch) =>
+      repository.list(tx, scope.tenantId, kind, search),
     count: (tx: Tx, scope: KeyScope, kind: KeyKind) => repository.count(tx, scope.tenantId, kind),
 
     async get(tx: Tx, scope: KeyScope, kind: KeyKind, id: string): Promise<AccessKey> {

@@ -111,10 +111,13 @@ const columns = {
   paymentProviderId: t.paymentProviderId,
 };
 
-/** The list's filters as SQL, for the export's "include table filters". */
-export function compilePaymentTransactionFilter(filters: PageQuery<Fields>['filters']) {
+/** The list's filters and search as SQL, for the export's "include table filters". */
+export function compilePaymentTransactionFilter(
+  filters: PageQuery<Fields>['filters'],
+  search?: PageQuery<Fields>['search'],
+) {
   return compilePageQuery(
-    { page: 1, itemsPerPage: 1, sort: [], filters },
+    { page: 1, itemsPerPage: 1, sort: [], filters, ...(search ? { search } : {}) },
     { columns, tieBreaker: t.id },
   ).where;
 }

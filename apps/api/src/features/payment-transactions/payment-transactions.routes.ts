@@ -222,21 +222,25 @@ export async function paymentTransactionsRoutes(
         summary: 'PaymentTransactions.csv: payments and their allocations, or allocations only',
         description:
           'Streams CSV (columns in docs/api.md). Dates are UTC; `toDate` includes its whole day; ' +
-          '`excludeAllocatedStatus` is a comma list of allocated statuses to leave out; `filter` is the list’s filter.',
+          '`excludeAllocatedStatus` is a comma list of allocated statuses to leave out; `filter` is the list’s filter and `search` its search box (the dialog\'s "include table filters").',
         querystring: exportQuerySchema,
       },
     },
     async (request, reply) => {
       const scope = scopeOf(request);
       const query = request.query;
-      const { filters } = parsePageQuery(paymentTransactionQuery, { filter: query.filter });
+      // The table's filters and its search box, as the list reads them (issue 22 item 6).
+      const { filters, search } = parsePageQuery(paymentTransactionQuery, {
+        filter: query.filter,
+        search: query.search,
+      });
       const selection: ExportSelection = {
         exportType: query.exportType,
         from: query.fromDate ? new Date(query.fromDate) : undefined,
         until: query.toDate ? new Date(Date.parse(query.toDate) + 86_400_000) : undefined,
         paymentProviderId: query.paymentProviderId,
         excludeAllocatedStatus: query.excludeAllocatedStatus,
-        filter: compilePaymentTransactionFilter(filters),
+        filter: compilePaymentTransactionFilter(filters, search),
       };
       // issue 20 item 5: a bounded number at once per tenant, made whole before it is sent, and
       // sent under a deadline and a minimum pace (docs/decisions.md "Exports never wait on the client").

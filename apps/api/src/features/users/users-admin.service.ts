@@ -1,4 +1,4 @@
-import { messages, defaultUserSetting, type CreateUserBody, type Role, type User } from '@ledgerline/contract';
+import { messages, defaultUserSetting, type CreateUserBody, type QuerySearch, type Role, type User } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { tenants, users } from '../../db/schema.js';
@@ -51,7 +51,7 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
   }
 
   return {
-    all: (tx: Tx, tenantId: string) => repository.all(tx, tenantId),
+    all: (tx: Tx, tenantId: string, search?: QuerySearch) => repository.all(tx, tenantId, search),
 
     async get(tx: Tx, tenantId: string, id: string): Promise<User> {
       return toUser(await load(tx, tenantId, id));

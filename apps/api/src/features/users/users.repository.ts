@@ -1,7 +1,8 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
-import type { Role, User, UserSetting } from '@ledgerline/contract';
+import type { QuerySearch, Role, User, UserSetting } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { tenants, users } from '../../db/schema.js';
+import { compileSearch } from '../../platform/paging/compile-filter.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -38,11 +39,17 @@ export function createUsersRepository() {
       return updated.length > 0;
     },
 
-    async all(executor: Executor, tenantId: string) {
+    /** Every user, or with `search` those the users grid's search box finds (issue 22 item 6). */
+    async all(executor: Executor, tenantId: string, search?: QuerySearch) {
       const rows = await executor
         .select()
         .from(users)
-        .where(eq(users.tenantId, tenantId))
+        .where(
+          and(
+            eq(users.tenantId, tenantId),
+            compileSearch(search, { displayName: users.displayName, emailAddress: users.emailAddress }),
+          ),
+        )
         .orderBy(asc(users.id));
       // spec 1 §9: by name ascending, as a person reads names (Véra beside Vera), not by bytes;
       // a tenant's users are few, and the database's collation differs between PGlite and servers.

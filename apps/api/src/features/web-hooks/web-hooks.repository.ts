@@ -1,5 +1,11 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { WebHookDelivery, WebHookEndpoint, WebHookEventType } from '@ledgerline/contract';
+import type {
+  QuerySearch,
+  WebHookDelivery,
+  WebHookEndpoint,
+  WebHookEventType,
+} from '@ledgerline/contract';
+import { compileSearch } from '../../platform/paging/compile-filter.js';
 import type { Executor } from '../../db/client.js';
 import {
   webHookDeliveries as d,
@@ -38,11 +44,18 @@ export interface EndpointValues {
 /** SQL of the web hook endpoints and their deliveries; every call takes the company scope. */
 export function createWebHooksRepository() {
   return {
-    async list(executor: Executor, scope: WebHookScope) {
+    /** The company's endpoints, or with `search` those the search box finds (issue 22 item 6). */
+    async list(executor: Executor, scope: WebHookScope, search?: QuerySearch) {
       const rows = await executor
         .select()
         .from(ep)
-        .where(and(eq(ep.tenantId, scope.tenantId), eq(ep.datasetId, scope.datasetId)))
+        .where(
+          and(
+            eq(ep.tenantId, scope.tenantId),
+            eq(ep.datasetId, scope.datasetId),
+            compileSearch(search, { url: ep.url, description: ep.description }),
+          ),
+        )
         .orderBy(ep.createdOn, ep.id);
       return rows.map(toEndpoint);
     },

@@ -2,12 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  pageQuerySchema,
+  parsePageQuery,
   svixDashboardAccessSchema,
   uuidParam,
   webHookDeliveriesQuery,
   webHookDeliveriesSchema,
   webHookDeliverySchema,
   webHookEndpointBody,
+  webHookEndpointQuery,
   webHookEndpointSchema,
   webHookSecretSchema,
 } from '@ledgerline/contract';
@@ -58,13 +61,19 @@ export async function webHooksRoutes(
       config: { access: 'dataset', permission },
       schema: {
         tags,
-        summary: 'The company’s web hook endpoints (embedded delivery)',
+        summary:
+          'The company’s web hook endpoints (embedded delivery); `search` finds words in their URL and description',
+        querystring: z.object({ search: pageQuerySchema.shape.search }),
         response: { 200: z.object({ items: z.array(webHookEndpointSchema) }) },
       },
     },
-    async (request) => ({
-      items: await request.tenantRead((tx) => service.list(tx, scopeOf(request))),
-    }),
+    async (request) => {
+      // issue 22 item 6: the endpoints grid's search box, read by the one compileSearch.
+      const { search } = parsePageQuery(webHookEndpointQuery, { search: request.query.search });
+      return {
+        items: await request.tenantRead((tx) => service.list(tx, scopeOf(request), search)),
+      };
+    },
   );
 
   r.post(

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import {
   webHookMessages as m,
+  type QuerySearch,
   type SvixDashboardAccess,
   type webHookEndpointBody,
 } from '@ledgerline/contract';
@@ -84,8 +85,8 @@ export function createWebHooksService(deps: {
   });
 
   return {
-    list(tx: Tx, scope: WebHookScope) {
-      return repository.list(tx, scope);
+    list(tx: Tx, scope: WebHookScope, search?: QuerySearch) {
+      return repository.list(tx, scope, search);
     },
 
     async get(tx: Tx, scope: WebHookScope, id: string) {

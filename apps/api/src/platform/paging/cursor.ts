@@ -2,7 +2,7 @@ import { and, or, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { QueryError, formatSort, previewQueryItem, queryMessages } from '@ledgerline/contract';
 import type { CursorPage, CursorQuery, QueryFieldMap, QuerySort } from '@ledgerline/contract';
-import { compileFilters } from './compile-filter.js';
+import { compileFilters, compileSearch } from './compile-filter.js';
 import { compileOrderBy } from './compile-sort.js';
 import type { QuerySqlOptions } from './compile-page-query.js';
 import { asTerm, columnOf } from './query-columns.js';
@@ -119,7 +119,7 @@ export function compileCursorQuery<F extends QueryFieldMap>(
       ? undefined
       : keysetPredicate(query.sort, columnMap, tieBreaker, decodeCursor(query.cursor, query.sort));
   return {
-    where: and(compileFilters(query.filters, columns), after),
+    where: and(compileFilters(query.filters, columns), compileSearch(query.search, columns), after),
     orderBy: compileOrderBy(query.sort, columns, tieBreaker),
     limit: query.itemsPerPage + 1,
   };

@@ -7,7 +7,7 @@ import {
   type ReminderSchedule,
   type SettlementGroup,
 } from '@ledgerline/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { companyClient } from '@/lib/http';
 import { companyQueryKeys } from '@/lib/query-keys';
@@ -19,17 +19,21 @@ import { companyQueryKeys } from '@/lib/query-keys';
  */
 const pageSize = 20;
 
-/** Reads `path` in pages of 20 until a short page (spec 3 §7). */
+/**
+ * Reads `path` in pages of 20 until a short page (spec 3 §7); with `search`, only the rows the
+ * server's search finds (issue 22 item 6: the areas' search box).
+ */
 async function readAll<S extends z.ZodType>(
   path: string,
   item: S,
   signal?: AbortSignal,
+  search = '',
 ): Promise<z.output<S>[]> {
   const schema = pageOf(item);
   const all: z.output<S>[] = [];
   for (let page = 1; ; page += 1) {
     const answer = await companyClient.get(path, {
-      query: { page, itemsPerPage: pageSize, sort: 'name' },
+      query: { page, itemsPerPage: pageSize, sort: 'name', ...(search ? { search } : {}) },
       schema,
       signal,
     });
@@ -38,30 +42,34 @@ async function readAll<S extends z.ZodType>(
   }
 }
 
-export function getAllSettlementGroups(signal?: AbortSignal): Promise<SettlementGroup[]> {
-  return readAll('/settlement-configuration-groups', settlementGroupSchema, signal);
+export function getAllSettlementGroups(signal?: AbortSignal, search = ''): Promise<SettlementGroup[]> {
+  return readAll('/settlement-configuration-groups', settlementGroupSchema, signal, search);
 }
 
-export function getAllLatePayments(signal?: AbortSignal): Promise<LatePaymentConfiguration[]> {
-  return readAll('/late-payment-configurations', latePaymentConfigurationSchema, signal);
+export function getAllLatePayments(signal?: AbortSignal, search = ''): Promise<LatePaymentConfiguration[]> {
+  return readAll('/late-payment-configurations', latePaymentConfigurationSchema, signal, search);
 }
 
-export function useSettlementGroups() {
+/** With `search`: the rows its search box finds (the list before stays while they load). */
+export function useSettlementGroups(search = '') {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('settlements').list({ all: true }),
-      queryFn: ({ signal }) => getAllSettlementGroups(signal),
+      queryKey: companyQueryKeys('settlements').list({ all: true, ...(search ? { search } : {}) }),
+      queryFn: ({ signal }) => getAllSettlementGroups(signal, search),
+      placeholderData: keepPreviousData,
       // The pages show their own error state.
       meta: { inlineErrors: true },
     }),
   );
 }
 
-export function useLatePayments() {
+/** With `search`: the rows its search box finds (the list before stays while they load). */
+export function useLatePayments(search = '') {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('late-payments').list({ all: true }),
-      queryFn: ({ signal }) => getAllLatePayments(signal),
+      queryKey: companyQueryKeys('late-payments').list({ all: true, ...(search ? { search } : {}) }),
+      queryFn: ({ signal }) => getAllLatePayments(signal, search),
+      placeholderData: keepPreviousData,
       // The pages show their own error state.
       meta: { inlineErrors: true },
     }),
@@ -69,15 +77,17 @@ export function useLatePayments() {
 }
 
 /** Issue 23: every reminder schedule (its page, and an account's Settings tab by name). */
-export function getAllReminderSchedules(signal?: AbortSignal): Promise<ReminderSchedule[]> {
-  return readAll('/reminder-schedules', reminderScheduleSchema, signal);
+export function getAllReminderSchedules(signal?: AbortSignal, search = ''): Promise<ReminderSchedule[]> {
+  return readAll('/reminder-schedules', reminderScheduleSchema, signal, search);
 }
 
-export function useReminderSchedules() {
+/** With `search`: the rows its search box finds (the list before stays while they load). */
+export function useReminderSchedules(search = '') {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('reminder-schedules').list({ all: true }),
-      queryFn: ({ signal }) => getAllReminderSchedules(signal),
+      queryKey: companyQueryKeys('reminder-schedules').list({ all: true, ...(search ? { search } : {}) }),
+      queryFn: ({ signal }) => getAllReminderSchedules(signal, search),
+      placeholderData: keepPreviousData,
       meta: { inlineErrors: true },
     }),
   );

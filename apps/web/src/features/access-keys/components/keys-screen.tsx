@@ -8,6 +8,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useDeleteKey } from '../api/delete-key';
 import { useKeyCount } from '../api/get-key-count';
@@ -52,10 +53,11 @@ interface Dialog {
 /** spec 1 §2.8: the access keys screen, or its subscription keys alternative. */
 export function KeysScreen({ kind }: { kind: KeyKind }) {
   const texts = keyTexts[kind];
-  const keys = useKeys(kind);
+  const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' }, address: true });
+  // issue 22 item 6: the search box's words, found by the server; the grid sorts and pages them.
+  const keys = useKeys(kind, grid.query.search ?? '');
   const count = useKeyCount(kind);
   const maximum = useKeyMaximum(kind);
-  const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' } });
   const [dialog, setDialog] = useState<Dialog>({ opened: false, key: 0 });
   const [secret, setSecret] = useState<string | null>(null);
   const { mutate: deleteKey } = useDeleteKey(kind);
@@ -116,6 +118,7 @@ export function KeysScreen({ kind }: { kind: KeyKind }) {
           {messages.accessKeyMaximumReached}
         </Alert>
       )}
+      <GridToolbar grid={grid} listName={texts.title.toLowerCase()} placeholder="Name or prefix" />
       <DataGrid
         label={texts.title}
         grid={grid}

@@ -1,4 +1,6 @@
+import { Stack } from '@mantine/core';
 import { DataGrid } from '@/ui/data-grid';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useAccountPayers } from '../api/get-account-payers';
 import { usePayersColumns } from '../table/use-payers-columns';
@@ -9,16 +11,23 @@ export function AccountPayersTab({ accountId }: { accountId: string }) {
   const payers = useAccountPayers(accountId, grid.query);
   const columns = usePayersColumns();
   return (
-    <DataGrid
-      label="Payers"
-      rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}
-      grid={grid}
-      columns={columns}
-      records={payers.data?.items}
-      totalRecords={payers.data?.totalItems ?? 0}
-      totalEstimated={payers.data?.totalItemsEstimated ?? false}
-      fetching={payers.isPending || payers.isPlaceholderData}
-      noRecordsText="No payers found"
-    />
+    <Stack gap="sm">
+      <GridToolbar
+        grid={grid}
+        listName="the account’s payers"
+        placeholder="Company, name, e-mail or post code"
+      />
+      <DataGrid
+        label="Payers"
+        rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}
+        grid={grid}
+        columns={columns}
+        records={payers.data?.items}
+        totalRecords={payers.data?.totalItems ?? 0}
+        totalEstimated={payers.data?.totalItemsEstimated ?? false}
+        fetching={payers.isPending || payers.isPlaceholderData}
+        noRecordsText="No payers found"
+      />
+    </Stack>
   );
 }

@@ -2,6 +2,7 @@ import { Button, Group, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { DataGrid } from '@/ui/data-grid';
 import { usePermission } from '@/ui/use-permission';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useAccountPaymentRequests } from '../api/get-account-payment-requests';
 import { useAccountTransactions } from '../api/get-account-transactions';
@@ -28,6 +29,11 @@ export function AccountTransactionsTab({ accountId }: { accountId: string }) {
         accountId={accountId}
         opened={requestOpened}
         onClose={requestDialog.close}
+      />
+      <GridToolbar
+        grid={grid}
+        listName="the account’s transactions"
+        placeholder="Reference or amount"
       />
       <DataGrid
         label="Transactions"
@@ -57,23 +63,30 @@ export function AccountPaymentRequestsTab({ accountId }: { accountId: string }) 
   const requests = useAccountPaymentRequests(accountId, grid.query);
   const columns = useAccountPaymentRequestsColumns();
   return (
-    <DataGrid
-      label="Payment requests"
-      rowHref={(request) => `/payment-requests/${request.id}`}
-      card={{
-        title: 'requestType',
-        subtitle: 'customerName',
-        amount: 'amountToPay',
-        status: 'requestStatus',
-        date: 'createdOn',
-      }}
-      grid={grid}
-      columns={columns}
-      records={requests.data?.items}
-      totalRecords={requests.data?.totalItems ?? 0}
-      totalEstimated={requests.data?.totalItemsEstimated ?? false}
-      fetching={requests.isPending || requests.isPlaceholderData}
-      noRecordsText="No payment requests found"
-    />
+    <Stack gap="sm">
+      <GridToolbar
+        grid={grid}
+        listName="the account’s payment requests"
+        placeholder="Customer, reference or amount"
+      />
+      <DataGrid
+        label="Payment requests"
+        rowHref={(request) => `/payment-requests/${request.id}`}
+        card={{
+          title: 'requestType',
+          subtitle: 'customerName',
+          amount: 'amountToPay',
+          status: 'requestStatus',
+          date: 'createdOn',
+        }}
+        grid={grid}
+        columns={columns}
+        records={requests.data?.items}
+        totalRecords={requests.data?.totalItems ?? 0}
+        totalEstimated={requests.data?.totalItemsEstimated ?? false}
+        fetching={requests.isPending || requests.isPlaceholderData}
+        noRecordsText="No payment requests found"
+      />
+    </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { usePayers } from '../api/get-payers';
 import { usePayersColumns } from '../table/use-payers-columns';
@@ -10,6 +11,7 @@ export function PayersPage() {
   const grid = useGridState({
     name: 'payer',
     defaultSort: { field: 'createdOn', direction: 'desc' },
+    address: true,
   });
   const payers = usePayers(grid.query);
   const columns = usePayersColumns();
@@ -19,6 +21,7 @@ export function PayersPage() {
         title="Payers"
         description="The people and companies who pay for your customer accounts."
       />
+      <GridToolbar grid={grid} listName="payers" placeholder="Company, name, e-mail or post code" />
       <DataGrid
         label="Payers"
         rowHref={(payer) => `/accounts/${payer.accountId}/payers/${payer.id}`}

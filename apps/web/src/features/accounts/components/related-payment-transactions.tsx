@@ -1,4 +1,6 @@
+import { Stack } from '@mantine/core';
 import { DataGrid } from '@/ui/data-grid';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import {
   useRelatedPaymentTransactions,
@@ -12,23 +14,30 @@ export function RelatedPaymentTransactions({ owner }: { owner: PaymentTransactio
   const payments = useRelatedPaymentTransactions(owner, grid.query);
   const columns = useRelatedPaymentTransactionsColumns();
   return (
-    <DataGrid
-      label="Payment transactions"
-      rowHref={(payment) => `/payment-transactions/${payment.id}`}
-      card={{
-        title: 'ledgerlineReference',
-        subtitle: 'customerName',
-        amount: 'totalAmount',
-        status: 'status',
-        date: 'statusDateTime',
-      }}
-      grid={grid}
-      columns={columns}
-      records={payments.data?.items}
-      totalRecords={payments.data?.totalItems ?? 0}
-      totalEstimated={payments.data?.totalItemsEstimated ?? false}
-      fetching={payments.isPending || payments.isPlaceholderData}
-      noRecordsText="No payment transactions found"
-    />
+    <Stack gap="sm">
+      <GridToolbar
+        grid={grid}
+        listName="payment transactions"
+        placeholder="Reference, customer or amount"
+      />
+      <DataGrid
+        label="Payment transactions"
+        rowHref={(payment) => `/payment-transactions/${payment.id}`}
+        card={{
+          title: 'ledgerlineReference',
+          subtitle: 'customerName',
+          amount: 'totalAmount',
+          status: 'status',
+          date: 'statusDateTime',
+        }}
+        grid={grid}
+        columns={columns}
+        records={payments.data?.items}
+        totalRecords={payments.data?.totalItems ?? 0}
+        totalEstimated={payments.data?.totalItemsEstimated ?? false}
+        fetching={payments.isPending || payments.isPlaceholderData}
+        noRecordsText="No payment transactions found"
+      />
+    </Stack>
   );
 }

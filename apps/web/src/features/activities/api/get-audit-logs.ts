@@ -27,22 +27,28 @@ export function getAuditLogs(
   scope: ActivityScope,
   cursor: string | undefined,
   signal?: AbortSignal,
+  search = '',
 ): Promise<CursorPage<AuditActivity>> {
   const client = scope === 'company' ? companyClient : tenantClient;
   return client.get('/audit-logs', {
-    query: { itemsPerPage: activityPageSize, cursor },
+    query: { itemsPerPage: activityPageSize, cursor, ...(search ? { search } : {}) },
     schema: auditLogsResponse,
     signal,
   });
 }
 
-export const auditLogsQueryOptions = (scope: ActivityScope, cursor: string | undefined) =>
+export const auditLogsQueryOptions = (
+  scope: ActivityScope,
+  cursor: string | undefined,
+  search = '',
+) =>
   queryOptions({
-    queryKey: scopeKeys[scope]().list({ cursor: cursor ?? null }),
-    queryFn: ({ signal }) => getAuditLogs(scope, cursor, signal),
+    queryKey: scopeKeys[scope]().list({ cursor: cursor ?? null, ...(search ? { search } : {}) }),
+    queryFn: ({ signal }) => getAuditLogs(scope, cursor, signal, search),
     placeholderData: keepPreviousData,
   });
 
-export function useAuditLogs(scope: ActivityScope, cursor: string | undefined) {
-  return useQuery(auditLogsQueryOptions(scope, cursor));
+/** With `search`: the activities the search box finds (issue 22 item 6). */
+export function useAuditLogs(scope: ActivityScope, cursor: string | undefined, search = '') {
+  return useQuery(auditLogsQueryOptions(scope, cursor, search));
 }

@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { DataGrid } from '@/ui/data-grid';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useBanks } from '../api/get-banks';
 import { useBanksColumns } from '../table/use-banks-columns';
@@ -10,6 +11,7 @@ export function BanksPage() {
   const grid = useGridState({
     name: 'bank',
     defaultSort: { field: 'accountName', direction: 'asc' },
+    address: true,
   });
   const banks = useBanks(grid.query);
   const columns = useBanksColumns();
@@ -20,6 +22,7 @@ export function BanksPage() {
         title="Banks"
         description="The bank accounts of this company, as your ERP system sends them."
       />
+      <GridToolbar grid={grid} listName="banks" placeholder="Account name, bank, number or IBAN" />
       <DataGrid
         label="Banks"
         rowHref={(bank) => `/banks/${bank.id}`}

@@ -7,6 +7,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { usePermission } from '@/ui/use-permission';
 import { useDeleteDataset } from '../api/delete-dataset';
@@ -24,7 +25,11 @@ interface Dialog {
 
 /** spec 1 §2.7 /settings/companies. */
 export function CompaniesPage() {
-  const grid = useGridState({ name: 'companies', defaultSort: { field: 'id', direction: 'asc' } });
+  const grid = useGridState({
+    name: 'companies',
+    defaultSort: { field: 'id', direction: 'asc' },
+    address: true,
+  });
   const companies = useDatasetsPage(grid.query);
   const canCreate = usePermission('CreateCompanies');
   const canEdit = usePermission('EditCompanies');
@@ -68,6 +73,7 @@ export function CompaniesPage() {
           </Button>
         }
       />
+      <GridToolbar grid={grid} listName="companies" placeholder="Name, host id or company id" />
       <DataGrid
         label="Companies"
         grid={grid}

@@ -9,7 +9,9 @@ import { tenantSettingQueryOptions } from '@/lib/api/get-tenant-setting';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { failureMessage } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { PageHeader } from '@/ui/page-header';
+import { useGridState } from '@/ui/use-grid-state';
 import { usePermission } from '@/ui/use-permission';
 import { useLatePayments } from '../api/get-late-payments';
 import { useDeleteLatePayment } from '../api/save-late-payment';
@@ -21,7 +23,10 @@ type Dialog = { configuration?: LatePaymentConfiguration } | null;
 
 /** spec 3 §2 late payments: the grid, the add menu, the form and the beta banner. */
 export function LatePaymentsPage() {
-  const configurations = useLatePayments();
+  // issue 22 item 6: the search box, answered by the server and kept in the address.
+  const grid = useGridState({ address: true });
+  const search = grid.query.search ?? '';
+  const configurations = useLatePayments(search);
   const allowed = useQuery(tenantSettingQueryOptions('AllowLatePayments'));
   const remove = useDeleteLatePayment();
   const preferences = useUpdateCompanyPreferences();
@@ -103,12 +108,19 @@ export function LatePaymentsPage() {
           {latePaymentMessages.betaBanner} Please contact us to become a beta site.
         </Alert>
       )}
+      <GridToolbar grid={grid} listName="late payment configurations" placeholder="Name or description" />
       {configurations.isPending ? (
         <LoadingState label="Loading late payment configurations" />
       ) : configurations.isError ? (
         <Alert color="red">An error occurred loading the data</Alert>
       ) : sorted.length === 0 ? (
-        <EmptyState message="No late payment configurations yet." />
+        <EmptyState
+          message={
+            search
+              ? 'No late payment configurations match the search.'
+              : 'No late payment configurations yet.'
+          }
+        />
       ) : (
         <WideTable>
         <Table striped highlightOnHover aria-label="Late payment configurations">

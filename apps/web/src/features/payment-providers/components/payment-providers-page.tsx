@@ -11,6 +11,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { usePermission } from '@/ui/use-permission';
 import { useDeletePaymentProvider } from '../api/delete-payment-provider';
@@ -33,6 +34,7 @@ export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean 
   const grid = useGridState({
     name: 'payment provider',
     defaultSort: { field: 'name', direction: 'asc' },
+    address: true,
   });
   const providers = usePaymentProviders(grid.query);
   const defaultProvider = useDefaultPaymentProvider();
@@ -79,7 +81,8 @@ export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean 
   const columns = usePaymentProvidersColumns({ canConfigure, canDelete, onMakeDefault, onDelete });
 
   // The banners speak of the company, not of the filtered page.
-  const unfiltered = grid.query.filter === undefined || grid.query.filter === '';
+  const unfiltered =
+    (grid.query.filter === undefined || grid.query.filter === '') && !grid.query.search;
   const none = unfiltered && providers.data?.totalItems === 0;
   const noDefault = defaultProvider.data?.paymentProviderId === null && !none;
 
@@ -111,6 +114,7 @@ export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean 
           Payments cannot be accepted until one of the payment providers is made the default.
         </Alert>
       )}
+      <GridToolbar grid={grid} listName="payment providers" placeholder="Name or description" />
       <DataGrid
         label="Payment providers"
         grid={grid}

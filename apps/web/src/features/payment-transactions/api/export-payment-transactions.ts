@@ -12,6 +12,8 @@ export interface ExportRequest {
   paymentProviderId: string | null;
   /** The grid's filter when "include table filters" is ticked. */
   filter: string | null;
+  /** The grid's search box when "include table filters" is ticked (issue 22 item 6). */
+  search: string | null;
 }
 
 /**
@@ -27,6 +29,7 @@ export function exportPaymentTransactions(request: ExportRequest): Promise<Downl
       paymentProviderId: request.paymentProviderId,
       excludeAllocatedStatus: request.excludeAllocatedStatus.join(','),
       filter: request.filter,
+      search: request.search,
     },
     headers: { Accept: 'text/csv' },
     responseType: 'file',

@@ -9,6 +9,7 @@ import { DateTime } from '@/ui/date-time';
 import { Money } from '@/ui/money';
 import { PageHeader } from '@/ui/page-header';
 import { StatusBadge } from '@/ui/status-tones';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { spaceWords } from '@/ui/words';
 import { useDisputes } from '../api/get-disputes';
@@ -28,13 +29,19 @@ function useDisputeColumns() {
         accessor: 'stage',
         title: 'Stage',
         sortable: true,
-        filter: { type: 'select', options: disputeStages.map((value) => ({ value, label: spaceWords(value) })) },
+        filter: {
+          type: 'select',
+          options: disputeStages.map((value) => ({ value, label: spaceWords(value) })),
+        },
         render: (dispute) => <StatusBadge status={dispute.stage} tones={disputeStageTone} />,
       },
       {
         accessor: 'customer',
         title: 'Customer',
-        render: (dispute) => dispute.paymentTransaction?.customerName ?? dispute.paymentTransaction?.companyName ?? '-',
+        render: (dispute) =>
+          dispute.paymentTransaction?.customerName ??
+          dispute.paymentTransaction?.companyName ??
+          '-',
       },
       {
         accessor: 'payment',
@@ -46,7 +53,12 @@ function useDisputeColumns() {
           </Anchor>
         ),
       },
-      { accessor: 'reason', title: 'Reason', filter: { type: 'text' }, render: (dispute) => (dispute.reason ? spaceWords(dispute.reason.replace(/_/g, ' ')) : '-') },
+      {
+        accessor: 'reason',
+        title: 'Reason',
+        filter: { type: 'text' },
+        render: (dispute) => (dispute.reason ? spaceWords(dispute.reason.replace(/_/g, ' ')) : '-'),
+      },
       {
         accessor: 'respondBy',
         title: 'Respond by',
@@ -88,7 +100,11 @@ function useDisputeColumns() {
  * (Opened, Under review) are those to answer at the provider before their respond-by date.
  */
 export function DisputesPage() {
-  const grid = useGridState({ name: 'disputes', defaultSort: { field: 'openedOn', direction: 'desc' } });
+  const grid = useGridState({
+    name: 'disputes',
+    defaultSort: { field: 'openedOn', direction: 'desc' },
+    address: true,
+  });
   const disputes = useDisputes(grid.query, { placeholderData: keepPreviousData });
   const columns = useDisputeColumns();
   return (
@@ -96,6 +112,11 @@ export function DisputesPage() {
       <PageHeader
         title="Disputes"
         description="Disputes and chargebacks your payment providers reported. Answer open ones at the provider before their respond-by date."
+      />
+      <GridToolbar
+        grid={grid}
+        listName="disputes"
+        placeholder="Dispute reference, reason or amount"
       />
       <DataGrid
         label="Disputes"

@@ -144,3 +144,44 @@ describe('the export dialog’s status and type selects', () => {
     expect(exportedFilter(calls)).toBe('type eq Refund');
   });
 });
+
+// issue 22 item 6: "include table filters" carries the list's search box too.
+describe('the export dialog and the table’s search', () => {
+  const exported = (calls: { url: string }[]) => {
+    const exportCall = calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!;
+    return new URL(exportCall.url, 'http://x').searchParams;
+  };
+
+  it('sends the search with the table’s filters when they are included, even with no filter', async () => {
+    const calls = stubFetch({
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+      'GET /payment-transactions/export': exportRoute,
+    });
+    renderWithProviders(
+      <ExportDialog opened onClose={() => {}} tableFilter="" tableSearch="Acme" />,
+      { user: aUser() },
+    );
+    const include = screen.getByRole('checkbox', { name: "Include the table's filters" });
+    expect(include).toBeEnabled();
+    expect(screen.getByText('With the search “Acme”')).toBeInTheDocument();
+    expect(screen.queryByText('The table has no filters.')).not.toBeInTheDocument();
+    await userEvent.click(include);
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
+    expect(exported(calls).get('search')).toBe('Acme');
+  });
+
+  it('leaves the search out when the table’s filters are not included', async () => {
+    const calls = stubFetch({
+      'GET /providers': { body: { items: [], totalItems: 0 } },
+      'GET /payment-transactions/export': exportRoute,
+    });
+    renderWithProviders(
+      <ExportDialog opened onClose={() => {}} tableFilter="status eq Paid" tableSearch="Acme" />,
+      { user: aUser() },
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
+    expect(exported(calls).has('search')).toBe(false);
+  });
+});

@@ -91,9 +91,11 @@ interface ExportDialogProps {
    * its filters are included, the dialog's own control gives way to it (spec 2 §2 Export dialog).
    */
   tableFilters?: Record<string, GridFilter>;
+  /** The grid's search box ('' when none): exported with the table's filters (issue 22 item 6). */
+  tableSearch?: string;
 }
 
-export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {} }: ExportDialogProps) {
+export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, tableSearch = '' }: ExportDialogProps) {
   const companyId = useCompanyId();
   const [options, setOptions] = useState(() => loadOptions(companyId));
   const { mutate, isPending } = useExportPaymentTransactions();
@@ -119,6 +121,7 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {} }
         paymentProviderId: options.paymentProviderId,
         excludeAllocatedStatus: statusesFromTable ? [] : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
         filter: exportFilter(options.includeTableFilters ? tableFilter : null, ownFilterItems),
+        search: options.includeTableFilters && tableSearch.trim() ? tableSearch.trim() : null,
       },
       {
         onSuccess: (file) => {
@@ -193,10 +196,11 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {} }
         <Checkbox
           label="Include the table's filters"
           checked={options.includeTableFilters}
-          disabled={!tableFilter}
+          disabled={!tableFilter && !tableSearch.trim()}
+          description={tableSearch.trim() ? `With the search “${tableSearch.trim()}”` : undefined}
           onChange={(event) => change({ includeTableFilters: event.currentTarget.checked })}
         />
-        {!tableFilter && (
+        {!tableFilter && !tableSearch.trim() && (
           <Text size="xs" c="dimmed">
             The table has no filters.
           </Text>

@@ -109,6 +109,7 @@ export function PaymentTransactionsPage() {
           onClose={() => setDialog(null)}
           tableFilter={grid.query.filter ?? ''}
           tableFilters={grid.state.filters}
+          tableSearch={grid.query.search ?? ''}
         />
       )}
       <ImportDialog opened={dialog === 'import'} onClose={() => setDialog(null)} />

@@ -7,7 +7,9 @@ import { useCompanyPreferences, useUpdateCompanyPreferences } from '@/lib/api/co
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { PageHeader } from '@/ui/page-header';
+import { useGridState } from '@/ui/use-grid-state';
 import { usePermission } from '@/ui/use-permission';
 import { WideTable } from '@/ui/wide-table';
 import { useDeleteReminderSchedule } from '../api/delete-reminder-schedule';
@@ -84,7 +86,12 @@ function RunSettings({ schedules }: { schedules: ReminderSchedule[] }) {
 
 /** Issue 23: Settings › Reminder Schedules — the schedules, the daily run, and what goes out tomorrow. */
 export function ReminderSchedulesPage() {
-  const schedules = useReminderSchedules();
+  // issue 22 item 6: the search box, answered by the server and kept in the address; the run's
+  // settings still choose among every schedule.
+  const grid = useGridState({ address: true });
+  const search = grid.query.search ?? '';
+  const all = useReminderSchedules();
+  const schedules = useReminderSchedules(search);
   const remove = useDeleteReminderSchedule();
   const canEdit = usePermission('ConfigureSystemSettings');
   const [editing, setEditing] = useState<ReminderSchedule | 'new' | null>(null);
@@ -113,12 +120,15 @@ export function ReminderSchedulesPage() {
           </Button>
         }
       />
+      <GridToolbar grid={grid} listName="reminder schedules" placeholder="Name" />
       {schedules.isPending ? (
         <LoadingState label="Loading reminder schedules" />
       ) : schedules.isError ? (
         <Alert color="red">An error occurred loading the data</Alert>
       ) : list.length === 0 ? (
-        <Text c="dimmed">No reminder schedules yet.</Text>
+        <Text c="dimmed">
+          {search ? 'No reminder schedules match the search.' : 'No reminder schedules yet.'}
+        </Text>
       ) : (
         <WideTable>
           <Table striped highlightOnHover aria-label="Reminder schedules">
@@ -155,7 +165,9 @@ export function ReminderSchedulesPage() {
           </Table>
         </WideTable>
       )}
-      <RunSettings schedules={list} />
+      <RunSettings
+        schedules={[...(all.data ?? [])].sort((a, b) => a.name.localeCompare(b.name))}
+      />
       <ReminderPreview />
       {editing !== null ? (
         <ReminderScheduleDialog

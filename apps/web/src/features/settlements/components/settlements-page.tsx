@@ -6,7 +6,9 @@ import { isFlagOn, useFeatureFlags } from '@/lib/feature-flags';
 import { confirmDestructive } from '@/ui/confirm-dialog';
 import { failureMessage } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { PageHeader } from '@/ui/page-header';
+import { useGridState } from '@/ui/use-grid-state';
 import { usePermission } from '@/ui/use-permission';
 import { useDeleteSettlementGroup } from '../api/delete-settlement-group';
 import { useSettlementGroups } from '../api/get-settlement-groups';
@@ -14,7 +16,10 @@ import { WideTable } from '@/ui/wide-table';
 import { EmptyState } from '@/ui/empty-state';
 
 function SettlementGroupsList() {
-  const groups = useSettlementGroups();
+  // issue 22 item 6: the search box, answered by the server and kept in the address.
+  const grid = useGridState({ address: true });
+  const search = grid.query.search ?? '';
+  const groups = useSettlementGroups(search);
   const remove = useDeleteSettlementGroup();
   const navigate = useNavigate();
   const canCreate = usePermission('CreateSettlementConfigurations');
@@ -53,12 +58,15 @@ function SettlementGroupsList() {
           </Button>
         }
       />
+      <GridToolbar grid={grid} listName="settlement groups" placeholder="Name or description" />
       {groups.isPending ? (
         <LoadingState label="Loading settlement groups" />
       ) : groups.isError ? (
         <Alert color="red">An error occurred loading the data</Alert>
       ) : sorted.length === 0 ? (
-        <EmptyState message="No settlement groups yet." />
+        <EmptyState
+          message={search ? 'No settlement groups match the search.' : 'No settlement groups yet.'}
+        />
       ) : (
         <WideTable>
         <Table striped highlightOnHover aria-label="Settlement groups">

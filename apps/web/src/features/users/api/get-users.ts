@@ -1,23 +1,31 @@
 import { userSchema, type User } from '@ledgerline/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { tenantClient } from '@/lib/http';
 import { queryKeys } from '@/lib/query-keys';
 
 const usersAllResponse = z.object({ items: z.array(userSchema) });
 
-/** spec 1 §7 GET users/all: every user of the tenant (the users grid sorts and pages them). */
-export async function getUsers(signal?: AbortSignal): Promise<User[]> {
-  const response = await tenantClient.get('/users/all', { schema: usersAllResponse, signal });
+/**
+ * spec 1 §7 GET users/all: every user of the tenant (the users grid sorts and pages them), or with
+ * `search` those the search box finds (issue 22 item 6).
+ */
+export async function getUsers(signal?: AbortSignal, search = ''): Promise<User[]> {
+  const response = await tenantClient.get('/users/all', {
+    ...(search ? { query: { search } } : {}),
+    schema: usersAllResponse,
+    signal,
+  });
   return response.items;
 }
 
-export const usersQueryOptions = () =>
+export const usersQueryOptions = (search = '') =>
   queryOptions({
-    queryKey: queryKeys.users.list({ all: true }),
-    queryFn: ({ signal }) => getUsers(signal),
+    queryKey: queryKeys.users.list({ all: true, ...(search ? { search } : {}) }),
+    queryFn: ({ signal }) => getUsers(signal, search),
+    placeholderData: keepPreviousData,
   });
 
-export function useUsers() {
-  return useQuery(usersQueryOptions());
+export function useUsers(search = '') {
+  return useQuery(usersQueryOptions(search));
 }

@@ -9,6 +9,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
@@ -25,11 +26,13 @@ interface Dialog {
 /** spec 1 §2.6 /settings/users. */
 export function UsersPage() {
   const { data: me } = useCurrentUser();
-  const users = useUsers();
   const grid = useGridState({
     name: 'users',
     defaultSort: { field: 'displayName', direction: 'asc' },
+    address: true,
   });
+  // issue 22 item 6: the search box's words, found by the server; the grid sorts and pages them.
+  const users = useUsers(grid.query.search ?? '');
   const [dialog, setDialog] = useState<Dialog>({ opened: false, key: 0 });
   const { mutate: deleteUser } = useDeleteUser();
 
@@ -73,6 +76,7 @@ export function UsersPage() {
           </Button>
         }
       />
+      <GridToolbar grid={grid} listName="users" placeholder="Name or e-mail" />
       <DataGrid
         label="Users"
         grid={grid}

@@ -7,6 +7,7 @@ import { confirmDestructive } from '@/ui/confirm-dialog';
 import { DataGrid } from '@/ui/data-grid';
 import { failureMessage } from '@/ui/form-errors';
 import { PageHeader } from '@/ui/page-header';
+import { GridToolbar } from '@/ui/grid-toolbar';
 import { useGridState } from '@/ui/use-grid-state';
 import { useDeleteEndpoint } from '../api/delete-endpoint';
 import { useEndpoints } from '../api/get-endpoints';
@@ -23,8 +24,8 @@ interface FormState {
 
 /** Embedded delivery (no Svix): the company's endpoints, their secrets and delivery logs. */
 export function EndpointsScreen() {
-  const endpoints = useEndpoints();
-  const grid = useGridState({ defaultSort: { field: 'url', direction: 'asc' } });
+  const grid = useGridState({ defaultSort: { field: 'url', direction: 'asc' }, address: true });
+  const endpoints = useEndpoints(true, grid.query.search ?? '');
   const [form, setForm] = useState<FormState>({ opened: false, key: 0 });
   const [openedId, setOpenedId] = useState<string | null>(null);
   const { mutate: deleteEndpoint } = useDeleteEndpoint();
@@ -80,6 +81,7 @@ export function EndpointsScreen() {
           </Button>
         }
       />
+      <GridToolbar grid={grid} listName="web hook endpoints" placeholder="URL or description" />
       <DataGrid
         label="Web hook endpoints"
         grid={grid}
