@@ -44,11 +44,16 @@ def date_of(title):
                         'docs/decisions.md'], capture_output=True, text=True).stdout.split()
     return r[-1] if r else subprocess.run(['date', '+%F'], capture_output=True, text=True).stdout.strip()
 
+LIST = re.compile(r'\s*([-*+] |\d+\. |\|)')
+
 def paragraphs(lines):
     paras, buf = [], []
     for l in lines:
         if l.strip() == '':
             if buf: paras.append(buf); buf = []
+        elif LIST.match(l) and buf and not LIST.match(buf[0]):
+            # a list right after a prose line: the prose is its own paragraph
+            paras.append(buf); buf = [l]
         else:
             buf.append(l)
     if buf: paras.append(buf)
@@ -114,7 +119,8 @@ def split(body):
         dec.append(text)
     return ctx, dec, con
 
-os.makedirs('docs/decisions', exist_ok=True)
+OUT = os.environ.get('OUT', 'docs/decisions')
+os.makedirs(OUT, exist_ok=True)
 # every record's file name by title (existing records too), for cross-references
 known = {}
 for f in sorted(os.listdir('docs/decisions')):
@@ -145,5 +151,5 @@ for i, (title, body) in enumerate(entries):
     ctx, dec, con = cap(ctx), cap(dec), cap(con)
     text = '# %s\n\nDate: %s\n\nStatus: accepted\n\n## Context\n\n%s\n\n## Decision\n\n%s\n\n## Consequences\n\n%s\n' % (
         title, date_of(title), render(ctx), render(dec), render(con))
-    open('docs/decisions/' + name, 'w').write(link(text))
+    open(OUT + '/' + name, 'w').write(link(text))
     print('%03d\t%s\t%s' % (n, name, title))
