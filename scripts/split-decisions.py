@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Split docs/decisions.md entries into docs/decisions/NNN-title.md records.
 
-Usage: python3 scripts/split-decisions.py [--start N] [--from-heading "Heading text"]
+Usage: python3 scripts/split-decisions.py [--source FILE] [--start N] [--from-heading "Heading text"]
+  --source FILE      the old single-file decisions (default docs/decisions.md), e.g. a branch's copy:
+                     git show BRANCH:docs/decisions.md > /tmp/old-decisions.md
   --start N          number of the first record written (default 1)
   --from-heading H   convert only the entries from heading H to the end of the file
 Each record gets its date from git (the day its heading first appeared in docs/decisions.md),
@@ -15,7 +17,8 @@ args = sys.argv[1:]
 start = int(args[args.index('--start') + 1]) if '--start' in args else 1
 from_heading = args[args.index('--from-heading') + 1] if '--from-heading' in args else None
 
-src = open('docs/decisions.md').read().split('\n')
+source = args[args.index('--source') + 1] if '--source' in args else 'docs/decisions.md'
+src = open(source).read().split('\n')
 entries, cur = [], None
 for line in src:
     if line.startswith('## '):
