@@ -79,7 +79,7 @@ def render(paras):
             out.append('\n'.join(p))
     return '\n\n'.join(x for x in out if x.strip())
 
-DEC = re.compile(r'(?:^|(?<=[\s.;)]))Decision\b[^:.\n]{0,90}?:\s*')
+DEC = re.compile(r'(?:^|(?<=[\s.;)]))Decision\b(?:[^:.\n(]|\([^)]*\)){0,120}?:\s*')
 CON = re.compile(r'(?:^|(?<=[\s.;)]))Consequences?\b[^:.\n]{0,60}?:\s*')
 CTX = re.compile(r'^Context\s*:\s*')
 
@@ -89,6 +89,7 @@ def split(body):
     flat = [(' '.join(l.strip() for l in p) if is_prose(p) else p) for p in paras]
     ctx, dec, con = [], [], []
     section = 'ctx'
+    has_marker = any(isinstance(i, str) and DEC.search(CTX.sub('', i)) for i in flat)
     for item in flat:
         if not isinstance(item, str):
             {'ctx': dec if section == 'ctx' else dec, 'dec': dec, 'con': con}[section].append(item)
@@ -99,8 +100,17 @@ def split(body):
             if m:
                 before, text = text[:m.start()].strip(), text[m.end():]
                 if before: ctx.append(before)
+                # keep a qualifier written into the marker: "Decision, on PostgreSQL (…):", "Decision (`file.ts`):"
+                q = m.group(0).strip()[len('Decision'):].rstrip(': ').strip()
+                if q.startswith(','):
+                    q = q[1:].strip()
+                    q = q[:1].upper() + q[1:]
+                elif q.startswith('(') and q.endswith(')'):
+                    q = 'In ' + q[1:-1]
+                if q:
+                    text = q + ': ' + text if text.strip() else q + ':'
                 section = 'dec'
-            elif not ctx:
+            elif not ctx and not has_marker:
                 # no marker: first sentence is the context
                 s = re.split(r'(?<=[.;])\s+(?=[A-Z`])', text, 1)
                 ctx.append(s[0])
