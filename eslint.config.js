@@ -59,7 +59,7 @@ export default tseslint.config(
   ...featureBoundaries,
   {
     // The payer page (issue 14) is its own light bundle: none of the admin's libraries or code,
-    // and only types from the contract (a value would bring zod). docs/decisions.md "The payer
+    // and only types from the contract (a value would bring zod). docs/decisions/062-the-payer-page-s-bundle.md "The payer
     // page's bundle".
     files: ['apps/web/src/pay/**/*.{ts,tsx}'],
     ignores: ['apps/web/src/pay/**/*.test.{ts,tsx}', 'apps/web/src/pay/test-support.ts'],

@@ -6,7 +6,7 @@ const reportName = process.env.LEDGERLINE_REPORT_NAME ?? 'unit';
 export default defineConfig({
   test: {
     // Two workers even on two cores (Vitest's default there is one): much of a test file's time is
-    // waiting (polls, timers, sockets), not computing. docs/decisions.md "Test time".
+    // waiting (polls, timers, sockets), not computing. docs/decisions/080-test-time-one-migrated-template-shared-worker.md "Test time".
     maxWorkers: 2,
     projects: [
       'packages/contract',

@@ -128,7 +128,7 @@ describe('administration', () => {
       await submitSignIn(invited, server.url, viewer.email, viewer.password);
       await invited.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
       // The greeting uses the forename: the embedded provider sends no given_name, so it is the
-      // display name's first word (docs/decisions.md "Forename and surname").
+      // display name's first word (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md "Forename and surname").
       expect(await invited.getByText('Welcome, Vera.', { exact: false }).count()).toBe(1);
 
       // spec 1 §2.2: entries needing a permission the Viewer lacks are hidden.

@@ -68,7 +68,7 @@ function payPageInDev(): Plugin {
 /**
  * Mantine's AppShell header, footer and aside import `react-remove-scroll` only to read two class
  * names; in the build they get src/lib/remove-scroll-class-names.ts instead, so that the library's
- * scroll lock (7 KB gzipped) is not part of the first load (docs/decisions.md "First load under
+ * scroll lock (7 KB gzipped) is not part of the first load (docs/decisions/085-first-load-under-170-kb.md "First load under
  * 170 KB"). Every other importer (Modal, Drawer) gets the library.
  */
 function appShellScrollClassNames(): Plugin {
@@ -181,7 +181,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       // Two pages: the admin site (index.html) and the payer page (pay.html, served at /pay/{id}),
-      // which shares none of the admin's libraries (docs/decisions.md "The payer page's bundle").
+      // which shares none of the admin's libraries (docs/decisions/062-the-payer-page-s-bundle.md "The payer page's bundle").
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
         pay: fileURLToPath(new URL('./pay.html', import.meta.url)),

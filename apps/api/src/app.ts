@@ -623,7 +623,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     notify: (scope, changes) => paymentNotifications.paymentStatusesChanged(scope, changes),
     receipt: (scope, paymentTransactionId) => payReceipts.paymentPaid(scope, paymentTransactionId),
     // Issue 15: the merchant's systems hear of the move once its transaction commits.
-    // The payloads of every move (a batch's round: docs/decisions.md "Provider notifications are
+    // The payloads of every move (a batch's round: docs/decisions/086-provider-notifications-are-settled-inline.md "Provider notifications are
     // settled inline") are read together, and the events written in one statement, each move's
     // payment event before its request's.
     recordEvents: async (tx, scope, moves) => {

@@ -71,7 +71,7 @@ export interface Database {
   afterWrite(listener: () => void): void;
   /**
    * PostgreSQL only: the rows of one SELECT in COPY's text format, read-only and scoped to the
-   * tenant, streamed from a connection of its own (docs/decisions.md "The export is one COPY").
+   * tenant, streamed from a connection of its own (docs/decisions/015-the-export-is-one-copy.md "The export is one COPY").
    * The statement's parameters are written in as literals. Destroying the stream ends the COPY.
    * `timeoutMs` is the COPY's statement_timeout (the export's time left).
    */
@@ -284,7 +284,7 @@ export interface PostgresOptions {
   /**
    * Set when connectionString is a pooler in transaction mode (pgbouncer): the primary itself,
    * for what needs one session (migrations under a session advisory lock). Through the pooler no
-   * statement is named and no read relies on a connection's session (docs/decisions.md
+   * statement is named and no read relies on a connection's session (docs/decisions/158-pgbouncer-in-transaction-mode.md
    * "pgbouncer in transaction mode").
    */
   directConnectionString?: string;
@@ -606,7 +606,7 @@ const together = new WeakMap<object, pg.PoolClient>();
  * The client of a write transaction, whose statements issued together (a Promise.all, BEGIN and
  * the first statement) leave in one write: the connection is corked until the microtasks that
  * issue them have run (process.nextTick), then written at once. Only the batching changes, never
- * the order; a statement that is awaited alone leaves as before (docs/decisions.md "The payer
+ * the order; a statement that is awaited alone leaves as before (docs/decisions/079-the-payer-page-is-one-statement.md "The payer
  * page is one statement": a write syscall to PostgreSQL per statement was most of the
  * notifications' CPU).
  */

@@ -2,7 +2,7 @@ import { Transform } from 'node:stream';
 
 /**
  * The text of a query with its parameters written in as literals, for the one statement that
- * cannot take bound parameters: COPY (docs/decisions.md "The export is one COPY"). Strings are
+ * cannot take bound parameters: COPY (docs/decisions/015-the-export-is-one-copy.md "The export is one COPY"). Strings are
  * quoted as pg's escapeLiteral does (quotes doubled; with a backslash, an E'' string with
  * backslashes doubled), so the text means the same whatever standard_conforming_strings says.
  */

@@ -314,7 +314,7 @@ export const paymentTransactions = pgTable(
     index('payment_transactions_status_idx').on(t.tenantId, t.datasetId, t.status, t.statusDateTime, t.id),
     // No index holds allocated_status, and migration 0013 gives the table fillfactor 50, so that an
     // allocated-status change (one payment or a 100,000-row import) is a HOT update writing no index
-    // entry (docs/decisions.md "The allocated-status import is one statement").
+    // entry (docs/decisions/029-the-allocated-status-import-is-one-statement.md "The allocated-status import is one statement").
     index('payment_transactions_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
     index('payment_transactions_reference_trgm_idx').using('gin', sql`${t.ledgerlineReference} gin_trgm_ops`),
     index('payment_transactions_company_trgm_idx').using('gin', sql`${t.companyName} gin_trgm_ops`),

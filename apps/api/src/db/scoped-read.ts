@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /**
- * Tenant reads on PostgreSQL without a transaction block (docs/decisions.md "A read is one round
+ * Tenant reads on PostgreSQL without a transaction block (docs/decisions/013-a-read-is-one-round-trip.md "A read is one round
  * trip").
  *
  * Every statement of a read is written to the connection behind a scope statement that sets the

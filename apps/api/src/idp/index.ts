@@ -71,7 +71,7 @@ export async function createIdentityProvider(options: {
     });
 
   provider.on('server_error', (ctx, error) => {
-    // The database going away is retryable, as on the API (docs/decisions.md): 503 and
+    // The database going away is retryable, as on the API (docs/decisions/030-the-database-going-away.md): 503 and
     // Retry-After instead of oidc-provider's 500; the page or JSON it rendered says so.
     if (isDatabaseUnavailable(error)) {
       logger.warn({ err: error }, 'identity provider: the database is not reachable');

@@ -3,7 +3,7 @@ import type { AccountService } from './accounts.js';
 import { setPasswordPath } from './login-pages.js';
 import { safeRedirect } from './site-origins.js';
 
-/** How long an invitation's set-password link works (docs/decisions.md: invitations). */
+/** How long an invitation's set-password link works (docs/decisions/106-invited-users-bind-through-their-invitation.md: invitations). */
 export const invitationLinkTtlHours = 72;
 
 export interface InvitationLinkInput {

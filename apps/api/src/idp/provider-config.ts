@@ -34,7 +34,7 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
   const siteUrl = `${config.publicUrl}/`;
   const clientId = config.OIDC_CLIENT_ID;
   // A sign-in inside a parent site's frame (FRAME_ANCESTORS) needs the provider's cookies too:
-  // SameSite=None and Partitioned, like the site's (docs/decisions.md, "A framed site's session").
+  // SameSite=None and Partitioned, like the site's (docs/decisions/069-a-framed-site-s-session.md, "A framed site's session").
   const sameSite =
     config.frameAncestors.length > 0
       ? { sameSite: 'none' as const, partitioned: true }
@@ -78,7 +78,7 @@ export function createProviderConfiguration(input: ProviderConfigurationInput): 
         claims: () => ({
           sub: account.id,
           email: account.email,
-          // Accounts are made by an administrator's invitation to that address (docs/decisions.md).
+          // Accounts are made by an administrator's invitation to that address (docs/decisions/106-invited-users-bind-through-their-invitation.md).
           email_verified: true,
           name: account.name,
         }),

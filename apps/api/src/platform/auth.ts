@@ -23,7 +23,7 @@ export function sessionCookieName(secure: boolean): string {
  * a cookie of the same prefix requirements and partition). When parent sites may frame Ledgerline
  * (FRAME_ANCESTORS), a cross-site frame keeps only SameSite=None cookies; they are Partitioned
  * (CHIPS), so the framed session belongs to that parent site alone and is no third-party cookie
- * elsewhere (docs/decisions.md, "A framed site's session").
+ * elsewhere (docs/decisions/069-a-framed-site-s-session.md, "A framed site's session").
  */
 export function sessionCookieAttributes(secure: boolean, framed: boolean) {
   return framed
@@ -35,7 +35,7 @@ const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Machine clients (ERP connectors) act with the Standard role's permissions: they read and write
- * receivables data but cannot manage users, companies, keys or providers (docs/decisions.md).
+ * receivables data but cannot manage users, companies, keys or providers (docs/decisions/003-access-keys-act-as-the-standard-role.md).
  */
 const accessKeyRole: Role = 'Standard';
 
@@ -216,7 +216,7 @@ function readDatasetHeader(request: FastifyRequest): number | ValidationError {
   return Number(raw);
 }
 
-/** A key bound to one company reaches no other (docs/decisions.md). */
+/** A key bound to one company reaches no other (docs/decisions/099-a-company-bound-key-sees-its-company-only.md). */
 function keyMayUse(principal: Principal, datasetId: number): boolean {
   return principal.keyDatasetId === null || principal.keyDatasetId === datasetId;
 }

@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.js';
 
 /**
- * How long this process trusts an access key it has looked up (docs/decisions.md "Access keys
+ * How long this process trusts an access key it has looked up (docs/decisions/016-access-keys-are-remembered-for-five-seconds.md "Access keys
  * are remembered for five seconds"). A key deleted or changed through another process keeps
  * working here for at most this long; through this process, at once (forgetAll).
  */

@@ -24,7 +24,7 @@ function isErpPush(request: FastifyRequest): boolean {
 /**
  * spec 1 §2.7 "last synced": when an ERP connector last sent data to the company. Written in the
  * push's own transaction, so a push that is refused or rolled back leaves it as it was
- * (docs/decisions.md "Last synced").
+ * (docs/decisions/129-last-synced.md "Last synced").
  */
 export async function recordErpSync(tx: Tx, request: FastifyRequest): Promise<void> {
   if (!isErpPush(request)) return;

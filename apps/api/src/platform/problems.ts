@@ -85,7 +85,7 @@ function toProblem(error: FastifyError | Error, request: FastifyRequest): Proble
 
 /**
  * The answer to a call that met a database restart, a killed backend or a dropped connection:
- * nothing of it was committed unless it said so, and it may be sent again (docs/decisions.md
+ * nothing of it was committed unless it said so, and it may be sent again (docs/decisions/030-the-database-going-away.md
  * "The database going away").
  */
 export function databaseUnavailable(): ProblemBody {

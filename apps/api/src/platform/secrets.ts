@@ -71,7 +71,7 @@ export interface SecretsKeySource {
 
 /**
  * SECRETS_KEY when set; otherwise the embedded default: a key file in the data folder, made on
- * first use with mode 0600 (design §5, docs/decisions.md "Provider credentials at rest").
+ * first use with mode 0600 (design §5, docs/decisions/046-provider-credentials-at-rest.md "Provider credentials at rest").
  */
 export function loadSecretsKey(config: {
   SECRETS_KEY?: string;

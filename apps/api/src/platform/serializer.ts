@@ -15,7 +15,7 @@ function zodSchemaOf(schema: RouteSchema): z.ZodType | null {
 
 /**
  * Responses are written by fast-json-stringify from the JSON Schema of the route's zod response
- * schema (docs/decisions.md "Responses are not parsed again"): the same schema the OpenAPI
+ * schema (docs/decisions/017-responses-are-not-parsed-again.md "Responses are not parsed again"): the same schema the OpenAPI
  * document shows, compiled once per route, instead of a zod parse of every item of every answer
  * before JSON.stringify. Only the schema's properties are written, as zod's parse did. A schema
  * that JSON Schema cannot express (a transform, a custom type) keeps the zod serializer.

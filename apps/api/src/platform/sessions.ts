@@ -76,7 +76,7 @@ export function createSessionStore(database: Database, options: SessionOptions) 
 
     /**
      * `datasetId`: the company of the call's Dataset-Id header; the answer says whether the
-     * session's tenant has it, found in the same query (docs/decisions.md "Fewer round trips").
+     * session's tenant has it, found in the same query (docs/decisions/012-fewer-round-trips-per-call.md "Fewer round trips").
      */
     async resolve(id: string, datasetId: number | null = null): Promise<ResolvedSession | null> {
       const idHash = sha256(id);

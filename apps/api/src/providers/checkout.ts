@@ -276,7 +276,7 @@ export interface CheckoutAdapter {
    * Present for platform-wide providers (Stripe Connect, GoCardless partner apps), whose one
    * endpoint receives every merchant's events signed with the platform's one secret: the
    * merchant account a configuration stands for. An event is then applied to the payment it names
-   * only when it comes from that payment's configuration's account (docs/decisions.md, "Platform
+   * only when it comes from that payment's configuration's account (docs/decisions/077-platform-notifications-find-their-payment-across.md, "Platform
    * notifications find their payment across configurations").
    */
   accountOf?(configuration: CheckoutConfiguration): string | null;

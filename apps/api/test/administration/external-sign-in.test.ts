@@ -189,7 +189,7 @@ describe('an invited user', () => {
   });
 });
 
-// spec 1 §3 User (me): forename and surname (docs/decisions.md "Forename and surname").
+// spec 1 §3 User (me): forename and surname (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md "Forename and surname").
 describe('forename and surname', () => {
   async function owner(adminName: string) {
     const email = `named-${randomUUID().slice(0, 8)}@example.com`;

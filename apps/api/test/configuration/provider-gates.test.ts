@@ -13,7 +13,7 @@ import { insertAccount, insertRequest } from '../pay/fixtures.js';
  * needs ShowBetaPaymentProviders, Opayo Pi the OpayoPi flag, and every kind its `<Name>Provider`
  * flag. The server refuses the configuration (422 on providerName or integrationType), and a
  * configuration whose kind is withheld is neither offered on the payer page nor takes a payment
- * (docs/decisions.md, "Feature flags and tenant settings are checked by the server").
+ * (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are checked by the server").
  */
 
 let ctx: TestContext;

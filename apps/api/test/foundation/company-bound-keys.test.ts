@@ -14,7 +14,7 @@ import {
  * Issue 20 item 1: a key bound to one company (subscription-keys?noDataset=false) sees that
  * company only, on the tenant's routes too: not the tenant's own activity log (staff sign-ins,
  * user and key administration), not another company's records' activities, not the other
- * companies themselves (docs/decisions.md, "A company-bound key sees its company only").
+ * companies themselves (docs/decisions/099-a-company-bound-key-sees-its-company-only.md, "A company-bound key sees its company only").
  * The cross-tenant matrix walks every route with such a key against a sibling company.
  */
 

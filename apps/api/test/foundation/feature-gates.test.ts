@@ -6,7 +6,7 @@ import { caller } from '../money-rules/fixtures.js';
 
 /*
  * Issue 20 item 3: a feature behind a flag is refused by the server while the flag is off, not
- * only hidden by the site (docs/decisions.md, "Feature flags and tenant settings are checked by
+ * only hidden by the site (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are checked by
  * the server"). Provider kinds: test/configuration/provider-gates.test.ts; the funding search
  * (Capitalise): test/settings/funding.test.ts.
  */

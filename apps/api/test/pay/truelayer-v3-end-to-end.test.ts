@@ -12,7 +12,7 @@ import { waitFor } from '../wait.js';
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from './fixtures.js';
 
 /**
- * TrueLayer v3 payments (docs/decisions.md, "TrueLayer v3 payments for merchant-account
+ * TrueLayer v3 payments (docs/decisions/132-truelayer-v3-payments-for-merchant-account.md, "TrueLayer v3 payments for merchant-account
  * configurations"): a configuration with a merchant account and a request signing key takes
  * payments into that account with a signed `POST /v3/payments`, and the payer authorises them on
  * TrueLayer's hosted payment page; one without a merchant account keeps making v1 single

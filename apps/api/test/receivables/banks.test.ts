@@ -419,7 +419,7 @@ describe('GET banks', () => {
     expect(ids(await get('bankName eq BARCLAYS,currency neq GBP'))).toEqual(
       seededIds((b) => b.bankName === 'Barclays' && b.currency !== 'GBP'),
     );
-    // nct also matches an empty value (docs/decisions.md, the filter language's edges).
+    // nct also matches an empty value (docs/decisions/008-the-filter-language-s-edges.md, the filter language's edges).
     expect(ids(await get('description nct payroll'))).toEqual(
       seededIds((b) => b.description === null),
     );

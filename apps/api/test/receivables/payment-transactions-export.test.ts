@@ -197,7 +197,7 @@ describe('GET payment-transactions/export', () => {
     const whole = (await exportCsv(merchant)).body;
     expect(whole).toContain(`,"${tricky}",`);
     expect(whole).toContain(`,"Line one\r\nLine ""two""\\",`);
-    // The filter language writes a backslash as \\ (docs/decisions.md).
+    // The filter language writes a backslash as \\ (docs/decisions/008-the-filter-language-s-edges.md).
     const filter = encodeURIComponent("customerName ct O'Brien \\\\ Sons");
     const rows = parseCsv((await exportCsv(merchant, `?filter=${filter}`)).body).slice(1);
     expect(rows.map((row) => row[0])).toEqual(rows.map(() => third!.id));

@@ -50,7 +50,7 @@ describe('the allocated-status import writes no index entry', () => {
 
   it('changes every payment of a company in HOT updates only', async () => {
     // As the pages stand after a vacuum (the demo data's own update of the pending payments left
-    // versions behind; a page holding such a version can overflow, see docs/decisions.md).
+    // versions behind; a page holding such a version can overflow, see docs/decisions/054-allocated-status-changes-are-hot-updates.md).
     await ctx.database.db.execute(sql`vacuum payment_transactions`);
     const counts = await ctx.database.withTenant(merchant.tenantId, async (tx) => {
       const payments = (await tx.execute(

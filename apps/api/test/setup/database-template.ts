@@ -19,7 +19,7 @@ import { makeFakeOidcKeys } from '../fake-oidc.js';
 
 /**
  * Global setup of the api project: one migrated database that every test file copies instead of
- * migrating its own (docs/decisions.md "Test databases start from a migrated template"), and the
+ * migrating its own (docs/decisions/080-test-time-one-migrated-template-shared-worker.md "Test databases start from a migrated template"), and the
  * fake OpenID provider's keys.
  *
  * - PGlite: the data folder of a migrated in-memory database, dumped once as a tarball into

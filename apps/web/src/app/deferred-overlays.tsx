@@ -11,7 +11,7 @@ import { areToastsWanted, subscribeToToastsWanted, wantToasts } from '@/ui/toast
 
 /**
  * Toasts and dialogs load when the site first needs them, not with the first screen
- * (docs/decisions.md "First load under 170 KB"): the toast list (with its transitions) and the
+ * (docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB"): the toast list (with its transitions) and the
  * dialogs provider (with Mantine's Modal and ScrollArea) are JavaScript that the sign-in landing
  * and the dashboard do not show. Nothing the first load imports may import `@mantine/modals` or
  * `@mantine/notifications`: the package would come back into the first load whole.

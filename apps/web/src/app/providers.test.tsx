@@ -28,7 +28,7 @@ describe('toasts', () => {
   });
 });
 
-// docs/decisions.md "First load under 170 KB": the dialogs provider loads with the first dialog.
+// docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB": the dialogs provider loads with the first dialog.
 describe('dialogs', () => {
   it('shows a dialog asked for before the provider has loaded, and the next ones', async () => {
     render(

@@ -51,7 +51,7 @@ export interface RequestOptions<T> {
    * Validates and types the JSON answer with a contract schema. The first screen's calls (the
    * sign-in landing and the dashboard) pass it in development and tests only, written inline as
    * `schema: import.meta.env.DEV ? someSchema : undefined`: the production build then drops the
-   * schema and zod with it, which are not part of the first load (docs/decisions.md "First load
+   * schema and zod with it, which are not part of the first load (docs/decisions/085-first-load-under-170-kb.md "First load
    * under 170 KB"). Safe because our server writes every answer from the same contract schema
    * (apps/api/src/platform/serializer.ts); the check in the browser would only find a drift
    * between site and server, which the tests (where DEV is true) catch. The other screens always

@@ -10,7 +10,7 @@ export const errorPageCodes: readonly string[] = [];
 /**
  * spec 1 §8 / spec 2 §8: a 403 shows a forbidden toast. The spec gives no other wording for it than
  * its forbidden text, 'Forbidden request' (spec 1 §2.5, spec 3 §8), so the toast says that
- * (docs/decisions.md "The forbidden toast").
+ * (docs/decisions/126-the-forbidden-toast.md "The forbidden toast").
  */
 export const forbiddenMessage = 'Forbidden request';
 

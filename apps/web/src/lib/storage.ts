@@ -24,7 +24,7 @@ export const storageKeys = {
  * storage (Chromium's Incognito and Debian's default, Safari, Firefox strict) throws on reading
  * `window.localStorage`. There a value goes into a partitioned cookie (CHIPS), which such a
  * browser still keeps for the frame under its parent site, so a sign-in started in the frame
- * finds its PKCE state on return (docs/decisions.md, "A framed site's session"). Without a secure
+ * finds its PKCE state on return (docs/decisions/069-a-framed-site-s-session.md, "A framed site's session"). Without a secure
  * context the browser refuses it too, and the value lives in memory for the life of the page.
  */
 function partitionedCookieStore(prefix: string, persistent: boolean) {

@@ -296,7 +296,7 @@ function StateContent({
         </>
       );
     case 'NotYetOpen':
-      // docs/decisions.md "Links: valid-from opens, valid-until closes".
+      // docs/decisions/108-links-valid-from-opens-valid-until-closes.md "Links: valid-from opens, valid-until closes".
       return (
         <>
           <h1>This payment link is not open yet</h1>

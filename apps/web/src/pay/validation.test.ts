@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxTestCards } from './components/sandbox-card-form';
 import { payMessages, validatePayment, validateSandboxCard } from './validation';
 
-// The page writes out the contract's rules to keep zod out of its bundle (docs/decisions.md
+// The page writes out the contract's rules to keep zod out of its bundle (docs/decisions/062-the-payer-page-s-bundle.md
 // "The payer page's bundle"): these run the same inputs through both and fail on a disagreement.
 
 const configurationId = '0190d7a2-0000-7000-8000-0000000000c1';

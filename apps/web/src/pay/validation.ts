@@ -5,7 +5,7 @@ import { currencyDecimals, formatMoney } from './format';
  * The forms' rules, with the messages of the contract's schemas (startPaymentBodySchema,
  * sandboxCardBodySchema in packages/contract schemas/pay.ts), which the server answers with too.
  * They are written out here rather than imported because zod would be a quarter of the page's
- * first load (docs/decisions.md "The payer page's bundle"); validation.test.ts runs the same
+ * first load (docs/decisions/062-the-payer-page-s-bundle.md "The payer page's bundle"); validation.test.ts runs the same
  * inputs through both and fails when they disagree.
  */
 

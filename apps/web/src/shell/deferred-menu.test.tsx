@@ -33,7 +33,7 @@ function renderMenu() {
   return { load, finish: () => finish() };
 }
 
-// docs/decisions.md "First load under 170 KB": the top bar's menus load on first use.
+// docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB": the top bar's menus load on first use.
 describe('DeferredMenu', () => {
   it('shows only its button, marked as opening a menu, until it is used', () => {
     const { load } = renderMenu();

@@ -9,7 +9,7 @@ export interface LoadedMenuProps {
 
 /**
  * A top-bar menu whose menu part (Mantine's Menu with Popover and floating-ui, about 20 KB of
- * gzipped JavaScript) loads on first use, not with the first screen (docs/decisions.md "First load
+ * gzipped JavaScript) loads on first use, not with the first screen (docs/decisions/085-first-load-under-170-kb.md "First load
  * under 170 KB"). Until then its button stands alone, marked as opening a menu: pointing at it or
  * focusing it fetches the menu, a click opens the menu as soon as it has loaded. From then on the
  * loaded menu is the button's.

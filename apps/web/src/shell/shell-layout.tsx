@@ -46,7 +46,7 @@ export function ShellLayout({ routes }: { routes: readonly AreaRoute[] }) {
         {withMenu && (
           <AppShell.Navbar p="xs">
             {/* The browser's own scrolling, not Mantine's ScrollArea: 8 KB of the first load
-                (docs/decisions.md "First load under 170 KB"). */}
+                (docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB"). */}
             <AppShell.Section grow style={{ overflowY: 'auto' }}>
               <SideMenu onNavigate={close} />
             </AppShell.Section>

@@ -38,7 +38,7 @@ const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
 /**
  * The instant's wall-clock time in a time zone, as a Date whose local fields hold it (what
  * date-fns-tz's `toZonedTime` answers), read from the browser's own time-zone data. Not
- * date-fns-tz: it is 3 KB of the dashboard's first load (docs/decisions.md "First load under
+ * date-fns-tz: it is 3 KB of the dashboard's first load (docs/decisions/085-first-load-under-170-kb.md "First load under
  * 170 KB"), and the site's patterns name no time zone, the one thing `formatInTimeZone` adds.
  */
 export function wallClockIn(instant: Date, timeZone: string): Date {

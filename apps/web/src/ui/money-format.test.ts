@@ -43,7 +43,7 @@ describe('money formatting', () => {
   });
 });
 
-// The payer page may not import the admin site (docs/decisions.md "The payer page's bundle"):
+// The payer page may not import the admin site (docs/decisions/062-the-payer-page-s-bundle.md "The payer page's bundle"):
 // its own formatter must write every amount exactly as this one does.
 describe('the payer page’s money', () => {
   it('is written as the admin site writes it', async () => {

@@ -12,7 +12,7 @@ export const queryLimits = {
   /**
    * Offset paging reaches the first 10,000 rows of any order (page 1,000 at 10 a page): OFFSET
    * reads and discards every row before the page, so deeper pages would cost without bound.
-   * Past them a filter or the other sort direction reaches the rest (docs/decisions.md).
+   * Past them a filter or the other sort direction reaches the rest (docs/decisions/011-deep-pages-stop-at-row-10-000.md).
    */
   offsetMax: 10_000,
   filterItemsMax: 20,

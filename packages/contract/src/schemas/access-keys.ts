@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
 import { limits, messages } from '../limits.js';
 
-/** spec 1 §3 Access key (and subscription key: the same shape here, see docs/decisions.md). */
+/** spec 1 §3 Access key (and subscription key: the same shape here, see docs/decisions/058-dashboard-to-do-list.md). */
 export const accessKeySchema = z
   .object({
     id: z.uuid(),

@@ -127,7 +127,7 @@ export const accountSettingsSchema = z
     editPaymentOverrideStatus: z.enum(editPaymentOverrideStatuses),
     /**
      * spec 2 §4: the usage type of the account's new payment requests, and the one a request
-     * without its own shows; null: the company's default (docs/decisions.md). Always answered;
+     * without its own shows; null: the company's default (docs/decisions/142-an-account-s-default-usage-type.md). Always answered;
      * optional so records and fixtures from before it still parse.
      */
     defaultUsageType: z.enum(usageTypes).nullable().optional(),

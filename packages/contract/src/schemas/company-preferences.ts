@@ -24,7 +24,7 @@ export const companyPreferencesMessages = {
 
 /**
  * spec 3 §3 Company preferences. A company that has saved none reads the defaults: no default
- * group or configuration, GB, Disable and Disable (docs/decisions.md, "Preferences").
+ * group or configuration, GB, Disable and Disable (docs/decisions/068-preferences.md, "Preferences").
  */
 export const companyPreferencesSchema = z
   .object({

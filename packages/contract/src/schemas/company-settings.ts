@@ -67,7 +67,7 @@ export const logoMessages = {
 /**
  * spec 1 §5 logo rules on the file's name and size, checked by the site before it uploads and by
  * the server again (which also reads the bytes): the spec's message, or null when the file passes.
- * {ext} is the extension as the file name spells it, without the dot (docs/decisions.md).
+ * {ext} is the extension as the file name spells it, without the dot (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md).
  */
 export function logoFileProblem(file: { name: string; size: number }): string | null {
   if (file.size < logoLimits.minBytes) return logoMessages.tooSmall;
@@ -170,7 +170,7 @@ export const companySettingsSchema = z
     logoUrl: z.string().nullable(),
     /**
      * spec 1 §3, spec 3 §3: the company's default payment provider configuration, in short (no
-     * settings or credentials), or null while none is the default (docs/decisions.md). Changed
+     * settings or credentials), or null while none is the default (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md). Changed
      * through PUT company-settings/payment-provider.
      */
     paymentProvider: z

@@ -6,7 +6,7 @@ export const customHostIdOptions = ['CreateIfNull', 'AlwaysCreate', 'NeverCreate
 export type CustomHostIdOption = (typeof customHostIdOptions)[number];
 
 /**
- * The transaction fields a parse value may name as `{field}` (docs/decisions.md, "Custom host
+ * The transaction fields a parse value may name as `{field}` (docs/decisions/027-custom-host-id.md, "Custom host
  * id"): the texts that identify a transaction in its ERP. A null field reads as empty text.
  */
 export const customHostIdFields = [

@@ -15,7 +15,7 @@ export const todoItemSchema = z.object({
   url: z.string(),
   /**
    * Needed to fix it; the site shows Fix only to who holds it (spec 1 §2.4). Null: anyone may
-   * follow the link (open disputes are answered at the provider; docs/decisions.md).
+   * follow the link (open disputes are answered at the provider; docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md).
    */
   requiredPermissionToFix: z.enum(permissions).nullable(),
 });

@@ -13,7 +13,7 @@ const featureOffMessages: Record<FeatureFlagName, string> = {
 
 /**
  * Issue 20 item 2 and 3: what the server answers when a feature flag, a tenant setting or the
- * company's type withholds a feature (docs/decisions.md, "Feature flags and tenant settings are
+ * company's type withholds a feature (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are
  * checked by the server"). A provider kind refused in a body is a 422 on `providerName` (the
  * form shows it inline); a route whose feature is off answers 404.
  */

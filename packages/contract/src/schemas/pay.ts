@@ -70,7 +70,7 @@ export const payInvoiceSchema = z
     /** What paying the whole invoice costs today: after its discount, with its fees. */
     amountInFull: z.number(),
     /**
-     * The payer may change what they pay of this invoice (docs/decisions.md "Payers may change what
+     * The payer may change what they pay of this invoice (docs/decisions/081-payers-may-change-what-they-pay-of-an-invoice.md "Payers may change what
      * they pay of an invoice"): the bounds of its amount in the pay call's `invoices`; null when the
      * amount is fixed. Paying less than `amountToPay` gives up the discount and the fee lines.
      */

@@ -6,7 +6,7 @@ import { paymentMethodTypes, type PaymentMethodType } from './payment-transactio
 /**
  * spec 3 §2, §3, §5, §9 payment provider configurations. The provider name is the kind's key
  * (`providers/types`, the site's `/settings/payment-providers/new/{type}`); the six real kinds of
- * reference/providers.md and Ledgerline's own Sandbox test provider (docs/decisions.md,
+ * reference/providers.md and Ledgerline's own Sandbox test provider (docs/decisions/045-payment-provider-configurations.md,
  * "Payment provider configurations").
  */
 export const paymentProviderNames = [
@@ -151,7 +151,7 @@ export function paymentProviderType(name: string): PaymentProviderTypeInfo | und
 
 /**
  * spec 3 §9: a stored secret reads back as this sentinel, and the sentinel sent back means
- * "unchanged" (docs/decisions.md, "Provider credentials at rest").
+ * "unchanged" (docs/decisions/046-provider-credentials-at-rest.md, "Provider credentials at rest").
  */
 export const secretSentinel = '__stored_secret__';
 
@@ -425,7 +425,7 @@ const oppwa: ProviderKindSchema = {
     accessToken: text('Access token'),
     useSandbox: flag('Use sandbox', false),
     // The webhook listener's decryption secret (64 hex characters): optional; without it OPPWA's
-    // notifications (refunds, chargebacks) are refused (docs/decisions.md).
+    // notifications (refunds, chargebacks) are refused (docs/decisions/094-oppwa-notifications-refunds-and-chargebacks.md).
     webhookSecret: optionalText('Webhook secret'),
   }),
   secrets: ['accessToken', 'webhookSecret'],

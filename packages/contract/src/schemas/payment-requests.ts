@@ -17,7 +17,7 @@ import { usageTypes } from '../enums.js';
 
 /**
  * spec 2 §2, §9: the currencies the New Request dialog offers, as the spec names them. 'YEN' is not
- * an ISO 4217 code; it is stored as JPY (docs/decisions.md, "Payment requests").
+ * an ISO 4217 code; it is stored as JPY (docs/decisions/024-payment-requests.md, "Payment requests").
  */
 export const newRequestCurrencies = ['GBP', 'USD', 'EUR', 'THB', 'CAD', 'YEN'] as const;
 export const currencyAliases: Readonly<Record<string, string>> = { YEN: 'JPY' };
@@ -327,7 +327,7 @@ export const paymentRequestSchema = z
     description: z.string().nullable(),
     paymentTerms: z.string().nullable(),
     test: z.boolean(),
-    /** `<PUBLIC_URL>/pay/<id>`: the payer page (not part of this product yet, docs/decisions.md). */
+    /** `<PUBLIC_URL>/pay/<id>`: the payer page (not part of this product yet, docs/decisions/024-payment-requests.md). */
     requestUrl: z.string(),
     accountId: z.uuid().nullable(),
     account: z
@@ -421,7 +421,7 @@ export const createAccountRequestBody = z
   .refine((body) => laterOrEqual(body.validFrom, body.validUntil ?? null), { message: m.validUntilBeforeValidFrom, path: ['validUntil'] })
   .superRefine((body, ctx) => minorUnits(ctx, body.amountToPay, body.currency, ['amountToPay']));
 
-/** The accounting transaction types a payer can be asked to pay (docs/decisions.md). */
+/** The accounting transaction types a payer can be asked to pay (docs/decisions/025-a-payment-request-for-several-existing-invoices.md). */
 export const payableTransactionTypes = ['Invoice', 'BalanceIncreasingTransaction', 'ProformaInvoice'] as const;
 
 /** spec 2 §3: at most this many existing transactions in one request. */

@@ -46,7 +46,7 @@ export const settlementStatuses = ['Closed', 'Processing', 'Reserved', 'Schedule
 export type SettlementStatus = (typeof settlementStatuses)[number];
 
 /**
- * Where the money of a payment transaction stands (docs/decisions.md, "Settlement status"): held
+ * Where the money of a payment transaction stands (docs/decisions/146-settlement-status.md, "Settlement status"): held
  * for a later capture is Reserved; a bank debit not yet collected is Scheduled; anything else still
  * under way is Processing; a payment in a final status is Closed.
  */
@@ -76,7 +76,7 @@ export type PaymentTransactionProvider = z.infer<typeof paymentTransactionProvid
 /**
  * spec 2 §7 GET payment-transactions/{id} "flags for account, paymentRequest, paymentAllocations,
  * latePaymentTransactions", named like GET payment-requests' includeTransactions. Each is true when
- * absent (the detail page wants everything); false leaves its part out (docs/decisions.md).
+ * absent (the detail page wants everything); false leaves its part out (docs/decisions/147-get-payment-transactions-id-flags-account-and.md).
  */
 const includeFlag = (part: string) =>
   z
@@ -365,7 +365,7 @@ export type Count = z.infer<typeof countSchema>;
 
 /**
  * A page of a list that can hold millions of rows: `totalItems` is exact up to
- * `countExactLimit` and an estimate past it, which `totalItemsEstimated` says (docs/decisions.md).
+ * `countExactLimit` and an estimate past it, which `totalItemsEstimated` says (docs/decisions/009-totals-of-lists-that-can-hold-millions-of-rows.md).
  */
 export function estimatedPageOf<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), totalItems: z.number().int(), totalItemsEstimated: z.boolean() });

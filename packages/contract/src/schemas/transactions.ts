@@ -22,7 +22,7 @@ export type TransactionType = (typeof transactionTypes)[number];
 
 /**
  * spec 2 §3 transactionTypeName: what a transaction's type is called when the ERP gives it no name
- * of its own (docs/decisions.md, "Accounting transactions: transactionTypeName").
+ * of its own (docs/decisions/145-accounting-transactions-transactiontypename.md, "Accounting transactions: transactionTypeName").
  */
 export const transactionTypeNames: Readonly<Record<TransactionType, string>> = {
   None: 'None',

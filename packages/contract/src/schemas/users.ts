@@ -85,7 +85,7 @@ export type CreateUserBody = z.input<typeof createUserBody>;
 
 /**
  * PUT users/{id} (spec 1 §3, §7): `{ id, displayName }`. The spec's users page names the field
- * `name`; a body with `name` and no `displayName` is read as that displayName (docs/decisions.md).
+ * `name`; a body with `name` and no `displayName` is read as that displayName (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md).
  * The e-mail cannot change; the role has its own call.
  */
 export const updateUserBody = z

@@ -24,7 +24,7 @@ const noAccessMessage =
 
 /**
  * spec 1 §3 User (me) forename and surname: the provider's given_name and family_name, refreshed
- * at each sign-in that carries them; a claim left out keeps what is stored (docs/decisions.md).
+ * at each sign-in that carries them; a claim left out keeps what is stored (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md).
  */
 function namesFrom(token: VerifiedToken): { forename?: string; surname?: string } {
   return {

@@ -24,7 +24,7 @@ export function invitationCookieAttributes(secure: boolean, framed: boolean) {
 
 /**
  * With an external identity provider an invitation is a link to Ledgerline carrying a single-use
- * token (issue 20 item 6, docs/decisions.md "Invited users bind through their invitation"). Only
+ * token (issue 20 item 6, docs/decisions/106-invited-users-bind-through-their-invitation.md "Invited users bind through their invitation"). Only
  * its sha-256 is stored on the user; a new invitation of the user replaces it, the first sign-in
  * that brings it uses it up.
  */

@@ -33,7 +33,7 @@ const writeAccess =
 
 /**
  * spec 2 §2, §7 GET banks, GET banks/{id}; POST and PUT banks for ERP connectors. Reads and
- * writes need no named permission (docs/decisions.md). The area wires its own service (style.md §3).
+ * writes need no named permission (docs/decisions/020-erp-data-writes.md). The area wires its own service (style.md §3).
  */
 export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOptions = {}) {
   const r = app.withTypeProvider<ZodTypeProvider>();

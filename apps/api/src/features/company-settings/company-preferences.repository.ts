@@ -30,7 +30,7 @@ async function row(tx: Tx, scope: PreferencesScope): Promise<Row | undefined> {
   return found;
 }
 
-/** spec 3 §3; a company without a row reads the defaults (docs/decisions.md, "Preferences"). */
+/** spec 3 §3; a company without a row reads the defaults (docs/decisions/068-preferences.md, "Preferences"). */
 export async function readPreferences(
   tx: Tx,
   scope: PreferencesScope,

@@ -192,7 +192,7 @@ export const copyCompanyDetails: ConfigurationCopier = async (tx, scope) => {
 /**
  * Every part in order (the preferences after the records they name). Payment providers (their
  * credentials and configurations), access keys and web hooks are never copied: a copy would put
- * one merchant account's secrets behind a second company (docs/decisions.md "Copy-from company").
+ * one merchant account's secrets behind a second company (docs/decisions/128-copy-from-company-what-is-copied-and-when.md "Copy-from company").
  */
 export const configurationCopiers: ConfigurationCopier[] = [
   copySettlementGroups,

@@ -63,7 +63,7 @@ export function createLatePaymentsService(deps: { repository: LatePaymentsReposi
       return get(tx, scope, id);
     },
 
-    /** docs/decisions.md "Settlement groups in use": the same rule for late-payment configurations. */
+    /** docs/decisions/040-settlement-groups-and-late-payment.md "Settlement groups in use": the same rule for late-payment configurations. */
     async remove(tx: Tx, scope: LatePaymentScope, id: string) {
       const configuration = await repository.find(tx, scope, id, true);
       if (!configuration) throw notFound(id);

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { currencyDecimalPlaces } from '@ledgerline/contract';
 
 /**
- * Rounding rule of the money rules (docs/decisions.md, "Money rules: rounding"): every line is
+ * Rounding rule of the money rules (docs/decisions/035-money-rules-one-engine-rules-read-once-per.md, "Money rules: rounding"): every line is
  * computed exactly and rounded once, at its end, to the currency's minor unit, half-up.
  */
 export function roundToMinorUnit(value: Big, currency: string): Big {

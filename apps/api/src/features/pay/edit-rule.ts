@@ -16,7 +16,7 @@ export interface AllocationEditSettings {
 
 /**
  * Whether the payer may change what they pay of one invoice of a Transaction request
- * (docs/decisions.md "Payers may change what they pay of an invoice"):
+ * (docs/decisions/081-payers-may-change-what-they-pay-of-an-invoice.md "Payers may change what they pay of an invoice"):
  * - the account's editPaymentOverrideStatus UsePaymentRequest: the allocation's canEditAmount
  *   decides (absent means no);
  * - otherwise the account's editPaymentStatus: Allow / Disable, and Default (or no account)

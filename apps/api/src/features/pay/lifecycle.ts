@@ -23,7 +23,7 @@ import { flushWrites, insertRow, setRequestStatus } from './deferred-writes.js';
  * provider notifications, staff capture and cancel, the reservation expiry job, refunds and
  * disputes — looks its move up in `paymentMoves` and applies it with `applyMove`, in its own
  * transaction. Nothing else writes a payment's status, its allocations' statuses, its invoices'
- * allocated amounts or its request's status (docs/decisions.md "One payment lifecycle, declared
+ * allocated amounts or its request's status (docs/decisions/112-one-payment-lifecycle-declared-as-data.md "One payment lifecycle, declared
  * as data").
  */
 
@@ -508,7 +508,7 @@ async function allocationsOf(
         ),
       )
       // Invoices first (an account allocation has no due date), the one due first, then the oldest
-      // allocation (docs/decisions.md "Allocations follow a capture or a cancel"); reversed: the other way.
+      // allocation (docs/decisions/042-allocations-follow-a-capture-or-a-cancel.md "Allocations follow a capture or a cancel"); reversed: the other way.
       .orderBy(
         ...(newestFirst
           ? [sql`${transactions.dueDate} desc nulls first`, desc(a.createdOn), desc(a.id)]
@@ -761,7 +761,7 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
   if (!rule) throw new MoveRefused(payment.status, event);
   const amount = input.amount ?? null;
   // Everything below is issued without waiting where no value depends on an earlier answer: the
-  // statements run in the order issued, so what reads reads after what writes (docs/decisions.md
+  // statements run in the order issued, so what reads reads after what writes (docs/decisions/086-provider-notifications-are-settled-inline.md
   // "Provider notifications are settled inline").
   const moved = Promise.all([
     tx

@@ -121,7 +121,7 @@ export function billingContactOf(request: PaymentRequestRow): PayPage['billingCo
 }
 
 /**
- * What a Transaction request asks of one invoice today (docs/decisions.md "The payer is asked what
+ * What a Transaction request asks of one invoice today (docs/decisions/107-the-payer-is-asked-what-the-request-asks.md "The payer is asked what
  * the request asks"): the allocation's amount less what this request's payments already put on the
  * invoice. Null: the whole invoice (no amount, or at least what the invoice still owes), priced by
  * its quote with its discount and fees; else that part (never below 0), which like any part pays
@@ -281,7 +281,7 @@ export function methodsOf(rows: ProviderRow[], currency: string, range: AmountRa
 /**
  * The page's state; null when the payer sees the expired page. The link works from validFrom
  * (before it: NotYetOpen) until validUntil (after it: expired); paymentRequiredBy only says the
- * payment is late (docs/decisions.md "Links: valid-from opens, valid-until closes").
+ * payment is late (docs/decisions/108-links-valid-from-opens-valid-until-closes.md "Links: valid-from opens, valid-until closes").
  */
 export function stateOf(request: PaymentRequestRow, now: Date): PayPage['state'] | null {
   const status = request.requestStatus;

@@ -214,14 +214,14 @@ export function createPayRepository(options: {
     },
 
     /**
-     * Everything the payer page reads of one request, in ONE statement (docs/decisions.md "The
+     * Everything the payer page reads of one request, in ONE statement (docs/decisions/079-the-payer-page-is-one-statement.md "The
      * payer page is one statement"): the request itself (null: not this company's), its payments (newest first), its invoices with their
      * allocations (the one due first first), the account's and company's edit settings, and the
      * invoices' account choices and manual offers for the money rules' quote. The same rows as
      * payments(), invoices(), editSettings() and readInvoiceFacts() give.
      */
     async pageState(tx: Executor, scope: PayScope, requestId: string) {
-      // Built once: only the three values change (docs/decisions.md "The payer page is one statement").
+      // Built once: only the three values change (docs/decisions/079-the-payer-page-is-one-statement.md "The payer page is one statement").
       pageQuery ??= (tx as unknown as { dialect: PgDialect }).dialect.sqlToQuery(pageStatement());
       const { session } = tx as unknown as { session: PgSession };
       const result = await session

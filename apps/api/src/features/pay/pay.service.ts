@@ -252,7 +252,7 @@ export function createPayService(deps: {
   const quoteOptions = { holdMinutes: deps.holdMinutes, canPay };
   // The page keeps a company's details, methods and money rules for a few seconds (a payer's
   // reload, many payers of one merchant); any write in this process forgets them at once, other
-  // processes' writes within 5 s (docs/decisions.md "The payer page keeps company facts briefly").
+  // processes' writes within 5 s (docs/decisions/078-the-payer-page-keeps-company-facts-briefly.md "The payer page keeps company facts briefly").
   // A start always reads them afresh inside its transaction.
   const facts = new CredentialCache<CompanyFacts>();
   database.afterWrite(() => facts.forgetAll());
@@ -268,7 +268,7 @@ export function createPayService(deps: {
 
   // Which company a request belongs to never changes (ids are unique across companies): the page
   // remembers it, so a page read is one tenant-scoped statement that reads the request itself as
-  // it is now (docs/decisions.md "The payer page is one statement"). Only ids that exist are
+  // it is now (docs/decisions/079-the-payer-page-is-one-statement.md "The payer page is one statement"). Only ids that exist are
   // remembered; one whose request is gone is forgotten on its next read.
   const companyOfRequest = new Map<string, PayScope>();
 

@@ -616,7 +616,7 @@ export function createProviderNotifications(deps: {
   let stopping = false;
 
   /**
-   * The safety net (docs/decisions.md "Provider notifications are settled inline"): a delayed job
+   * The safety net (docs/decisions/086-provider-notifications-are-settled-inline.md "Provider notifications are settled inline"): a delayed job
    * per company that drains whatever is still unprocessed when it runs — what a stopped or crashed
    * process left. One is sent per company at most every `safetyNetSeconds - safetyNetMargin`
    * seconds, always due after the commit of every notification it covers (it is sent after

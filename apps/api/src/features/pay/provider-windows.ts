@@ -1,7 +1,7 @@
 import type { PaymentProviderName } from '@ledgerline/contract';
 
 /**
- * How long each provider keeps what Ledgerline starts with it (docs/decisions.md "Holds and
+ * How long each provider keeps what Ledgerline starts with it (docs/decisions/113-holds-and-reservations-last-as-long-as-the.md "Holds and
  * reservations last as long as the provider's own windows"):
  * - sessionMinutes: how long a payer can still finish a payment started on the payer page (the
  *   provider's checkout session, card form or bank flow). A started, unfinished payment holds its

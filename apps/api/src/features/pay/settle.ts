@@ -401,7 +401,7 @@ export function createSettlement(deps: {
   }
 
   /**
-   * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions.md
+   * Several stored notifications' moves in ONE transaction (the drain's batches, docs/decisions/086-provider-notifications-are-settled-inline.md
    * "Provider notifications are settled inline"): their claims, payments, quotes and requests are
    * read in one round trip — the payments, then the requests, each locked in id order, so two
    * batches never wait on each other in a circle for them — then the moves, each payment's in the

@@ -25,7 +25,7 @@ const demoSandbox = {
 /**
  * Issue 21: a demo company can take a payment from its first minute. Its generated payments name
  * Ledgerline's Sandbox, so it comes with a Sandbox configuration, its default, and they name that
- * configuration (docs/decisions.md, "A demo company comes with the Sandbox"). A reset keeps the
+ * configuration (docs/decisions/119-a-demo-company-comes-with-the-sandbox.md, "A demo company comes with the Sandbox"). A reset keeps the
  * configuration staff have (edited, disabled, or no longer the default: theirs to choose), adds one
  * when the company has none left, and makes it the default only when the company has no default.
  */

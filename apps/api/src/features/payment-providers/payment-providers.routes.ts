@@ -48,7 +48,7 @@ const secretsNote =
  * spec 3 §2, §4, §5, §7 payment provider configurations of a company. Reading the list, the
  * types and the default needs no permission (the export dialog lists providers; design §4: a
  * Viewer reads everything); a configuration with its credentials and every change need
- * ConfigurePaymentProvider, deleting DeletePaymentProvider (docs/decisions.md).
+ * ConfigurePaymentProvider, deleting DeletePaymentProvider (docs/decisions/045-payment-provider-configurations.md).
  */
 export async function paymentProvidersRoutes(
   app: FastifyInstance,

@@ -93,7 +93,7 @@ function methodConfigurationsOf(
 /**
  * spec 3 §2–§5 provider configurations of a company. Credentials are sealed before they reach
  * the repository and never leave the service in clear except through `credentialsFor`, which the
- * provider adapters use (docs/decisions.md, "Provider credentials at rest").
+ * provider adapters use (docs/decisions/046-provider-credentials-at-rest.md, "Provider credentials at rest").
  */
 export function createPaymentProvidersService(deps: {
   repository: PaymentProvidersRepository;

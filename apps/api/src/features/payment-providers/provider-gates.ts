@@ -16,7 +16,7 @@ import type { ProviderScope } from './payment-providers.repository.js';
  * the tenant setting ShowBetaPaymentProviders 'true', a test-only kind (the Sandbox) a demo
  * company; Opayo's integrated form (Pi) needs the OpayoPi flag unless the configuration already
  * uses it (spec 3 §3). The same rules decide what the payer page offers and what starts a
- * payment: `offeredCondition` (docs/decisions.md, "Feature flags and tenant settings are checked
+ * payment: `offeredCondition` (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are checked
  * by the server").
  */
 export interface ProviderGateFacts {

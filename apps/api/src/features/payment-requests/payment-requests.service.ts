@@ -158,7 +158,7 @@ export function createPaymentRequestsService(deps: {
   /**
    * spec 2 §3 transactionAllocations: a Transaction request for existing invoices of the account.
    * Each must be this company's, the account's, in the request's currency, payable and owing; an
-   * amount given lies within what it owes. The request asks for the sum (docs/decisions.md).
+   * amount given lies within what it owes. The request asks for the sum (docs/decisions/025-a-payment-request-for-several-existing-invoices.md).
    */
   async function createForInvoices(
     tx: Tx,
@@ -246,7 +246,7 @@ export function createPaymentRequestsService(deps: {
       const account = await accountOf(tx, scope, input.accountId);
       const id = uuidv7();
       // spec 3 §2 payment request settings: the company's default usage type, and its default
-      // link expiry counted from when the link starts to work (docs/decisions.md, "Preferences").
+      // link expiry counted from when the link starts to work (docs/decisions/068-preferences.md, "Preferences").
       const settings = await readPaymentRequestSettings(tx, scope);
       // spec 2 §4: the account's default usage type comes before the company's.
       const defaults = {
@@ -289,7 +289,7 @@ export function createPaymentRequestsService(deps: {
           validUntil: () => expiryFrom(null),
         });
       // The New Request dialog asks for an invoice: it becomes an accounting transaction of the
-      // account and a Transaction request paying it (docs/decisions.md, "Payment requests").
+      // account and a Transaction request paying it (docs/decisions/024-payment-requests.md, "Payment requests").
       const transactionId = uuidv7();
       await repository.insertTransaction(tx, scope, {
         id: transactionId,

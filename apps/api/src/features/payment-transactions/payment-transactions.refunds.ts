@@ -33,7 +33,7 @@ export interface RefundInput {
  * (style.md §7):
  * 1. `reserve` checks the payment (paid, a Payment, a provider that can refund, the amount within
  *    what is left) and keeps the Refund transaction as Processing, so two refunds at once can never
- *    together pass what is left (docs/decisions.md "A refund is reserved before its provider call");
+ *    together pass what is left (docs/decisions/115-a-refund-is-reserved-before-its-provider-call.md "A refund is reserved before its provider call");
  * 2. the provider's refund;
  * 3. `record` keeps the provider's answer as a provider event on the payment and, when it agreed,
  *    moves the payment through the lifecycle (its invoices owe again); when it refused, the

@@ -26,7 +26,7 @@ const expiryActor = { name: 'Ledgerline (authorisation expired)' };
  * Issue 19: reservations (Pending payments) — the staff queue ordered by when each lapses, and the
  * job that cancels those past their provider's authorisation window (provider-windows.ts) through
  * the lifecycle: allocations released, the request reopened and payable again, payment.cancelled.
- * The provider is not called: its authorisation has lapsed by then (docs/decisions.md "Holds and
+ * The provider is not called: its authorisation has lapsed by then (docs/decisions/113-holds-and-reservations-last-as-long-as-the.md "Holds and
  * reservations last as long as the provider's own windows").
  */
 export function createReservations(deps: {

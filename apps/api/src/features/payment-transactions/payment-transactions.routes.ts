@@ -243,7 +243,7 @@ export async function paymentTransactionsRoutes(
         filter: compilePaymentTransactionFilter(filters, search),
       };
       // issue 20 item 5: a bounded number at once per tenant, made whole before it is sent, and
-      // sent under a deadline and a minimum pace (docs/decisions.md "Exports never wait on the client").
+      // sent under a deadline and a minimum pace (docs/decisions/097-exports-never-wait-on-the-client.md "Exports never wait on the client").
       const release = exportSlots.take(scope.tenantId);
       if (!release) {
         reply.header('retry-after', String(exports.limits.windowSeconds));
@@ -306,7 +306,7 @@ export async function paymentTransactionsRoutes(
       // Read and checked before the transaction: the database is held only for the statement.
       const plan = planImport(readImportFile(file.data));
       // A result per row, built by importAllocatedStatuses to the contract's type: JSON.stringify
-      // writes 100,000 of them in a quarter of fast-json-stringify's time (docs/decisions.md).
+      // writes 100,000 of them in a quarter of fast-json-stringify's time (docs/decisions/054-allocated-status-changes-are-hot-updates.md).
       reply.serializer(JSON.stringify).type('application/json; charset=utf-8');
       return request.unitOfWork((tx) => importAllocatedStatuses(tx, scope, plan));
     },

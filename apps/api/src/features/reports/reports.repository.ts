@@ -13,7 +13,7 @@ export interface ReportScope {
 }
 
 /**
- * What the aged receivables count, and which way (docs/decisions.md "Aged receivables"): the
+ * What the aged receivables count, and which way (docs/decisions/137-aged-receivables.md "Aged receivables"): the
  * transaction's type gives the direction, its amount's magnitude the size. Quotations, pro-forma
  * invoices, orders and despatch notes are not debts.
  */

@@ -80,7 +80,7 @@ function daysInMonth(month: string): number {
 }
 
 /**
- * Days sales outstanding by the countback method (docs/decisions.md "DSO by countback"): from
+ * Days sales outstanding by the countback method (docs/decisions/138-dso-by-countback-and-the-dashboard-s-money.md "DSO by countback"): from
  * what is owed today, take away each month's sales, newest first (this month's up to today); a
  * month wholly covered adds its days, the month the balance runs out in adds its share of days.
  * Null when nothing was sold in the window; the window's days when the debt outlasts it.

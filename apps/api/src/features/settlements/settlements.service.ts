@@ -53,7 +53,7 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
     },
 
     /**
-     * docs/decisions.md "Settlement groups in use": a group an account has chosen, or the
+     * docs/decisions/040-settlement-groups-and-late-payment.md "Settlement groups in use": a group an account has chosen, or the
      * company default, is refused with 409 and says where it is used.
      */
     async remove(tx: Tx, scope: SettlementScope, id: string) {

@@ -13,7 +13,7 @@ export interface CustomHostIdRebuildOptions {
   jobs: Jobs;
   repository: CustomHostIdRepository;
   log: Logger;
-  /** Transactions per batch: each batch is one short transaction (docs/decisions.md). */
+  /** Transactions per batch: each batch is one short transaction (docs/decisions/027-custom-host-id.md). */
   batchSize?: number;
 }
 

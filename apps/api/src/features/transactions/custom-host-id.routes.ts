@@ -33,7 +33,7 @@ const auditResource = { type: 'CustomHostIdSetting', id: 'transaction' };
 /**
  * spec 3 §3, §5, §7 custom host id of accounting transactions (Preferences › Advanced), and spec
  * 2 §7 `POST transactions/custom-host-id/rebuild`. Reads need no permission; saving and
- * rebuilding need ConfigureSystemSettings (docs/decisions.md, "Custom host id").
+ * rebuilding need ConfigureSystemSettings (docs/decisions/027-custom-host-id.md, "Custom host id").
  */
 export async function customHostIdRoutes(app: FastifyInstance, options: CustomHostIdRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();

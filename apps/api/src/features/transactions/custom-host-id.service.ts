@@ -16,7 +16,7 @@ import {
 } from './custom-host-id.template.js';
 import type { TransactionScope } from './transactions.repository.js';
 
-/** No saved setting: nothing is computed until a merchant configures it (docs/decisions.md). */
+/** No saved setting: nothing is computed until a merchant configures it (docs/decisions/027-custom-host-id.md). */
 const defaults = {
   createOption: 'NeverCreate',
   updateOption: 'NeverCreate',

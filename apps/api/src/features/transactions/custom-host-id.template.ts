@@ -6,7 +6,7 @@ import {
 
 /**
  * The parse value of the custom host id setting (spec 3 §5 leaves its language open; ours is in
- * docs/decisions.md, "Custom host id"): literal text with `{field}` placeholders naming fields of
+ * docs/decisions/027-custom-host-id.md, "Custom host id"): literal text with `{field}` placeholders naming fields of
  * the accounting transaction, `{{` and `}}` for literal braces. Pure: the connector's push and the
  * example call apply it here; the rebuild turns the same parsed template into SQL.
  */

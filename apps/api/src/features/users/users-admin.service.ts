@@ -33,7 +33,7 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
   }
 
   /**
-   * E-mails are unique across tenants (docs/decisions.md); the owner function `email_in_use`
+   * E-mails are unique across tenants (docs/decisions/002-e-mail-addresses-are-unique-across-tenants.md); the owner function `email_in_use`
    * answers for all of them inside the request's own transaction (PGlite has one connection).
    */
   async function emailTaken(tx: Tx, tenantId: string, email: string) {

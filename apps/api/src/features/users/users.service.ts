@@ -18,7 +18,7 @@ function readSettings(stored: unknown): UserSetting {
 }
 
 /**
- * spec 1 §3 User (me) forename and surname when the identity provider gave none (docs/decisions.md):
+ * spec 1 §3 User (me) forename and surname when the identity provider gave none (docs/decisions/124-spec-1-row-by-row-logo-rules-user-update-body-to.md):
  * the display name's first word, and the rest of it (null for a one-word name).
  */
 export function namesOfDisplayName(displayName: string): {

@@ -2,7 +2,7 @@
  * The three Svix calls Ledgerline makes (reference/providers.md, Svix), over fetch: an
  * application per company (get or create), a message per event with the event id as Svix's
  * eventId, and the app portal's access URL. Our own client rather than the svix SDK: three calls,
- * one time limit and one error shape like the other provider clients (docs/decisions.md).
+ * one time limit and one error shape like the other provider clients (docs/decisions/066-outgoing-web-hooks-our-own-svix-client.md).
  */
 export interface SvixClient {
   /** POST /api/v1/app/?get_if_exists=true */

@@ -53,7 +53,7 @@ export function compileFilters<F extends QueryFieldMap>(
 
 /**
  * The search box (issue 22 item 6): the words in any search field (ILIKE contains, which the
- * trigram indexes serve, docs/decisions.md "Contains filters read the trigram index"), or the
+ * trigram indexes serve, docs/decisions/010-contains-filters-read-the-trigram-index.md "Contains filters read the trigram index"), or the
  * amount equal to them when they read as one. `overrides` replaces a field's whole term (a field
  * that lives in another table, such as a transaction's account name).
  */

@@ -37,7 +37,7 @@ export type LazyWhere = SQL | undefined | (() => SQL | undefined);
 export const countTimeBudgetMs = 20;
 
 /**
- * How long what a count learnt about a big list is kept (docs/decisions.md "Totals of lists that
+ * How long what a count learnt about a big list is kept (docs/decisions/009-totals-of-lists-that-can-hold-millions-of-rows.md "Totals of lists that
  * can hold millions of rows"): the planner's estimate, and that the list holds more than the
  * exact limit or cannot be counted within the budget. Only ever used to answer an estimate, which
  * follows ANALYZE and lags by minutes anyway; an exact total is never kept.

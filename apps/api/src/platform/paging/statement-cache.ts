@@ -53,7 +53,7 @@ export class StatementValues {
 }
 
 /**
- * A list page's SELECT built once per shape (docs/decisions.md "A list's SQL is built once per
+ * A list page's SELECT built once per shape (docs/decisions/014-a-list-s-sql-is-built-once-per-shape.md "A list's SQL is built once per
  * shape"): drizzle spends longer turning a query into SQL text than the database spends reading a
  * page, and the text depends only on the filters' fields and operators, the sort and the expansion,
  * never on the values, which travel as placeholders. `shape` must name everything that changes the

@@ -108,7 +108,7 @@ const paymentActions: Record<string, CheckoutPaymentStatus> = {
 /**
  * Payment actions that say the money is gone even if the payment had succeeded: a `failed` after
  * `confirmed`/`paid_out` is a late failure, and GoCardless sends `failed` once whatever came
- * before, so every `failed` carries the flag (docs/decisions.md, "GoCardless refunds, chargebacks
+ * before, so every `failed` carries the flag (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md, "GoCardless refunds, chargebacks
  * and late failures").
  */
 const lateFailureActions = new Set(['failed', 'late_failure_settled']);

@@ -49,7 +49,7 @@ const cut = (value: string, length: number) => value.trim().slice(0, length);
 /**
  * What Opayo gets as the billing (and delivery) details. The payer page asks only for names and an
  * e-mail address, so a payer who gave none is sent the request's company name and fixed address
- * placeholders (docs/decisions.md "Opayo Server on the payer page").
+ * placeholders (docs/decisions/083-opayo-server-on-the-payer-page.md "Opayo Server on the payer page").
  */
 export function billingFields(payer: CheckoutStartInput['payer']): Record<string, string> {
   const surname = cut(payer.surname || payer.companyName || 'Payer', 20);

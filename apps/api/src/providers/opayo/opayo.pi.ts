@@ -16,7 +16,7 @@ import Big from 'big.js';
 import { minorUnits } from '../money.js';
 
 /**
- * Opayo Pi on the payer page (issues 12 and 14, docs/decisions.md "Opayo Pi on the payer page"):
+ * Opayo Pi on the payer page (issues 12 and 14, docs/decisions/090-opayo-pi-on-the-payer-page.md "Opayo Pi on the payer page"):
  * a merchant session key for the page's Opayo.js drop-in, then the card identifier it gives
  * charged by the server (`POST /api/v1/transactions`), and a 3-D Secure challenge completed with
  * the issuer's `cres` (`POST /api/v1/transactions/{id}/3d-secure-challenge`).
@@ -296,7 +296,7 @@ export function createOpayoPi(options: {
       apply3DSecure: 'UseMSPSetting',
       customerFirstName: cut(payer.firstNames || (payer.surname ? 'Payer' : 'Card'), 20),
       customerLastName: cut(payer.surname || payer.companyName || 'Payer', 20),
-      // The page asks for no address (docs/decisions.md "Opayo Server on the payer page").
+      // The page asks for no address (docs/decisions/083-opayo-server-on-the-payer-page.md "Opayo Server on the payer page").
       billingAddress: {
         address1: 'Not given',
         city: 'Not given',

@@ -58,7 +58,7 @@ export const outgoingIpMessages = {
 } as const;
 
 /**
- * Where Opayo's IP registration gets this server's address (docs/decisions.md, "Opayo Server IP
+ * Where Opayo's IP registration gets this server's address (docs/decisions/133-opayo-server-ip-registration-is-part-of-the-save.md, "Opayo Server IP
  * registration"): OPAYO_SERVER_IP when set; else the answer of OPAYO_IP_LOOKUP_URL (asked again
  * after `cacheMs`, since a NAT's address can change); else the machine's one public interface
  * address; else a message saying what to set.

@@ -71,7 +71,7 @@ function refundStatus(code: string): NotificationRefund['status'] {
  * (staff's, matched by its id, or one made in OPPWA's own portal); `CB` a chargeback of it (Lost:
  * the issuer took the money back); `CR` the chargeback's reversal (Won). Other payment types (DB,
  * PA, CP, RV) are recorded but move nothing: the payment's outcome and its reference come from the
- * status call (docs/decisions.md "OPPWA refunds and notifications").
+ * status call (docs/decisions/094-oppwa-notifications-refunds-and-chargebacks.md "OPPWA refunds and notifications").
  */
 export function oppwaEvent(
   type: string,

@@ -27,7 +27,7 @@ const statuses: readonly CheckoutPaymentStatus[] = [
 
 /**
  * A Sandbox configuration's notification secret: HMAC-SHA256 of its id under the server's
- * SANDBOX_NOTIFICATION_KEY (docs/decisions.md "Sandbox notifications are signed"). Null when the
+ * SANDBOX_NOTIFICATION_KEY (docs/decisions/075-sandbox-notifications-are-signed.md "Sandbox notifications are signed"). Null when the
  * server has no key: Sandbox notifications are then refused.
  */
 export function sandboxNotificationSecret(

@@ -389,7 +389,7 @@ const currencyOf = (currency: string | null | undefined) => currency?.toUpperCas
 const majorOf = (amount: number | null | undefined, currency: string | null | undefined) =>
   typeof amount === 'number' && currency ? fromMinorUnits(amount, currency) : null;
 
-/** A Stripe Refund as a notification's refund (docs/decisions.md, "Stripe refunds and disputes"). */
+/** A Stripe Refund as a notification's refund (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md, "Stripe refunds and disputes"). */
 function refundOf(refund: StripeRefund): NotificationRefund | undefined {
   if (!refund.id) return undefined;
   const status: NotificationRefund['status'] =
@@ -441,7 +441,7 @@ function disputeOf(dispute: StripeDispute): NotificationDispute | undefined {
   };
 }
 
-/** What one Stripe event says about one payment (docs/decisions.md, "Stripe checkout events"). */
+/** What one Stripe event says about one payment (docs/decisions/059-checkout-adapters-choices-where-the-reference.md, "Stripe checkout events"). */
 function eventOf(event: StripeEvent, payload: string): NotificationEvent {
   const type = event.type!;
   const base = {

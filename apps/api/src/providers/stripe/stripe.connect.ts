@@ -111,7 +111,7 @@ export function createStripeConnect(options: {
         id: body.id,
         displayName: body.settings?.dashboard?.display_name ?? body.business_profile?.name ?? null,
         defaultCurrency: body.default_currency?.toUpperCase() ?? null,
-        // Accounts from before Stripe's controller model carry no `controller` (docs/decisions.md).
+        // Accounts from before Stripe's controller model carry no `controller` (docs/decisions/047-provider-connection-flows.md).
         isLegacyAccount: body.controller === undefined,
         capabilities: { cardPayments: body.capabilities?.card_payments ?? null },
       };

@@ -202,7 +202,7 @@ export function createTranSafeCheckout(options: {
     } catch (error) {
       if (!(error instanceof ProviderUnreachableError)) throw error;
       // No answer: nothing is known; the payment is recorded Failed and the payer may try again
-      // (docs/decisions.md "TranSafe PaymentFrame").
+      // (docs/decisions/084-transafe-paymentframe-a-card-ticket-charged-by.md "TranSafe PaymentFrame").
       return {
         status: 'Failed',
         paymentMethodType: 'Card',

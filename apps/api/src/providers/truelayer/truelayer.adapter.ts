@@ -50,7 +50,7 @@ const notHeld = (kind: string): ProviderOutcome =>
  * client's token, an Idempotency-Key (our refund's id) and a Tl-Signature made with the merchant's
  * request signing key (credentials `signingKeyId`, `signingPrivateKey`). TrueLayer answers with
  * the refund's id only; the refund stays pending until `refund_executed` or `refund_failed`.
- * Only payments into a TrueLayer merchant account (v3) can be refunded (docs/decisions.md,
+ * Only payments into a TrueLayer merchant account (v3) can be refunded (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md,
  * "TrueLayer refunds through v3").
  */
 export function createTrueLayerAdapter(

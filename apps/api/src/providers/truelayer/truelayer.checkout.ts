@@ -64,7 +64,7 @@ export function trueLayerHostsOf(config: Config): TrueLayerHosts {
 /**
  * Whether a configuration takes v3 payments into its TrueLayer merchant account: it names the
  * account and holds the request signing key v3 creation is signed with. Any other configuration
- * takes v1 single immediate payments to its bank details (docs/decisions.md, "TrueLayer v3
+ * takes v1 single immediate payments to its bank details (docs/decisions/132-truelayer-v3-payments-for-merchant-account.md, "TrueLayer v3
  * payments for merchant-account configurations").
  */
 export function usesTrueLayerV3(
@@ -116,7 +116,7 @@ interface SingleImmediatePayment {
   currency?: string;
 }
 
-/** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions.md, issue 20 item 11). */
+/** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md, issue 20 item 11). */
 export const trueLayerWebhookToleranceSeconds = 300;
 
 /** What the payer reads when a v3 payment cannot be made without their name and email. */

@@ -8,7 +8,7 @@ export interface TokenResponse {
 }
 
 // The identity provider's answers are checked by hand, not with zod: the sign-in callback is part
-// of the first load, which zod is not (docs/decisions.md "First load under 170 KB").
+// of the first load, which zod is not (docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB").
 const fieldsOf = (answer: unknown): Record<string, unknown> =>
   typeof answer === 'object' && answer !== null && !Array.isArray(answer)
     ? (answer as Record<string, unknown>)

@@ -10,7 +10,7 @@ export interface OidcDiscovery {
 
 /**
  * Checked by hand, not with zod: signing in is part of the first load, which zod is not
- * (docs/decisions.md "First load under 170 KB").
+ * (docs/decisions/085-first-load-under-170-kb.md "First load under 170 KB").
  */
 function readOidcDiscovery(answer: unknown): OidcDiscovery {
   const fields =

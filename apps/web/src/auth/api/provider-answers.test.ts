@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { exchangeCode, SignInError } from './exchange-code';
 import { getOidcDiscovery } from './get-oidc-discovery';
 
-// The identity provider's answers are checked by hand, not with zod (docs/decisions.md "First
+// The identity provider's answers are checked by hand, not with zod (docs/decisions/085-first-load-under-170-kb.md "First
 // load under 170 KB"): the same answers are taken and refused as the zod schemas did.
 const exchange = {
   tokenEndpoint: 'http://idp.test/token',

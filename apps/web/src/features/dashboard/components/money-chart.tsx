@@ -12,7 +12,7 @@ const monthLabel = (month: string) =>
 
 /**
  * Per month, the money collected beside the invoices falling due: two bars a month, in SVG
- * (@mantine/charts is not installed; docs/decisions.md "Aged receivables").
+ * (@mantine/charts is not installed; docs/decisions/137-aged-receivables.md "Aged receivables").
  */
 export function MoneyChart({ months, currency }: { months: readonly DashboardMonth[]; currency: string }) {
   const highest = Math.max(1, ...months.flatMap((m) => [m.collected, m.fallingDue]));

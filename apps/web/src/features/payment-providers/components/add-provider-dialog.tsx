@@ -9,7 +9,7 @@ import { usePaymentProviderTypes } from '../api/get-payment-provider-types';
 /**
  * spec 3 §2, §6: which cards the dialog offers. Beta kinds only with ShowBetaPaymentProviders;
  * a kind's own flag turned off hides it (a flag the server does not send leaves it on:
- * docs/decisions.md, "Payment provider configurations").
+ * docs/decisions/045-payment-provider-configurations.md, "Payment provider configurations").
  */
 export function offeredTypes(
   types: readonly PaymentProviderTypeInfo[],

@@ -11,7 +11,7 @@ export type LatestPayment = Pick<
 
 /**
  * spec 1 §2.4 dashboard panels: the latest payments, read without the contract's zod schema of a
- * payment (docs/decisions.md, "First-load JavaScript"): the dashboard is the first screen, and that
+ * payment (docs/decisions/049-first-load-javascript-lazy-routes-precompressed.md, "First-load JavaScript"): the dashboard is the first screen, and that
  * schema (with the transaction and currency lists it names) is 7 KB of the first load. The list
  * and detail pages still check every answer.
  */

@@ -6,7 +6,7 @@ import { companyQueryKeys } from '@/lib/query-keys';
 
 /**
  * What a payment's provider card shows of its configuration to someone who may not open it: the
- * providers list (which anyone in the company reads, docs/decisions.md) narrowed to the one id.
+ * providers list (which anyone in the company reads, docs/decisions/125-the-payment-provider-card-without.md) narrowed to the one id.
  */
 const configurationPage = z.object({
   items: z.array(paymentProviderSummarySchema.pick({ id: true, name: true, providerName: true, enabled: true, isTest: true })),

@@ -23,7 +23,7 @@ const chartWidth = 720;
 
 /**
  * A stacked bar per row (the company, then the page's largest accounts), one segment a bucket.
- * Drawn in SVG: @mantine/charts is not installed (docs/decisions.md "Aged receivables"). Credits
+ * Drawn in SVG: @mantine/charts is not installed (docs/decisions/137-aged-receivables.md "Aged receivables"). Credits
  * (a negative bucket) are not drawn; the table shows them.
  */
 export function AgedBarChart({ bars, currency }: { bars: readonly AgedBar[]; currency: string }) {
