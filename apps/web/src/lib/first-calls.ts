@@ -6,7 +6,7 @@
  * to the call that asks for it. Only addresses (no answers) are kept, for the last few paths, and
  * with the company they were asked for: boot.js asks for a company's calls only while the same
  * company is chosen. Recording stops at the first key press or pointer press, when the address
- * changes, or after `recordForMs`: what a person does after the screen has come is not the first
+ * changes, or `recordForMs` after this code loaded: what a person does after the screen has come is not the first
  * screen's. An embedded view (spec 3 §2) keeps nothing, as boot.js leaves it alone.
  */
 export const firstCallsKey = 'ledgerline.firstCalls';
@@ -23,6 +23,8 @@ interface Recording {
 }
 
 let recording: Recording | null = null;
+/** When this code was loaded: the first screen's calls come within recordForMs of it. */
+const loadedAt = typeof performance === 'undefined' ? 0 : performance.now();
 
 function stop() {
   recording = null;
@@ -56,7 +58,7 @@ function save(entry: Recording) {
 export function recordFirstCall(url: string, company: number | null) {
   const current = recording;
   if (!current) return;
-  if (window.location.pathname !== current.path || performance.now() > recordForMs) {
+  if (window.location.pathname !== current.path || performance.now() - loadedAt > recordForMs) {
     stop();
     return;
   }
