@@ -98,6 +98,12 @@ function bootScript(): Plugin {
   const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
   const withoutExtension = (file: string) => file.replace(/\.(tsx?|jsx?)$/, '');
   const tag = '<script async src="/boot.js"></script>';
+  /**
+   * Lazy parts a screen loads as soon as it renders, preloaded with it: the dashboard's money
+   * figures (app/dashboard-panels.tsx), which would otherwise be asked for only once the
+   * dashboard has loaded and run.
+   */
+  const withTheirScreen = [join(srcFolder, 'features/dashboard/components/figures-panel')];
   const marker = '/*route-files*/ null';
 
   /** Each screen's path and the files it needs beyond the entry's, as indexes into `files`. */
@@ -134,7 +140,13 @@ function bootScript(): Plugin {
         : join(dirname(routesFile), specifier!);
       const page = byModule.get(withoutExtension(module));
       if (!page) throw new Error(`boot.js: no chunk for ${specifier} (${path}).`);
-      const needed = [...closure(page.fileName)].filter((file) => !entryFiles.has(file));
+      const pageFiles = closure(page.fileName);
+      for (const file of [...pageFiles])
+        for (const lazy of byFile.get(file)?.dynamicImports ?? []) {
+          const facade = byFile.get(lazy)?.facadeModuleId;
+          if (facade && withTheirScreen.includes(withoutExtension(facade))) closure(lazy, pageFiles);
+        }
+      const needed = [...pageFiles].filter((file) => !entryFiles.has(file));
       for (const file of needed) if (!files.includes(file)) files.push(file);
       routes.push([path!, needed.map((file) => files.indexOf(file))]);
     }
