@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { firstCallsKey, recordFirstCall } from './first-calls';
+import { clearSession, storeSession } from './session';
 
 const stored = () => JSON.parse(window.localStorage.getItem(firstCallsKey) ?? '{}');
 
@@ -30,5 +31,14 @@ describe('the first screen calls remembered for boot.js (issue 22 item 14)', () 
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'a' }));
     fresh.recordFirstCall('/api/v0/accounts?page=1&search=acme', 2);
     expect(stored()[path].calls).toEqual(['c /api/v0/accounts?page=1']);
+  });
+
+  it('forgets every remembered call when a session starts or ends (it may be another person)', () => {
+    window.localStorage.setItem(firstCallsKey, JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }));
+    storeSession(3600, null);
+    expect(window.localStorage.getItem(firstCallsKey)).toBeNull();
+    window.localStorage.setItem(firstCallsKey, JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }));
+    clearSession();
+    expect(window.localStorage.getItem(firstCallsKey)).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { storageKeys } from './storage';
+
 /**
  * Issue 22 item 14: the GETs the first screen of an address asks for, remembered for the next
  * first load of that address. apps/web/boot.js reads them and asks for them as the page is read,
@@ -9,7 +11,7 @@
  * changes, or `recordForMs` after this code loaded: what a person does after the screen has come is not the first
  * screen's. An embedded view (spec 3 §2) keeps nothing, as boot.js leaves it alone.
  */
-export const firstCallsKey = 'ledgerline.firstCalls';
+export const firstCallsKey = storageKeys.firstCalls;
 /** Paths remembered, the most recent last. */
 const maxPaths = 12;
 /** Calls remembered for one path. */
