@@ -106,8 +106,9 @@ describe('reminders', () => {
     await row.getByText('Default', { exact: true }).waitFor();
 
     // What goes out today: the account, then Send now.
+    // The day is typed as YYYY-MM-DD and shown in the user's format (the default yyyy/MM/dd).
     await page.getByRole('textbox', { name: 'Day' }).fill(dayIn(0));
-    await page.getByRole('heading', { name: `What goes out on ${dayIn(0)}` }).waitFor();
+    await page.getByRole('heading', { name: `What goes out on ${dayIn(0).replaceAll('-', '/')}` }).waitFor();
     const toSend = page.getByRole('table', { name: 'Reminders to send' }).getByRole('row').filter({ hasText: account.accountReference });
     await toSend.getByText('INV-REM-1').waitFor();
     await toSend.getByRole('button', { name: 'Send now' }).click();

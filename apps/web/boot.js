@@ -6,8 +6,9 @@
 //    takes each answer once instead of asking again (`takeEarlyAnswer` in lib/http.ts and
 //    pay/api.ts). An answer never taken is dropped with the page. Admin site: the feature flags
 //    (app/feature-flags-gate.tsx), and with a session the profile, the stored company's check
-//    (shell/route-guard.tsx), the companies, the sign-in settings and the site's settings. Payer
-//    page: its request (pay/pay-app.tsx).
+//    (shell/route-guard.tsx), the companies, and the calls the screen at this address made on its
+//    last first load (src/lib/first-calls.ts: its data, the site's and the company's settings).
+//    Payer page: its request (pay/pay-app.tsx).
 //  - The screen's page chunk and its imports (`routeFiles`, written in by the build from
 //    src/app/routes.tsx, apps/web/vite.config.ts) are preloaded beside the entry's files, instead
 //    of once the entry has run.
@@ -18,10 +19,14 @@
   var path = location.pathname;
   if (path === '/health' || window !== window.parent) return;
   var early = (window.__ledgerlineEarly = {});
-  function get(url, credentials) {
-    early[url] = fetch(url, { credentials: credentials, headers: { Accept: 'application/json' } });
+  function get(url, credentials, company) {
+    var key = company ? company + ' ' + url : url;
+    if (early[key]) return;
+    var headers = { Accept: 'application/json' };
+    if (company) headers['Dataset-Id'] = String(company);
+    early[key] = fetch(url, { credentials: credentials, headers: headers });
     // Taken or not, a failed call is the app's to report (it asks again), not the window's.
-    early[url].catch(function () {});
+    early[key].catch(function () {});
   }
   var pay = /^\/pay\/([^/]+)\/?$/.exec(path);
   if (pay) {
@@ -31,13 +36,23 @@
   get('/api/v0/info/feature-flags?target=adminPortal', 'include');
   try {
     if (Number(localStorage.getItem('ledgerline.auth.expiresAt')) > Date.now()) {
-      var company = Number(localStorage.getItem('ledgerline.companyId'));
+      var stored = Number(localStorage.getItem('ledgerline.companyId'));
+      var company = stored > 0 && stored % 1 === 0 ? stored : 1;
       get('/api/v0/users/me', 'include');
-      get(
-        '/api/v0/data-sets/' + (company > 0 && company % 1 === 0 ? company : 1) + '/exists',
-        'include',
-      );
+      get('/api/v0/data-sets/' + company + '/exists', 'include');
       get('/api/v0/data-sets/all', 'include');
+      // The calls this path's first screen made last time (lib/first-calls.ts), a company's only
+      // while that company is still the chosen one.
+      var remembered = JSON.parse(localStorage.getItem('ledgerline.firstCalls') || '{}')[path];
+      var calls = (remembered && remembered.calls) || [];
+      for (var c = 0; c < calls.length && c < 16; c++) {
+        var call = String(calls[c]);
+        var url = call.slice(2);
+        if (url.indexOf('/api/v0/') !== 0) continue;
+        if (call.charAt(0) === 't') get(url, 'include');
+        else if (call.charAt(0) === 'c' && remembered.company === company)
+          get(url, 'include', company);
+      }
     }
   } catch {
     // No storage: the app asks itself.

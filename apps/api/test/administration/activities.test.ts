@@ -132,6 +132,25 @@ describe('GET audit-logs', () => {
     expect(long.json().errors.search).toBeDefined();
   });
 
+  it('gives the count on the first page only: the company’s, the tenant’s own and a filtered list’s (issue 22 item 13)', async () => {
+    const first = (await get(admin, '/api/v0/audit-logs?itemsPerPage=15', { 'dataset-id': '2' })).json();
+    expect(first.count).toEqual({ count: 40, estimated: false });
+    const second = (
+      await get(admin, `/api/v0/audit-logs?itemsPerPage=15&cursor=${first.next}`, { 'dataset-id': '2' })
+    ).json();
+    expect(second.items).toHaveLength(15);
+    expect(second).not.toHaveProperty('count');
+    const tenant = (await get(admin, '/api/v0/audit-logs?itemsPerPage=15')).json();
+    expect(tenant.count).toEqual({ count: tenant.items.length, estimated: false });
+    const filtered = (
+      await get(admin, '/api/v0/audit-logs?itemsPerPage=5&filter=operation%20eq%20CapturePendingPayment', {
+        'dataset-id': '2',
+      })
+    ).json();
+    expect(filtered.items).toHaveLength(5);
+    expect(filtered.count).toEqual({ count: 20, estimated: false });
+  });
+
   it('refuses a malformed cursor and filter with 400 naming them', async () => {
     const cursor = await get(admin, '/api/v0/audit-logs?cursor=!!!', { 'dataset-id': '2' });
     expect(cursor.statusCode).toBe(400);
@@ -148,6 +167,8 @@ describe('GET audit-logs', () => {
     expect(cross.statusCode).toBe(404);
     const own = (await get(other, '/api/v0/audit-logs', { 'dataset-id': '1' })).json();
     expect(own.items.map((a: { operation: string }) => a.operation)).toEqual(['SecretThing']);
+    // Its count counts its own activity alone, none of Audit Ltd's 40 in their company 2.
+    expect(own.count).toEqual({ count: 1, estimated: false });
     const resource = (await get(other, '/api/v0/audit-logs/resources/request-1')).json();
     expect(resource.items.map((a: { operation: string }) => a.operation)).toEqual(['SecretThing']);
   });

@@ -9,6 +9,7 @@ import {
   paymentTransactions,
   transactions,
 } from '../../src/db/schema-receivables.js';
+import { reminders } from '../../src/db/schema-reminders.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext, byKey, type Caller } from '../app.js';
 
@@ -214,7 +215,11 @@ describe('GET accounts/{id}', () => {
     const expanded = (await call(merchant, 'GET', `accounts/${withPayer.id}?expand=Counts`)).json();
     const countOf = async (
       table:
-        typeof transactions | typeof paymentTransactions | typeof paymentRequests | typeof payers,
+        | typeof transactions
+        | typeof paymentTransactions
+        | typeof paymentRequests
+        | typeof payers
+        | typeof reminders,
     ) => {
       const [row] = await ctx.database.db
         .select({ n: sql<number>`count(*)::int` })
@@ -227,6 +232,7 @@ describe('GET accounts/{id}', () => {
       paymentTransactions: await countOf(paymentTransactions),
       paymentRequests: await countOf(paymentRequests),
       payers: await countOf(payers),
+      reminders: await countOf(reminders),
     });
     expect(expanded.counts.payers.count).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { datasetIdHeader, type Problem } from '@ledgerline/contract';
 import type { z } from 'zod';
 import { fileNameOfContentDisposition } from './content-disposition';
+import { recordFirstCall } from './first-calls';
 import { isSessionActive } from './session';
 import { getCompanyId } from './storage';
 
@@ -165,8 +166,9 @@ async function readBody(
 }
 
 /**
- * An answer public/boot.js asked for while this code was loading (issue 22 item 14), by address;
- * each is taken once. Only its plain GETs (no company header, no headers of the caller's own).
+ * An answer boot.js asked for while this code was loading (issue 22 item 14), by address (and
+ * for a company's call, `${companyId} ${address}`); each is taken once. Only plain GETs (no
+ * headers of the caller's own).
  */
 export function takeEarlyAnswer(url: string): Promise<Response> | undefined {
   const early = (window as { __ledgerlineEarly?: Record<string, Promise<Response>> })
@@ -189,7 +191,8 @@ export function createApiClient(kind: ClientKind): ApiClient {
     }
 
     const headers = new Headers({ Accept: 'application/json', ...options.headers });
-    if (kind === 'company') headers.set(datasetIdHeader, String(getCompanyId()));
+    const companyId = kind === 'company' ? getCompanyId() : null;
+    if (companyId !== null) headers.set(datasetIdHeader, String(companyId));
     if (unsafeMethods.has(method)) {
       const xsrf = readCookie(xsrfCookieName);
       if (xsrf) headers.set(xsrfHeaderName, xsrf);
@@ -212,8 +215,11 @@ export function createApiClient(kind: ClientKind): ApiClient {
         credentials: 'include',
         signal: options.signal,
       });
-    const early =
-      method === 'GET' && kind !== 'company' && !options.headers ? takeEarlyAnswer(url) : undefined;
+    const plainGet = method === 'GET' && !options.headers;
+    if (plainGet) recordFirstCall(url, companyId);
+    const early = plainGet
+      ? takeEarlyAnswer(companyId === null ? url : `${companyId} ${url}`)
+      : undefined;
     let response: Response;
     try {
       // An early call that failed is asked again.

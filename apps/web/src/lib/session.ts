@@ -20,6 +20,9 @@ export function isSessionActive(now: number = Date.now()): boolean {
 export function storeSession(expiresInSeconds: number, idToken: string | null, now = Date.now()) {
   local.set(storageKeys.sessionExpiresAt, String(now + expiresInSeconds * 1000));
   local.set(storageKeys.idToken, idToken);
+  // A new session may be another person's, with other rights: no call of the last one is
+  // asked for early (boot.js).
+  local.set(storageKeys.firstCalls, null);
 }
 
 export function getIdToken(): string | null {
@@ -29,4 +32,5 @@ export function getIdToken(): string | null {
 export function clearSession(): void {
   local.set(storageKeys.sessionExpiresAt, null);
   local.set(storageKeys.idToken, null);
+  local.set(storageKeys.firstCalls, null);
 }

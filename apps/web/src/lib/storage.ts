@@ -15,6 +15,11 @@ export const storageKeys = {
   codeVerifier: 'ledgerline.auth.codeVerifier',
   state: 'ledgerline.auth.state',
   returnTo: 'ledgerline.auth.returnTo',
+  /**
+   * Issue 22 item 14: the addresses the first screen of each path asked for (lib/first-calls.ts),
+   * read by boot.js; forgotten when a session starts or ends, as they were another person's.
+   */
+  firstCalls: 'ledgerline.firstCalls',
   /** spec 3 §2 embedded view: the limited view's settings, per tab (session storage). */
   websiteView: 'ledgerline.websiteView',
 } as const;

@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useState } from 'react';
+import { CalendarDateRangeInput } from './calendar-date-input';
 import type { GridFilter } from './grid-state';
 
 /** What a column offers to filter by (spec 2 "Grids in general"). */
@@ -129,8 +129,7 @@ export function GridFilterControl({
     }
     case 'date':
       input = (
-        <DatePickerInput
-          type="range"
+        <CalendarDateRangeInput
           label={`${label} between`}
           placeholder="Pick dates"
           clearable

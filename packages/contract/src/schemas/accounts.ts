@@ -142,6 +142,8 @@ export const accountCountsSchema = z
     paymentTransactions: countSchema,
     paymentRequests: countSchema,
     payers: countSchema,
+    /** The reminders mailed to the account (issue 23), its Reminders tab's count (issue 22 item 13). */
+    reminders: countSchema,
   })
   .meta({ id: 'AccountCounts' });
 export type AccountCounts = z.infer<typeof accountCountsSchema>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineQueryFields } from '../query/query-fields.js';
+import { cursorPageOf } from './common.js';
+import { countSchema } from './payment-transactions.js';
 
 /** spec 3 §3 Audit activity. */
 export const auditActivitySchema = z
@@ -34,3 +36,13 @@ export const auditActivityQuery = defineQueryFields(
 /** spec 3 §9: the activities page shows 15 rows; the resource activities request fetches 100. */
 export const activityPageSize = 15;
 export const resourceActivitiesMax = 100;
+
+/**
+ * spec 3 §9 GET audit-logs: a cursor page of activities. The first page (no cursor) also says how
+ * many activities the list holds, exact up to countExactLimit and estimated past it, for the
+ * Activities tabs' counts (issue 22 item 13); later pages leave it out.
+ */
+export const auditLogsPageSchema = cursorPageOf(auditActivitySchema).extend({
+  count: countSchema.optional(),
+});
+export type AuditLogsPage = z.infer<typeof auditLogsPageSchema>;

@@ -23,6 +23,7 @@ import {
 } from '../../db/schema-receivables.js';
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
 import { countRowsTogether } from '../../platform/paging/count.js';
+import { reminders } from '../../db/schema-reminders.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type AccountFields = (typeof accountQuery)['fields'];
@@ -187,7 +188,11 @@ export function createAccountsRepository() {
     async counts(executor: Executor, scope: AccountScope, id: string): Promise<AccountCounts> {
       const ofAccount = (
         table:
-          typeof transactions | typeof paymentTransactions | typeof paymentRequests | typeof payers,
+          | typeof transactions
+          | typeof paymentTransactions
+          | typeof paymentRequests
+          | typeof payers
+          | typeof reminders,
       ) => ({
         table,
         where: and(
@@ -196,18 +201,20 @@ export function createAccountsRepository() {
           eq(table.accountId, id),
         ),
       });
-      const [transactionCount, paymentTransactionCount, paymentRequestCount, payerCount] =
+      const [transactionCount, paymentTransactionCount, paymentRequestCount, payerCount, reminderCount] =
         await countRowsTogether(executor, [
           ofAccount(transactions),
           ofAccount(paymentTransactions),
           ofAccount(paymentRequests),
           ofAccount(payers),
+          ofAccount(reminders),
         ]);
       return {
         transactions: transactionCount!,
         paymentTransactions: paymentTransactionCount!,
         paymentRequests: paymentRequestCount!,
         payers: payerCount!,
+        reminders: reminderCount!,
       };
     },
 

@@ -4,6 +4,7 @@ import { type AuditActivity, type CursorQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import { compileCursorQuery, toCursorPage } from '../../platform/paging/cursor.js';
+import { countRows } from '../../platform/paging/count.js';
 
 type ActivityRow = typeof auditActivities.$inferSelect;
 type ActivityFields = (typeof auditActivityQuery)['fields'];
@@ -54,7 +55,15 @@ export function createActivitiesRepository() {
         .orderBy(...compiled.orderBy)
         .limit(compiled.limit);
       // The key is the sort values, then the tie-breaker (both the id here).
-      return toCursorPage(rows.map(toActivity), query, (row) => [row.id, row.id]);
+      const page = toCursorPage(rows.map(toActivity), query, (row) => [row.id, row.id]);
+      if (query.cursor !== undefined) return page;
+      // The first page says how many (the tabs' counts): with no cursor, the condition is the
+      // scope, the filters and the search alone (an estimate only for the whole list).
+      const count = await countRows(executor, auditActivities, and(scope, compiled.where), {
+        preferEstimate: query.filters.length === 0 && !query.search,
+        atLeast: page.items.length,
+      });
+      return { ...page, count };
     },
 
     /** One record's activities; with `datasetId`, only those of that company (a bound key). */

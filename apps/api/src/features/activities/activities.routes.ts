@@ -4,7 +4,7 @@ import { z } from 'zod';
 import {
   auditActivityQuery,
   auditActivitySchema,
-  cursorPageOf,
+  auditLogsPageSchema,
   cursorQuerySchema,
   parseCursorQuery,
   resourceActivitiesMax,
@@ -29,9 +29,9 @@ export async function activitiesRoutes(
       schema: {
         tags: ['audit-logs'],
         summary:
-          "Activities, newest first, cursor paged. With a Dataset-Id header: that company's; without: the tenant's own (users, keys, companies, sign-ins), 403 for a company-bound key.",
+          "Activities, newest first, cursor paged; the first page (no cursor) also gives their count. With a Dataset-Id header: that company's; without: the tenant's own (users, keys, companies, sign-ins), 403 for a company-bound key.",
         querystring: cursorQuerySchema,
-        response: { 200: cursorPageOf(auditActivitySchema) },
+        response: { 200: auditLogsPageSchema },
       },
     },
     async (request) => {

@@ -1,12 +1,17 @@
-import { accessKeyBodySchema, type AccessKey, type CreatedAccessKey } from '@ledgerline/contract';
+import {
+  accessKeyBodySchema,
+  isCalendarDate,
+  type AccessKey,
+  type CreatedAccessKey,
+} from '@ledgerline/contract';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useUserSetting } from '@/auth/api/get-me';
 import { isApiError } from '@/lib/http';
 import { ianaTimeZone } from '@/ui/format';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreateKey } from '../api/create-key';
 import type { KeyKind } from '../api/key-kinds';
@@ -23,6 +28,7 @@ interface KeyFormValues {
 /** spec 1 §5: name required, at most 255, trimmed; a valid-until later than now. */
 const keyBody = accessKeyBodySchema();
 const resolver = zod4Resolver(keyBody);
+const isInstant = /^\d{4}-\d{2}-\d{2}T/;
 
 interface KeyFormProps {
   kind: KeyKind;
@@ -92,16 +98,24 @@ function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
           {...form.getInputProps('name')}
         />
         {withValidUntil && (
-          <DateInput
+          <CalendarDateInput
             label="Valid until"
             description="The key stops working at the end of this day. Leave empty for a key that does not expire."
             placeholder="No expiration"
-            valueFormat="YYYY-MM-DD"
             clearable
             popoverProps={{ withinPortal: false }}
-            value={form.values.validUntil ? dayOf(form.values.validUntil, timeZone) : null}
+            value={
+              form.values.validUntil && isInstant.test(form.values.validUntil)
+                ? dayOf(form.values.validUntil, timeZone)
+                : form.values.validUntil
+            }
+            // A day is kept to its end in the user's zone; a text that is no day stays as typed,
+            // for the contract's own check to refuse.
             onChange={(day) =>
-              form.setFieldValue('validUntil', day ? endOfDayIso(day, timeZone) : null)
+              form.setFieldValue(
+                'validUntil',
+                day && isCalendarDate(day) ? endOfDayIso(day, timeZone) : day,
+              )
             }
             error={validUntilProps.error}
             onBlur={validUntilProps.onBlur}

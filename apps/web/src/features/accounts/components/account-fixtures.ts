@@ -42,6 +42,7 @@ export function anAccount(overrides: Partial<Account> = {}): Account {
       paymentTransactions: { count: 3, estimated: false },
       paymentRequests: { count: 2, estimated: false },
       payers: { count: 1, estimated: false },
+      reminders: { count: 4, estimated: false },
     },
     ...overrides,
   };

@@ -111,6 +111,9 @@ describe('the account page', () => {
     await screen.findByRole('heading', { name: 'ACC000001 - Acme Widgets Ltd' });
     expect(screen.getByRole('tab', { name: /Payment transactions/ })).toHaveTextContent('3');
     expect(screen.getByRole('tab', { name: /Payers/ })).toHaveTextContent('1');
+    // Issue 22 item 13: the Reminders tab, a list too, has its count.
+    const remindersTab = screen.getByRole('tab', { name: /^Reminders/ });
+    expect(within(remindersTab).getByLabelText('4 reminders')).toHaveTextContent('4');
     expect(called(calls, `/accounts/${accountId}/payers`)).toBe(false);
     expect(called(calls, '/payment-transactions')).toBe(false);
 

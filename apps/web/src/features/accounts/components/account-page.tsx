@@ -97,7 +97,7 @@ export function AccountPage() {
             count={account.counts?.paymentRequests}
           />
           <CountTab value="payers" label="Payers" count={account.counts?.payers} />
-          <Tabs.Tab value="reminders">Reminders</Tabs.Tab>
+          <CountTab value="reminders" label="Reminders" count={account.counts?.reminders} />
           <Tabs.Tab value="settings">Settings</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">

@@ -1,15 +1,11 @@
 import {
   activityPageSize,
-  auditActivitySchema,
-  cursorPageOf,
-  type AuditActivity,
-  type CursorPage,
+  auditLogsPageSchema,
+  type AuditLogsPage,
 } from '@ledgerline/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient, tenantClient } from '@/lib/http';
 import { companyQueryKeys, tenantQueryKeys } from '@/lib/query-keys';
-
-const auditLogsResponse = cursorPageOf(auditActivitySchema);
 
 /** spec 3 §2: the current company's activities, or the tenant's own. */
 export type ActivityScope = 'company' | 'tenant';
@@ -20,7 +16,7 @@ const scopeKeys = {
 };
 
 /**
- * spec 3 §9 GET audit-logs, 15 a page, newest first, cursor paged. The company scope sends the
+ * spec 3 §9 GET audit-logs, 15 a page, newest first, cursor paged; the first page has the count. The company scope sends the
  * Dataset-Id header (company client); the tenant scope does not (tenant client).
  */
 export function getAuditLogs(
@@ -28,11 +24,11 @@ export function getAuditLogs(
   cursor: string | undefined,
   signal?: AbortSignal,
   search = '',
-): Promise<CursorPage<AuditActivity>> {
+): Promise<AuditLogsPage> {
   const client = scope === 'company' ? companyClient : tenantClient;
   return client.get('/audit-logs', {
     query: { itemsPerPage: activityPageSize, cursor, ...(search ? { search } : {}) },
-    schema: auditLogsResponse,
+    schema: auditLogsPageSchema,
     signal,
   });
 }

@@ -1,4 +1,4 @@
-import type { AuditActivity } from '@ledgerline/contract';
+import type { AuditActivity, AuditLogsPage } from '@ledgerline/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -24,11 +24,17 @@ const activity = (id: number, operation: string): AuditActivity => ({
   resourceId: null,
 });
 
-/** Three pages: first (no cursor), 'c2', 'c3'. */
-const pages: Record<string, { items: AuditActivity[]; next: string | null }> = {
-  '': { items: [activity(1, 'UpdateUserSettings')], next: 'c2' },
+/** Three pages: first (no cursor, with the count), 'c2', 'c3'. */
+const pages: Record<string, AuditLogsPage> = {
+  '': { items: [activity(1, 'UpdateUserSettings')], next: 'c2', count: { count: 31, estimated: false } },
   c2: { items: [activity(2, 'CreateDataset')], next: 'c3' },
   c3: { items: [activity(3, 'DeleteAccessKey')], next: null },
+};
+
+const tenantPage: AuditLogsPage = {
+  items: [{ ...activity(9, 'CreateUser'), datasetId: null }],
+  next: null,
+  count: { count: 1, estimated: false },
 };
 
 function renderPage() {
@@ -37,8 +43,11 @@ function renderPage() {
     'GET /data-sets/all': {
       body: { items: [aDataset({ id: 1 }), aDataset({ id: 2, name: 'Acme Europe' })] },
     },
-    'GET /audit-logs': ({ url }) => ({
-      body: pages[new URL(url, 'http://localhost').searchParams.get('cursor') ?? ''],
+    // The company's list (Dataset-Id) and the tenant's own (none), which has one activity.
+    'GET /audit-logs': ({ url, headers }) => ({
+      body: headers.has('Dataset-Id')
+        ? pages[new URL(url, 'http://localhost').searchParams.get('cursor') ?? '']
+        : tenantPage,
     }),
   });
   renderWithProviders(<ActivitiesPage />, { user: aUser(), path: '/activities' });
@@ -51,11 +60,12 @@ const auditCalls = (calls: StubbedCall[]) =>
 describe('Activities page', () => {
   it('names the company tab after the current company and spaces operations into words', async () => {
     renderPage();
-    expect(await screen.findByRole('tab', { name: 'Acme Europe' })).toHaveAttribute(
+    // The tab's name is its label, then its count badge's once the count is known.
+    expect(await screen.findByRole('tab', { name: /^Acme Europe/ })).toHaveAttribute(
       'aria-selected',
       'true',
     );
-    expect(screen.getByRole('tab', { name: 'Tenant' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /^Tenant/ })).toBeInTheDocument();
     expect(await screen.findByText('Update User Settings')).toBeInTheDocument();
     expect(screen.getByText('ada@acme.test')).toBeInTheDocument();
     expect(screen.getByText('203.0.113.7')).toBeInTheDocument();
@@ -95,10 +105,28 @@ describe('Activities page', () => {
     await screen.findByText('Update User Settings');
     expect(auditCalls(calls)[0]?.headers.get('Dataset-Id')).toBe('2');
 
-    await userEvent.click(screen.getByRole('tab', { name: 'Tenant' }));
+    await userEvent.click(screen.getByRole('tab', { name: /^Tenant/ }));
     const panel = await screen.findByRole('tabpanel');
-    await within(panel).findByText('Update User Settings');
-    await waitFor(() => expect(auditCalls(calls)).toHaveLength(2));
-    expect(auditCalls(calls)[1]?.headers.has('Dataset-Id')).toBe(false);
+    // The tenant's own list, asked for without the company.
+    await within(panel).findByText('Create User');
+    expect(within(panel).queryByText('Update User Settings')).not.toBeInTheDocument();
+    const tenantCalls = auditCalls(calls).filter((call) => !call.headers.has('Dataset-Id'));
+    expect(tenantCalls.length).toBeGreaterThan(0);
+    expect(
+      auditCalls(calls).every(
+        (call) => !call.headers.has('Dataset-Id') || call.headers.get('Dataset-Id') === '2',
+      ),
+    ).toBe(true);
+  });
+
+  it("shows each tab's count from its first page, the other tab's included (issue 22 item 13)", async () => {
+    renderPage();
+    const company = await screen.findByRole('tab', { name: /^Acme Europe/ });
+    expect(company).toHaveAttribute('aria-selected', 'true');
+    expect(await within(company).findByLabelText('31 activities')).toHaveTextContent('31');
+    const tenant = screen.getByRole('tab', { name: /^Tenant/ });
+    expect(tenant).toHaveAttribute('aria-selected', 'false');
+    // The tenant's count is there before its tab is opened.
+    expect(await within(tenant).findByLabelText('1 activities')).toHaveTextContent('1');
   });
 });

@@ -2,7 +2,9 @@ import { Stack, Tabs } from '@mantine/core';
 import { IconBuilding, IconBuildingSkyscraper } from '@tabler/icons-react';
 import { useDatasetsAll } from '@/lib/api/get-datasets-all';
 import { useCompanyId } from '@/lib/company';
+import { CountTab } from '@/ui/count-tab';
 import { PageHeader } from '@/ui/page-header';
+import { useAuditLogs } from '../api/get-audit-logs';
 import { ActivityGrid } from './activity-grid';
 
 /** spec 3 §2 /activities: the current company's activities and the tenant's. */
@@ -11,6 +13,9 @@ export function ActivitiesPage() {
   const companies = useDatasetsAll();
   const companyName =
     companies.data?.find((company) => company.id === companyId)?.name ?? 'Company';
+  // Each tab's first page, which the open tab's grid shares (the same query), says how many.
+  const companyFirst = useAuditLogs('company', undefined);
+  const tenantFirst = useAuditLogs('tenant', undefined);
 
   return (
     <Stack gap="lg">
@@ -20,12 +25,20 @@ export function ActivitiesPage() {
       />
       <Tabs defaultValue="company" keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="company" leftSection={<IconBuilding size={16} />}>
-            {companyName}
-          </Tabs.Tab>
-          <Tabs.Tab value="tenant" leftSection={<IconBuildingSkyscraper size={16} />}>
-            Tenant
-          </Tabs.Tab>
+          <CountTab
+            value="company"
+            label={companyName}
+            noun="activities"
+            leftSection={<IconBuilding size={16} />}
+            count={companyFirst.data?.count}
+          />
+          <CountTab
+            value="tenant"
+            label="Tenant"
+            noun="activities"
+            leftSection={<IconBuildingSkyscraper size={16} />}
+            count={tenantFirst.data?.count}
+          />
         </Tabs.List>
         <Tabs.Panel value="company" pt="md">
           <ActivityGrid scope="company" label={`${companyName} activities`} />

@@ -227,9 +227,10 @@ describe('the payment request page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
     const validTo = within(dialog).getByRole('textbox', { name: 'Valid to' });
-    expect(validTo).toHaveValue('2026-06-30');
+    // In the user's date format (the default yyyy/MM/dd, issue 22 item 13).
+    expect(validTo).toHaveValue('2026/06/30');
     await userEvent.clear(validTo);
-    await userEvent.type(validTo, '2026-07-15');
+    await userEvent.type(validTo, '2026/07/15');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ id: detail.id, validUntil: '2026-07-15T23:59:59.999Z' });

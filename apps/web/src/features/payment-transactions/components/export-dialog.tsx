@@ -2,6 +2,7 @@ import {
   allocatedStatuses,
   exportTypes,
   formatFilter,
+  isCalendarDate,
   paymentTransactionMessages,
   paymentTransactionStatuses,
   paymentTransactionTypes,
@@ -12,11 +13,11 @@ import {
   type PaymentTransactionType,
 } from '@ledgerline/contract';
 import { Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useCompanyId } from '@/lib/company';
 import { local } from '@/lib/storage';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { saveBlob } from '@/ui/download';
 import { failureMessage } from '@/ui/form-errors';
 import { activeFilters, type GridFilter } from '@/ui/grid-state';
@@ -99,7 +100,11 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
   const companyId = useCompanyId();
   const [options, setOptions] = useState(() => loadOptions(companyId));
   const { mutate, isPending } = useExportPaymentTransactions();
-  const datesWrong = options.fromDate !== null && options.toDate !== null && options.fromDate > options.toDate;
+  // A typed text that is no day stays in the field with its message (CalendarDateInput) and
+  // exports nothing.
+  const notADay = [options.fromDate, options.toDate].some((day) => day !== null && !isCalendarDate(day));
+  const datesWrong =
+    !notADay && options.fromDate !== null && options.toDate !== null && options.fromDate > options.toDate;
   const fromTable = (field: string) => (options.includeTableFilters ? tableSelectValue(tableFilters, field) : null);
   const tableStatus = fromTable('status');
   const tableType = fromTable('type');
@@ -111,7 +116,7 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
   const change = (next: Partial<ExportOptions>) => setOptions((current) => ({ ...current, ...next }));
 
   function submit() {
-    if (datesWrong) return;
+    if (datesWrong || notADay) return;
     local.set(storageKey(companyId), JSON.stringify(options));
     mutate(
       {
@@ -146,15 +151,14 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
           allowDeselect={false}
         />
         <SimpleGrid cols={2}>
-          <DatePickerInput
+          <CalendarDateInput
             label="From date"
             clearable
-            valueFormat="YYYY-MM-DD"
             value={options.fromDate}
             onChange={(value) => change({ fromDate: value })}
             error={datesWrong ? paymentTransactionMessages.fromBeforeTo : undefined}
           />
-          <DatePickerInput label="To date" clearable valueFormat="YYYY-MM-DD" value={options.toDate} onChange={(value) => change({ toDate: value })} />
+          <CalendarDateInput label="To date" clearable value={options.toDate} onChange={(value) => change({ toDate: value })} />
         </SimpleGrid>
         <ExportProviderSelect
           opened={opened}
@@ -209,7 +213,7 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={submit} loading={isPending} disabled={datesWrong}>
+          <Button onClick={submit} loading={isPending} disabled={datesWrong || notADay}>
             Export
           </Button>
         </Group>

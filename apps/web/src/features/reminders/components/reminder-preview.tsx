@@ -1,21 +1,23 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { isCalendarDate } from '@ledgerline/contract';
+import { Alert, Anchor, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { failureMessage } from '@/ui/form-errors';
 import { LoadingState } from '@/ui/loading-state';
 import { Money } from '@/ui/money';
+import { useDateFormat } from '@/ui/use-date-format';
 import { usePermission } from '@/ui/use-permission';
 import { WideTable } from '@/ui/wide-table';
 import { useReminderPreview } from '../api/get-reminder-preview';
 import { useRunReminders } from '../api/run-reminders';
 
-const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
 /** Issue 23: what the reminder run of a day sends (tomorrow by default), with Send now per account. */
 export function ReminderPreview() {
-  const [day, setDay] = useState('');
-  const chosen = dayPattern.test(day) ? day : null;
+  const [day, setDay] = useState<string | null>(null);
+  const chosen = day && isCalendarDate(day) ? day : null;
+  const { formatDate } = useDateFormat();
   const preview = useReminderPreview(chosen);
   const run = useRunReminders();
   const canSend = usePermission('ConfigureSystemSettings');
@@ -31,7 +33,7 @@ export function ReminderPreview() {
               answer.reminders > 0
                 ? `Reminder sent to ${name}`
                 : answer.customerNotificationsAllowed
-                  ? `Nothing is due for ${name} on ${date}`
+                  ? `Nothing is due for ${name} on ${formatDate(date)}`
                   : 'Customer notifications are switched off for this tenant',
           }),
         onError: (error) =>
@@ -44,14 +46,15 @@ export function ReminderPreview() {
     <Stack gap="sm" component="section" aria-labelledby="reminder-preview-title">
       <Group justify="space-between" align="flex-end">
         <Title order={2} size="h4" id="reminder-preview-title">
-          {chosen ? `What goes out on ${chosen}` : 'What goes out tomorrow'}
+          {chosen ? `What goes out on ${formatDate(chosen)}` : 'What goes out tomorrow'}
         </Title>
-        <TextInput
+        <CalendarDateInput
           label="Day"
-          placeholder="YYYY-MM-DD (tomorrow)"
+          placeholder="Tomorrow"
+          clearable
           value={day}
-          onChange={(e) => setDay(e.currentTarget.value)}
-          error={day !== '' && !chosen ? 'Date must be a day, YYYY-MM-DD' : undefined}
+          onChange={setDay}
+          popoverProps={{ withinPortal: false }}
           w={220}
         />
       </Group>
@@ -65,7 +68,7 @@ export function ReminderPreview() {
             <Alert color="yellow">Customer notifications are switched off for this tenant: no reminder goes out.</Alert>
           ) : null}
           <Text size="sm" c="dimmed">
-            {data.totalItems === 1 ? '1 account gets a reminder' : `${data.totalItems} accounts get a reminder`} on {data.date}.
+            {data.totalItems === 1 ? '1 account gets a reminder' : `${data.totalItems} accounts get a reminder`} on {formatDate(data.date)}.
             {' '}Held back: {data.skipped.disputed} with a disputed amount, {data.skipped.paused} paused,{' '}
             {data.skipped.noEmailAddress} without an e-mail address.
           </Text>
