@@ -104,10 +104,19 @@ describe('GET audit-logs', () => {
     const search = async (query: string, who = admin, company = '2') => {
       const response = await get(who, `/api/v0/audit-logs?${query}`, { 'dataset-id': company });
       expect(response.statusCode, response.body).toBe(200);
-      return response.json() as { items: { id: string; operation: string }[]; next: string | null };
+      return response.json() as {
+        items: { id: string; operation: string }[];
+        next: string | null;
+        count?: { count: number; estimated: boolean };
+      };
     };
     const found = await search('itemsPerPage=50&search=capturepending');
     expect(found.items).toHaveLength(20);
+    // The tab's count follows the search, counted, not estimated from the whole list.
+    expect((await search('itemsPerPage=5&search=capturepending')).count).toEqual({
+      count: 20,
+      estimated: false,
+    });
     expect(found.items.every((a) => a.operation === 'CapturePendingPayment')).toBe(true);
     expect((await search('itemsPerPage=50&search=AUDITOR')).items).toHaveLength(40);
     expect((await search('itemsPerPage=50&search=wombat')).items).toEqual([]);
@@ -133,19 +142,27 @@ describe('GET audit-logs', () => {
   });
 
   it('gives the count on the first page only: the company’s, the tenant’s own and a filtered list’s (issue 22 item 13)', async () => {
-    const first = (await get(admin, '/api/v0/audit-logs?itemsPerPage=15', { 'dataset-id': '2' })).json();
+    const first = (
+      await get(admin, '/api/v0/audit-logs?itemsPerPage=15', { 'dataset-id': '2' })
+    ).json();
     expect(first.count).toEqual({ count: 40, estimated: false });
     const second = (
-      await get(admin, `/api/v0/audit-logs?itemsPerPage=15&cursor=${first.next}`, { 'dataset-id': '2' })
+      await get(admin, `/api/v0/audit-logs?itemsPerPage=15&cursor=${first.next}`, {
+        'dataset-id': '2',
+      })
     ).json();
     expect(second.items).toHaveLength(15);
     expect(second).not.toHaveProperty('count');
     const tenant = (await get(admin, '/api/v0/audit-logs?itemsPerPage=15')).json();
     expect(tenant.count).toEqual({ count: tenant.items.length, estimated: false });
     const filtered = (
-      await get(admin, '/api/v0/audit-logs?itemsPerPage=5&filter=operation%20eq%20CapturePendingPayment', {
-        'dataset-id': '2',
-      })
+      await get(
+        admin,
+        '/api/v0/audit-logs?itemsPerPage=5&filter=operation%20eq%20CapturePendingPayment',
+        {
+          'dataset-id': '2',
+        },
+      )
     ).json();
     expect(filtered.items).toHaveLength(5);
     expect(filtered.count).toEqual({ count: 20, estimated: false });
