@@ -46,7 +46,8 @@ import {
 } from '../apps/api/src/providers/sandbox/sandbox.checkout.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const databaseName = 'ledgerline_bench_pay';
+// BENCH_DATABASE_NAME: another name, so two runs side by side (two helpers) do not drop each other's.
+const databaseName = process.env.BENCH_DATABASE_NAME ?? 'ledgerline_bench_pay';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const clients = Number(process.env.BENCH_CLIENTS ?? 20);
 const eventCount = Number(process.env.BENCH_EVENTS ?? 2000);
