@@ -39,10 +39,16 @@ describe('the first screen calls remembered for boot.js (issue 22 item 14)', () 
   });
 
   it('forgets every remembered call when a session starts or ends (it may be another person)', () => {
-    window.localStorage.setItem(firstCallsKey, JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }));
+    window.localStorage.setItem(
+      firstCallsKey,
+      JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }),
+    );
     storeSession(3600, null);
     expect(window.localStorage.getItem(firstCallsKey)).toBeNull();
-    window.localStorage.setItem(firstCallsKey, JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }));
+    window.localStorage.setItem(
+      firstCallsKey,
+      JSON.stringify({ '/': { company: 1, calls: ['t /api/v0/info/site'] } }),
+    );
     clearSession();
     expect(window.localStorage.getItem(firstCallsKey)).toBeNull();
   });
