@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { providerConnectionMessages, secretSentinel } from '@ledgerline/contract';
 import { datasets, users } from '../../src/db/schema.js';
 import { paymentProviderEvents } from '../../src/db/schema-providers.js';
+import { reminderRuns } from '../../src/db/schema-reminders.js';
 import { webHookDeliveries, webHookEvents } from '../../src/db/schema-web-hooks.js';
 import { waitFor } from '../wait.js';
 import { generateReceivables } from '../../src/features/datasets/demo-data.js';
@@ -278,6 +279,22 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     defaultLatePaymentConfigurationId: latePayment.id,
     defaultReminderScheduleId: reminderSchedule.id,
   });
+  // The reminder sweep (a job every five minutes, never a request) makes a company's run of the
+  // day once its time has come: in the middle of the walk that would change B's rows with nothing
+  // A did. The runs of the days around today are made already, as the sweep would have made them.
+  const dayFromToday = (offset: number) =>
+    new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  await ctx.database.db
+    .insert(reminderRuns)
+    .values(
+      [-1, 0, 1].map((offset) => ({
+        tenantId: who.tenantId,
+        datasetId,
+        runOn: dayFromToday(offset),
+        finishedOn: new Date(),
+      })),
+    )
+    .onConflictDoNothing();
   const provider = await as('POST', 'providers', {
     providerName: 'Sandbox',
     name: 'Matrix sandbox',
