@@ -11,7 +11,7 @@ import { requirePrincipal } from '../../platform/context.js';
 import { createDisputesRepository } from './disputes.repository.js';
 
 /** Issue 19: GET disputes — the company's disputes and chargebacks, newest first. */
-export default async function disputesRoutes(app: FastifyInstance) {
+export async function disputesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const repository = createDisputesRepository();
   r.get(

@@ -1,0 +1,31 @@
+/** Every area of the API, each one plugin (platform/area.ts, decision 167); app.ts registers them. */
+export { accessKeysArea } from './features/access-keys/access-keys.area.js';
+export { accountsArea } from './features/accounts/accounts.area.js';
+export { activitiesArea } from './features/activities/activities.area.js';
+export { authArea } from './features/auth/auth.area.js';
+export { banksArea } from './features/banks/banks.area.js';
+export { clientReportsArea } from './features/client-reports/client-reports.area.js';
+export { companySettingsArea } from './features/company-settings/company-settings.area.js';
+export { dashboardArea } from './features/dashboard/dashboard.area.js';
+export { datasetsArea } from './features/datasets/datasets.area.js';
+export { disputesArea } from './features/disputes/disputes.area.js';
+export { fundingArea } from './features/funding/funding.area.js';
+export { geoDataArea } from './features/geo-data/geo-data.area.js';
+export { infoArea } from './features/info/info.area.js';
+export { latePaymentsArea } from './features/late-payments/late-payments.area.js';
+export { moneyRulesArea } from './features/money-rules/money-rules.area.js';
+export { notificationsArea } from './features/notifications/notifications.area.js';
+export { payArea } from './features/pay/pay.area.js';
+export { paymentProvidersArea } from './features/payment-providers/payment-providers.area.js';
+export { paymentRequestsArea } from './features/payment-requests/payment-requests.area.js';
+export { paymentTransactionsArea } from './features/payment-transactions/payment-transactions.area.js';
+export { remindersArea } from './features/reminders/reminders.area.js';
+export { reportsArea } from './features/reports/reports.area.js';
+export { settlementsArea } from './features/settlements/settlements.area.js';
+export { statementsArea } from './features/statements/statements.area.js';
+export { tenantSettingsArea } from './features/tenant-settings/tenant-settings.area.js';
+export { transactionsArea } from './features/transactions/transactions.area.js';
+export { usersArea } from './features/users/users.area.js';
+export { webHooksArea } from './features/web-hooks/web-hooks.area.js';
+/** The events Ledgerline sends, added to the OpenAPI document (its webhooks section). */
+export { withWebHooks as openApiExtras } from './features/web-hooks/web-hooks.openapi.js';

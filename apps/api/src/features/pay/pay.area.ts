@@ -1,0 +1,107 @@
+import { area, type AppContext, type Area } from '../../platform/area.js';
+import { createCheckoutRegistry } from '../../providers/checkout.js';
+import { createCheckoutAdapters } from '../../providers/checkouts.js';
+import type { PaymentNotifications } from '../notifications/notifications.mail.js';
+import type { PaymentProvidersLends } from '../payment-providers/payment-providers.area.js';
+import type { PaymentRequestsService } from '../payment-requests/payment-requests.service.js';
+import { createPaymentTransactionsRepository } from '../payment-transactions/payment-transactions.repository.js';
+import { createPaymentMoveEvents } from '../web-hooks/payment-move-events.js';
+import { createMoneyBack } from './money-back.js';
+import { createPayReceipts } from './pay.receipt.js';
+import { createPayRepository, type PayRepository } from './pay.repository.js';
+import { payRoutes } from './pay.routes.js';
+import { createPayService } from './pay.service.js';
+import { createProviderNotifications } from './provider-notifications.js';
+import { createSettlement } from './settle.js';
+import { webhooksRoutes } from './webhooks.routes.js';
+
+export interface PayLends {
+  repository: PayRepository;
+  /** A payer-page payment's own provider secret (Opayo Server's SecurityKey), in clear for a call. */
+  providerSecret: (
+    tx: Parameters<PayRepository['sealedSecret']>[0],
+    scope: { tenantId: string; datasetId: number },
+    id: string,
+  ) => Promise<string | null>;
+}
+
+/** The payer page's calls and the providers' notifications that settle its payments. */
+export function payArea(
+  ctx: AppContext,
+  needs: {
+    providers: Pick<PaymentProvidersLends, 'service' | 'gates'>;
+    notifications: PaymentNotifications;
+    paymentRequests: PaymentRequestsService;
+  },
+): Area<PayLends> {
+  const { config, database, jobs, secrets, log } = ctx;
+  const { notifications, providers } = needs;
+  const repository = createPayRepository({ offered: providers.gates.offeredCondition() });
+  const payments = createPaymentTransactionsRepository();
+  const checkouts = createCheckoutRegistry(ctx.checkouts ?? createCheckoutAdapters(config));
+  const receipts = createPayReceipts({
+    database,
+    jobs,
+    mailer: ctx.mailer,
+    publicUrl: config.publicUrl,
+    log,
+  });
+  const settlement = createSettlement({
+    database,
+    log,
+    notify: (scope, changes) => notifications.paymentStatusesChanged(scope, changes),
+    receipt: (scope, paymentTransactionId) => receipts.paymentPaid(scope, paymentTransactionId),
+    // The merchant's systems hear of a move once its transaction commits.
+    recordEvents: createPaymentMoveEvents({
+      payments: (tx, scope, ids) => payments.findManyWithDetails(tx, scope, ids),
+      requests: (tx, scope, ids) => needs.paymentRequests.getMany(tx, scope, ids, false),
+    }),
+  });
+  const providerNotifications = createProviderNotifications({
+    database,
+    jobs,
+    repository,
+    checkouts,
+    withCredentials: providers.service.withCredentials,
+    settlement,
+    moneyBack: createMoneyBack({
+      database,
+      log,
+      notify: (scope, changes) => notifications.paymentStatusesChanged(scope, changes),
+    }),
+    secrets,
+    publicUrl: config.publicUrl,
+    log,
+  });
+  const providerSecret: PayLends['providerSecret'] = async (tx, scope, id) => {
+    const sealed = await repository.sealedSecret(tx, scope, id);
+    return sealed ? secrets.open(sealed) : null;
+  };
+  return area({ repository, providerSecret }, async (app) => {
+    app.addHook('onReady', async () => {
+      await receipts.register();
+      await providerNotifications.register();
+    });
+    // Settles under way in this process end before the database closes (the rest: their job).
+    app.addHook('onClose', () => providerNotifications.stop());
+    await app.register(payRoutes, {
+      pay: createPayService({
+        database,
+        repository,
+        checkouts,
+        configurations: providers.service.credentialsFor,
+        settlement,
+        secrets,
+        publicUrl: config.publicUrl,
+        holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
+        log,
+      }),
+      perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+    });
+    await app.register(webhooksRoutes, {
+      notifications: providerNotifications,
+      publicUrl: config.publicUrl,
+      perMinute: config.RATE_LIMIT_PAY_PER_MINUTE * 100,
+    });
+  });
+}
