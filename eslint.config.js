@@ -32,6 +32,32 @@ const featureBoundaries = features.map((feature) => ({
   },
 }));
 
+// The API's features meet only through each other's public entry, features/<name>/index.ts, which
+// says for each name why another feature needs it (decision 168): never another feature's
+// repository, service, routes or jobs file directly. app.ts and src/areas.ts make the areas.
+const apiFeatures = readdirSync(new URL('./apps/api/src/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const apiFeatureBoundaries = apiFeatures.map((feature) => ({
+  files: [`apps/api/src/features/${feature}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(\\.\\./|\\.\\./\\.\\./features/)(?!${feature}/)[a-z-]+/(?!index\\.js$).+$`,
+            message:
+              'Import another feature only through its index.js (features/<name>/index.ts), which declares what it lends and why.',
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'apps/api/drizzle/**'] },
   js.configs.recommended,
@@ -57,6 +83,7 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...apiFeatureBoundaries,
   {
     // The payer page (issue 14) is its own light bundle: none of the admin's libraries or code,
     // and only types from the contract (a value would bring zod). docs/decisions/062-the-payer-page-s-bundle.md "The payer

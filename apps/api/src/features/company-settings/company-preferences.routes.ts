@@ -20,9 +20,9 @@ import {
 import { reminderSchedules } from '../../db/schema-reminders.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { ValidationError } from '../../platform/errors.js';
-import { findCountry } from '../geo-data/geo-data.routes.js';
-import { createCustomHostIdRepository } from '../transactions/custom-host-id.repository.js';
-import { createCustomHostIdService } from '../transactions/custom-host-id.service.js';
+import { findCountry } from '../geo-data/index.js';
+import { createCustomHostIdRepository } from '../transactions/index.js';
+import { createCustomHostIdService } from '../transactions/index.js';
 import {
   companyHas,
   readPaymentRequestSettings,

@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import { AppError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import { cleanFileName } from '../transactions/file-kind.js';
+import { cleanFileName } from '../transactions/index.js';
 import type { CompanyScope, CompanySettingsRepository } from './company-settings.repository.js';
 import { readLogo } from './logo-file.js';
 

@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import type { PaymentProvidersLends } from '../payment-providers/payment-providers.area.js';
+import type { PaymentProvidersLends } from '../payment-providers/index.js';
 import { configurationCopiers, type ConfigurationCopier } from './copy-configuration.js';
 import { createDatasetLifecycle } from './datasets.jobs.js';
 import { createDatasetsRepository } from './datasets.repository.js';

@@ -3,7 +3,7 @@ import type { PageQuery, PaymentDispute, disputeQuery } from '@ledgerline/contra
 import type { Executor } from '../../db/client.js';
 import { paymentDisputes as d, paymentTransactions as t } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
-import { toPaymentDispute } from '../payment-transactions/payment-transactions.repository.js';
+import { toPaymentDispute } from '../payment-transactions/index.js';
 
 type Fields = (typeof disputeQuery)['fields'];
 export interface DisputeScope {

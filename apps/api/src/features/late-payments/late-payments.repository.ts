@@ -3,7 +3,7 @@ import type { LatePaymentConfiguration, PageQuery, latePaymentQuery } from '@led
 import type { Executor } from '../../db/client.js';
 import { accounts } from '../../db/schema-receivables.js';
 import { latePaymentConfigurations as configurations } from '../../db/schema-money-rules.js';
-import { readCompanyPreferences } from '../money-rules/money-rules.repository.js';
+import { readCompanyPreferences } from '../money-rules/index.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 
 type Fields = (typeof latePaymentQuery)['fields'];

@@ -8,10 +8,10 @@ import { latePaymentMessages } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import { createBankRateHistory, referenceDate } from '../money-rules/bank-rates.js';
-import { toCalendarDate } from '../money-rules/calendar-date.js';
-import { loadMoneyRules, readBankRates } from '../money-rules/money-rules.repository.js';
-import { debtRecoveryCharges, statutoryMargin } from '../money-rules/uk-statutory.js';
+import { createBankRateHistory, referenceDate } from '../money-rules/index.js';
+import { toCalendarDate } from '../money-rules/index.js';
+import { loadMoneyRules, readBankRates } from '../money-rules/index.js';
+import { debtRecoveryCharges, statutoryMargin } from '../money-rules/index.js';
 import type {
   LatePaymentScope,
   LatePaymentValues,

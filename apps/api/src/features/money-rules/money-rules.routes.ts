@@ -14,7 +14,7 @@ import {
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { createTransactionsRepository } from '../transactions/transactions.repository.js';
+import { createTransactionsRepository } from '../transactions/index.js';
 import type { MoneyRulesScope } from './money-rules.repository.js';
 import { quoteTransactions, toQuoteBody, toQuoteSummary, today } from './money-rules.service.js';
 

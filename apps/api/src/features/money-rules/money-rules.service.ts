@@ -12,7 +12,7 @@ import {
   type MoneyRulesScope,
 } from './money-rules.repository.js';
 import { quoteInvoice, type MoneyRules, type Quote } from './quote.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 
 /** An accounting transaction as the transactions repository answers it (dates ISO or YYYY-MM-DD). */
 export interface QuotableTransaction {

@@ -8,7 +8,7 @@ import { companyDetails, companyLogos, notificationDeliveries } from '../../db/s
 import { payers, paymentTransactions } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { escapeHtml, subjectValue, type Mailer } from '../../platform/mail.js';
-import type { CompanyScope } from '../company-settings/company-settings.repository.js';
+import type { CompanyScope } from '../company-settings/index.js';
 import { createNotificationsRepository } from './notifications.repository.js';
 
 /** A change of a payment's status that may be told to staff and to the payer. */

@@ -7,7 +7,7 @@ import {
 import type { Executor } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { customerNotificationSettings, notificationRecipients } from '../../db/schema-company.js';
-import type { CompanyScope } from '../company-settings/company-settings.repository.js';
+import type { CompanyScope } from '../company-settings/index.js';
 
 export type RecipientRow = typeof notificationRecipients.$inferSelect & {
   userDisplayName: string | null;

@@ -10,7 +10,7 @@ import {
   updateNotificationRecipientBody,
 } from '@ledgerline/contract';
 import { requirePrincipal } from '../../platform/context.js';
-import type { CompanyScope } from '../company-settings/company-settings.repository.js';
+import type { CompanyScope } from '../company-settings/index.js';
 import type { NotificationsService } from './notifications.service.js';
 
 function scopeOf(request: FastifyRequest): CompanyScope {

@@ -9,7 +9,7 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { CompanyScope } from '../company-settings/company-settings.repository.js';
+import type { CompanyScope } from '../company-settings/index.js';
 import {
   isCustomerNotification,
   isUserNotification,

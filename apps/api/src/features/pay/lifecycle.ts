@@ -11,8 +11,8 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
-import { recordLatePaymentFees } from '../money-rules/money-rules.service.js';
-import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import { recordLatePaymentFees } from '../money-rules/index.js';
+import type { PaymentStatusChange } from '../notifications/index.js';
 import type { Offered } from './pay-page.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
 import { flushWrites, insertRow, setRequestStatus } from './deferred-writes.js';

@@ -9,7 +9,7 @@ import {
   providerEvents,
 } from '../../db/schema-receivables.js';
 import type { NotificationDispute, NotificationRefund } from '../../providers/checkout.js';
-import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import type { PaymentStatusChange } from '../notifications/index.js';
 import { eventOfOutcome, moveOf, type MoveActor } from './lifecycle.js';
 import type { PayScope } from './pay.repository.js';
 import {

@@ -11,12 +11,12 @@ import {
   type PayReceipt,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-import type { CalendarDate } from '../money-rules/calendar-date.js';
+import type { CalendarDate } from '../money-rules/index.js';
 import { editBoundsOf, mayEditAmount, type EditBounds } from './edit-rule.js';
-import { quoteTransactions, priceTransactions, today } from '../money-rules/money-rules.service.js';
-import type { InvoiceFacts } from '../money-rules/money-rules.repository.js';
-import { loadMoneyRules } from '../money-rules/money-rules.repository.js';
-import type { MoneyRules, Quote } from '../money-rules/quote.js';
+import { quoteTransactions, priceTransactions, today } from '../money-rules/index.js';
+import type { InvoiceFacts } from '../money-rules/index.js';
+import { loadMoneyRules } from '../money-rules/index.js';
+import type { MoneyRules, Quote } from '../money-rules/index.js';
 import {
   takenStatuses,
   type PayRepository,

@@ -1,11 +1,11 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
 import { createCheckoutRegistry } from '../../providers/checkout.js';
 import { createCheckoutAdapters } from '../../providers/checkouts.js';
-import type { PaymentNotifications } from '../notifications/notifications.mail.js';
-import type { PaymentProvidersLends } from '../payment-providers/payment-providers.area.js';
-import type { PaymentRequestsService } from '../payment-requests/payment-requests.service.js';
-import { createPaymentTransactionsRepository } from '../payment-transactions/payment-transactions.repository.js';
-import { createPaymentMoveEvents } from '../web-hooks/payment-move-events.js';
+import type { PaymentNotifications } from '../notifications/index.js';
+import type { PaymentProvidersLends } from '../payment-providers/index.js';
+import type { PaymentRequestsService } from '../payment-requests/index.js';
+import { createPaymentTransactionsRepository } from '../payment-transactions/index.js';
+import { createPaymentMoveEvents } from '../web-hooks/index.js';
 import { createMoneyBack } from './money-back.js';
 import { createPayReceipts } from './pay.receipt.js';
 import { createPayRepository, type PayRepository } from './pay.repository.js';

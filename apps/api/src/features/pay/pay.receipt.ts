@@ -7,7 +7,7 @@ import { notificationDeliveries } from '../../db/schema-company.js';
 import { paymentTransactions } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { subjectValue, type Mailer } from '../../platform/mail.js';
-import { companyMail, readMailCompany } from '../notifications/notifications.mail.js';
+import { companyMail, readMailCompany } from '../notifications/index.js';
 import type { PayScope } from './pay.repository.js';
 
 export const receiptJob = 'pay.receipt';

@@ -31,7 +31,7 @@ import {
   invoiceFactsColumns,
   invoiceFactsOf,
   type InvoiceFactsRow,
-} from '../money-rules/money-rules.repository.js';
+} from '../money-rules/index.js';
 
 /**
  * A table's row as json inside a statement, with its numeric columns as text (json numbers would

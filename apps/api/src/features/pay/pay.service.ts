@@ -45,11 +45,11 @@ import {
   type Offered,
   type PayQuote,
 } from './pay-page.js';
-import type { Quote } from '../money-rules/quote.js';
+import type { Quote } from '../money-rules/index.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
 import { referenceForProvider } from './lifecycle.js';
-import { readPreferences } from '../company-settings/company-preferences.repository.js';
-import { findCountry } from '../geo-data/geo-data.routes.js';
+import { readPreferences } from '../company-settings/index.js';
+import { findCountry } from '../geo-data/index.js';
 
 /**
  * The country a provider is given for the payer's address: the payer page asks for none, so the

@@ -18,7 +18,7 @@ import type { SecretBox } from '../../platform/secrets.js';
 import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
 import { noPayment, type Settlement } from './settle.js';
 import { isMoneyBack, type MoneyBack, type MoneyBackNotice } from './money-back.js';
-import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import type { PaymentStatusChange } from '../notifications/index.js';
 
 /** A move settle.ts settleIn made, for its afterMoves once committed. */
 type SettledMove = Awaited<ReturnType<Settlement['settleIn']>>;

@@ -4,8 +4,8 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { paymentRequests, paymentTransactions as t } from '../../db/schema-receivables.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
-import { createPaymentTransactionsRepository } from '../payment-transactions/payment-transactions.repository.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
+import { createPaymentTransactionsRepository } from '../payment-transactions/index.js';
 import { applyMove, type AppliedMove, type MoveActor, type PaymentEvent } from './lifecycle.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
 

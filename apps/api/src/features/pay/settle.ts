@@ -13,7 +13,7 @@ import {
 } from '../../db/schema-receivables.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import type { CheckoutPaymentStatus } from '../../providers/checkout.js';
-import type { PaymentStatusChange } from '../notifications/notifications.mail.js';
+import type { PaymentStatusChange } from '../notifications/index.js';
 import { applyMove, eventOfOutcome, moveOf, type PaymentMoveRule } from './lifecycle.js';
 import { deferWrites, flushWrites, insertRow } from './deferred-writes.js';
 import type { Offered } from './pay-page.js';

@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import type { WebHooksLends } from '../web-hooks/web-hooks.area.js';
+import type { WebHooksLends } from '../web-hooks/index.js';
 import { createPaymentRequestExpiry } from './payment-requests.expiry.js';
 import { createPaymentRequestMails } from './payment-requests.mail.js';
 import { createPaymentRequestsRepository } from './payment-requests.repository.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 import type { PaymentRequestsService } from './payment-requests.service.js';
 
 export const expiryQueue = 'payment-requests.expire';

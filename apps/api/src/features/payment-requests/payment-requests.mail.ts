@@ -7,7 +7,7 @@ import { notificationDeliveries } from '../../db/schema-company.js';
 import { paymentRequests } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { subjectValue, type Mailer } from '../../platform/mail.js';
-import { companyMail, readMailCompany } from '../notifications/notifications.mail.js';
+import { companyMail, readMailCompany } from '../notifications/index.js';
 import { paymentRequestLinkMail, requestLinkEventPrefix, type PaymentRequestScope } from './payment-requests.repository.js';
 
 export const requestLinkJob = 'payment-request.link';

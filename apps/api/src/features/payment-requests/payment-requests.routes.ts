@@ -18,7 +18,7 @@ import {
 import { requirePrincipal } from '../../platform/context.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
 import { randomUUID } from 'node:crypto';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 import { createPaymentRequestsRepository, type PaymentRequestScope } from './payment-requests.repository.js';
 import type { PaymentRequestMails } from './payment-requests.mail.js';
 import { createPaymentRequestsService, type PaymentRequestsService } from './payment-requests.service.js';

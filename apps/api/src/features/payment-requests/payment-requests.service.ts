@@ -19,7 +19,7 @@ import { randomInt } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '../../platform/errors.js';
-import { readPaymentRequestSettings } from '../company-settings/company-preferences.repository.js';
+import { readPaymentRequestSettings } from '../company-settings/index.js';
 import {
   toAllocation,
   toPaymentRequest,

@@ -1,11 +1,11 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
 import { createProviderRegistry } from '../../providers/adapter.js';
 import { createPaymentAdapters } from '../../providers/clients.js';
-import type { PaymentNotifications } from '../notifications/notifications.mail.js';
-import type { PayLends } from '../pay/pay.area.js';
-import type { PaymentProvidersLends } from '../payment-providers/payment-providers.area.js';
-import type { PaymentRequestsService } from '../payment-requests/payment-requests.service.js';
-import type { WebHooksLends } from '../web-hooks/web-hooks.area.js';
+import type { PaymentNotifications } from '../notifications/index.js';
+import type { PayLends } from '../pay/index.js';
+import type { PaymentProvidersLends } from '../payment-providers/index.js';
+import type { PaymentRequestsService } from '../payment-requests/index.js';
+import type { WebHooksLends } from '../web-hooks/index.js';
 import { createPendingPayments } from './payment-transactions.pending.js';
 import { createRefunds } from './payment-transactions.refunds.js';
 import { createPaymentTransactionsRepository } from './payment-transactions.repository.js';

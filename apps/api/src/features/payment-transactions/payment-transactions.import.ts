@@ -10,7 +10,7 @@ import type { Tx } from '../../db/client.js';
 import { parseCsv } from '../../platform/csv.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Scope } from './payment-transactions.repository.js';
-import { insertWebhookEventsFrom } from '../web-hooks/web-hook-events.js';
+import { insertWebhookEventsFrom } from '../web-hooks/index.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -7,8 +7,8 @@ import { paymentRequests, paymentTransactions as t, providerEvents } from '../..
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { PendingPaymentCall, ProviderOutcome, ProviderRegistry } from '../../providers/adapter.js';
 import type { PaymentTransactionsRepository, Scope } from './payment-transactions.repository.js';
-import { applyMove, type MoveActor } from '../pay/lifecycle.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { applyMove, type MoveActor } from '../pay/index.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 
 type Action = 'capture' | 'cancel';
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;

@@ -17,7 +17,7 @@ import {
   refundableAmount,
   refundableStatuses,
   refundRow,
-} from '../pay/refunds.js';
+} from '../pay/index.js';
 
 type Run = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 

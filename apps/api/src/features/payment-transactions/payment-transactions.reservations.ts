@@ -9,8 +9,8 @@ import type {
 import type { Database, Executor, Tx } from '../../db/client.js';
 import { paymentRequests, paymentTransactions as t } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
-import { applyMove } from '../pay/lifecycle.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
+import { applyMove } from '../pay/index.js';
 import {
   toPaymentTransaction,
   type PaymentTransactionsRepository,

@@ -56,7 +56,7 @@ import {
 import type { Tx } from '../../db/client.js';
 import type { Reservations } from './payment-transactions.reservations.js';
 import { readOneFile } from '../../platform/uploads.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 import { compilePaymentTransactionFilter } from './payment-transactions.repository.js';
 
 export interface PaymentTransactionsRoutesOptions {

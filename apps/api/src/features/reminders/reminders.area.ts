@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import { issueStatementLink } from '../statements/statement-links.js';
+import { issueStatementLink } from '../statements/index.js';
 import { remindersRoutes } from './reminders.routes.js';
 import { createReminders } from './reminders.service.js';
 

@@ -11,10 +11,10 @@ import {
   type ReminderInvoice,
   type StoredReminderStep,
 } from '../../db/schema-reminders.js';
-import { loadMoneyRules } from '../money-rules/money-rules.repository.js';
-import { quoteTransactions } from '../money-rules/money-rules.service.js';
-import type { MoneyRules } from '../money-rules/quote.js';
-import { readMailCompany } from '../notifications/notifications.mail.js';
+import { loadMoneyRules } from '../money-rules/index.js';
+import { quoteTransactions } from '../money-rules/index.js';
+import type { MoneyRules } from '../money-rules/index.js';
+import { readMailCompany } from '../notifications/index.js';
 import { defaultReminderScheduleId, type ReminderScope } from './reminder-schedules.repository.js';
 import { renderReminder, totalsOf, type ReminderTotal } from './reminder-mail.js';
 

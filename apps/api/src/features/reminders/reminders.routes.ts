@@ -24,7 +24,7 @@ import { accounts } from '../../db/schema-receivables.js';
 import { reminderSchedules, reminders as reminderRows } from '../../db/schema-reminders.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
-import { companyHas } from '../company-settings/company-preferences.repository.js';
+import { companyHas } from '../company-settings/index.js';
 import {
   createReminderSchedulesRepository,
   type ReminderScope,

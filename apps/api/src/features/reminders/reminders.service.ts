@@ -5,9 +5,9 @@ import type { Database, Executor, Tx } from '../../db/client.js';
 import { reminderRuns, reminders } from '../../db/schema-reminders.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
-import { readPreferences } from '../company-settings/company-preferences.repository.js';
-import { companyMail, readMailCompany, type MailCompany } from '../notifications/notifications.mail.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { readPreferences } from '../company-settings/index.js';
+import { companyMail, readMailCompany, type MailCompany } from '../notifications/index.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 import type { ReminderScope } from './reminder-schedules.repository.js';
 import {
   lockCompanyRun,

@@ -9,7 +9,7 @@ import type {
 import { agingBuckets } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { formatCsvField } from '../../platform/csv.js';
-import { today } from '../money-rules/money-rules.service.js';
+import { today } from '../money-rules/index.js';
 import {
   agedReport,
   companyCurrency,

@@ -5,8 +5,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Executor, Tx } from '../../db/client.js';
 import { accounts } from '../../db/schema-receivables.js';
 import { statementLinks } from '../../db/schema-statements.js';
-import { readPaymentRequestSettings } from '../company-settings/company-preferences.repository.js';
-import { accountNotFound } from '../accounts/accounts.service.js';
+import { readPaymentRequestSettings } from '../company-settings/index.js';
+import { accountNotFound } from '../accounts/index.js';
 
 /** The public path of a statement link: `<publicUrl>/statement/<token>`. */
 export const statementPath = (token: string) => `/statement/${token}`;

@@ -1,6 +1,6 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import type { PayLends } from '../pay/pay.area.js';
-import type { PaymentRequestsService } from '../payment-requests/payment-requests.service.js';
+import type { PayLends } from '../pay/index.js';
+import type { PaymentRequestsService } from '../payment-requests/index.js';
 import { statementsRoutes } from './statements.routes.js';
 import { createStatementsService } from './statements.service.js';
 

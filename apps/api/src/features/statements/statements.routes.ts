@@ -8,7 +8,7 @@ import {
   statementPaySchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { scopeOf } from '../accounts/account-scope.js';
+import { scopeOf } from '../accounts/index.js';
 import { issueStatementLink } from './statement-links.js';
 import { statementPdf } from './statement-pdf.js';
 import type { StatementsService } from './statements.service.js';

@@ -20,12 +20,12 @@ import {
   transactions,
 } from '../../db/schema-receivables.js';
 import { AppError, NotFoundError, UnprocessableError } from '../../platform/errors.js';
-import { quoteTransactions, today } from '../money-rules/money-rules.service.js';
-import type { Quote } from '../money-rules/quote.js';
-import { feesReasonOf } from '../pay/pay-page.js';
-import type { PayRepository } from '../pay/pay.repository.js';
-import type { PaymentRequestsService } from '../payment-requests/payment-requests.service.js';
-import { recordWebhookEvent } from '../web-hooks/web-hook-events.js';
+import { quoteTransactions, today } from '../money-rules/index.js';
+import type { Quote } from '../money-rules/index.js';
+import { feesReasonOf } from '../pay/index.js';
+import type { PayRepository } from '../pay/index.js';
+import type { PaymentRequestsService } from '../payment-requests/index.js';
+import { recordWebhookEvent } from '../web-hooks/index.js';
 import { findStatementLink, type FoundStatementLink } from './statement-links.js';
 
 type Scope = { tenantId: string; datasetId: number };

@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import type { ConfigurationCopier } from '../datasets/copy-configuration.js';
+import type { ConfigurationCopier } from '../datasets/index.js';
 import { createCustomHostIdRebuild } from './custom-host-id.jobs.js';
 import { createCustomHostIdRepository } from './custom-host-id.repository.js';
 import { transactionsRoutes } from './transactions.routes.js';

@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import { createInvitationProofs } from '../auth/invitation-proof.js';
+import { createInvitationProofs } from '../auth/index.js';
 import { createUsersRepository } from './users.repository.js';
 import { usersRoutes } from './users.routes.js';
 import { usersAdminRoutes } from './users-admin.routes.js';
