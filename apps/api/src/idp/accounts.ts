@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
+import { uuidPattern } from '@ledgerline/contract';
 import type { Database } from '../db/client.js';
 import { idpAccounts, idpModels } from '../db/schema.js';
 import { normalizeEmail, randomToken, sha256 } from '../platform/crypto.js';
@@ -91,7 +92,7 @@ export function createAccountService(database: Database) {
 
     async findById(id: string): Promise<IdpAccount | null> {
       // An account id arrives from cookies and tokens; anything but a UUID cannot exist.
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+      if (!uuidPattern.test(id)) return null;
       const [account] = await db
         .select(accountColumns)
         .from(idpAccounts)

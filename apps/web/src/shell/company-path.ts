@@ -1,4 +1,4 @@
-const guidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { uuidPattern } from '@ledgerline/contract';
 
 /**
  * spec 1 §2.2: after choosing a company, a page whose path ends in a GUID (a record of the old
@@ -7,7 +7,7 @@ const guidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export function parentPathIfRecord(pathname: string): string | null {
   const segments = pathname.replace(/\/+$/, '').split('/');
   const last = segments[segments.length - 1] ?? '';
-  if (!guidPattern.test(last)) return null;
+  if (!uuidPattern.test(last)) return null;
   return segments.slice(0, -1).join('/') || '/';
 }
 

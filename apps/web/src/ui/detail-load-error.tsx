@@ -1,14 +1,13 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconSearchOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { uuidPattern } from '@ledgerline/contract';
 import { isApiError } from '@/lib/http';
 import { errorMessage } from '@/lib/status-routing';
 
-const recordIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Record ids are UUIDs (design §3); anything else in a detail path names no record. */
 export function isRecordId(id: string): boolean {
-  return recordIdPattern.test(id);
+  return uuidPattern.test(id);
 }
 
 /**

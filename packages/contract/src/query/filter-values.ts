@@ -1,6 +1,7 @@
 import { QueryError, previewQueryItem } from './query-error.js';
 import type { QueryFieldSpec } from './query-types.js';
 import { isCalendarDate } from '../schemas/calendar-date.js';
+import { uuidPattern } from '../ids.js';
 
 /** A converted filter value; `wholeDay` only for dates. */
 export type ConvertedValue =
@@ -9,7 +10,6 @@ export type ConvertedValue =
 // numeric(19,4) (design §3): up to 15 integer digits and 4 decimals, no exponent, so the text
 // goes to SQL unchanged and exactly.
 const numberPattern = /^-?\d{1,15}(?:\.\d{1,4})?$/;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // ISO 8601 date, or date-time to the millisecond (a JS Date's precision); no offset means UTC.
 const datePattern =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;

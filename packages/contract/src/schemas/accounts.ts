@@ -3,6 +3,7 @@ import { defineQueryFields } from '../query/query-fields.js';
 import { usageTypes } from '../enums.js';
 import { currencies } from '../reference/currencies.js';
 import { countSchema } from './payment-transactions.js';
+import { addressShape } from './address.js';
 
 /** spec 2 §3 AccountSettings: who may edit a payment and whose status wins. */
 export const editPaymentStatuses = ['Default', 'Allow', 'Disable'] as const;
@@ -102,17 +103,7 @@ export const accountContactSchema = z
 export type AccountContact = z.infer<typeof accountContactSchema>;
 
 export const accountAddressSchema = z
-  .object({
-    type: z.string().nullable(),
-    address1: z.string().nullable(),
-    address2: z.string().nullable(),
-    address3: z.string().nullable(),
-    address4: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    postCode: z.string().nullable(),
-    country: z.string().nullable(),
-  })
+  .object(addressShape(() => z.string().nullable()))
   .meta({ id: 'AccountAddress' });
 export type AccountAddress = z.infer<typeof accountAddressSchema>;
 
@@ -258,17 +249,9 @@ const accountContactInput = z.object({
   jobTitle: optionalAccountText(accountLimits.text.max, 'Job title'),
 });
 
-const accountAddressInput = z.object({
-  type: optionalAccountText(accountLimits.text.max, 'Address type'),
-  address1: optionalAccountText(accountLimits.text.max, 'Address 1'),
-  address2: optionalAccountText(accountLimits.text.max, 'Address 2'),
-  address3: optionalAccountText(accountLimits.text.max, 'Address 3'),
-  address4: optionalAccountText(accountLimits.text.max, 'Address 4'),
-  city: optionalAccountText(accountLimits.text.max, 'City'),
-  state: optionalAccountText(accountLimits.text.max, 'State'),
-  postCode: optionalAccountText(accountLimits.text.max, 'Post code'),
-  country: optionalAccountText(accountLimits.text.max, 'Country'),
-});
+const accountAddressInput = z.object(
+  addressShape((label) => optionalAccountText(accountLimits.text.max, label)),
+);
 
 const accountReferenceInput = z
   .string({ message: accountMessages.accountReferenceRequired })

@@ -14,6 +14,7 @@ export const captureTypes = ['Immediate', 'Reserve'] as const;
 export type CaptureType = (typeof captureTypes)[number];
 // Usage types live in enums.ts: the company preferences name them too.
 import { usageTypes } from '../enums.js';
+import { addressShape } from './address.js';
 
 /**
  * spec 2 §2, §9: the currencies the New Request dialog offers, as the spec names them. 'YEN' is not
@@ -181,17 +182,7 @@ const laterOrEqual = (from: string | null, until: string | null) => !from || !un
 
 /** spec 2 §3 Contact. */
 export const contactAddressSchema = z
-  .object({
-    type: z.string().nullable(),
-    address1: z.string().nullable(),
-    address2: z.string().nullable(),
-    address3: z.string().nullable(),
-    address4: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    postCode: z.string().nullable(),
-    country: z.string().nullable(),
-  })
+  .object(addressShape(() => z.string().nullable()))
   .partial()
   .meta({ id: 'ContactAddress' });
 export const contactSchema = z
@@ -215,17 +206,7 @@ export const contactEditSchema = z
     surname: optionalText('Surname', c.text),
     emailAddress: optionalEmailAddress(c.emailAddress, m.tooLong('Email address', c.emailAddress)),
     address: z
-      .object({
-        type: optionalText('Type', c.text),
-        address1: optionalText('Address 1', c.text),
-        address2: optionalText('Address 2', c.text),
-        address3: optionalText('Address 3', c.text),
-        address4: optionalText('Address 4', c.text),
-        city: optionalText('City', c.text),
-        state: optionalText('State', c.text),
-        postCode: optionalText('Post code', c.text),
-        country: optionalText('Country', c.text),
-      })
+      .object(addressShape((label) => optionalText(label, c.text), { type: 'Type' }))
       .nullish()
       .transform((value) => value ?? null),
   })

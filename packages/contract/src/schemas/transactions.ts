@@ -3,6 +3,7 @@ import { defineQueryFields } from '../query/query-fields.js';
 import { currencies } from '../reference/currencies.js';
 import { calendarDateInput, calendarDateSchema } from './calendar-date.js';
 import { emailAddressMessage, optionalEmailAddress } from './email.js';
+import { addressShape } from './address.js';
 
 /** spec 2 §3 Accounting transaction types. */
 export const transactionTypes = [
@@ -115,17 +116,7 @@ const money = (message: string) =>
     .max(transactionLimits.maxAmount, message);
 
 export const transactionAddressSchema = z
-  .object({
-    type: z.string().nullish(),
-    address1: z.string().nullish(),
-    address2: z.string().nullish(),
-    address3: z.string().nullish(),
-    address4: z.string().nullish(),
-    city: z.string().nullish(),
-    state: z.string().nullish(),
-    postCode: z.string().nullish(),
-    country: z.string().nullish(),
-  })
+  .object(addressShape(() => z.string().nullish()))
   .meta({ id: 'TransactionAddress' });
 
 /** spec 2 §3 Contact of a transaction: a contact with job title and lists of e-mails and addresses. */
@@ -145,17 +136,7 @@ export type TransactionContact = z.infer<typeof transactionContactSchema>;
 
 /** What a connector may send as contact: every text bounded. */
 const contactText = z.string().trim().max(transactionLimits.contactText).nullish();
-const contactAddressBody = z.object({
-  type: contactText,
-  address1: contactText,
-  address2: contactText,
-  address3: contactText,
-  address4: contactText,
-  city: contactText,
-  state: contactText,
-  postCode: contactText,
-  country: contactText,
-});
+const contactAddressBody = z.object(addressShape(() => contactText));
 const contactBody = z.object({
   companyName: contactText,
   firstNames: contactText,

@@ -11,8 +11,7 @@ import { parseCsv } from '../../platform/csv.js';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Scope } from './payment-transactions.repository.js';
 import { insertWebhookEventsFrom } from '../web-hooks/index.js';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { uuidPattern } from '@ledgerline/contract';
 
 export interface ImportRow {
   line: number;

@@ -1,4 +1,12 @@
-import { contactEditSchema, paymentRequestMessages, type Contact, type PaymentRequest } from '@ledgerline/contract';
+import {
+  addressFieldLabels,
+  addressFields,
+  contactEditSchema,
+  paymentRequestMessages,
+  type AddressField,
+  type Contact,
+  type PaymentRequest,
+} from '@ledgerline/contract';
 import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -9,25 +17,14 @@ import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { failedUpdate } from './request-texts';
 
 export type ContactKind = 'billingContact' | 'deliveryContact';
-const addressFields = ['type', 'address1', 'address2', 'address3', 'address4', 'city', 'state', 'postCode', 'country'] as const;
-const addressLabels: Record<(typeof addressFields)[number], string> = {
-  type: 'Type',
-  address1: 'Address 1',
-  address2: 'Address 2',
-  address3: 'Address 3',
-  address4: 'Address 4',
-  city: 'City',
-  state: 'State',
-  postCode: 'Post code',
-  country: 'Country',
-};
+const addressLabels: Record<AddressField, string> = { ...addressFieldLabels, type: 'Type' };
 
 type ContactValues = {
   companyName: string;
   firstNames: string;
   surname: string;
   emailAddress: string;
-  address: Record<(typeof addressFields)[number], string>;
+  address: Record<AddressField, string>;
 };
 const resolver = zod4Resolver(contactEditSchema);
 
