@@ -72,7 +72,6 @@ const stageRank: Record<NotificationDispute['stage'], number> = {
 /** How far a stored stage has gone (an unknown one: as far as can be). */
 const rankOf = (stage: string) => stageRank[stage as NotificationDispute['stage']] ?? 2;
 
-
 /**
  * Issue 19: a provider's refunds, disputes and late failures (NotificationEvent.refund, .dispute,
  * .lateFailure), settled exactly once each (the transaction claims the stored notification) through
@@ -410,9 +409,7 @@ export function createMoneyBack(deps: {
     const group = groupOf.get(tx)!;
     groupOf.delete(tx);
     const n = providerNotifications;
-    const outcomes = group.outcomes.map(
-      (held) => sql`(${held.id}::uuid, ${held.outcome}::text)`,
-    );
+    const outcomes = group.outcomes.map((held) => sql`(${held.id}::uuid, ${held.outcome}::text)`);
     await Promise.all([
       group.providerEvents.length > 0
         ? tx.insert(providerEvents).values(group.providerEvents.map((held) => held.row))
@@ -537,6 +534,17 @@ export function createMoneyBack(deps: {
     await tellStaff(scope, changes);
   }
 
-  return { settle, settleIn, tellStaff, openGroup, startLane, endLane, closeGroup, writeHeldTells, claimAndLock, unclaim };
+  return {
+    settle,
+    settleIn,
+    tellStaff,
+    openGroup,
+    startLane,
+    endLane,
+    closeGroup,
+    writeHeldTells,
+    claimAndLock,
+    unclaim,
+  };
 }
 export type MoneyBack = ReturnType<typeof createMoneyBack>;

@@ -740,7 +740,15 @@ export function createProviderNotifications(deps: {
         const key = summary.paymentTransactionId ?? summary.providerReference ?? row.id;
         byPayment.set(key, [...(byPayment.get(key) ?? []), row]);
       }
-      const lanes = [...byPayment.values()];
+      // The lanes giving money back after the others (each lane is one payment's, so no order
+      // between lanes matters): they then share a few groups, each one transaction with a few
+      // statements of its own (settleTogether), instead of one small group beside every batch.
+      const givesBack = (lane: NotificationRow[]) =>
+        lane.some((row) => isMoneyBack(row.summary as Summary));
+      const lanes = [
+        ...[...byPayment.values()].filter((lane) => !givesBack(lane)),
+        ...[...byPayment.values()].filter(givesBack),
+      ];
       const width = database.kind === 'pglite' ? 1 : drainConcurrency;
       // Lanes go in groups of about `settleBatch` notifications, one transaction each, spread
       // over the workers (a small backlog: smaller groups, every worker busy).

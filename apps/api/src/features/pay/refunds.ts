@@ -317,17 +317,15 @@ export async function recordRefund(tx: Tx, scope: PayScope, input: NewRefund) {
   const left = input.left ?? (await refundableAmount(tx, scope, payment));
   const amount = input.amount.gt(left) ? left : input.amount;
   const id = input.id ?? uuidv7();
-  await tx
-    .insert(t)
-    .values(
-      refundRow(scope, payment, {
-        id,
-        amount,
-        reason: input.reason,
-        providerReference: input.providerReference,
-        status: input.status,
-      }),
-    );
+  await tx.insert(t).values(
+    refundRow(scope, payment, {
+      id,
+      amount,
+      reason: input.reason,
+      providerReference: input.providerReference,
+      status: input.status,
+    }),
+  );
   const applied = await moveForRefund(tx, scope, {
     payment,
     request: input.request,
