@@ -346,7 +346,8 @@ export function createMoneyBack(deps: {
     }
     // A web hook event of the group told about this payment or its request is read as it is
     // before this moves it again (refunds.ts holdTells).
-    if (tellsHeldAbout(tx, paymentId, locked.payment.paymentRequestId)) await readHeldTells(tx);
+    if (tellsHeldAbout(tx, locked.payment.id, locked.payment.paymentRequestId))
+      await readHeldTells(tx);
     const providerEvent = {
       tenantId: scope.tenantId,
       datasetId: scope.datasetId,

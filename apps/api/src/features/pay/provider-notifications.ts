@@ -584,12 +584,16 @@ export function createProviderNotifications(deps: {
           // Awaited below on either path; marked handled meanwhile.
           savepoint.catch(() => undefined);
           try {
-            for (const [i, row] of lane.entries()) {
+            for (const row of lane) {
               const paymentId = ourPaymentId(row)!;
+              // The payment as locked before the lanes, for the first notification to move it
+              // only (by its stored id: an id in capitals names the same payment).
+              const before = locked.get(paymentId.toLowerCase());
+              locked.delete(paymentId.toLowerCase());
               if (isMoneyBack(row.summary as Summary))
                 await moneyBack.settleIn(tx, scope, paymentId, noticeOf(row), laneChanges, {
                   claimed: claimed.has(row.id),
-                  locked: i === 0 ? locked.get(paymentId) : undefined,
+                  locked: before,
                 });
               else {
                 // Its web hook events are written at once: those held before it go first (each
