@@ -53,6 +53,26 @@ const clients = Number(process.env.BENCH_CLIENTS ?? 20);
 const eventCount = Number(process.env.BENCH_EVENTS ?? 2000);
 const notificationKey = randomBytes(24).toString('hex');
 
+// Statements sent to the database (every pg.Client#query: the app's and the jobs'), so a run under
+// load can still say what an event costs; the bench's own checks are not counted
+// (BENCH_STATEMENTS=1 also lists the commonest statements of the notifications' part).
+// pg-boss's polling for jobs goes by the clock, not by the events: counted apart.
+const statements = { counting: false, total: 0, polling: 0, byText: new Map<string, number>() };
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  if (statements.counting) {
+    statements.total += 1;
+    const first = args[0] as string | { text?: string };
+    const full = typeof first === 'string' ? first : (first?.text ?? '?');
+    if (/^\s*WITH next as \(\s*SELECT id, singleton_key/.test(full)) statements.polling += 1;
+    if (process.env.BENCH_STATEMENTS === '1') {
+      const text = full.replace(/\s+/g, ' ').slice(0, 90);
+      statements.byText.set(text, (statements.byText.get(text) ?? 0) + 1);
+    }
+  }
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 function log(message: string) {
   process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
 }
@@ -303,6 +323,7 @@ async function main() {
   const deliveries = bodies.flatMap((body, i) => (i % 10 === 0 ? [body, body] : [body]));
   let next = 0;
   let refused = 0;
+  statements.counting = true;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -319,11 +340,18 @@ async function main() {
     }),
   );
   const received = (performance.now() - started) / 1000;
-  const count = async (text: string) => Number((await database.raw.query(text, [seeded.tenantId])).rows[0]!.n);
+  // The bench's own look (one statement each) is taken off the count.
+  let ownStatements = 0;
+  const count = async (text: string) => {
+    if (statements.counting) ownStatements += 1;
+    return Number((await database.raw.query(text, [seeded.tenantId])).rows[0]!.n);
+  };
   const unprocessed = `select count(*)::int as n from provider_notifications where tenant_id = $1 and processed_at is null`;
   const leftAtIntakeEnd = await count(unprocessed);
   while ((await count(unprocessed)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   const settled = (performance.now() - started) / 1000;
+  statements.counting = false;
+  statements.total -= ownStatements;
   const stored = await count(`select count(*)::int as n from provider_notifications where tenant_id = $1`);
   const paid = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and type = 'Payment' and status = 'Paid' and allocated_status = 'AutoAllocated'`);
   const disputedPayments = await count(`select count(*)::int as n from payment_transactions where tenant_id = $1 and type = 'Payment' and status = 'Disputed'`);
@@ -345,6 +373,13 @@ async function main() {
       `${Math.round(bodies.length / settled)} events/s end to end; ${leftAtIntakeEnd} were still waiting when the last was answered and ` +
       `were settled in ${(settled - received).toFixed(2)} s more (${Math.round(leftAtIntakeEnd / Math.max(settled - received, 0.001))} events/s with no intake beside).`,
   );
+  console.log(
+    `Statements: ${statements.total} from the first delivery until all were settled, ${(statements.total / bodies.length).toFixed(2)} per event (intake, settling, jobs); ` +
+      `${statements.polling} of them pg-boss polling for jobs, ${((statements.total - statements.polling) / bodies.length).toFixed(2)} per event without.`,
+  );
+  if (process.env.BENCH_STATEMENTS === '1')
+    for (const [text, n] of [...statements.byText].sort((x, y) => y[1] - x[1]).slice(0, 60))
+      console.log(`${String(n).padStart(7)}  ${text}`);
   console.log(`Load average during the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(', ')} on ${(await import('node:os')).cpus().length} cores.`);
   const checks: [string, number, number][] = [
     ['events stored', stored, bodies.length],

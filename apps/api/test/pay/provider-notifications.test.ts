@@ -525,6 +525,51 @@ describe('provider notifications', () => {
     ).toEqual([]);
     const [cHeld] = await allocationsOf(c.paymentId);
     expect(cHeld).toMatchObject({ status: 'Allocated', allocatedAmount: '23.0000' });
+    // The web hook events of the moves: each payment's in the order of its moves, each payload
+    // the payment as its own move left it (the group reads them together: at its end, or before
+    // the payment moves again), the last one what the payment's page says now; none of C's refund.
+    const eventsOf = (paymentId: string) =>
+      ctx.database.db
+        .select()
+        .from(webHookEvents)
+        .where(eq(webHookEvents.recordId, paymentId))
+        .orderBy(webHookEvents.seq);
+    const pageOf = async (paymentId: string) =>
+      JSON.parse(
+        (
+          await ctx.app.inject({
+            method: 'GET',
+            url: `/api/v0/payment-transactions/${paymentId}`,
+            headers: admin.headers({ 'dataset-id': '1' }),
+          })
+        ).body,
+      ) as unknown;
+    const aEvents = await eventsOf(a.paymentId);
+    expect(aEvents.map((e) => e.type)).toEqual(['payment.succeeded', 'payment.refunded']);
+    expect(aEvents[1]!.payload).toMatchObject({
+      status: 'Paid',
+      refunds: [{ totalAmount: 5 }],
+      paymentAllocations: [{ status: 'Allocated', allocatedAmount: 16 }],
+    });
+    expect(aEvents[1]!.payload).toEqual(await pageOf(a.paymentId));
+    const bEvents = await eventsOf(b.paymentId);
+    expect(bEvents.map((e) => e.type)).toEqual([
+      'payment.succeeded',
+      'payment.disputed',
+      'payment.dispute-lost',
+    ]);
+    expect(bEvents[1]!.payload).toMatchObject({
+      status: 'Disputed',
+      disputes: [{ stage: 'Opened' }],
+      paymentAllocations: [{ status: 'Allocated', allocatedAmount: 22 }],
+    });
+    expect(bEvents[2]!.payload).toMatchObject({
+      status: 'Disputed',
+      disputes: [{ stage: 'Lost' }],
+      paymentAllocations: [{ status: 'Cancelled', allocatedAmount: 0 }],
+    });
+    expect(bEvents[2]!.payload).toEqual(await pageOf(b.paymentId));
+    expect((await eventsOf(c.paymentId)).map((e) => e.type)).toEqual(['payment.succeeded']);
   });
 
   it('a failure event fails the payment with its message and leaves the request open', async () => {

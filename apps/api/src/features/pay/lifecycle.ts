@@ -581,14 +581,21 @@ async function release(tx: Tx, scope: PayScope, paymentTransactionId: string) {
 }
 
 /** reverse: Allocated money given back (`amount`, else all of it), the last due first. */
-async function reverse(tx: Tx, scope: PayScope, paymentTransactionId: string, amount: Big | null) {
+async function reverse(
+  tx: Tx,
+  scope: PayScope,
+  paymentTransactionId: string,
+  amount: Big | null,
+): Promise<Big> {
   const rows = await allocationsOf(tx, scope, paymentTransactionId, ['Allocated'], true);
   let left = amount ?? rows.reduce((sum, row) => sum.plus(row.allocatedAmount), new Big(0));
+  let total = new Big(0);
   for (const row of rows) {
     if (left.lte(0)) break;
     const held = new Big(row.allocatedAmount);
     const taken = held.lt(left) ? held : left;
     left = left.minus(taken);
+    total = total.plus(taken);
     const emptied = taken.eq(held);
     await setAllocation(tx, scope, row.id, {
       status: emptied ? 'Cancelled' : 'Allocated',
@@ -605,6 +612,7 @@ async function reverse(tx: Tx, scope: PayScope, paymentTransactionId: string, am
         emptied ? new Big(row.discountedAmount).times(-1) : new Big(0),
       );
   }
+  return total;
 }
 
 /** restore: reversed money allocated again (`amount`, else all of it), the one due first first, never past what the invoice owes. */
@@ -738,6 +746,8 @@ export interface AppliedMove {
   /** The request as the move left it, and whether the move completed it. */
   request: PaymentRequestRow | null;
   completedRequestId: string | null;
+  /** What a `reverse` move took from the allocations (0 for any other move). */
+  reversed: Big;
 }
 
 export class MoveRefused extends Error {
@@ -801,6 +811,7 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
   moved.catch(() => undefined);
   let request = input.request ?? null;
   let completedRequestId: string | null = null;
+  let reversed = new Big(0);
   try {
     const effect = rule.allocations;
     if (effect === 'allocate' || effect === 'provision')
@@ -813,7 +824,7 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
       );
     else if (effect === 'confirm') await confirm(tx, scope, payment.id, amount);
     else if (effect === 'release') await release(tx, scope, payment.id);
-    else if (effect === 'reverse') await reverse(tx, scope, payment.id, amount);
+    else if (effect === 'reverse') reversed = await reverse(tx, scope, payment.id, amount);
     else if (effect === 'restore') await restore(tx, scope, payment.id, amount);
     if (request && (effect !== 'none' || rule.to !== payment.status || event === 'duplicate')) {
       // A Single request a payment has just been Paid for is Completed (requestStatusOf): the
@@ -836,5 +847,6 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
     payment: after!,
     request,
     completedRequestId,
+    reversed,
   };
 }

@@ -1,25 +1,32 @@
 import Big from 'big.js';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import {
-  paymentAllocations,
   paymentDisputes,
+  paymentRequests,
+  paymentTransactions,
   providerEvents,
 } from '../../db/schema-receivables.js';
+import { providerNotifications } from '../../db/schema-pay.js';
 import type { NotificationDispute, NotificationRefund } from '../../providers/checkout.js';
 import type { PaymentStatusChange } from '../notifications/index.js';
 import { eventOfOutcome, moveOf, type MoveActor } from './lifecycle.js';
-import type { PayScope } from './pay.repository.js';
+import type { PayScope, PaymentRequestRow } from './pay.repository.js';
 import {
+  endTellLane,
+  holdTells,
   lockPaymentAndRequest,
-  lockRefundByReference,
+  lockRefundsOf,
   moveAndTell,
+  readHeldTells,
   recordRefund,
-  refundableAmount,
   setRefundStatus,
+  startTellLane,
   tell,
+  tellsHeldAbout,
+  writeHeldTells,
 } from './refunds.js';
 import { claimNotification, markNotification, noPayment } from './settle.js';
 
@@ -42,6 +49,18 @@ export interface MoneyBackNotice {
 export const isMoneyBack = (summary: { refund?: unknown; dispute?: unknown }) =>
   summary.refund !== undefined || summary.dispute !== undefined;
 
+/**
+ * What a group of lanes in one transaction (provider-notifications.ts settleTogether) holds back
+ * until its end: each notification's provider event and outcome, written together for the group
+ * (two statements where each notification had two), a lane's dropped when its savepoint rolls back.
+ */
+interface Group {
+  lane: number;
+  providerEvents: { lane: number; row: typeof providerEvents.$inferInsert }[];
+  outcomes: { lane: number; id: string; outcome: string }[];
+}
+const groupOf = new WeakMap<Tx, Group>();
+
 const open: ReadonlySet<string> = new Set(['Opened', 'UnderReview']);
 /** How far a dispute has gone: it never goes back (Won and Lost are both its end). */
 const stageRank: Record<NotificationDispute['stage'], number> = {
@@ -52,22 +71,6 @@ const stageRank: Record<NotificationDispute['stage'], number> = {
 };
 /** How far a stored stage has gone (an unknown one: as far as can be). */
 const rankOf = (stage: string) => stageRank[stage as NotificationDispute['stage']] ?? 2;
-
-/** What a payment's allocations hold now. */
-async function allocatedOf(tx: Tx, scope: PayScope, paymentId: string) {
-  const [row] = await tx
-    .select({ total: sql<string>`coalesce(sum(${paymentAllocations.allocatedAmount}), 0)::text` })
-    .from(paymentAllocations)
-    .where(
-      and(
-        eq(paymentAllocations.tenantId, scope.tenantId),
-        eq(paymentAllocations.datasetId, scope.datasetId),
-        eq(paymentAllocations.paymentTransactionId, paymentId),
-        eq(paymentAllocations.status, 'Allocated'),
-      ),
-    );
-  return new Big(row?.total ?? '0');
-}
 
 /**
  * Issue 19: a provider's refunds, disputes and late failures (NotificationEvent.refund, .dispute,
@@ -99,7 +102,9 @@ export function createMoneyBack(deps: {
     actor: MoveActor,
   ): Promise<string> {
     const { payment, request } = locked;
-    const made = await lockRefundByReference(tx, scope, payment.id, refund.refundReference);
+    // The payment's refunds, locked, in one statement: the one this names, and what is left.
+    const refunds = await lockRefundsOf(tx, scope, payment);
+    const made = refunds.made(refund.refundReference);
     if (made) {
       if (refund.status === 'Pending')
         return `Refund ${made.ledgerlineReference} is still under way`;
@@ -107,7 +112,7 @@ export function createMoneyBack(deps: {
         if (made.status !== 'Processing')
           return `Refund ${made.ledgerlineReference} stays ${made.status}`;
         await setRefundStatus(tx, scope, made.id, 'Refunded');
-        await tell(tx, scope, 'payment.refunded', payment.id);
+        await tell(tx, scope, 'payment.refunded', payment.id, payment.paymentRequestId);
         return `Refund ${made.ledgerlineReference} Refunded`;
       }
       if (made.status === 'Failed') return `Refund ${made.ledgerlineReference} stays Failed`;
@@ -125,7 +130,7 @@ export function createMoneyBack(deps: {
     }
     if (refund.status === 'Failed')
       return 'A failed refund Ledgerline never recorded: nothing to undo';
-    const left = await refundableAmount(tx, scope, payment);
+    const left = refunds.left;
     if (left.lte(0)) return `Nothing is left of the payment to refund (it is ${payment.status})`;
     const amount = refund.amount ? new Big(refund.amount) : left;
     const recorded = await recordRefund(tx, scope, {
@@ -173,20 +178,7 @@ export function createMoneyBack(deps: {
       closedOn: closed ? new Date() : null,
       updatedOn: new Date(),
     };
-    let id = found?.id;
-    if (!found) {
-      id = uuidv7();
-      await tx.insert(d).values({
-        tenantId: scope.tenantId,
-        datasetId: scope.datasetId,
-        id,
-        paymentTransactionId: payment.id,
-        disputeReference: dispute.disputeReference,
-        currency: dispute.currency?.toUpperCase() ?? payment.currency,
-        reason: dispute.reason,
-        ...values,
-      });
-    } else {
+    if (found) {
       if (found.stage === dispute.stage)
         return `Dispute ${dispute.disputeReference} stays ${found.stage}`;
       // Providers deliver out of order: a stage earlier than the one reached (Opened after Under
@@ -194,21 +186,41 @@ export function createMoneyBack(deps: {
       // closed dispute moves only between Won and Lost (a chargeback cancelled, or taken again).
       if (stageRank[dispute.stage] < rankOf(found.stage))
         return `Dispute ${dispute.disputeReference} stays ${found.stage}: ${dispute.stage} is an earlier event delivered late`;
-      await tx
-        .update(d)
-        .set(values)
-        .where(
-          and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, found.id)),
-        );
     }
+    /**
+     * The dispute as it now stands, in one statement with what the move gave back (its
+     * reversedAmount: what a Lost took from the allocations, which a Won gives back), written
+     * before the move's web hook event is read.
+     */
+    const write = async (reversedAmount?: Big) => {
+      const set = {
+        ...values,
+        ...(reversedAmount ? { reversedAmount: reversedAmount.toFixed(4) } : {}),
+      };
+      if (found)
+        await tx
+          .update(d)
+          .set(set)
+          .where(
+            and(
+              eq(d.tenantId, scope.tenantId),
+              eq(d.datasetId, scope.datasetId),
+              eq(d.id, found.id),
+            ),
+          );
+      else
+        await tx.insert(d).values({
+          tenantId: scope.tenantId,
+          datasetId: scope.datasetId,
+          id: uuidv7(),
+          paymentTransactionId: payment.id,
+          disputeReference: dispute.disputeReference,
+          currency: dispute.currency?.toUpperCase() ?? payment.currency,
+          reason: dispute.reason,
+          ...set,
+        });
+    };
     const reversed = new Big(found?.reversedAmount ?? '0');
-    const setReversed = (value: Big) =>
-      tx
-        .update(d)
-        .set({ reversedAmount: value.toFixed(4) })
-        .where(
-          and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, id!)),
-        );
     const change = (status: PaymentStatusChange['status']) =>
       changes.push({
         paymentTransactionId: payment.id,
@@ -216,51 +228,54 @@ export function createMoneyBack(deps: {
         from: 'Provider',
         key: dispute.disputeReference,
       });
+    const moveThenWrite = async (
+      event: 'disputeOpened' | 'disputeLost' | 'disputeWon',
+      moved: Big | null,
+      reversedAfter: (applied: Awaited<ReturnType<typeof moveAndTell>>) => Big | undefined,
+    ) => {
+      const applied = await moveAndTell(tx, scope, {
+        payment,
+        request,
+        event,
+        amount: moved,
+        audit: { actor },
+        tell: false,
+      });
+      await write(reversedAfter(applied));
+      await tell(tx, scope, applied.rule.webHook, payment.id, payment.paymentRequestId);
+    };
 
     if (open.has(dispute.stage)) {
-      if (found) return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
+      if (found) {
+        await write();
+        return `Dispute ${dispute.disputeReference} ${dispute.stage}`;
+      }
       if (moveOf(payment.status, 'disputeOpened')) {
-        await moveAndTell(tx, scope, {
-          payment,
-          request,
-          event: 'disputeOpened',
-          amount: null,
-          audit: { actor },
-        });
+        await moveThenWrite('disputeOpened', null, () => undefined);
         change('Disputed');
         return `Dispute ${dispute.disputeReference} opened: the payment is Disputed`;
       }
-      if (!found) change('Disputed');
+      await write();
+      change('Disputed');
       return `Dispute ${dispute.disputeReference} ${dispute.stage}; the payment stays ${payment.status}`;
     }
     if (dispute.stage === 'Lost') {
-      if (!moveOf(payment.status, 'disputeLost'))
+      if (!moveOf(payment.status, 'disputeLost')) {
+        await write();
         return `Dispute ${dispute.disputeReference} Lost; the payment stays ${payment.status}`;
+      }
       // What it actually took from the invoices (never more than the payment still held): a Won
       // gives exactly that back, never what a refund had already given back.
-      const before = await allocatedOf(tx, scope, payment.id);
-      await moveAndTell(tx, scope, {
-        payment,
-        request,
-        event: 'disputeLost',
-        amount,
-        audit: { actor },
-      });
-      await setReversed(before.minus(await allocatedOf(tx, scope, payment.id)));
+      await moveThenWrite('disputeLost', amount, (applied) => applied.reversed);
       change('DisputeLost');
       return `Dispute ${dispute.disputeReference} Lost: ${amount.toFixed(2)} reversed`;
     }
     // Won.
-    if (!moveOf(payment.status, 'disputeWon'))
+    if (!moveOf(payment.status, 'disputeWon')) {
+      await write();
       return `Dispute ${dispute.disputeReference} Won; the payment stays ${payment.status}`;
-    await moveAndTell(tx, scope, {
-      payment,
-      request,
-      event: 'disputeWon',
-      amount: reversed,
-      audit: { actor },
-    });
-    await setReversed(new Big(0));
+    }
+    await moveThenWrite('disputeWon', reversed, () => new Big(0));
     change('DisputeWon');
     return `Dispute ${dispute.disputeReference} Won: the payment is Paid again`;
   }
@@ -306,21 +321,34 @@ export function createMoneyBack(deps: {
     paymentId: string,
     notice: MoneyBackNotice,
     changes: PaymentStatusChange[],
+    /**
+     * What a group's claimAndLock read already: the claim, and the payment and its request as
+     * locked then (undefined: read them here, as a lane's later notification must).
+     */
+    pre?: { claimed: boolean; locked: Locked | undefined },
   ) {
     const actor = { name: `${notice.providerName} notification` };
     // The claim and the payment's lock leave together (the connection pipelines them), as on
     // the completion path (settle.ts load).
     const [claimed, locked] = await Promise.all([
-      claimNotification(tx, scope, notice.notificationId),
-      lockPaymentAndRequest(tx, scope, paymentId),
+      pre ? pre.claimed : claimNotification(tx, scope, notice.notificationId),
+      pre?.locked ?? lockPaymentAndRequest(tx, scope, paymentId),
     ]);
     if (!claimed) return;
+    const group = groupOf.get(tx);
+    const mark = (outcome: string) =>
+      group
+        ? void group.outcomes.push({ lane: group.lane, id: notice.notificationId, outcome })
+        : markNotification(tx, scope, notice.notificationId, outcome);
     if (!locked || locked.payment.paymentProviderId !== notice.configurationId) {
-      await markNotification(tx, scope, notice.notificationId, noPayment);
+      await mark(noPayment);
       return;
     }
-    // Kept whatever it moves; it leaves with the next statement and is awaited with the moves.
-    const kept = tx.insert(providerEvents).values({
+    // A web hook event of the group told about this payment or its request is read as it is
+    // before this moves it again (refunds.ts holdTells).
+    if (tellsHeldAbout(tx, locked.payment.id, locked.payment.paymentRequestId))
+      await readHeldTells(tx);
+    const providerEvent = {
       tenantId: scope.tenantId,
       datasetId: scope.datasetId,
       id: uuidv7(),
@@ -332,7 +360,12 @@ export function createMoneyBack(deps: {
       status: notice.refund?.status ?? notice.dispute?.stage ?? notice.status ?? 'unknown',
       payload: notice.payload,
       payloadFileName: `${notice.eventId}.json`,
-    });
+    } satisfies typeof providerEvents.$inferInsert;
+    // Kept whatever it moves: with the group's at its end, else it leaves with the next
+    // statement and is awaited with the moves.
+    const kept = group
+      ? void group.providerEvents.push({ lane: group.lane, row: providerEvent })
+      : tx.insert(providerEvents).values(providerEvent);
     const outcomes: string[] = [];
     const moves = async () => {
       if (notice.lateFailure)
@@ -346,7 +379,138 @@ export function createMoneyBack(deps: {
         outcomes.push(await onRefund(tx, scope, await fresh(), notice.refund, actor));
     };
     await Promise.all([kept, moves()]);
-    await markNotification(tx, scope, notice.notificationId, outcomes.join('; '));
+    await mark(outcomes.join('; '));
+  }
+
+  /**
+   * A group of lanes settled in `tx` (provider-notifications.ts settleTogether): from now until
+   * `closeGroup`, the notifications' provider events, outcomes and web hook events are held back
+   * and written together at its end; `startLane` / `endLane` bracket each lane's savepoint.
+   */
+  function openGroup(tx: Tx, scope: PayScope) {
+    groupOf.set(tx, { lane: 0, providerEvents: [], outcomes: [] });
+    holdTells(tx, scope);
+  }
+  function startLane(tx: Tx) {
+    const group = groupOf.get(tx)!;
+    group.lane += 1;
+    startTellLane(tx);
+  }
+  /** The lane's savepoint was released (kept) or rolled back (what it held back dropped). */
+  function endLane(tx: Tx, kept: boolean) {
+    const group = groupOf.get(tx)!;
+    if (!kept) {
+      group.providerEvents = group.providerEvents.filter((held) => held.lane !== group.lane);
+      group.outcomes = group.outcomes.filter((held) => held.lane !== group.lane);
+    }
+    endTellLane(tx, kept);
+  }
+  /** Writes what the group held back, before it commits: a few statements for the whole group. */
+  async function closeGroup(tx: Tx, scope: PayScope) {
+    const group = groupOf.get(tx)!;
+    groupOf.delete(tx);
+    const n = providerNotifications;
+    const outcomes = group.outcomes.map((held) => sql`(${held.id}::uuid, ${held.outcome}::text)`);
+    await Promise.all([
+      group.providerEvents.length > 0
+        ? tx.insert(providerEvents).values(group.providerEvents.map((held) => held.row))
+        : null,
+      outcomes.length > 0
+        ? tx.execute(sql`
+            update ${n} set outcome = v.outcome
+            from (values ${sql.join(outcomes, sql`, `)}) as v(id, outcome)
+            where ${n.tenantId} = ${scope.tenantId} and ${n.datasetId} = ${scope.datasetId} and ${n.id} = v.id`)
+        : null,
+      writeHeldTells(tx),
+    ]);
+  }
+
+  /**
+   * A group's reads before its lanes (provider-notifications.ts settleTogether), in one round
+   * trip: the claims of its notifications giving money back (undone by `unclaim` for a lane that
+   * rolls back), then its payments and their requests, each locked in id order (as settle.ts
+   * settleBatch does, so two groups never wait on each other in a circle). A request two of the
+   * group's payments share is left out: each lane reads it again as the one before left it.
+   */
+  async function claimAndLock(
+    tx: Tx,
+    scope: PayScope,
+    notificationIds: string[],
+    paymentIds: string[],
+  ) {
+    const n = providerNotifications;
+    const t = paymentTransactions;
+    const ofPayments = and(
+      eq(t.tenantId, scope.tenantId),
+      eq(t.datasetId, scope.datasetId),
+      inArray(t.id, paymentIds),
+    );
+    const [claimedRows, payments, requests] = await Promise.all([
+      notificationIds.length === 0
+        ? Promise.resolve([] as { id: string }[])
+        : tx
+            .update(n)
+            .set({ processedAt: sql`now()` })
+            .where(
+              and(
+                eq(n.tenantId, scope.tenantId),
+                eq(n.datasetId, scope.datasetId),
+                inArray(n.id, notificationIds),
+                isNull(n.processedAt),
+              ),
+            )
+            .returning({ id: n.id }),
+      tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
+      tx
+        .select()
+        .from(paymentRequests)
+        .where(
+          and(
+            eq(paymentRequests.tenantId, scope.tenantId),
+            eq(paymentRequests.datasetId, scope.datasetId),
+            inArray(
+              paymentRequests.id,
+              tx.select({ id: t.paymentRequestId }).from(t).where(ofPayments),
+            ),
+          ),
+        )
+        .orderBy(paymentRequests.id)
+        .for('update'),
+    ]);
+    const requestOf = new Map(requests.map((row) => [row.id, row]));
+    const shared = new Set<string>();
+    const seen = new Set<string>();
+    for (const payment of payments)
+      if (payment.paymentRequestId) {
+        if (seen.has(payment.paymentRequestId)) shared.add(payment.paymentRequestId);
+        seen.add(payment.paymentRequestId);
+      }
+    const locked = new Map<string, Locked>();
+    for (const payment of payments) {
+      const requestId = payment.paymentRequestId;
+      if (requestId && (shared.has(requestId) || !requestOf.has(requestId))) continue;
+      locked.set(payment.id, {
+        payment,
+        request: requestId ? (requestOf.get(requestId) as PaymentRequestRow) : null,
+      });
+    }
+    return { claimed: new Set(claimedRows.map((row) => row.id)), locked };
+  }
+
+  /** A rolled-back lane's notifications, claimed by claimAndLock, left for one by one again. */
+  async function unclaim(tx: Tx, scope: PayScope, notificationIds: string[]) {
+    if (notificationIds.length === 0) return;
+    const n = providerNotifications;
+    await tx
+      .update(n)
+      .set({ processedAt: null })
+      .where(
+        and(
+          eq(n.tenantId, scope.tenantId),
+          eq(n.datasetId, scope.datasetId),
+          inArray(n.id, notificationIds),
+        ),
+      );
   }
 
   /** After the commit: staff's mails of the moves (a failure is logged, never undoes them). */
@@ -371,6 +535,17 @@ export function createMoneyBack(deps: {
     await tellStaff(scope, changes);
   }
 
-  return { settle, settleIn, tellStaff };
+  return {
+    settle,
+    settleIn,
+    tellStaff,
+    openGroup,
+    startLane,
+    endLane,
+    closeGroup,
+    writeHeldTells,
+    claimAndLock,
+    unclaim,
+  };
 }
 export type MoneyBack = ReturnType<typeof createMoneyBack>;

@@ -561,9 +561,21 @@ export function createProviderNotifications(deps: {
     const changes: PaymentStatusChange[] = [];
     try {
       await database.withTenant(scope.tenantId, async (tx) => {
+        // The notifications' provider events, outcomes and web hook events are written together
+        // at the group's end (money-back.ts openGroup), a lane's dropped with its savepoint.
+        moneyBack.openGroup(tx, scope);
+        // The notifications giving money back are claimed, and the payments and requests locked,
+        // all at once; each lane's first notification takes its payment as locked then.
+        const { claimed, locked } = await moneyBack.claimAndLock(
+          tx,
+          scope,
+          lanes.flat().flatMap((row) => (isMoneyBack(row.summary as Summary) ? [row.id] : [])),
+          lanes.map((lane) => ourPaymentId(lane[0]!)!),
+        );
         for (const lane of lanes) {
           const laneMoves: SettledMove[] = [];
           const laneChanges: PaymentStatusChange[] = [];
+          moneyBack.startLane(tx);
           // The savepoint leaves now (its `then` sends it), ahead of the lane's first statement on
           // the same connection, and is answered with it (the connection pipelines them).
           const savepoint = tx
@@ -574,20 +586,38 @@ export function createProviderNotifications(deps: {
           try {
             for (const row of lane) {
               const paymentId = ourPaymentId(row)!;
+              // The payment as locked before the lanes, for the first notification to move it
+              // only (by its stored id: an id in capitals names the same payment).
+              const before = locked.get(paymentId.toLowerCase());
+              locked.delete(paymentId.toLowerCase());
               if (isMoneyBack(row.summary as Summary))
-                await moneyBack.settleIn(tx, scope, paymentId, noticeOf(row), laneChanges);
+                await moneyBack.settleIn(tx, scope, paymentId, noticeOf(row), laneChanges, {
+                  claimed: claimed.has(row.id),
+                  locked: before,
+                });
               else {
+                // Its web hook events are written at once: those held before it go first (each
+                // payment's events in the order of its moves).
+                await moneyBack.writeHeldTells(tx);
                 const { outcome, actor } = settleArgs(row);
                 laneMoves.push(await settlement.settleIn(tx, scope, paymentId, outcome, actor));
               }
             }
             await savepoint;
             await tx.execute(sql.raw('release savepoint notification_lane'));
+            moneyBack.endLane(tx, true);
           } catch (error) {
             // Had the savepoint itself failed, the transaction is lost: the group goes one by one.
             await savepoint;
             await tx.execute(sql.raw('rollback to savepoint notification_lane'));
             await tx.execute(sql.raw('release savepoint notification_lane'));
+            moneyBack.endLane(tx, false);
+            // Claimed before its savepoint: unclaimed, so one by one settles it after the commit.
+            await moneyBack.unclaim(
+              tx,
+              scope,
+              lane.flatMap((row) => (claimed.has(row.id) ? [row.id] : [])),
+            );
             log.warn(
               { err: error, ...scope, notificationId: lane[0]!.id },
               'provider notification lane failed in its group: one by one',
@@ -598,6 +628,7 @@ export function createProviderNotifications(deps: {
           moves.push(...laneMoves);
           changes.push(...laneChanges);
         }
+        await moneyBack.closeGroup(tx, scope);
       });
     } catch (error) {
       log.warn(
@@ -713,7 +744,15 @@ export function createProviderNotifications(deps: {
         const key = summary.paymentTransactionId ?? summary.providerReference ?? row.id;
         byPayment.set(key, [...(byPayment.get(key) ?? []), row]);
       }
-      const lanes = [...byPayment.values()];
+      // The lanes giving money back after the others (each lane is one payment's, so no order
+      // between lanes matters): they then share a few groups, each one transaction with a few
+      // statements of its own (settleTogether), instead of one small group beside every batch.
+      const givesBack = (lane: NotificationRow[]) =>
+        lane.some((row) => isMoneyBack(row.summary as Summary));
+      const lanes = [
+        ...[...byPayment.values()].filter((lane) => !givesBack(lane)),
+        ...[...byPayment.values()].filter(givesBack),
+      ];
       const width = database.kind === 'pglite' ? 1 : drainConcurrency;
       // Lanes go in groups of about `settleBatch` notifications, one transaction each, spread
       // over the workers (a small backlog: smaller groups, every worker busy).

@@ -4,7 +4,11 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { paymentRequests, paymentTransactions as t } from '../../db/schema-receivables.js';
-import { recordWebhookEvent } from '../web-hooks/index.js';
+import {
+  recordWebhookEvent,
+  recordWebhookEvents,
+  type WebHookEventInput,
+} from '../web-hooks/index.js';
 import { createPaymentTransactionsRepository } from '../payment-transactions/index.js';
 import { applyMove, type AppliedMove, type MoveActor, type PaymentEvent } from './lifecycle.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
@@ -93,8 +97,107 @@ export async function moveAndTell(
   },
 ): Promise<AppliedMove> {
   const applied = await applyMove(tx, scope, input);
-  if (input.tell !== false) await tell(tx, scope, applied.rule.webHook, input.payment.id);
+  if (input.tell !== false)
+    await tell(tx, scope, applied.rule.webHook, input.payment.id, input.payment.paymentRequestId);
   return applied;
+}
+
+/** A web hook event held back (holdTells): its payload read once `readHeldTells` runs. */
+interface HeldTell {
+  type: AppliedMove['rule']['webHook'];
+  paymentId: string;
+  requestId: string | null;
+  /** The lane (a savepoint of the drain's group) that told it. */
+  lane: number;
+  payload?: WebHookEventInput<AppliedMove['rule']['webHook']>['payload'];
+}
+interface HeldTells {
+  scope: PayScope;
+  lane: number;
+  /** Told, not yet written, in the order told. */
+  held: HeldTell[];
+  /** Written during the current lane (writeHeldTells): told again should the lane roll back. */
+  writtenInLane: HeldTell[];
+}
+const heldOf = new WeakMap<Tx, HeldTells>();
+
+/**
+ * From now on, `tx`'s web hook events about payments (tell) are held back (issue 19: the drain's
+ * group of notifications giving money back read each payload with about nine statements): their
+ * payloads are read together (readHeldTells) before anything moves what they describe again, and
+ * written together (writeHeldTells) before the group commits. A lane that rolls back
+ * (`endTellLane(tx, false)`) takes its events with it.
+ */
+export function holdTells(tx: Tx, scope: PayScope) {
+  heldOf.set(tx, { scope, lane: 0, held: [], writtenInLane: [] });
+}
+
+/** A new lane of the group begins (its events are dropped should it roll back). */
+export function startTellLane(tx: Tx) {
+  const state = heldOf.get(tx);
+  if (!state) return;
+  state.lane += 1;
+  state.writtenInLane = [];
+}
+
+/**
+ * The lane ended: kept (its savepoint released), or rolled back, its own events dropped and the
+ * other lanes' events it wrote inside its savepoint (writeHeldTells) held again, payloads as read.
+ */
+export function endTellLane(tx: Tx, kept: boolean) {
+  const state = heldOf.get(tx);
+  if (!state) return;
+  if (!kept) {
+    const again = state.writtenInLane.filter((told) => told.lane !== state.lane);
+    state.held = [...again, ...state.held.filter((told) => told.lane !== state.lane)];
+  }
+  state.writtenInLane = [];
+}
+
+/**
+ * Reads the payloads of the held events (one findManyWithDetails for them all), as things are now:
+ * to be called before a move of a payment (or of a request) one of them describes.
+ */
+export async function readHeldTells(tx: Tx) {
+  const state = heldOf.get(tx);
+  const unread = state?.held.filter((told) => told.payload === undefined) ?? [];
+  if (!state || unread.length === 0) return;
+  const found = await payments.findManyWithDetails(tx, state.scope, [
+    ...new Set(unread.map((told) => told.paymentId)),
+  ]);
+  for (const told of unread) told.payload = found.get(told.paymentId)!;
+}
+
+/** Whether a held event still to be read describes this payment or this request. */
+export function tellsHeldAbout(tx: Tx, paymentId: string, requestId: string | null) {
+  const state = heldOf.get(tx);
+  return (
+    state?.held.some(
+      (told) =>
+        told.payload === undefined &&
+        (told.paymentId === paymentId || (requestId !== null && told.requestId === requestId)),
+    ) ?? false
+  );
+}
+
+/** Writes the held events (their payloads read first where they were not), in one statement. */
+export async function writeHeldTells(tx: Tx) {
+  const state = heldOf.get(tx);
+  if (!state || state.held.length === 0) return;
+  await readHeldTells(tx);
+  const written = state.held;
+  state.held = [];
+  state.writtenInLane.push(...written);
+  await recordWebhookEvents(
+    tx,
+    state.scope,
+    written.map((told) => ({
+      type: told.type,
+      recordType: 'PaymentTransaction',
+      recordId: told.paymentId,
+      payload: told.payload!,
+    })),
+  );
 }
 
 /** A web hook event about a payment: the payment as GET payment-transactions/{id} answers it. */
@@ -103,7 +206,13 @@ export async function tell(
   scope: PayScope,
   type: AppliedMove['rule']['webHook'],
   paymentId: string,
+  requestId: string | null = null,
 ) {
+  const state = heldOf.get(tx);
+  if (state) {
+    state.held.push({ type, paymentId, requestId, lane: state.lane });
+    return;
+  }
   await recordWebhookEvent(tx, scope, {
     type,
     recordType: 'PaymentTransaction',
@@ -208,17 +317,15 @@ export async function recordRefund(tx: Tx, scope: PayScope, input: NewRefund) {
   const left = input.left ?? (await refundableAmount(tx, scope, payment));
   const amount = input.amount.gt(left) ? left : input.amount;
   const id = input.id ?? uuidv7();
-  await tx
-    .insert(t)
-    .values(
-      refundRow(scope, payment, {
-        id,
-        amount,
-        reason: input.reason,
-        providerReference: input.providerReference,
-        status: input.status,
-      }),
-    );
+  await tx.insert(t).values(
+    refundRow(scope, payment, {
+      id,
+      amount,
+      reason: input.reason,
+      providerReference: input.providerReference,
+      status: input.status,
+    }),
+  );
   const applied = await moveForRefund(tx, scope, {
     payment,
     request: input.request,
@@ -230,26 +337,35 @@ export async function recordRefund(tx: Tx, scope: PayScope, input: NewRefund) {
   return { refundId: id, applied, amount };
 }
 
-/** A payment's refund by its provider's reference, locked. */
-export async function lockRefundByReference(
-  tx: Tx,
-  scope: PayScope,
-  paymentId: string,
-  reference: string,
-) {
-  const [row] = await tx
+/**
+ * A payment's refunds, locked, in one statement (a refund notification's reads): the one of a
+ * provider reference, and what is left to refund (refundableAmount's answer).
+ */
+export async function lockRefundsOf(tx: Tx, scope: PayScope, payment: PaymentRow) {
+  const rows = await tx
     .select()
     .from(t)
     .where(
       and(
         eq(t.tenantId, scope.tenantId),
         eq(t.datasetId, scope.datasetId),
-        eq(t.refundOfId, paymentId),
-        eq(t.paymentProviderReference, reference),
+        eq(t.refundOfId, payment.id),
       ),
     )
+    .orderBy(t.id)
     .for('update');
-  return row ?? null;
+  const taken = rows
+    .filter((row) => counted.includes(row.status))
+    .reduce((sum, row) => sum.plus(row.totalAmount), new Big(0));
+  const left =
+    payment.type === 'Payment' && refundableStatuses.includes(payment.status)
+      ? new Big(payment.totalAmount).minus(taken)
+      : new Big(0);
+  return {
+    made: (reference: string) =>
+      rows.find((row) => row.paymentProviderReference === reference) ?? null,
+    left: left.gt(0) ? left : new Big(0),
+  };
 }
 
 /** Sets a refund's status (Processing → Refunded or Failed). */

@@ -5,5 +5,10 @@
 // Pay's settlement records its moves' web hook events.
 export { createPaymentMoveEvents } from './payment-move-events.js';
 // Every area whose records change writes its web hook events in the change's transaction.
-export { recordWebhookEvent, insertWebhookEventsFrom } from './web-hook-events.js';
+export {
+  recordWebhookEvent,
+  recordWebhookEvents,
+  insertWebhookEventsFrom,
+  type WebHookEventInput,
+} from './web-hook-events.js';
 export type { WebHooksLends } from './web-hooks.area.js';
