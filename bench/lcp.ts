@@ -24,7 +24,8 @@
 // 'largest-contentful-paint' entry (PerformanceObserver, buffered) once the page shows its content
 // and has been quiet for a while; FCP is the 'first-contentful-paint' entry; "content" is when the
 // page's own content is first on screen (the heading and the first card / the Pay button, no
-// skeleton left in the main area), taken at the next animation frame.
+// skeleton left in the main area), taken at the next animation frame. Each load also counts the
+// requests the page asked for before its content showed, and how many were scripts.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.js';
 import { chooseCompany, createDemoCompany, getInCompany } from '../e2e/support/demo.js';
@@ -57,6 +58,9 @@ interface Measured {
   lcp: number;
   content: number;
   lcpElement: string;
+  /** Requests of the page asked for before its content showed: scripts, and all. */
+  scriptsBefore: number;
+  requestsBefore: number;
 }
 
 function log(message: string) {
@@ -105,6 +109,11 @@ async function measureOnce(
     await page.addInitScript({ content: observe(target.ready) });
     // LCP_TRACE=1: each request's start and end, from the navigation's start.
     const trace: { start: number; end: number; what: string }[] = [];
+    // Every request's start (epoch ms) and whether it is a script, to count those before content.
+    const asked: { at: number; script: boolean }[] = [];
+    page.on('request', (request) =>
+      asked.push({ at: Date.now(), script: request.resourceType() === 'script' }),
+    );
     if (process.env.LCP_TRACE)
       page.on('requestfinished', (request) => {
         const timing = request.timing();
@@ -137,6 +146,11 @@ async function measureOnce(
           }
         ).__lcpBench,
     );
+    const contentAt = await page.evaluate(
+      (content) => performance.timeOrigin + content,
+      state.content,
+    );
+    const before = asked.filter((request) => request.at <= contentAt);
     const last = state.lcp.at(-1);
     if (trace.length > 0) {
       const origin = Math.min(...trace.map((entry) => entry.start));
@@ -150,6 +164,8 @@ async function measureOnce(
       lcp: last?.time ?? NaN,
       content: state.content,
       lcpElement: last ? `${last.element} (${Math.round(last.size)} px²)` : 'none',
+      scriptsBefore: before.filter((request) => request.script).length,
+      requestsBefore: before.length,
     };
   } finally {
     await page.close();
@@ -242,7 +258,7 @@ async function main() {
           );
           results[b]!.push(result);
           log(
-            `${build.label} ${target.name} #${run + 1}: FCP ${seconds(result.fcp)} s, content ${seconds(result.content)} s, LCP ${seconds(result.lcp)} s — ${result.lcpElement}`,
+            `${build.label} ${target.name} #${run + 1}: FCP ${seconds(result.fcp)} s, content ${seconds(result.content)} s, LCP ${seconds(result.lcp)} s — ${result.lcpElement}; before content ${result.requestsBefore} requests, ${result.scriptsBefore} scripts`,
           );
         }
       }

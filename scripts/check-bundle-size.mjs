@@ -29,17 +29,15 @@ const routesSource = 'src/app/routes.tsx';
  * each. Declare a new one here only if the sign-in landing and the dashboard render without it.
  */
 export const onDemand = {
-  'src/ui/toasts.tsx':
+  // apps/web/vite.config.ts lazyParts: each its own file with what it imports beyond the first
+  // load; the three menus share theirs.
+  'chunk toasts':
     'the toast list: with the first error toast, the first click or key press, or when idle after the page has loaded (app/deferred-overlays.tsx)',
-  'src/app/modals-provider.ts':
+  'chunk dialogs':
     'the dialogs provider: with the first dialog, whose call is kept until it listens (app/deferred-overlays.tsx)',
-  'src/shell/user-menu-items.tsx':
-    'the user menu: when its button is pointed at, focused or clicked (shell/deferred-menu.tsx)',
-  'src/shell/help-menu-items.tsx':
-    'the Help menu: when its button is pointed at, focused or clicked (shell/deferred-menu.tsx)',
-  'src/shell/company-switcher-items.tsx':
-    'the company list: when its button is pointed at, focused or clicked (shell/deferred-menu.tsx)',
-  'src/features/dashboard/components/figures-panel.tsx':
+  'chunk menus':
+    'the user menu, the Help menu and the company list: when one of their buttons is pointed at, focused or clicked (shell/deferred-menu.tsx)',
+  'chunk dashboard-figures':
     "the dashboard's money figures: when the dashboard first renders, beside its data calls (app/dashboard-panels.tsx)",
 };
 
@@ -57,6 +55,10 @@ function routePages() {
 
 const withoutExtension = (key) => key.replace(/\.(tsx?|jsx?)$/, '');
 
+/** `chunk NAME` for a file of the build's own making (manifest key `_NAME-hash.js`). */
+const chunkKey = (manifest, key) =>
+  key.startsWith('_') && manifest[key]?.name ? `chunk ${manifest[key].name}` : key;
+
 /**
  * The lazy imports of the chunks `keys` that are neither a screen's page nor declared on demand,
  * and the on-demand ones found.
@@ -68,7 +70,10 @@ function lazyImportsOf(manifest, keys) {
   for (const key of keys) {
     for (const imported of manifest[key]?.dynamicImports ?? []) {
       if (imported === dashboardSource || pages.has(withoutExtension(imported))) continue;
-      if (imported in onDemand) found.add(imported);
+      // A part that apps/web/vite.config.ts (lazyParts) puts in a file of its own is named by
+      // that file's chunk name.
+      const declared = imported in onDemand ? imported : chunkKey(manifest, imported);
+      if (declared in onDemand) found.add(declared);
       else undeclared.add(imported);
     }
   }
@@ -131,7 +136,11 @@ export function measure() {
   const pay = closure(manifest, [payEntry]);
   const payReact = pay.filter((file) => /(^|\/)react-[^/]*\.js$/.test(file));
   const deferred = lazy.found.map((key) => {
-    const files = closure(manifest, [key]).filter((file) => !dashboard.includes(file));
+    const manifestKey =
+      key in manifest
+        ? key
+        : Object.keys(manifest).find((other) => chunkKey(manifest, other) === key);
+    const files = closure(manifest, [manifestKey]).filter((file) => !dashboard.includes(file));
     return { source: key, files, kb: gzippedKb(files), loadedBy: onDemand[key] };
   });
   return [
