@@ -685,20 +685,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     publicUrl: config.publicUrl,
     log: app.log,
   });
-  await app.register(payRoutes, {
-    pay: createPayService({
-      database,
-      repository: payRepository,
-      checkouts,
-      configurations: payConfigurations,
-      settlement,
-      secrets,
-      publicUrl: config.publicUrl,
-      holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
-      log: app.log,
-    }),
-    perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+  const payService = createPayService({
+    database,
+    repository: payRepository,
+    checkouts,
+    configurations: payConfigurations,
+    settlement,
+    secrets,
+    publicUrl: config.publicUrl,
+    holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
+    log: app.log,
   });
+  await app.register(payRoutes, { pay: payService, perMinute: config.RATE_LIMIT_PAY_PER_MINUTE });
   await app.register(webhooksRoutes, {
     notifications: providerNotifications,
     publicUrl: config.publicUrl,
@@ -775,7 +773,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     // The payer page's own entry of the build (apps/web/pay.html), with its own headers.
     if (existsSync(`${webRoot}/pay.html`))
-      registerPayPage(app, payPageHosts(config), inlineScriptSources(`${webRoot}/pay.html`));
+      registerPayPage(app, payPageHosts(config), inlineScriptSources(`${webRoot}/pay.html`), {
+        document: `${webRoot}/pay.html`,
+        page: (requestId) => payService.page(requestId),
+        perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+      });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
