@@ -154,7 +154,10 @@ export function registerPayPage(
         .header('x-frame-options', 'DENY')
         .header('referrer-policy', 'no-referrer')
         .header('x-robots-tag', 'noindex, nofollow');
-      const plainLoad = Object.keys(request.query ?? {}).length === 0;
+      // The payer's first screen: not a provider's return nor a widget's, frame's or drop-in's load
+      // (pay-app.tsx firstStep); a link's other query (`?utm=mail`) changes nothing.
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const plainLoad = !['payment', 'checkout', 'frame', 'opayo'].some((key) => key in query);
       if (firstScreen && plainLoad && uuid.test(request.params.id)) {
         let answer: PayPageAnswer | null = null;
         try {

@@ -104,7 +104,8 @@ describe('the payer page’s first HTML', () => {
       amountToPay: '22',
       customerReference: 'REF-B',
     });
-    const htmlA = (await page(`/pay/${idA}`)).body;
+    // A link's own query (a mail's ?utm=) is still the first screen.
+    const htmlA = (await page(`/pay/${idA}?utm=mail`)).body;
     const htmlB = (await page(`/pay/${idB}`)).body;
     const companyA = (await app.inject({ method: 'GET', url: `/api/v0/pay/${idA}` })).json().company
       .name as string;
@@ -143,7 +144,12 @@ describe('the payer page’s first HTML', () => {
   it('leaves the other loads of the page (a provider’s return, a widget) to the app', async () => {
     const accountId = await insertAccount(ctx, a, { name: 'Returning Payer Ltd' });
     const id = await insertRequest(ctx, a, { accountId, customerReference: 'REF-BACK' });
-    for (const query of [`payment=${randomUUID()}`, `checkout=${randomUUID()}`]) {
+    for (const query of [
+      `payment=${randomUUID()}`,
+      `checkout=${randomUUID()}`,
+      `frame=${randomUUID()}`,
+      `opayo=${randomUUID()}&utm=mail`,
+    ]) {
       const response = await page(`/pay/${id}?${query}`);
       expect(response.statusCode).toBe(200);
       expect(response.body).toBe(builtPage);
