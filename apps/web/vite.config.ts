@@ -251,7 +251,9 @@ function dashboardChunkName() {
 export default defineConfig({
   plugins: [
     payPageOnPreact(),
-    react(),
+    // React's fast refresh does not drive Preact: in `npm run dev` a change to the payer page
+    // reloads it.
+    react({ refreshExclude: [/[\\/]node_modules[\\/]/, payPageSource] }),
     precompress(),
     payPageInDev(),
     appShellScrollClassNames(),
