@@ -355,6 +355,41 @@ describe('the payer page', () => {
     expect(staffMail.text).toContain('GBP 1476.00');
   });
 
+  it('shows what to pay before any JavaScript runs, where the app then shows it (issue 25)', async () => {
+    const invoices = await pushInvoices('D');
+    const request = await createRequestForInvoices(invoices);
+    const total = gbp.format(1200 - 24 + 300);
+    const where = async (javaScriptEnabled: boolean) => {
+      const context = await browser.newContext({
+        viewport: { width: 1366, height: 900 },
+        javaScriptEnabled,
+      });
+      const page = await context.newPage();
+      await page.goto(request.requestUrl);
+      // The Pay button comes with the JavaScript.
+      if (javaScriptEnabled)
+        await page.getByRole('button', { name: `Pay ${total}` }).waitFor(settle);
+      const heading = page.getByRole('heading', { level: 1, name: /^Pay / });
+      await heading.waitFor();
+      const list = page.getByRole('list', { name: 'Invoices' });
+      await list.getByText(`Invoice ${invoices.discounted.reference}`).waitFor();
+      await list.getByText(`Invoice ${invoices.plain.reference}`).waitFor();
+      await page.getByText('Total to pay').waitFor();
+      await page.getByRole('definition').filter({ hasText: total }).last().waitFor();
+      const summary = await page
+        .getByRole('heading', { name: 'What you are paying' })
+        .boundingBox();
+      const text = await page.locator('#root').innerText();
+      await context.close();
+      return { summary, text };
+    };
+    const before = await where(false);
+    const after = await where(true);
+    // On a wide screen the app renders over the server's screen: the summary does not move.
+    expect(after.summary).toEqual(before.summary);
+    expect(before.text).not.toContain('Loading');
+  });
+
   it('shows a declined card and leaves the request Open', async () => {
     const invoices = await pushInvoices('B');
     const request = await createRequestForInvoices(invoices);

@@ -30,7 +30,9 @@
   }
   var pay = /^\/pay\/([^/]+)\/?$/.exec(path);
   if (pay) {
-    if (location.search === '') get('/api/v0/pay/' + pay[1], 'omit');
+    // Issue 25: an open request's answer came with the page (#pay-first-answer, above this).
+    if (location.search === '' && !document.getElementById('pay-first-answer'))
+      get('/api/v0/pay/' + pay[1], 'omit');
     return;
   }
   get('/api/v0/info/feature-flags?target=adminPortal', 'include');

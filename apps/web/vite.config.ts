@@ -185,6 +185,33 @@ function bootScript(): Plugin {
   };
 }
 
+/**
+ * Issue 25: the payer page (src/pay, apps/web/pay.html) runs on Preact through preact/compat, so
+ * that its JavaScript is under 50 KB gzipped (React alone was 65.8 KB); the admin site keeps React
+ * (docs/decisions/166-the-payer-page-runs-on-preact.md "The payer page runs on Preact"). Only the
+ * page's own modules are pointed at Preact: one build, and nothing of the admin site's changes.
+ */
+const payPageSource = /[\\/]src[\\/]pay[\\/]/;
+const preactInPlaceOfReact: Record<string, string> = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
+};
+
+function payPageOnPreact(): Plugin {
+  return {
+    name: 'ledgerline-pay-page-on-preact',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const target = preactInPlaceOfReact[source];
+      if (!target || !importer || !payPageSource.test(importer)) return null;
+      return this.resolve(target, importer, { ...options, skipSelf: true });
+    },
+  };
+}
+
 type ChunkingContext = {
   getModuleInfo(id: string): { importedIds: readonly string[] } | null;
 };
@@ -291,7 +318,16 @@ function lazyPartChunkName(part: LazyPart) {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress(), payPageInDev(), appShellScrollClassNames(), bootScript()],
+  plugins: [
+    payPageOnPreact(),
+    // React's fast refresh does not drive Preact: in `npm run dev` a change to the payer page
+    // reloads it.
+    react({ refreshExclude: [/[\\/]node_modules[\\/]/, payPageSource] }),
+    precompress(),
+    payPageInDev(),
+    appShellScrollClassNames(),
+    bootScript(),
+  ],
   // `@/` imports cross the top-level folders of src (app, shell, auth, lib, ui, features).
   resolve: { tsconfigPaths: true },
   build: {
@@ -319,6 +355,11 @@ export default defineConfig({
             {
               name: 'react',
               test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+            },
+            // The payer page's Preact (payPageOnPreact), cached apart from the page's own code.
+            {
+              name: 'preact',
+              test: /node_modules[\\/]preact[\\/]/,
             },
             // Apart from React, so the payer page (which has no router) does not fetch it.
             {

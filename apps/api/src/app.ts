@@ -110,6 +110,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const area of inOrder) await app.register(area.plugin);
 
   if (identityProvider) await identityProvider.register(app);
-  await registerSite(app, config, siteRoot);
+  await registerSite(app, config, siteRoot, pay.page);
   return app;
 }

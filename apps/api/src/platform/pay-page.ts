@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { uuidPattern, type PayPageAnswer } from '@ledgerline/contract';
 import type { Config } from '../config.js';
+import { hasFirstScreen, payDocumentWithFirstScreen } from './pay-page-first-screen.js';
 
 /**
  * The payer page's document (issue 14): `GET /pay/{id}` answers the built `pay.html` for any id;
@@ -90,11 +93,29 @@ export function payPageSecurityPolicy(
     .join('; ');
 }
 
+/**
+ * Issue 25: the plain load of an open request's link carries what to pay in its HTML
+ * (pay-page-first-screen.ts). Any other answer (an expired or unknown id, a paid, cancelled or
+ * not yet open request) and any other load is the built pay.html as before, so the document still
+ * never tells an unknown id from an expired one.
+ */
+export interface PayPageFirstScreen {
+  /** The built pay.html's path. */
+  document: string;
+  /** The request's page as `/api/v0/pay/{id}` answers it (pay.service.ts `page`). */
+  page: (requestId: string) => Promise<PayPageAnswer>;
+  /** The payer calls' rate limit, per client address (the document reads what they read). */
+  perMinute: number;
+}
+
 export function registerPayPage(
   app: FastifyInstance,
   hosts: PayPageHosts,
   inlineScripts: readonly string[] = [],
+  firstScreen?: PayPageFirstScreen,
 ): void {
+  let builtDocument: string | null = null;
+  const documentText = () => (builtDocument ??= readFileSync(firstScreen!.document, 'utf8'));
   const loads: PayPageLoad[] = ['page', 'widget', 'tranSafeFrame', 'opayoPi'];
   const policies = Object.fromEntries(
     loads.map((load) => [load, payPageSecurityPolicy(hosts, load, inlineScripts)]),
@@ -102,26 +123,56 @@ export function registerPayPage(
   app.get<{
     Params: { id: string };
     Querystring: { checkout?: string; frame?: string; opayo?: string };
-  }>('/pay/:id', { config: { access: 'none' }, schema: { hide: true } }, async (request, reply) => {
-    const { checkout, frame, opayo } = request.query;
-    const policy =
-      policies[
-        typeof checkout === 'string'
-          ? 'widget'
-          : typeof frame === 'string'
-            ? 'tranSafeFrame'
-            : typeof opayo === 'string'
-              ? 'opayoPi'
-              : 'page'
-      ];
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', policy)
-      .header('x-frame-options', 'DENY')
-      .header('referrer-policy', 'no-referrer')
-      .header('x-robots-tag', 'noindex, nofollow')
-      .sendFile('pay.html');
-  });
+  }>(
+    '/pay/:id',
+    {
+      config: {
+        access: 'none',
+        ...(firstScreen
+          ? { rateLimit: { max: firstScreen.perMinute, timeWindow: '1 minute' } }
+          : {}),
+      },
+      schema: { hide: true },
+    },
+    async (request, reply) => {
+      const { checkout, frame, opayo } = request.query;
+      const policy =
+        policies[
+          typeof checkout === 'string'
+            ? 'widget'
+            : typeof frame === 'string'
+              ? 'tranSafeFrame'
+              : typeof opayo === 'string'
+                ? 'opayoPi'
+                : 'page'
+        ];
+      reply
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', policy)
+        .header('x-frame-options', 'DENY')
+        .header('referrer-policy', 'no-referrer')
+        .header('x-robots-tag', 'noindex, nofollow');
+      // The payer's first screen: not a provider's return nor a widget's, frame's or drop-in's load
+      // (pay-app.tsx firstStep); a link's other query (`?utm=mail`) changes nothing.
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const plainLoad = !['payment', 'checkout', 'frame', 'opayo'].some((key) => key in query);
+      if (firstScreen && plainLoad && uuidPattern.test(request.params.id)) {
+        let answer: PayPageAnswer | null = null;
+        try {
+          answer = await firstScreen.page(request.params.id);
+        } catch (error) {
+          // The page asks for itself, as it did before issue 25, and reports what it gets.
+          request.log.warn({ err: error }, 'payer page: first screen not written');
+        }
+        if (answer && hasFirstScreen(answer))
+          return reply
+            .header('cache-control', 'no-store')
+            .type('text/html; charset=utf-8')
+            .send(payDocumentWithFirstScreen(documentText(), answer));
+      }
+      return reply.sendFile('pay.html');
+    },
+  );
   // Issue 23: an account's statement (`/statement/{token}`) is a page of the same entry; it only
   // lists invoices and sends the payer on to `/pay/{id}`, so the plain page's policy applies.
   app.get<{ Params: { token: string } }>(

@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { inlineScriptSources } from './inline-scripts.js';
-import { payPageHosts, registerPayPage } from './pay-page.js';
+import { payPageHosts, registerPayPage, type PayPageFirstScreen } from './pay-page.js';
 import { problem, sendProblem } from './problems.js';
 
 /**
@@ -17,12 +17,14 @@ export function siteCacheControl(url: string): string {
 
 /**
  * The built site (when webRoot holds one) and the answer to every path no route owns: the site's
- * index.html for a page, a 404 problem for the API.
+ * index.html for a page, a 404 problem for the API. `payPage` reads an open request's first screen
+ * into the payer page's HTML (pay-page-first-screen.ts).
  */
 export async function registerSite(
   app: FastifyInstance,
   config: Config,
   webRoot: string | null,
+  payPage?: PayPageFirstScreen['page'],
 ): Promise<void> {
   const serveSite = webRoot !== null && existsSync(`${webRoot}/index.html`);
   if (serveSite) {
@@ -37,7 +39,16 @@ export async function registerSite(
     });
     // The payer page's own entry of the build (apps/web/pay.html), with its own headers.
     if (existsSync(`${webRoot}/pay.html`))
-      registerPayPage(app, payPageHosts(config), inlineScriptSources(`${webRoot}/pay.html`));
+      registerPayPage(
+        app,
+        payPageHosts(config),
+        inlineScriptSources(`${webRoot}/pay.html`),
+        payPage && {
+          document: `${webRoot}/pay.html`,
+          page: payPage,
+          perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
+        },
+      );
   }
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

@@ -193,6 +193,20 @@ describe('the payer page: what the request asks for', () => {
     expect(screen.queryByText('Northwind Trading')).not.toBeInTheDocument();
   });
 
+  it('shows the answer that came with the page at once, without asking for it (issue 25)', async () => {
+    const calls = stubFetch({});
+    const page = openTransactionPage();
+    render(
+      <PayApp requestId={requestId} query={{}} browser={recordingBrowser()} firstAnswer={page} />,
+    );
+    // The first render is the request, not "Loading…": the server's first screen stays as it is.
+    expect(screen.getByRole('heading', { level: 1, name: 'Pay Northwind Trading' })).toBeVisible();
+    expect(screen.queryByText('Loading your payment request…')).not.toBeInTheDocument();
+    expect(screen.getByText('PR-1042')).toBeInTheDocument();
+    expect(await screen.findByLabelText('First names')).toBeInTheDocument();
+    expect(calls.filter((call) => call.url === `/api/v0/pay/${requestId}`)).toEqual([]);
+  });
+
   it('shows the expired page for a link the API refuses or does not know', async () => {
     for (const status of [400, 404]) {
       stubFetch({

@@ -26,6 +26,11 @@ interface PayAppProps {
    */
   query: Record<string, string>;
   browser: PayBrowser;
+  /**
+   * The answer the server wrote into the page with its first screen (issue 25, pay/main.tsx):
+   * shown at once, and not asked for again.
+   */
+  firstAnswer?: PayPageAnswer;
 }
 
 type Loaded =
@@ -106,8 +111,11 @@ function firstStep(query: Record<string, string>, browser: PayBrowser): Step {
   return { kind: 'choose' };
 }
 
-export function PayApp({ requestId, query, browser }: PayAppProps) {
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+export function PayApp({ requestId, query, browser, firstAnswer }: PayAppProps) {
+  const [loaded, setLoaded] = useState<Loaded>(
+    firstAnswer ? { kind: 'ready', answer: firstAnswer } : { kind: 'loading' },
+  );
+  const answered = useRef(firstAnswer !== undefined);
   const [step, setStep] = useState<Step>(() => firstStep(query, browser));
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -133,6 +141,11 @@ export function PayApp({ requestId, query, browser }: PayAppProps) {
   }, [requestId]);
 
   useEffect(() => {
+    // The first answer came with the page: the first load has nothing to ask.
+    if (answered.current) {
+      answered.current = false;
+      return;
+    }
     void load();
   }, [load]);
 

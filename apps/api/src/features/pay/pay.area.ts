@@ -10,7 +10,7 @@ import { createMoneyBack } from './money-back.js';
 import { createPayReceipts } from './pay.receipt.js';
 import { createPayRepository, type PayRepository } from './pay.repository.js';
 import { payRoutes } from './pay.routes.js';
-import { createPayService } from './pay.service.js';
+import { createPayService, type PayService } from './pay.service.js';
 import { createProviderNotifications } from './provider-notifications.js';
 import { createSettlement } from './settle.js';
 import { webhooksRoutes } from './webhooks.routes.js';
@@ -23,6 +23,8 @@ export interface PayLends {
     scope: { tenantId: string; datasetId: number },
     id: string,
   ) => Promise<string | null>;
+  /** An open request's page as the payer API answers it: the payer page's first HTML reads it. */
+  page: PayService['page'];
 }
 
 /** The payer page's calls and the providers' notifications that settle its payments. */
@@ -77,7 +79,19 @@ export function payArea(
     const sealed = await repository.sealedSecret(tx, scope, id);
     return sealed ? secrets.open(sealed) : null;
   };
-  return area({ repository, providerSecret }, async (app) => {
+  const payService = createPayService({
+    database,
+    repository,
+    checkouts,
+    configurations: providers.service.credentialsFor,
+    settlement,
+    secrets,
+    publicUrl: config.publicUrl,
+    holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
+    log,
+  });
+  const page: PayLends['page'] = (requestId) => payService.page(requestId);
+  return area({ repository, providerSecret, page }, async (app) => {
     app.addHook('onReady', async () => {
       await receipts.register();
       await providerNotifications.register();
@@ -85,17 +99,7 @@ export function payArea(
     // Settles under way in this process end before the database closes (the rest: their job).
     app.addHook('onClose', () => providerNotifications.stop());
     await app.register(payRoutes, {
-      pay: createPayService({
-        database,
-        repository,
-        checkouts,
-        configurations: providers.service.credentialsFor,
-        settlement,
-        secrets,
-        publicUrl: config.publicUrl,
-        holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
-        log,
-      }),
+      pay: payService,
       perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
     });
     await app.register(webhooksRoutes, {
