@@ -67,7 +67,11 @@ async function prepareDatabase(): Promise<string> {
 }
 
 async function seed(url: string) {
-  const database = await openPostgres({ connectionString: url, poolSize: 24 });
+  const database = await openPostgres({
+    connectionString: url,
+    poolSize: 24,
+    statementTimeoutMs: 0,
+  });
   await database.migrate();
   const marker = await database.raw.query(
     `select id::text as id from tenants where name = 'Bench Ltd'`,
