@@ -23,7 +23,7 @@ import { generateReceivables } from '../apps/api/src/features/datasets/demo-data
 import { createTenant } from '../apps/api/src/features/tenants/tenants.service.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const databaseName = 'ledgerline_bench';
+const databaseName = process.env.BENCH_DATABASE ?? 'ledgerline_bench';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const clients = Number(process.env.BENCH_CLIENTS ?? 20);
 const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -67,7 +67,11 @@ async function prepareDatabase(): Promise<string> {
 }
 
 async function seed(url: string) {
-  const database = await openPostgres({ connectionString: url, poolSize: 24 });
+  const database = await openPostgres({
+    connectionString: url,
+    poolSize: 24,
+    statementTimeoutMs: 0,
+  });
   await database.migrate();
   const marker = await database.raw.query(
     `select id::text as id from tenants where name = 'Bench Ltd'`,

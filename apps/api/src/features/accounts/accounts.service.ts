@@ -87,11 +87,18 @@ export function createAccountsService(deps: {
       id: string,
       expand: readonly 'counts'[],
     ): Promise<Account> {
-      const row = await requireAccount(tx, scope, id);
-      return toAccount(
-        row,
-        expand.includes('counts') ? await accounts.counts(tx, scope, id) : undefined,
-      );
+      if (!expand.includes('counts')) return toAccount(await requireAccount(tx, scope, id));
+      // The account and its counts are asked together: on PostgreSQL both statements leave in one
+      // write and come back in one read (decision 165), instead of two round trips one after the
+      // other. Both are awaited before anything is thrown, so no statement outlives the call; the
+      // account's own answer (404 first) decides before the counts'.
+      const [row, counts] = await Promise.allSettled([
+        requireAccount(tx, scope, id),
+        accounts.counts(tx, scope, id),
+      ]);
+      if (row.status === 'rejected') throw row.reason;
+      if (counts.status === 'rejected') throw counts.reason;
+      return toAccount(row.value, counts.value);
     },
 
     async create(tx: Tx, scope: AccountScope, input: CreateAccountInput): Promise<Account> {
