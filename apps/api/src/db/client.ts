@@ -193,11 +193,26 @@ export interface PgliteOptions {
   migrationsFolder?: string;
 }
 
+/**
+ * The embedded database's memory (issue 25, decision 164). PGlite's own defaults size the buffer
+ * pool for a dedicated machine (shared_buffers about 1.3 GB): its WebAssembly heap grows as the
+ * pool fills and never shrinks, so the server reached 0.6 GB at start and 1 GB after a day's use.
+ * The embedded default serves one company's staff: a small pool, with the files the operating
+ * system caches behind it, keeps the process small.
+ */
+const pgliteSettings = [
+  'shared_buffers = 32MB',
+  'wal_buffers = 1MB',
+  'temp_buffers = 4MB',
+  'maintenance_work_mem = 32MB',
+];
+
 export async function openPglite(options: PgliteOptions = {}): Promise<Database> {
   const client = await PGlite.create({
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     extensions: { pg_trgm },
+    postgresqlconf: pgliteSettings,
   });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const writes = createWriteListeners();
