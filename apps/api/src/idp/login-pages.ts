@@ -4,6 +4,8 @@
  * every value that reaches the HTML goes through escapeHtml.
  */
 
+import { escapeHtml } from '../platform/html.js';
+
 /** Fastify serves the interaction pages here: middie hands everything under /idp to oidc-provider. */
 export const loginBasePath = '/idp-login';
 export const loginCssPath = `${loginBasePath}/assets/login.css`;
@@ -11,18 +13,6 @@ export const logoutScriptPath = `${loginBasePath}/assets/logout.js`;
 export const setPasswordPath = `${loginBasePath}/set-password`;
 
 export const invalidCredentialsMessage = 'Invalid email or password.';
-
-const htmlEscapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => htmlEscapes[c]!);
-}
 
 /** HTML that is already safe (built from escaped parts); plain strings are escaped. */
 export class Html {

@@ -69,6 +69,4 @@ function safeSubject(subject: string): string {
   return subjectValue(subject, 250);
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml } from './html.js';

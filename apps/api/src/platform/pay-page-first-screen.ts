@@ -1,4 +1,5 @@
 import type { PayCompany, PayInvoice, PayPage, PayPageAnswer } from '@ledgerline/contract';
+import { escapeHtml } from './html.js';
 
 /**
  * Issue 25: what to pay is in the payer page's first HTML, readable before any JavaScript runs
@@ -14,19 +15,6 @@ import type { PayCompany, PayInvoice, PayPage, PayPageAnswer } from '@ledgerline
 
 /** The id of the script element that carries the answer (apps/web/src/pay/main.tsx, boot.js). */
 export const firstAnswerElementId = 'pay-first-answer';
-
-const htmlEscapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text for an element's content or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => htmlEscapes[character]!);
-}
 
 // The page's own formats (apps/web/src/pay/format.ts): en-GB, money in the request's currency.
 const moneyFormats = new Map<string, Intl.NumberFormat>();
