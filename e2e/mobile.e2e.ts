@@ -286,9 +286,10 @@ describe('on a phone', () => {
       await page.reload();
       await table.locator('tbody tr').first().waitFor(settle);
       await expect.poll(() => table.locator('tbody tr').count(), settle).toBe(1);
-      expect(await table.locator('tbody tr').first().innerText()).toContain(
-        wanted.ledgerlineReference,
-      );
+      // The grid's loading row is also one row: wait for the answer's, as before the reload.
+      await expect
+        .poll(() => table.locator('tbody tr').first().innerText(), settle)
+        .toContain(wanted.ledgerlineReference);
       expect(
         await page.getByRole('searchbox', { name: 'Search payment transactions' }).inputValue(),
       ).toBe(wanted.ledgerlineReference);
