@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
@@ -28,7 +28,7 @@ import {
   tellsHeldAbout,
   writeHeldTells,
 } from './refunds.js';
-import { claimNotification, markNotification, noPayment } from './settle.js';
+import { claimNotification, claimNotifications, markNotification, noPayment } from './settle.js';
 
 /** What a stored notification says about money going back (provider-notifications' summary). */
 export interface MoneyBackNotice {
@@ -438,7 +438,6 @@ export function createMoneyBack(deps: {
     notificationIds: string[],
     paymentIds: string[],
   ) {
-    const n = providerNotifications;
     const t = paymentTransactions;
     const ofPayments = and(
       eq(t.tenantId, scope.tenantId),
@@ -446,20 +445,7 @@ export function createMoneyBack(deps: {
       inArray(t.id, paymentIds),
     );
     const [claimedRows, payments, requests] = await Promise.all([
-      notificationIds.length === 0
-        ? Promise.resolve([] as { id: string }[])
-        : tx
-            .update(n)
-            .set({ processedAt: sql`now()` })
-            .where(
-              and(
-                eq(n.tenantId, scope.tenantId),
-                eq(n.datasetId, scope.datasetId),
-                inArray(n.id, notificationIds),
-                isNull(n.processedAt),
-              ),
-            )
-            .returning({ id: n.id }),
+      claimNotifications(tx, scope, notificationIds),
       tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
       tx
         .select()

@@ -98,19 +98,28 @@ export interface SettleResult {
 
 /** Claims a stored notification for this transaction: false when another already processed it. */
 export async function claimNotification(tx: Tx, scope: PayScope, id: string) {
-  const claimed = await tx
+  return (await claimNotifications(tx, scope, [id])).length > 0;
+}
+
+/** Claims stored notifications for this transaction: the ids no other one had processed. */
+export async function claimNotifications(
+  tx: Tx,
+  scope: PayScope,
+  ids: string[],
+): Promise<{ id: string }[]> {
+  if (ids.length === 0) return [];
+  return tx
     .update(providerNotifications)
     .set({ processedAt: sql`now()` })
     .where(
       and(
         eq(providerNotifications.tenantId, scope.tenantId),
         eq(providerNotifications.datasetId, scope.datasetId),
-        eq(providerNotifications.id, id),
+        inArray(providerNotifications.id, ids),
         isNull(providerNotifications.processedAt),
       ),
     )
     .returning({ id: providerNotifications.id });
-  return claimed.length > 0;
 }
 
 /** Records why a notification moved nothing (or what it did), in the claiming transaction. */
@@ -427,20 +436,7 @@ export function createSettlement(deps: {
         inArray(t.id, paymentIds),
       );
       const [claimedRows, payments, quotes, requests] = await Promise.all([
-        notificationIds.length === 0
-          ? Promise.resolve([] as { id: string }[])
-          : tx
-              .update(providerNotifications)
-              .set({ processedAt: sql`now()` })
-              .where(
-                and(
-                  eq(providerNotifications.tenantId, scope.tenantId),
-                  eq(providerNotifications.datasetId, scope.datasetId),
-                  inArray(providerNotifications.id, notificationIds),
-                  isNull(providerNotifications.processedAt),
-                ),
-              )
-              .returning({ id: providerNotifications.id }),
+        claimNotifications(tx, scope, notificationIds),
         tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
         tx
           .select()
