@@ -1,0 +1,59 @@
+import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { requirePrincipal } from './context.js';
+
+/**
+ * Whose rows a call may read or write. Every company's rows carry the tenant and the company
+ * (dataset) they belong to, and every query of them is filtered by both (design §3, style.md §4);
+ * rows that belong to the tenant alone (users, access keys, web hook endpoints) by the tenant.
+ *
+ * This module is the only place that writes those filters: a feature takes the scope of its call
+ * from `datasetScopeOf` or `tenantScopeOf` and narrows a table with `inDataset` or `inTenant`.
+ * ESLint forbids `eq(table.tenantId, ...)` and `eq(table.datasetId, ...)` anywhere else, because a
+ * filter written by hand and forgotten once is one company reading another's rows. Row-level
+ * security (app.tenant_id) stands behind it for the tenant, not for the company.
+ */
+
+/** The tenant a call works for. */
+export interface TenantScope {
+  tenantId: string;
+}
+
+/** The company a call works in: the caller's tenant and the Dataset-Id it sent. */
+export interface DatasetScope extends TenantScope {
+  datasetId: number;
+}
+
+/** A table whose rows belong to a tenant. */
+export interface TenantTable {
+  tenantId: AnyColumn;
+}
+
+/** A table whose rows belong to one company of a tenant. */
+export interface DatasetTable extends TenantTable {
+  datasetId: AnyColumn;
+}
+
+/** The tenant of the caller (a route with access 'tenant' or 'dataset'). */
+export function tenantScopeOf(request: FastifyRequest): TenantScope {
+  return { tenantId: requirePrincipal(request.principal).tenantId };
+}
+
+/** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
+export function datasetScopeOf(request: FastifyRequest): DatasetScope {
+  const { tenantId } = requirePrincipal(request.principal);
+  if (request.datasetId === null) {
+    throw new Error(`${request.routeOptions.url ?? request.url} needs config.access 'dataset'.`);
+  }
+  return { tenantId, datasetId: request.datasetId };
+}
+
+/** Rows of the scope's tenant. */
+export function inTenant(table: TenantTable, scope: TenantScope): SQL {
+  return eq(table.tenantId, scope.tenantId);
+}
+
+/** Rows of the scope's company. */
+export function inDataset(table: DatasetTable, scope: DatasetScope): SQL {
+  return and(eq(table.tenantId, scope.tenantId), eq(table.datasetId, scope.datasetId)) as SQL;
+}
