@@ -127,6 +127,42 @@ export default tseslint.config(
     },
   },
   {
+    // One tenant scope (issue 24 item 3, platform/scope.ts): a company's rows are narrowed only by
+    // inDataset / inTenant and joined only by sameDataset / sameTenant, never by a filter written by
+    // hand, which forgotten once lets one company read another's rows.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/platform/scope.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        {
+          selector:
+            'CallExpression[callee.name=/^(eq|ne|inArray)$/] > MemberExpression.arguments:first-child[property.name=/^(tenantId|datasetId)$/]',
+          message:
+            'Scope a query with inDataset / inTenant (or join with sameDataset / sameTenant) from platform/scope.ts.',
+        },
+      ],
+    },
+  },
+  {
+    // The house's size limits (issue 24): no source file over 400 lines, no function over 80,
+    // outside tests and generated reference data.
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts', 'apps/web/vite.config.ts'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      '**/test-support.ts',
+      'packages/contract/src/reference/currencies.ts',
+      'packages/contract/src/reference/time-zones.ts',
+    ],
+    rules: {
+      'max-lines': ['warn', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': [
+        'warn',
+        { max: 80, skipBlankLines: false, skipComments: false, IIFEs: true },
+      ],
+    },
+  },
+  {
     files: ['packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['node:*', 'react', 'react-*', 'fastify*'] }],

@@ -57,3 +57,13 @@ export function inTenant(table: TenantTable, scope: TenantScope): SQL {
 export function inDataset(table: DatasetTable, scope: DatasetScope): SQL {
   return and(eq(table.tenantId, scope.tenantId), eq(table.datasetId, scope.datasetId)) as SQL;
 }
+
+/** A join's condition: both rows belong to the same tenant. */
+export function sameTenant(a: TenantTable, b: TenantTable): SQL {
+  return eq(a.tenantId, b.tenantId);
+}
+
+/** A join's condition: both rows belong to the same company. */
+export function sameDataset(a: DatasetTable, b: DatasetTable): SQL {
+  return and(eq(a.tenantId, b.tenantId), eq(a.datasetId, b.datasetId)) as SQL;
+}
