@@ -19,9 +19,18 @@
   var path = location.pathname;
   if (path === '/health' || window !== window.parent) return;
   var early = (window.__ledgerlineEarly = {});
+  // The answers the server wrote into the page with its first screen (#first-screen-answers,
+  // above this; app/first-screen.ts takes them): not asked again.
+  var given = { company: null, answers: {} };
+  try {
+    var block = document.getElementById('first-screen-answers');
+    if (block) given = JSON.parse(block.textContent);
+  } catch {
+    // A damaged block: the app asks itself.
+  }
   function get(url, credentials, company) {
     var key = company ? company + ' ' + url : url;
-    if (early[key]) return;
+    if (early[key] || (given.company === chosen && given.answers[key])) return;
     var headers = { Accept: 'application/json' };
     if (company) headers['Dataset-Id'] = String(company);
     early[key] = fetch(url, { credentials: credentials, headers: headers });
@@ -35,11 +44,17 @@
       get('/api/v0/pay/' + pay[1], 'omit');
     return;
   }
+  var chosen = null;
+  try {
+    var stored = Number(localStorage.getItem('ledgerline.companyId'));
+    chosen = stored > 0 && stored % 1 === 0 ? stored : 1;
+  } catch {
+    // No storage: the app asks itself.
+  }
   get('/api/v0/info/feature-flags?target=adminPortal', 'include');
   try {
     if (Number(localStorage.getItem('ledgerline.auth.expiresAt')) > Date.now()) {
-      var stored = Number(localStorage.getItem('ledgerline.companyId'));
-      var company = stored > 0 && stored % 1 === 0 ? stored : 1;
+      var company = chosen;
       get('/api/v0/users/me', 'include');
       get('/api/v0/data-sets/' + company + '/exists', 'include');
       get('/api/v0/data-sets/all', 'include');

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { inlineScriptSources } from './inline-scripts.js';
 import { payPageHosts, registerPayPage, type PayPageFirstScreen } from './pay-page.js';
 import { problem, sendProblem } from './problems.js';
+import { createSiteFirstScreen } from './site-first-screen.js';
 
 /**
  * Files under /assets/ carry a content hash in their names, so a browser keeps them for a year
@@ -50,10 +51,22 @@ export async function registerSite(
         },
       );
   }
+  // The dashboard's and the payment requests list's first screen for a signed-in session
+  // (site-first-screen.ts): never kept by a shared cache, and only for the cookie it was asked with.
+  const firstScreen = serveSite
+    ? createSiteFirstScreen(app, `${webRoot}/index.html`, config.cookieSecure)
+    : null;
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isApi = /^\/(api|idp|metrics)(\/|$)/.test(path);
     if (serveSite && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      const written = await firstScreen?.(request);
+      if (written)
+        return reply
+          .header('cache-control', 'private, no-store')
+          .header('vary', 'Cookie')
+          .type('text/html; charset=utf-8')
+          .send(written);
       // The site's own router owns every other path, including its /error/404 page.
       return reply.header('cache-control', siteCacheControl('/index.html')).sendFile('index.html');
     }

@@ -5,6 +5,7 @@ import { errorMessage } from '@/lib/status-routing';
 import { showErrorToast } from '@/ui/error-toast';
 import { createErrorHandling } from './error-handling';
 import { ClientReportsSwitch } from './client-reports-switch';
+import { keepCompanyCookie, startFirstScreen } from './first-screen';
 import { AppProviders } from './providers';
 import { createAppQueryClient } from './query-client';
 import { createAppRouter } from './router';
@@ -25,6 +26,10 @@ const queryClient = createAppQueryClient(
     notifyError: showErrorToast,
   }),
 );
+
+/** The server's first screen, when it wrote one, filled in before the first render. */
+keepCompanyCookie();
+export const firstScreenReady = startFirstScreen(queryClient, router);
 
 export function App() {
   return (

@@ -77,3 +77,21 @@ export function recordFirstCall(url: string, company: number | null) {
   current.calls.push(entry);
   save(current);
 }
+
+/**
+ * Queries the server's first screen filled (app/first-screen.ts), by hash, with when: a query
+ * that otherwise asks again on every mount (the dashboard's to-do list) takes that answer as
+ * fresh for a moment instead of asking at once for what the page has just brought.
+ */
+const seeded = new Map<string, number>();
+const seededFreshMs = 5_000;
+
+export function markSeeded(queryHash: string): void {
+  seeded.set(queryHash, Date.now());
+}
+
+/** `refetchOnMount` of a query asked again on every mount: not for an answer the page just brought. */
+export function refetchUnlessJustSeeded(query: { queryHash: string }): boolean | 'always' {
+  const at = seeded.get(query.queryHash);
+  return at !== undefined && Date.now() - at < seededFreshMs ? false : 'always';
+}
