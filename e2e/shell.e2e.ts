@@ -195,7 +195,14 @@ describe('the shell', () => {
     const answer = await context.request.get(`${server.url}/payment-requests`);
     const html = await answer.text();
     expect(html).toContain('data-boot-shell');
-    expect(html).toContain('Loading Ledgerline');
+    // Signed in, the list's first screen is in the frame (docs/decisions/175-…); signed out, the
+    // frame's own bones and status text.
+    expect(html).toContain('>Payment Requests</h1>');
+    expect(html).toContain('id="first-screen-answers"');
+    const signedOut = await (await fetch(`${server.url}/payment-requests`)).text();
+    expect(signedOut).toContain('data-boot-shell');
+    expect(signedOut).toContain('Loading Ledgerline');
+    expect(signedOut).not.toContain('first-screen-answers');
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
     const hash = createHash('sha256').update(script).digest('base64');
     expect(answer.headers()['content-security-policy']).toContain(`'sha256-${hash}'`);
