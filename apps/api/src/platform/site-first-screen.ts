@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FeatureFlags, TodoItem, UserMe } from '@ledgerline/contract';
 import { sessionCookieName } from './auth.js';
@@ -47,18 +48,17 @@ const notificationSettings = [
   '/api/v0/tenant-settings/AllowInternalNotifications',
 ];
 
-/** The calls as the site's components ask for them (the same query strings, in their order). */
+/**
+ * The calls as the site's components ask for them (the same query strings): those the first
+ * render needs. The dashboard's figures and latest payments, below the first screen, are left to
+ * boot.js, which asks for them as the page is read: in the page they would make it larger and
+ * later.
+ */
 const screens: Record<string, (company: number) => ScreenCalls> = {
   '/': (company) => ({
     route: '/',
     tenant: [...shellCalls(company), ...notificationSettings],
-    company: [
-      '/api/v0/company-settings',
-      dashboardTodo,
-      '/api/v0/dashboard/figures?months=12',
-      '/api/v0/payment-transactions?page=1&itemsPerPage=8&sort=-StatusDateTime&expand=paymentrequest&filter=Status+eq+Paid',
-      '/api/v0/payment-transactions/status/all-failures?page=1&itemsPerPage=8&sort=-StatusDateTime&expand=paymentrequest',
-    ],
+    company: ['/api/v0/company-settings', dashboardTodo],
   }),
   '/payment-requests': (company) => ({
     route: '/payment-requests',
@@ -238,4 +238,23 @@ export function createSiteFirstScreen(
       return null;
     }
   };
+}
+
+/**
+ * The written page, compressed as the built files are (they are served pre-compressed): brotli
+ * at a quality quick enough for every load, else gzip, else as it is.
+ */
+export function encodeForClient(
+  request: FastifyRequest,
+  html: string,
+): { body: Buffer; encoding: 'br' | 'gzip' | null } {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const body = Buffer.from(html, 'utf8');
+  if (/\bbr\b/.test(accepted))
+    return {
+      body: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+      encoding: 'br',
+    };
+  if (/\bgzip\b/.test(accepted)) return { body: gzipSync(body), encoding: 'gzip' };
+  return { body, encoding: null };
 }

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { inlineScriptSources } from './inline-scripts.js';
 import { payPageHosts, registerPayPage, type PayPageFirstScreen } from './pay-page.js';
 import { problem, sendProblem } from './problems.js';
-import { createSiteFirstScreen } from './site-first-screen.js';
+import { createSiteFirstScreen, encodeForClient } from './site-first-screen.js';
 
 /**
  * Files under /assets/ carry a content hash in their names, so a browser keeps them for a year
@@ -61,12 +61,15 @@ export async function registerSite(
     const isApi = /^\/(api|idp|metrics)(\/|$)/.test(path);
     if (serveSite && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       const written = await firstScreen?.(request);
-      if (written)
+      if (written) {
+        const { body, encoding } = encodeForClient(request, written);
+        if (encoding) reply.header('content-encoding', encoding);
         return reply
           .header('cache-control', 'private, no-store')
-          .header('vary', 'Cookie')
+          .header('vary', 'Cookie, Accept-Encoding')
           .type('text/html; charset=utf-8')
-          .send(written);
+          .send(body);
+      }
       // The site's own router owns every other path, including its /error/404 page.
       return reply.header('cache-control', siteCacheControl('/index.html')).sendFile('index.html');
     }

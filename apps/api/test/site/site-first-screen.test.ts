@@ -117,6 +117,10 @@ describe('the signed-in site’s first screen', () => {
     // The screen's own files are asked for with the entry's.
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/dashboard-x.js">');
     expect(html).toContain('data-mantine-color-scheme="light"');
+    // Compressed as the built files are.
+    const gzipped = await load('/', withCompany(a, a.company), { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(await gzipped.text()).toContain('>Dashboard</h1>');
   });
 
   it('writes the payment requests list’s heading and its first page', async () => {
