@@ -34,7 +34,7 @@ export interface PgliteOptions {
 }
 
 /**
- * The embedded database's memory (issue 25, decision 164). PGlite's own defaults size the buffer
+ * The embedded database's memory (docs/decisions/164-the-embedded-database-s-small-buffer-pool.md). PGlite's own defaults size the buffer
  * pool for a dedicated machine (shared_buffers about 1.3 GB): its WebAssembly heap grows as the
  * pool fills and never shrinks, so the server reached 0.6 GB at start and 1 GB after a day's use.
  * The embedded default serves one company's staff: a small pool, with the files the operating

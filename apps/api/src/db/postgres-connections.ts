@@ -3,7 +3,7 @@ import type pg from 'pg';
 /**
  * What every PostgreSQL connection starts with, in milliseconds (0: none), so that no statement
  * and no forgotten transaction holds a connection, its locks and the vacuum horizon for ever
- * (issue 20 item 5). Configuration: DATABASE_STATEMENT_TIMEOUT_MS and
+ * Configuration: DATABASE_STATEMENT_TIMEOUT_MS and
  * DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS.
  */
 export const defaultConnectionTimeouts = {
@@ -90,7 +90,7 @@ export function settingsOf(options: PostgresOptions) {
 
 /**
  * A connection the server ends (a restart, pg_terminate_backend, a dropped network) emits 'error';
- * an 'error' nobody hears ends the process (issue 9, defect 1). pg's pool listens only while a
+ * an 'error' nobody hears ends the process. pg's pool listens only while a
  * connection is idle, and drops it; a connection lent out (a transaction, a migration, a COPY)
  * had no listener. Every connection now has one for its whole life: the query in flight fails
  * with the error (a 503, platform/problems.ts), the connection is no longer queryable and the

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 
 /**
- * Read replicas (issue 25, docs/decisions/157-reads-on-standbys.md "Reads on standbys"): which server a tenant read
+ * Read replicas (docs/decisions/157-reads-on-standbys.md "Reads on standbys"): which server a tenant read
  * goes to, and what the standbys are doing.
  *
  * A read may go to a standby only inside a request that the route layer marked as a replica read

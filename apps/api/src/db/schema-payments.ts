@@ -50,9 +50,9 @@ export const paymentTransactions = pgTable(
      * ('challengeAnswered'); else null.
      */
     providerStep: text('provider_step'),
-    /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
+    /** A reservation (Pending) ends at its provider's authorisation window. */
     authorisationExpiresOn: at('authorisation_expires_on'),
-    /** A Refund: the payment it gives money back from (issue 19, migration 0020). */
+    /** A Refund: the payment it gives money back from (migration 0020). */
     refundOfId: uuid('refund_of_id'),
     /** A Refund: staff's reason, or the provider's. */
     refundReason: text('refund_reason'),
@@ -96,7 +96,7 @@ export const paymentAllocations = pgTable(
     settlementOfferId: uuid('settlement_offer_id'),
     discountedAmount: money('discounted_amount').notNull().default('0'),
     allocatedAmount: money('allocated_amount').notNull(),
-    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it (issue 19). */
+    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it. */
     reversedAmount: money('reversed_amount').notNull().default('0'),
   },
   (t) => [
@@ -127,7 +127,7 @@ export const paymentFeeTransactions = pgTable(
 );
 
 /**
- * A dispute or chargeback of a payment (issue 19, migration 0020), kept from its provider's
+ * A dispute or chargeback of a payment (migration 0020), kept from its provider's
  * notifications: one row per (payment, provider dispute reference), its stage moving as they come.
  */
 export const paymentDisputes = pgTable(

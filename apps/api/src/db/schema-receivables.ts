@@ -49,7 +49,7 @@ export const accounts = pgTable(
     editPaymentOverrideStatus: text('edit_payment_override_status').notNull().default('UseAccountStatus'),
     /** spec 2 §4: the usage type of the account's new payment requests; null: the company's default. */
     defaultUsageType: text('default_usage_type'),
-    /** Issue 23: 'none' when true; otherwise reminderScheduleId, or the company default when null. */
+    /** Reminders: 'none' when true; otherwise reminderScheduleId, or the company default when null. */
     disableReminders: boolean('disable_reminders').notNull().default(false),
     reminderScheduleId: uuid('reminder_schedule_id'),
     remindersPaused: boolean('reminders_paused').notNull().default(false),
@@ -136,7 +136,7 @@ export const transactions = pgTable(
     uniqueIndex('transactions_reference_key').on(t.tenantId, t.datasetId, t.transactionReference, t.transactionType),
     index('transactions_date_idx').on(t.tenantId, t.datasetId, t.transactionDate, t.id),
     index('transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.transactionDate, t.id),
-    // Issue 23, migration 0031: the items still open, for the aged receivables; the migration adds
+    // Migration 0031: the items still open, for the aged receivables; the migration adds
     // INCLUDE (id, currency, type, dates, amounts), which Drizzle cannot declare, for index-only reads.
     index('transactions_open_idx').on(t.tenantId, t.datasetId, t.accountId).where(sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`),
     index('transactions_reference_trgm_idx').using('gin', sql`${t.transactionReference} gin_trgm_ops`),
