@@ -3,6 +3,7 @@ import type { pino } from 'pino';
 import { buildApp, type MountableIdentityProvider } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/client.js';
+import { makeDatabaseIfAsked } from './db/make-database.js';
 import { openDatabase } from './db/open.js';
 import { DataFolderInUseError } from './db/lock.js';
 import { createTenant, tenantCount } from './features/tenants/tenants.service.js';
@@ -18,7 +19,9 @@ async function invitationLink(
   config: Config,
   input: { email: string; name: string; redirectUri: string },
 ): Promise<string> {
-  const account = (await idp.accounts.findByEmail(input.email)) ?? (await idp.accounts.createAccount({ email: input.email, name: input.name }));
+  const account =
+    (await idp.accounts.findByEmail(input.email)) ??
+    (await idp.accounts.createAccount({ email: input.email, name: input.name }));
   const token = await idp.accounts.createSetPasswordToken(account.id, invitationHours);
   const url = new URL(`${config.publicUrl}/idp-login/set-password`);
   url.searchParams.set('token', token);
@@ -66,11 +69,12 @@ async function seedFirstStart(
 }
 
 async function main(): Promise<void> {
+  if (await makeDatabaseIfAsked()) return;
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   let opened;
   try {
-    opened = await openDatabase(config);
+    opened = await openDatabase(config, { makeApart: true });
   } catch (error) {
     if (error instanceof DataFolderInUseError) {
       console.error(error.message);

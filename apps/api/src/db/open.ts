@@ -2,10 +2,16 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { openPglite, openPostgres, type Database } from './client.js';
 import { lockDataFolder } from './lock.js';
+import { holdsDatabase, makeDatabaseApart } from './make-database.js';
 
-/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else embedded) and migrates it. */
+/**
+ * Opens the configured database (PostgreSQL when DATABASE_URL is set, else embedded) and migrates
+ * it. With `makeApart`, an embedded database that does not exist yet is made in a child process
+ * (db/make-database.ts): the entry script must call makeDatabaseIfAsked first.
+ */
 export async function openDatabase(
   config: Config,
+  options: { makeApart?: boolean } = {},
 ): Promise<{ database: Database; release(): void }> {
   if (config.DATABASE_URL) {
     const database = await openPostgres({
@@ -27,7 +33,9 @@ export async function openDatabase(
   }
   const lock = lockDataFolder(config.DATA_DIR);
   try {
-    const database = await openPglite({ dataDir: join(config.DATA_DIR, 'db') });
+    const dataDir = join(config.DATA_DIR, 'db');
+    if (options.makeApart && !holdsDatabase(dataDir)) await makeDatabaseApart(dataDir);
+    const database = await openPglite({ dataDir });
     await database.migrate();
     return { database, release: lock.release };
   } catch (error) {

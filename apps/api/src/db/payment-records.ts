@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PaymentAllocation, PaymentFeeTransaction } from '@ledgerline/contract';
+import { inDataset, type DatasetScope } from '../platform/scope.js';
 import type { Executor } from './client.js';
 import { paymentAllocations, paymentFeeTransactions } from './schema-receivables.js';
 
@@ -8,16 +9,12 @@ import { paymentAllocations, paymentFeeTransactions } from './schema-receivables
  * one payment transaction, as the API shows them on both detail pages; oldest first.
  */
 export type PaymentRecordOwner = { transactionId: string } | { paymentTransactionId: string };
-interface Scope {
-  tenantId: string;
-  datasetId: number;
-}
 
 type FeeDetail = PaymentFeeTransaction['feeDetails'][number];
 
 export async function readPaymentRecords(
   executor: Executor,
-  scope: Scope,
+  scope: DatasetScope,
   owner: PaymentRecordOwner,
 ) {
   const [allocations, fees] =
@@ -38,21 +35,19 @@ export async function readPaymentRecords(
 }
 
 /** The allocations and fee lines of the company that match each condition, oldest first. */
-function readRows(executor: Executor, scope: Scope, allocationsWhere: SQL, feesWhere: SQL) {
+function readRows(executor: Executor, scope: DatasetScope, allocationsWhere: SQL, feesWhere: SQL) {
   const a = paymentAllocations;
   const f = paymentFeeTransactions;
   return Promise.all([
     executor
       .select()
       .from(a)
-      .where(
-        and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId), allocationsWhere),
-      )
+      .where(and(inDataset(a, scope), allocationsWhere))
       .orderBy(asc(a.createdOn), asc(a.id)),
     executor
       .select()
       .from(f)
-      .where(and(eq(f.tenantId, scope.tenantId), eq(f.datasetId, scope.datasetId), feesWhere))
+      .where(and(inDataset(f, scope), feesWhere))
       .orderBy(asc(f.createdOn), asc(f.id)),
   ]);
 }
@@ -98,7 +93,7 @@ function recordsOf(allocations: AllocationRow[], fees: FeeRow[]) {
  */
 export async function readPaymentRecordsOfPayments(
   executor: Executor,
-  scope: Scope,
+  scope: DatasetScope,
   paymentTransactionIds: string[],
 ) {
   if (paymentTransactionIds.length === 0) return new Map<string, ReturnType<typeof recordsOf>>();

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 
 /**
- * Read replicas (issue 25, docs/decisions/157-reads-on-standbys.md "Reads on standbys"): which server a tenant read
+ * Read replicas (docs/decisions/157-reads-on-standbys.md "Reads on standbys"): which server a tenant read
  * goes to, and what the standbys are doing.
  *
  * A read may go to a standby only inside a request that the route layer marked as a replica read
@@ -147,6 +147,19 @@ export function isConnectionFailure(error: unknown): boolean {
   );
 }
 
+/** A standby's monitoring connection: quick to give up, its probe short. */
+function monitorConnection(
+  connectionString: string,
+  options: { intervalMs: number; settings: pg.ClientConfig },
+): pg.Client {
+  return new pg.Client({
+    ...options.settings,
+    connectionString,
+    connectionTimeoutMillis: Math.max(500, Math.min(2_000, options.intervalMs * 4)),
+    statement_timeout: 2_000,
+  } as pg.ClientConfig);
+}
+
 /**
  * Checks every standby each `intervalMs` on a connection of its own: its replayed LSN and lag.
  * A standby that does not answer is down until a check succeeds; one past `maxLagMs` is lagging
@@ -171,12 +184,7 @@ export function monitorReplicas(
     let client = monitors.get(replica.status);
     try {
       if (!client) {
-        client = new pg.Client({
-          ...options.settings,
-          connectionString: replica.connectionString,
-          connectionTimeoutMillis: Math.max(500, Math.min(2_000, options.intervalMs * 4)),
-          statement_timeout: 2_000,
-        } as pg.ClientConfig);
+        client = monitorConnection(replica.connectionString, options);
         const opened = client;
         opened.on('error', () => {
           if (monitors.get(replica.status) === opened) monitors.set(replica.status, undefined);

@@ -14,7 +14,7 @@ import {
 import { datasets as datasetsRef } from './schema.js';
 import { accounts, transactions } from './schema-receivables.js';
 
-// Issue 23: reminder schedules, the reminders sent and the daily runs (migration 0033). Every
+// Reminder schedules, the reminders sent and the daily runs (migration 0033). Every
 // table leads its key with (tenant_id, dataset_id), cascades from its company and is protected by
 // row-level security.
 
