@@ -3,6 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { paymentRequests } from '../../db/schema-receivables.js';
 import type { PayScope } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 /**
  * Writes of a batch of moves held back and sent together (issue 19: the drain's settleBatch sent
@@ -47,13 +48,7 @@ export async function setRequestStatus(tx: Tx, scope: PayScope, id: string, stat
     await tx
       .update(paymentRequests)
       .set({ requestStatus: status })
-      .where(
-        and(
-          eq(paymentRequests.tenantId, scope.tenantId),
-          eq(paymentRequests.datasetId, scope.datasetId),
-          eq(paymentRequests.id, id),
-        ),
-      );
+      .where(and(inDataset(paymentRequests, scope), eq(paymentRequests.id, id)));
     return;
   }
   // A later move of the same request in the batch derived it again: its status is the one kept.

@@ -16,6 +16,7 @@ import type { PaymentStatusChange } from '../notifications/index.js';
 import type { Offered } from './pay-page.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
 import { flushWrites, insertRow, setRequestStatus } from './deferred-writes.js';
+import { inDataset, sameDataset } from '../../platform/scope.js';
 
 /**
  * Issue 19: ONE payment lifecycle, declared as data (as Kill Bill's PaymentStates.xml or
@@ -326,13 +327,7 @@ async function shiftInvoice(
       paidStatus: sql`case when ${allocated} + ${discounted} >= ${transactions.transactionAmount} then 'FullyPaid' when ${allocated} + ${discounted} > 0 then 'PartPaid' else 'Unpaid' end`,
       updatedOn: new Date(),
     })
-    .where(
-      and(
-        eq(transactions.tenantId, scope.tenantId),
-        eq(transactions.datasetId, scope.datasetId),
-        eq(transactions.id, transactionId),
-      ),
-    );
+    .where(and(inDataset(transactions, scope), eq(transactions.id, transactionId)));
 }
 
 async function reopenOffer(tx: Tx, scope: PayScope, offerId: string | null) {
@@ -342,8 +337,7 @@ async function reopenOffer(tx: Tx, scope: PayScope, offerId: string | null) {
     .set({ status: 'Open' })
     .where(
       and(
-        eq(settlementOffers.tenantId, scope.tenantId),
-        eq(settlementOffers.datasetId, scope.datasetId),
+        inDataset(settlementOffers, scope),
         eq(settlementOffers.id, offerId),
         eq(settlementOffers.status, 'Used'),
       ),
@@ -363,7 +357,7 @@ async function writeAllocations(
   status: 'Allocated' | 'Provisional',
 ) {
   const where = (table: typeof transactions | typeof settlementOffers, id: string) =>
-    and(eq(table.tenantId, scope.tenantId), eq(table.datasetId, scope.datasetId), eq(table.id, id));
+    and(inDataset(table, scope), eq(table.id, id));
   if (!offered || offered.invoices.length === 0) {
     await insertRow(tx, a, {
       ...ofScope(scope),
@@ -381,13 +375,7 @@ async function writeAllocations(
   const rows = await tx
     .select()
     .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, scope.tenantId),
-        eq(transactions.datasetId, scope.datasetId),
-        inArray(transactions.id, ids),
-      ),
-    )
+    .where(and(inDataset(transactions, scope), inArray(transactions.id, ids)))
     .orderBy(transactions.id)
     .for('update');
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -493,16 +481,11 @@ async function allocationsOf(
       .from(a)
       .leftJoin(
         transactions,
-        and(
-          eq(transactions.tenantId, a.tenantId),
-          eq(transactions.datasetId, a.datasetId),
-          eq(transactions.id, a.transactionId),
-        ),
+        and(sameDataset(transactions, a), eq(transactions.id, a.transactionId)),
       )
       .where(
         and(
-          eq(a.tenantId, scope.tenantId),
-          eq(a.datasetId, scope.datasetId),
+          inDataset(a, scope),
           eq(a.paymentTransactionId, paymentTransactionId),
           inArray(a.status, statuses),
         ),
@@ -526,7 +509,7 @@ const setAllocation = (
   tx
     .update(a)
     .set(values)
-    .where(and(eq(a.tenantId, scope.tenantId), eq(a.datasetId, scope.datasetId), eq(a.id, id)));
+    .where(and(inDataset(a, scope), eq(a.id, id)));
 
 /** confirm: a capture of `captured` (null: all of it) turns Provisional money Allocated; the rest is released. */
 async function confirm(
@@ -783,13 +766,7 @@ export async function applyMove(tx: Tx, scope: PayScope, input: MoveInput): Prom
         ...input.set,
         ...(rule.allocatedStatus ? { allocatedStatus: rule.allocatedStatus } : {}),
       })
-      .where(
-        and(
-          eq(paymentTransactions.tenantId, scope.tenantId),
-          eq(paymentTransactions.datasetId, scope.datasetId),
-          eq(paymentTransactions.id, payment.id),
-        ),
-      )
+      .where(and(inDataset(paymentTransactions, scope), eq(paymentTransactions.id, payment.id)))
       .returning(),
     input.audit
       ? insertRow(tx, auditActivities, {

@@ -29,6 +29,7 @@ import {
   writeHeldTells,
 } from './refunds.js';
 import { claimNotification, claimNotifications, markNotification, noPayment } from './settle.js';
+import { inDataset } from '../../platform/scope.js';
 
 /** What a stored notification says about money going back (provider-notifications' summary). */
 export interface MoneyBackNotice {
@@ -161,8 +162,7 @@ export function createMoneyBack(deps: {
       .from(d)
       .where(
         and(
-          eq(d.tenantId, scope.tenantId),
-          eq(d.datasetId, scope.datasetId),
+          inDataset(d, scope),
           eq(d.paymentTransactionId, payment.id),
           eq(d.disputeReference, dispute.disputeReference),
         ),
@@ -201,13 +201,7 @@ export function createMoneyBack(deps: {
         await tx
           .update(d)
           .set(set)
-          .where(
-            and(
-              eq(d.tenantId, scope.tenantId),
-              eq(d.datasetId, scope.datasetId),
-              eq(d.id, found.id),
-            ),
-          );
+          .where(and(inDataset(d, scope), eq(d.id, found.id)));
       else
         await tx.insert(d).values({
           tenantId: scope.tenantId,
@@ -439,11 +433,7 @@ export function createMoneyBack(deps: {
     paymentIds: string[],
   ) {
     const t = paymentTransactions;
-    const ofPayments = and(
-      eq(t.tenantId, scope.tenantId),
-      eq(t.datasetId, scope.datasetId),
-      inArray(t.id, paymentIds),
-    );
+    const ofPayments = and(inDataset(t, scope), inArray(t.id, paymentIds));
     const [claimedRows, payments, requests] = await Promise.all([
       claimNotifications(tx, scope, notificationIds),
       tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
@@ -452,8 +442,7 @@ export function createMoneyBack(deps: {
         .from(paymentRequests)
         .where(
           and(
-            eq(paymentRequests.tenantId, scope.tenantId),
-            eq(paymentRequests.datasetId, scope.datasetId),
+            inDataset(paymentRequests, scope),
             inArray(
               paymentRequests.id,
               tx.select({ id: t.paymentRequestId }).from(t).where(ofPayments),
@@ -490,13 +479,7 @@ export function createMoneyBack(deps: {
     await tx
       .update(n)
       .set({ processedAt: null })
-      .where(
-        and(
-          eq(n.tenantId, scope.tenantId),
-          eq(n.datasetId, scope.datasetId),
-          inArray(n.id, notificationIds),
-        ),
-      );
+      .where(and(inDataset(n, scope), inArray(n.id, notificationIds)));
   }
 
   /** After the commit: staff's mails of the moves (a failure is logged, never undoes them). */

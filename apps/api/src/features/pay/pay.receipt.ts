@@ -9,6 +9,7 @@ import type { Jobs } from '../../platform/jobs.js';
 import { subjectValue, type Mailer } from '../../platform/mail.js';
 import { companyMail, readMailCompany } from '../notifications/index.js';
 import type { PayScope } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 export const receiptJob = 'pay.receipt';
 const receiptName = 'PayerReceipt';
@@ -40,8 +41,7 @@ export function createPayReceipts(deps: {
         .from(paymentTransactions)
         .where(
           and(
-            eq(paymentTransactions.tenantId, scope.tenantId),
-            eq(paymentTransactions.datasetId, scope.datasetId),
+            inDataset(paymentTransactions, scope),
             eq(paymentTransactions.id, job.paymentTransactionId),
           ),
         );
@@ -54,8 +54,7 @@ export function createPayReceipts(deps: {
         .from(notificationDeliveries)
         .where(
           and(
-            eq(notificationDeliveries.tenantId, scope.tenantId),
-            eq(notificationDeliveries.datasetId, scope.datasetId),
+            inDataset(notificationDeliveries, scope),
             eq(notificationDeliveries.eventKey, eventKey),
             eq(notificationDeliveries.notificationName, receiptName),
           ),

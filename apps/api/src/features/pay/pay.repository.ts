@@ -27,11 +27,8 @@ import {
 } from '../../db/schema-receivables.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import { v7 as uuidv7 } from 'uuid';
-import {
-  invoiceFactsColumns,
-  invoiceFactsOf,
-  type InvoiceFactsRow,
-} from '../money-rules/index.js';
+import { invoiceFactsColumns, invoiceFactsOf, type InvoiceFactsRow } from '../money-rules/index.js';
+import { inTenant, sameDataset } from '../../platform/scope.js';
 
 /**
  * A table's row as json inside a statement, with its numeric columns as text (json numbers would
@@ -46,7 +43,10 @@ function rowJson(alias: string, table: PgTable): SQL {
   )}))`;
 }
 
-function fromRowJson<T extends PgTable>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+function fromRowJson<T extends PgTable>(
+  table: T,
+  json: Record<string, unknown>,
+): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(getTableColumns(table))) {
     const value = json[column.name];
@@ -125,7 +125,9 @@ let pageQuery: Query | undefined;
 
 /** pageStatement's `covered` for the drizzle reads (invoices). */
 function coveredOf(scope: PayScope, requestId: string, transactionId: SQL | PgColumnLike) {
-  return sql<string | null>`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
+  return sql<
+    string | null
+  >`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
     from payment_allocations pa
     join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
       and p.id = pa.payment_transaction_id
@@ -202,11 +204,7 @@ export function createPayRepository(options: {
         .from(x)
         .innerJoin(
           transactions,
-          and(
-            eq(transactions.tenantId, x.tenantId),
-            eq(transactions.datasetId, x.datasetId),
-            eq(transactions.id, x.transactionId),
-          ),
+          and(sameDataset(transactions, x), eq(transactions.id, x.transactionId)),
         )
         .where(and(scoped(x, scope), eq(x.paymentRequestId, requestId)))
         .orderBy(sql`${transactions.dueDate} asc nulls last`, asc(transactions.id));
@@ -260,7 +258,8 @@ export function createPayRepository(options: {
             row.account,
             null,
           ),
-          companyDefault: (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
+          companyDefault:
+            (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
         },
         facts: invoiceFactsOf(row as unknown as InvoiceFactsRow),
       };
@@ -341,7 +340,7 @@ export function createPayRepository(options: {
             where l.tenant_id = ${scope.tenantId} and l.dataset_id = ${scope.datasetId})`,
         })
         .from(datasets)
-        .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+        .where(and(inTenant(datasets, scope), eq(datasets.id, scope.datasetId)));
       // row_to_json names the columns as in SQL.
       const d = (row?.details ?? null) as Record<string, string | null> | null;
       return {
@@ -404,11 +403,7 @@ export function createPayRepository(options: {
         .from(t)
         .innerJoin(
           payQuotes,
-          and(
-            eq(payQuotes.tenantId, t.tenantId),
-            eq(payQuotes.datasetId, t.datasetId),
-            eq(payQuotes.paymentTransactionId, t.id),
-          ),
+          and(sameDataset(payQuotes, t), eq(payQuotes.paymentTransactionId, t.id)),
         )
         .where(
           and(

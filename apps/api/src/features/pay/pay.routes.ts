@@ -9,12 +9,12 @@ import {
   startPaymentBodySchema,
   startedPaymentSchema,
   tranSafeTicketBodySchema,
+  uuidPattern,
 } from '@ledgerline/contract';
 import { payChallengeRoutes } from './pay-challenge.routes.js';
 import type { PayService } from './pay.service.js';
 
 const tags = ['pay'];
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Any text: an id that is not a UUID is simply a request that does not exist (the expired page). */
 const requestParams = z.object({ id: z.string().max(100) });
 const paymentParams = z.object({ id: z.string().max(100), paymentId: z.uuid() });
@@ -61,7 +61,7 @@ export async function payRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return uuid.test(request.params.id)
+      return uuidPattern.test(request.params.id)
         ? pay.page(request.params.id)
         : { state: 'Expired' as const };
     },
@@ -79,7 +79,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       const logo = await pay.logo(request.params.id);
       return reply
         .header('content-type', logo.fileType)
@@ -108,7 +108,9 @@ export async function payRoutes(
     },
     async (request, reply) => {
       const started = await pay.start(
-        uuid.test(request.params.id) ? request.params.id : '00000000-0000-0000-0000-000000000000',
+        uuidPattern.test(request.params.id)
+          ? request.params.id
+          : '00000000-0000-0000-0000-000000000000',
         request.body,
         actorOf(request),
       );
@@ -132,7 +134,7 @@ export async function payRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.status(
         request.params.id,
         request.params.paymentId,
@@ -158,7 +160,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.sandbox(
         request.params.id,
         request.params.paymentId,
@@ -185,7 +187,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.cardTicket(
         request.params.id,
         request.params.paymentId,
@@ -213,7 +215,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       const { cardIdentifier, browser } = request.body;
       return pay.cardTicket(
         request.params.id,

@@ -5,6 +5,7 @@ import type { Database, Tx } from '../../db/client.js';
 import { providerNotifications } from '../../db/schema-pay.js';
 import { paymentProviders } from '../../db/schema-providers.js';
 import { paymentTransactions } from '../../db/schema-receivables.js';
+import { uuidPattern } from '@ledgerline/contract';
 import type { Jobs } from '../../platform/jobs.js';
 import type {
   CheckoutConfiguration,
@@ -19,6 +20,7 @@ import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
 import { noPayment, type Settlement } from './settle.js';
 import { isMoneyBack, type MoneyBack, type MoneyBackNotice } from './money-back.js';
 import type { PaymentStatusChange } from '../notifications/index.js';
+import { inDataset } from '../../platform/scope.js';
 
 /** A move settle.ts settleIn made, for its afterMoves once committed. */
 type SettledMove = Awaited<ReturnType<Settlement['settleIn']>>;
@@ -62,7 +64,6 @@ function isStaleGuard(error: unknown): boolean {
   return cause.code === '23502' && cause.column === 'configuration_id';
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Notifications of one company settled side by side (each in its own transaction). */
 const drainConcurrency = 8;
 const drainBatch = 200;
@@ -136,8 +137,7 @@ export function createProviderNotifications(deps: {
   function guardOf(row: ProviderRow): SQL {
     const p = paymentProviders;
     return sql`(select ${p.id} from ${p} where ${and(
-      eq(p.tenantId, row.tenantId),
-      eq(p.datasetId, row.datasetId),
+      inDataset(p, row),
       eq(p.id, row.id),
       eq(p.providerName, row.providerName),
       eq(p.credentialsSealed, row.credentialsSealed),
@@ -397,8 +397,7 @@ export function createProviderNotifications(deps: {
       .from(t)
       .where(
         and(
-          eq(t.tenantId, scope.tenantId),
-          eq(t.datasetId, scope.datasetId),
+          inDataset(t, scope),
           eq(t.paymentProviderId, configurationId),
           byId
             ? eq(t.id, summary.paymentTransactionId!)
@@ -458,8 +457,7 @@ export function createProviderNotifications(deps: {
           .set({ processedAt: new Date(), outcome: noPayment })
           .where(
             and(
-              eq(providerNotifications.tenantId, scope.tenantId),
-              eq(providerNotifications.datasetId, scope.datasetId),
+              inDataset(providerNotifications, scope),
               eq(providerNotifications.id, notification.id),
               isNull(providerNotifications.processedAt),
             ),
@@ -727,11 +725,7 @@ export function createProviderNotifications(deps: {
           .select()
           .from(providerNotifications)
           .where(
-            and(
-              eq(providerNotifications.tenantId, scope.tenantId),
-              eq(providerNotifications.datasetId, scope.datasetId),
-              isNull(providerNotifications.processedAt),
-            ),
+            and(inDataset(providerNotifications, scope), isNull(providerNotifications.processedAt)),
           )
           .orderBy(asc(providerNotifications.receivedAt), asc(providerNotifications.id))
           .limit(drainBatch),

@@ -19,6 +19,7 @@ import { deferWrites, flushWrites, insertRow } from './deferred-writes.js';
 import type { Offered } from './pay-page.js';
 import { authorisationExpiryOf } from './provider-windows.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 /** What a provider (its card form, a status call or a notification) says about a payment. */
 export interface PaymentOutcome {
@@ -113,8 +114,7 @@ export async function claimNotifications(
     .set({ processedAt: sql`now()` })
     .where(
       and(
-        eq(providerNotifications.tenantId, scope.tenantId),
-        eq(providerNotifications.datasetId, scope.datasetId),
+        inDataset(providerNotifications, scope),
         inArray(providerNotifications.id, ids),
         isNull(providerNotifications.processedAt),
       ),
@@ -133,13 +133,7 @@ export async function markNotification(
   await tx
     .update(providerNotifications)
     .set({ outcome })
-    .where(
-      and(
-        eq(providerNotifications.tenantId, scope.tenantId),
-        eq(providerNotifications.datasetId, scope.datasetId),
-        eq(providerNotifications.id, id),
-      ),
-    );
+    .where(and(inDataset(providerNotifications, scope), eq(providerNotifications.id, id)));
 }
 
 /**
@@ -171,8 +165,7 @@ export function createSettlement(deps: {
       .from(paymentTransactions)
       .where(
         and(
-          eq(paymentTransactions.tenantId, scope.tenantId),
-          eq(paymentTransactions.datasetId, scope.datasetId),
+          inDataset(paymentTransactions, scope),
           eq(paymentTransactions.id, id),
           configurationId ? eq(paymentTransactions.paymentProviderId, configurationId) : undefined,
         ),
@@ -258,21 +251,14 @@ export function createSettlement(deps: {
       tx
         .select()
         .from(payQuotes)
-        .where(
-          and(
-            eq(payQuotes.tenantId, scope.tenantId),
-            eq(payQuotes.datasetId, scope.datasetId),
-            eq(payQuotes.paymentTransactionId, payment.id),
-          ),
-        ),
+        .where(and(inDataset(payQuotes, scope), eq(payQuotes.paymentTransactionId, payment.id))),
       payment.paymentRequestId
         ? tx
             .select()
             .from(paymentRequests)
             .where(
               and(
-                eq(paymentRequests.tenantId, scope.tenantId),
-                eq(paymentRequests.datasetId, scope.datasetId),
+                inDataset(paymentRequests, scope),
                 eq(paymentRequests.id, payment.paymentRequestId),
               ),
             )
@@ -377,13 +363,7 @@ export function createSettlement(deps: {
       await tx
         .update(payQuotes)
         .set({ failureMessage: outcome.errorMessage ?? null })
-        .where(
-          and(
-            eq(payQuotes.tenantId, scope.tenantId),
-            eq(payQuotes.datasetId, scope.datasetId),
-            eq(payQuotes.paymentTransactionId, payment.id),
-          ),
-        );
+        .where(and(inDataset(payQuotes, scope), eq(payQuotes.paymentTransactionId, payment.id)));
     }
     return {
       changed: true,
@@ -430,11 +410,7 @@ export function createSettlement(deps: {
       );
       const paymentIds = [...new Set(items.map((item) => item.paymentTransactionId))];
       const t = paymentTransactions;
-      const ofPayments = and(
-        eq(t.tenantId, scope.tenantId),
-        eq(t.datasetId, scope.datasetId),
-        inArray(t.id, paymentIds),
-      );
+      const ofPayments = and(inDataset(t, scope), inArray(t.id, paymentIds));
       const [claimedRows, payments, quotes, requests] = await Promise.all([
         claimNotifications(tx, scope, notificationIds),
         tx.select().from(t).where(ofPayments).orderBy(t.id).for('update'),
@@ -442,19 +418,14 @@ export function createSettlement(deps: {
           .select()
           .from(payQuotes)
           .where(
-            and(
-              eq(payQuotes.tenantId, scope.tenantId),
-              eq(payQuotes.datasetId, scope.datasetId),
-              inArray(payQuotes.paymentTransactionId, paymentIds),
-            ),
+            and(inDataset(payQuotes, scope), inArray(payQuotes.paymentTransactionId, paymentIds)),
           ),
         tx
           .select()
           .from(paymentRequests)
           .where(
             and(
-              eq(paymentRequests.tenantId, scope.tenantId),
-              eq(paymentRequests.datasetId, scope.datasetId),
+              inDataset(paymentRequests, scope),
               inArray(
                 paymentRequests.id,
                 tx.select({ id: t.paymentRequestId }).from(t).where(ofPayments),
