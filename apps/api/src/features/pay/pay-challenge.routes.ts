@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { opayoChallengeBodySchema, uuidPattern } from '@ledgerline/contract';
-import type { SettleActor } from './settle.js';
+import type { FinishActor } from './finish.js';
 import type { PayService } from './pay.service.js';
 
 /**
@@ -14,7 +14,7 @@ export async function payChallengeRoutes(
   options: {
     pay: PayService;
     rateLimit: { max: number; timeWindow: string };
-    actorOf: (request: FastifyRequest) => SettleActor;
+    actorOf: (request: FastifyRequest) => FinishActor;
   },
 ) {
   app.addContentTypeParser(

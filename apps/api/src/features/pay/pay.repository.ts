@@ -84,7 +84,7 @@ function pageStatement(): SQL {
   const id = sql`${sql.placeholder('request')}::uuid`;
   const allocated = sql`(select x.transaction_id from payment_request_allocations x
       where x.tenant_id = ${t} and x.dataset_id = ${d} and x.payment_request_id = ${id})`;
-  // What this request's payments already put on the invoice (pay-page.ts askedPart).
+  // What this request's payments already put on the invoice (pay-page-answer.ts askedPart).
   const covered = sql`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
        from payment_allocations pa
        join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
@@ -162,7 +162,7 @@ export function createPayRepository(options: {
 
     /**
      * Whose a payment is, by its id alone (ids are unique across companies): for a platform-wide
-     * provider's notification, which names our payment but not the company (provider-notifications.ts).
+     * provider's notification, which names our payment but not the company (provider-notices.ts).
      */
     async locatePaymentConfiguration(db: Db, paymentId: string) {
       const t = paymentTransactions;
@@ -384,7 +384,7 @@ export function createPayRepository(options: {
     /**
      * A payment of one configuration by the provider's reference, with its sealed per-payment
      * secret (Opayo Server's SecurityKey): what a notification signed with that secret is checked
-     * against (provider-notifications.ts).
+     * against (provider-notices.ts).
      */
     async paymentSecret(
       tx: Executor,

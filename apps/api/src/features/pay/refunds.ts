@@ -10,7 +10,8 @@ import {
   type WebHookEventInput,
 } from '../web-hooks/index.js';
 import { createPaymentTransactionsRepository } from '../payment-transactions/index.js';
-import { applyMove, type AppliedMove, type MoveActor, type PaymentEvent } from './lifecycle.js';
+import { applyMove, type AppliedMove, type MoveActor } from './apply-move.js';
+import type { PaymentEvent } from './lifecycle.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
 import { inDataset } from '../../platform/scope.js';
 

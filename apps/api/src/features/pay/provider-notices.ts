@@ -17,15 +17,16 @@ import type {
 } from '../../providers/checkout.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { PayRepository, PayScope, ProviderRow } from './pay.repository.js';
-import { noPayment, type Settlement } from './settle.js';
+import { noPayment, type PaymentFinish } from './finish.js';
 import { isMoneyBack, type MoneyBack, type MoneyBackNotice } from './money-back.js';
 import type { PaymentStatusChange } from '../notifications/index.js';
 import { inDataset } from '../../platform/scope.js';
 
-/** A move settle.ts settleIn made, for its afterMoves once committed. */
-type SettledMove = Awaited<ReturnType<Settlement['settleIn']>>;
+/** A move finish.ts finishIn made, for its afterMoves once committed. */
+type SettledMove = Awaited<ReturnType<PaymentFinish['finishIn']>>;
 
-export const providerNotificationJob = 'pay.provider-notifications';
+/** The safety net's job (its name predates the notices' name: queued jobs keep it). */
+export const providerNoticeJob = 'pay.provider-notifications';
 
 interface NotificationJob extends PayScope {
   /** Why the job was sent (the first new notification's id), for the log. */
@@ -68,7 +69,7 @@ function isStaleGuard(error: unknown): boolean {
 const drainConcurrency = 8;
 const drainBatch = 200;
 /** At most this many notifications are settled in one transaction; a few at least, when there are. */
-const settleBatch = 25;
+const groupBatch = 25;
 const minimumGroup = 4;
 /** How long a drain that found new notifications arriving waits for the next few. */
 const gatherMs = 20;
@@ -83,14 +84,14 @@ const safetyNetMargin = 10;
  * completion path, exactly once each (the settle transaction claims the row), with a delayed job
  * per company as the safety net should it stop first.
  */
-export function createProviderNotifications(deps: {
+export function createProviderNotices(deps: {
   database: Database;
   jobs: Jobs;
   repository: PayRepository;
   checkouts: CheckoutRegistry;
   /** The configuration's credentials in clear (payment-providers withCredentials). */
   withCredentials: (row: ProviderRow) => { row: ProviderRow; credentials: Record<string, unknown> };
-  settlement: Settlement;
+  finish: PaymentFinish;
   /** Issue 19: refunds, disputes and late failures the notifications report. */
   moneyBack?: MoneyBack;
   /** Seals and opens per-payment provider secrets (Opayo Server's SecurityKey). */
@@ -99,7 +100,7 @@ export function createProviderNotifications(deps: {
   publicUrl: string;
   log: FastifyBaseLogger;
 }) {
-  const { database, jobs, repository, checkouts, settlement, log } = deps;
+  const { database, jobs, repository, checkouts, finish, log } = deps;
 
   /**
    * The configurations deliveries were addressed to lately, by id, their credentials opened
@@ -466,11 +467,11 @@ export function createProviderNotifications(deps: {
       return;
     }
     if (deps.moneyBack && isMoneyBack(summary)) {
-      await deps.moneyBack.settle(scope, paymentId, noticeOf(notification));
+      await deps.moneyBack.handle(scope, paymentId, noticeOf(notification));
       return;
     }
     const { outcome, actor } = settleArgs(notification);
-    await settlement.settle(scope, paymentId, outcome, actor);
+    await finish.finish(scope, paymentId, outcome, actor);
   }
 
   /** What a stored notification about money going back says, for money-back.ts. */
@@ -495,7 +496,7 @@ export function createProviderNotifications(deps: {
    * Several payments' notifications (whole lanes, each in arrival order): the lanes the batch path
    * can take (every row names our payment and none gives money back) in one transaction; the lanes
    * that give money back (issue 19: refunds, disputes, late failures, and whatever else their
-   * payment was told beside) in another, each lane in a savepoint of its own (settleTogether); the
+   * payment was told beside) in another, each lane in a savepoint of its own (finishTogether); the
    * others one by one. When the batch fails (a deadlock on shared invoices, a bad row), its lanes go
    * one by one too, and so does a lane whose savepoint failed, so one bad notification holds up
    * only its own payment's.
@@ -509,7 +510,7 @@ export function createProviderNotifications(deps: {
     const oneByOne = lanes.filter((lane) => !batch.includes(lane) && !together.includes(lane));
     if (batch.flat().length > 1) {
       try {
-        await settlement.settleBatch(
+        await finish.finishBatch(
           scope,
           batch
             .flat()
@@ -523,7 +524,7 @@ export function createProviderNotifications(deps: {
         oneByOne.push(...batch);
       }
     } else oneByOne.push(...batch);
-    if (together.flat().length > 1) oneByOne.push(...(await settleTogether(scope, together)));
+    if (together.flat().length > 1) oneByOne.push(...(await finishTogether(scope, together)));
     else oneByOne.push(...together);
     let failure: unknown = null;
     for (const lane of oneByOne) {
@@ -543,13 +544,13 @@ export function createProviderNotifications(deps: {
   /**
    * Lanes that give money back (each row names our payment), in ONE transaction (issue 19: one
    * commit for the group, where each notification had its own): each lane in a savepoint, its rows
-   * in arrival order through the same code as one by one (money-back.ts settleIn, settle.ts
-   * settleIn), each claiming its stored notification. A lane that fails is rolled back to its
+   * in arrival order through the same code as one by one (money-back.ts handleIn, finish.ts
+   * finishIn), each claiming its stored notification. A lane that fails is rolled back to its
    * savepoint (its claims with it) and answered for one by one after the commit; when the
    * transaction itself fails, every lane is. The mails go after the commit. The lanes answered
    * for one by one.
    */
-  async function settleTogether(
+  async function finishTogether(
     scope: PayScope,
     lanes: NotificationRow[][],
   ): Promise<NotificationRow[][]> {
@@ -589,7 +590,7 @@ export function createProviderNotifications(deps: {
               const before = locked.get(paymentId.toLowerCase());
               locked.delete(paymentId.toLowerCase());
               if (isMoneyBack(row.summary as Summary))
-                await moneyBack.settleIn(tx, scope, paymentId, noticeOf(row), laneChanges, {
+                await moneyBack.handleIn(tx, scope, paymentId, noticeOf(row), laneChanges, {
                   claimed: claimed.has(row.id),
                   locked: before,
                 });
@@ -598,7 +599,7 @@ export function createProviderNotifications(deps: {
                 // payment's events in the order of its moves).
                 await moneyBack.writeHeldTells(tx);
                 const { outcome, actor } = settleArgs(row);
-                laneMoves.push(await settlement.settleIn(tx, scope, paymentId, outcome, actor));
+                laneMoves.push(await finish.finishIn(tx, scope, paymentId, outcome, actor));
               }
             }
             await savepoint;
@@ -635,7 +636,7 @@ export function createProviderNotifications(deps: {
       );
       return lanes;
     }
-    await Promise.all([settlement.afterMoves(scope, moves), moneyBack.tellStaff(scope, changes)]);
+    await Promise.all([finish.afterMoves(scope, moves), moneyBack.tellStaff(scope, changes)]);
     return failed;
   }
 
@@ -660,7 +661,7 @@ export function createProviderNotifications(deps: {
     if (last && now - last.at < (safetyNetSeconds - safetyNetMargin) * 1000) return last.sent;
     if (safetyNets.size >= 10_000) safetyNets.clear();
     const sent = jobs.send<NotificationJob>(
-      providerNotificationJob,
+      providerNoticeJob,
       { ...scope, notificationId },
       { startAfterSeconds: safetyNetSeconds },
     );
@@ -740,7 +741,7 @@ export function createProviderNotifications(deps: {
       }
       // The lanes giving money back after the others (each lane is one payment's, so no order
       // between lanes matters): they then share a few groups, each one transaction with a few
-      // statements of its own (settleTogether), instead of one small group beside every batch.
+      // statements of its own (finishTogether), instead of one small group beside every batch.
       const givesBack = (lane: NotificationRow[]) =>
         lane.some((row) => isMoneyBack(row.summary as Summary));
       const lanes = [
@@ -748,10 +749,10 @@ export function createProviderNotifications(deps: {
         ...[...byPayment.values()].filter(givesBack),
       ];
       const width = database.kind === 'pglite' ? 1 : drainConcurrency;
-      // Lanes go in groups of about `settleBatch` notifications, one transaction each, spread
+      // Lanes go in groups of about `groupBatch` notices, one transaction each, spread
       // over the workers (a small backlog: smaller groups, every worker busy).
       const groupSize = Math.min(
-        settleBatch,
+        groupBatch,
         Math.max(minimumGroup, Math.ceil(batch.length / width)),
       );
       let next = 0;
@@ -790,9 +791,9 @@ export function createProviderNotifications(deps: {
       await Promise.all([...draining.values()].map((state) => state.done));
     },
     register: () =>
-      jobs.work<NotificationJob>(providerNotificationJob, (job) =>
+      jobs.work<NotificationJob>(providerNoticeJob, (job) =>
         drainForJob({ tenantId: job.tenantId, datasetId: job.datasetId }),
       ),
   };
 }
-export type ProviderNotifications = ReturnType<typeof createProviderNotifications>;
+export type ProviderNotices = ReturnType<typeof createProviderNotices>;

@@ -396,7 +396,7 @@ export function wholeInvoiceOf(quote: PayQuote, q: Quote): OfferedInvoice {
   };
 }
 
-/** A part of one invoice: all of it goes to the invoice, no discount, no fee lines (settle.ts paidAmount). */
+/** A part of one invoice: all of it goes to the invoice, no discount, no fee lines (lifecycle-allocations.ts invoiceShareOf). */
 export function partInvoiceOf(q: Quote, amount: Big): OfferedInvoice {
   return {
     transactionId: q.transactionId,
@@ -585,7 +585,7 @@ export async function buildPayQuote(
     mostPayable = amountToPay;
   }
   if (amountToPay.lt(0)) amountToPay = new Big(0);
-  // Every invoice has what the request asked of it: nothing is left to ask (settle.ts completes
+  // Every invoice has what the request asked of it: nothing is left to ask (finish.ts completes
   // Multiple Transaction requests only when their invoices are FullyPaid).
   if (state === 'PartCompleted' && isTransaction && amountToPay.eq(0)) state = 'Completed';
   const sumOf = (pick: (invoice: PayInvoice) => Big | number) =>
