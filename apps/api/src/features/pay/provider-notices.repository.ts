@@ -1,6 +1,9 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { uuidPattern } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { providerNotifications as n } from '../../db/schema-pay.js';
+import { paymentTransactions as t } from '../../db/schema-receivables.js';
+import type { CheckoutPaymentStatus, NotificationEvent } from '../../providers/checkout.js';
 import { inDataset } from '../../platform/scope.js';
 import type { PayScope } from './pay.repository.js';
 
@@ -11,6 +14,22 @@ import type { PayScope } from './pay.repository.js';
  */
 
 export type ProviderNoticeRow = typeof n.$inferSelect;
+
+/** What a stored notice says (its `summary` column). */
+export interface NoticeSummary {
+  paymentTransactionId: string | null;
+  providerReference: string | null;
+  status: CheckoutPaymentStatus | null;
+  errorMessage: string | null;
+  /** What the provider says was taken, where it says; absent on older rows. */
+  amount?: string | null;
+  currency?: string | null;
+  /** The money went back after the payment had succeeded (lifecycle.ts lateFailure). */
+  lateFailure?: boolean;
+  /** A refund or dispute the event reports (money-back.ts handles these). */
+  refund?: NotificationEvent['refund'];
+  dispute?: NotificationEvent['dispute'];
+}
 
 /** Claims a stored notice for this transaction: false when another already processed it. */
 export async function claimNotice(tx: Tx, scope: PayScope, id: string) {
@@ -84,4 +103,28 @@ export async function unprocessedNotices(tx: Tx, scope: PayScope, limit: number)
     .where(and(inDataset(n, scope), isNull(n.processedAt)))
     .orderBy(asc(n.receivedAt), asc(n.id))
     .limit(limit);
+}
+
+/** The payment a notice is about: by our id, else by the provider's reference, of that configuration only. */
+export async function paymentIdOfNotice(
+  tx: Tx,
+  scope: PayScope,
+  configurationId: string,
+  summary: NoticeSummary,
+) {
+  const byId = summary.paymentTransactionId && uuidPattern.test(summary.paymentTransactionId);
+  if (!byId && !summary.providerReference) return null;
+  const [row] = await tx
+    .select({ id: t.id })
+    .from(t)
+    .where(
+      and(
+        inDataset(t, scope),
+        eq(t.paymentProviderId, configurationId),
+        byId
+          ? eq(t.id, summary.paymentTransactionId!)
+          : eq(t.paymentProviderReference, summary.providerReference!),
+      ),
+    );
+  return row?.id ?? null;
 }
