@@ -5,7 +5,7 @@ import type { PaymentStatusChange } from '../notifications/index.js';
 import type { PaymentRequestRow, PaymentRow } from './pay.repository.js';
 
 /**
- * Issue 19: ONE payment lifecycle, declared as data (as Kill Bill's PaymentStates.xml or
+ * ONE payment lifecycle, declared as data (as Kill Bill's PaymentStates.xml or
  * Hyperswitch's typed status maps). Every path that moves a payment — the payer page's settle,
  * provider notifications, staff capture and cancel, the reservation expiry job, refunds and
  * disputes — looks its move up in `paymentMoves` and applies it with `applyMove`, in its own
@@ -118,7 +118,7 @@ export interface PaymentMoveRule {
   allocations: AllocationEffect;
   /** The payment's allocated status after the move; null keeps it. */
   allocatedStatus: 'AutoAllocated' | 'NotApplicable' | 'Unallocated' | null;
-  /** The merchant's web hook event (issue 15), written in the move's transaction. */
+  /** The merchant's web hook event, written in the move's transaction. */
   webHook: WebHookEventType;
   /** The notification mails (spec 3 §3), in the notifications feature's wording; null: none. */
   mail: Pick<PaymentStatusChange, 'status' | 'from'> | null;

@@ -90,7 +90,7 @@ const longDate = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-/** A plain-words line on why late fees apply (issue 14), or null when none do. */
+/** A plain-words line on why late fees apply, or null when none do. */
 export function feesReasonOf(quote: Quote, dueDate: string | null): string | null {
   if (quote.fees.length === 0 || !dueDate) return null;
   const due = longDate.format(new Date(`${dueDate}T00:00:00Z`));
@@ -481,7 +481,7 @@ export async function loadCompanyFacts(
 }
 
 /**
- * The payer page of one request, worked out for today (issue 14). Null: the expired page.
+ * The payer page of one request, worked out for today. Null: the expired page.
  * `holdMinutes`: how long a started, unfinished payment holds the request.
  */
 export async function buildPayQuote(

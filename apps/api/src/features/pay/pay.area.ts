@@ -27,15 +27,15 @@ export interface PayLends {
   page: PayService['page'];
 }
 
+/** What the pay area takes from the other areas. */
+export interface PayNeeds {
+  providers: Pick<PaymentProvidersLends, 'service' | 'gates'>;
+  notifications: PaymentNotifications;
+  paymentRequests: PaymentRequestsService;
+}
+
 /** The payer page's calls and the providers' notices that finish its payments. */
-export function payArea(
-  ctx: AppContext,
-  needs: {
-    providers: Pick<PaymentProvidersLends, 'service' | 'gates'>;
-    notifications: PaymentNotifications;
-    paymentRequests: PaymentRequestsService;
-  },
-): Area<PayLends> {
+export function payArea(ctx: AppContext, needs: PayNeeds): Area<PayLends> {
   const { config, database, jobs, secrets, log } = ctx;
   const { notifications, providers } = needs;
   const repository = createPayRepository({ offered: providers.gates.offeredCondition() });

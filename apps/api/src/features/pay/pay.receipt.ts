@@ -18,18 +18,21 @@ interface ReceiptJob extends PayScope {
   paymentTransactionId: string;
 }
 
-/**
- * The payer's receipt (issue 14), beside the notification mails: after the commit that marked a
- * payer-page payment Paid, one job mails the address the payer gave, once per payment (recorded
- * in notification_deliveries like the notification mails, so a retried job sends nothing twice).
- */
-export function createPayReceipts(deps: {
+/** What the payer's receipts need. */
+export interface PayReceiptsDeps {
   database: Database;
   jobs: Jobs;
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
-}) {
+}
+
+/**
+ * The payer's receipt, beside the notification mails: after the commit that marked a
+ * payer-page payment Paid, one job mails the address the payer gave, once per payment (recorded
+ * in notification_deliveries like the notification mails, so a retried job sends nothing twice).
+ */
+export function createPayReceipts(deps: PayReceiptsDeps) {
   const { database, jobs, mailer, publicUrl, log } = deps;
 
   async function deliver(job: ReceiptJob) {
@@ -77,7 +80,7 @@ export function createPayReceipts(deps: {
     const link = payment.paymentRequestId
       ? { label: 'Your payment request', url: `${publicUrl}/pay/${payment.paymentRequestId}` }
       : null;
-    // The company's layout, logo and details, as every mail about the company (issue 13).
+    // The company's layout, logo and details, as every mail about the company.
     await mailer.send({
       to: email,
       subject: `Receipt: your payment of ${subjectValue(amount)} to ${subjectValue(company.companyName)}`,

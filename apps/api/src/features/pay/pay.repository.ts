@@ -74,7 +74,7 @@ export type ProviderRow = typeof paymentProviders.$inferSelect;
 export const takenStatuses = ['Paid', 'Pending'] as const;
 
 /**
- * SQL of the payer page (issue 14). The first lookup runs as the owner, before the tenant is
+ * SQL of the payer page. The first lookup runs as the owner, before the tenant is
  * known (a request id is unique across tenants); everything after it runs in the tenant's scope.
  */
 /** The payer page's one statement, with placeholders for the company and the request's id. */
@@ -366,7 +366,7 @@ export function createPayRepository(options: {
       return logo ?? null;
     },
 
-    /** The company's enabled provider configurations whose kind it may offer (issue 20). */
+    /** The company's enabled provider configurations whose kind it may offer. */
     async enabledConfigurations(tx: Executor, scope: PayScope) {
       return tx
         .select()

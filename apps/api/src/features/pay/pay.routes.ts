@@ -35,18 +35,14 @@ function returnQueryOf(request: FastifyRequest): Record<string, string> {
   return query;
 }
 
-/**
- * The payer page's calls (issue 14): `access: 'none'`, rate limited per client address. The page
- * itself (`/pay/{id}`) is served by the site's own entry.
- */
-export async function payRoutes(
-  app: FastifyInstance,
-  options: { pay: PayService; perMinute: number },
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { pay } = options;
-  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+interface RouteOptions {
+  pay: PayService;
+  rateLimit: { max: number; timeWindow: string };
+}
 
+/** The page itself and the company's logo. */
+function pageRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/v0/pay/:id',
     {
@@ -89,7 +85,11 @@ export async function payRoutes(
         .send(logo.data);
     },
   );
+}
 
+/** A payment's start, and its status asked of its provider. */
+function paymentRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments',
     {
@@ -143,7 +143,11 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/** The Sandbox card form's and the TranSafe PaymentFrame's answers. */
+function cardFormRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments/:paymentId/sandbox',
     {
@@ -196,7 +200,11 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/** The Opayo Pi drop-in's card identifier. */
+function opayoRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments/:paymentId/opayo',
     {
@@ -233,6 +241,19 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/**
+ * The payer page's calls: `access: 'none'`, rate limited per client address. The page
+ * itself (`/pay/{id}`) is served by the site's own entry.
+ */
+export async function payRoutes(
+  app: FastifyInstance,
+  options: { pay: PayService; perMinute: number },
+) {
+  const { pay } = options;
+  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+  for (const routes of [pageRoutes, paymentRoutes, cardFormRoutes, opayoRoutes])
+    routes(app, { pay, rateLimit });
   await app.register(payChallengeRoutes, { pay, rateLimit, actorOf });
 }

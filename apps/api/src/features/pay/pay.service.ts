@@ -53,7 +53,7 @@ import { findCountry } from '../geo-data/index.js';
 
 /**
  * The country a provider is given for the payer's address: the payer page asks for none, so the
- * company's default country (spec 3 §3 preferences; issue 21 item 28), as its alpha-2 code.
+ * company's default country (spec 3 §3 preferences), as its alpha-2 code.
  */
 async function defaultCountryOf(tx: Tx, scope: PayScope): Promise<string> {
   const { defaultCountryId } = await readPreferences(tx, scope);
@@ -205,7 +205,7 @@ function ledgerlineReference(): string {
 }
 
 /**
- * The payer page's calls (issue 14), without sign-in: the page, the payment's start, its status
+ * The payer page's calls, without sign-in: the page, the payment's start, its status
  * and the Sandbox card form. Amounts always come from the server; a provider is called between
  * transactions, never inside one (style.md §7).
  */
@@ -580,7 +580,7 @@ export function createPayService(deps: {
           returnQuery,
           configuration: ask.configuration,
         });
-        // issue 20 item 10: without a stored reference the provider was asked about an id from the
+        // Without a stored reference the provider was asked about an id from the
         // return URL, which anyone can write: its answer counts only when it names this payment
         // (and never when it names another); otherwise it is recorded and ignored.
         const named = answer.paymentTransactionId;

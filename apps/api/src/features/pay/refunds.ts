@@ -16,7 +16,7 @@ import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.j
 import { inDataset } from '../../platform/scope.js';
 
 /**
- * Issue 19: the money side of a refund, shared by staff's refund (payment-transactions.refunds.ts)
+ * The money side of a refund, shared by staff's refund (payment-transactions.refunds.ts)
  * and the providers' refund notifications (refund-notifications.ts). A refund is a Refund-type
  * payment transaction naming its payment (`refund_of_id`): Processing while its provider has not
  * finished it, Refunded once the money went back, Failed when it did not. Its payment moves
@@ -111,7 +111,7 @@ interface HeldTells {
 const heldOf = new WeakMap<Tx, HeldTells>();
 
 /**
- * From now on, `tx`'s web hook events about payments (tell) are held back (issue 19: the drain's
+ * From now on, `tx`'s web hook events about payments (tell) are held back (the drain's
  * group of notifications giving money back read each payload with about nine statements): their
  * payloads are read together (readHeldTells) before anything moves what they describe again, and
  * written together (writeHeldTells) before the group commits. A lane that rolls back
