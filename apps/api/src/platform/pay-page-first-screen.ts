@@ -2,7 +2,7 @@ import type { PayCompany, PayInvoice, PayPage, PayPageAnswer } from '@ledgerline
 import { escapeHtml } from './html.js';
 
 /**
- * Issue 25: what to pay is in the payer page's first HTML, readable before any JavaScript runs
+ * What to pay is in the payer page's first HTML, readable before any JavaScript runs
  * (docs/decisions/166-the-payer-page-runs-on-preact.md "The payer page runs on Preact"). For a
  * request open to payment (Open, PartCompleted), `GET /pay/{id}` writes into the built pay.html
  * the page's first screen, in the markup the app renders for it (apps/web/src/pay/pay-app.tsx

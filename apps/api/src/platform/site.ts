@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { inlineScriptSources } from './inline-scripts.js';
-import { payPageHosts, registerPayPage, type PayPageFirstScreen } from './pay-page.js';
+import { payPageHosts, registerPayPage, type PayPageFirstScreen } from './pay-page-document.js';
 import { problem, sendProblem } from './problems.js';
 import { createSiteFirstScreen, encodeForClient } from './site-first-screen.js';
 

@@ -3,15 +3,16 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Tx } from '../../db/client.js';
 import { paymentRequests } from '../../db/schema-receivables.js';
 import type { PayScope } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 /**
- * Writes of a batch of moves held back and sent together (issue 19: the drain's settleBatch sent
+ * Writes of a batch of moves held back and sent together (the drain's finishBatch sent
  * five statements per payment, each a round trip). Only while a transaction has opted in
  * (`deferWrites`); everywhere else each write goes at once, as before.
  *
  * What is held back: rows inserted that nothing in the transaction reads before the flush, and
  * request statuses. Whoever reads what they touch flushes first (lifecycle.ts's reads of
- * allocations and of a request's money, settle.ts before the web hook payloads are read), and the
+ * allocations and of a request's money, finish.ts before the web hook payloads are read), and the
  * batch flushes before it commits: every statement still runs in its transaction, in the order of
  * its kind, so a failure still fails the whole batch.
  */
@@ -23,7 +24,7 @@ interface Pending {
 
 const pendingOf = new WeakMap<Tx, Pending>();
 
-/** From now until it ends, `tx`'s deferrable writes wait for `flushWrites` (settleBatch only). */
+/** From now until it ends, `tx`'s deferrable writes wait for `flushWrites` (finishBatch only). */
 export function deferWrites(tx: Tx) {
   pendingOf.set(tx, { inserts: new Map(), requestStatuses: new Map() });
 }
@@ -47,13 +48,7 @@ export async function setRequestStatus(tx: Tx, scope: PayScope, id: string, stat
     await tx
       .update(paymentRequests)
       .set({ requestStatus: status })
-      .where(
-        and(
-          eq(paymentRequests.tenantId, scope.tenantId),
-          eq(paymentRequests.datasetId, scope.datasetId),
-          eq(paymentRequests.id, id),
-        ),
-      );
+      .where(and(inDataset(paymentRequests, scope), eq(paymentRequests.id, id)));
     return;
   }
   // A later move of the same request in the batch derived it again: its status is the one kept.

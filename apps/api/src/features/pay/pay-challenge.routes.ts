@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { opayoChallengeBodySchema } from '@ledgerline/contract';
-import type { SettleActor } from './settle.js';
+import { opayoChallengeBodySchema, uuidPattern } from '@ledgerline/contract';
+import type { FinishActor } from './finish.js';
 import type { PayService } from './pay.service.js';
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The card issuer's 3-D Secure page POSTs the payer's browser back here (a form: `cres`,
@@ -16,7 +14,7 @@ export async function payChallengeRoutes(
   options: {
     pay: PayService;
     rateLimit: { max: number; timeWindow: string };
-    actorOf: (request: FastifyRequest) => SettleActor;
+    actorOf: (request: FastifyRequest) => FinishActor;
   },
 ) {
   app.addContentTypeParser(
@@ -42,7 +40,7 @@ export async function payChallengeRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       const pageUrl = await options.pay.completeChallenge(
         request.params.id,
         request.params.paymentId,

@@ -11,8 +11,8 @@ import { createPayReceipts } from './pay.receipt.js';
 import { createPayRepository, type PayRepository } from './pay.repository.js';
 import { payRoutes } from './pay.routes.js';
 import { createPayService, type PayService } from './pay.service.js';
-import { createProviderNotifications } from './provider-notifications.js';
-import { createSettlement } from './settle.js';
+import { createProviderNotices } from './provider-notices.js';
+import { createPaymentFinish } from './finish.js';
 import { webhooksRoutes } from './webhooks.routes.js';
 
 export interface PayLends {
@@ -27,15 +27,15 @@ export interface PayLends {
   page: PayService['page'];
 }
 
-/** The payer page's calls and the providers' notifications that settle its payments. */
-export function payArea(
-  ctx: AppContext,
-  needs: {
-    providers: Pick<PaymentProvidersLends, 'service' | 'gates'>;
-    notifications: PaymentNotifications;
-    paymentRequests: PaymentRequestsService;
-  },
-): Area<PayLends> {
+/** What the pay area takes from the other areas. */
+export interface PayNeeds {
+  providers: Pick<PaymentProvidersLends, 'service' | 'gates'>;
+  notifications: PaymentNotifications;
+  paymentRequests: PaymentRequestsService;
+}
+
+/** The payer page's calls and the providers' notices that finish its payments. */
+export function payArea(ctx: AppContext, needs: PayNeeds): Area<PayLends> {
   const { config, database, jobs, secrets, log } = ctx;
   const { notifications, providers } = needs;
   const repository = createPayRepository({ offered: providers.gates.offeredCondition() });
@@ -48,7 +48,7 @@ export function payArea(
     publicUrl: config.publicUrl,
     log,
   });
-  const settlement = createSettlement({
+  const finish = createPaymentFinish({
     database,
     log,
     notify: (scope, changes) => notifications.paymentStatusesChanged(scope, changes),
@@ -59,13 +59,13 @@ export function payArea(
       requests: (tx, scope, ids) => needs.paymentRequests.getMany(tx, scope, ids, false),
     }),
   });
-  const providerNotifications = createProviderNotifications({
+  const providerNotices = createProviderNotices({
     database,
     jobs,
     repository,
     checkouts,
     withCredentials: providers.service.withCredentials,
-    settlement,
+    finish,
     moneyBack: createMoneyBack({
       database,
       log,
@@ -84,7 +84,7 @@ export function payArea(
     repository,
     checkouts,
     configurations: providers.service.credentialsFor,
-    settlement,
+    finish,
     secrets,
     publicUrl: config.publicUrl,
     holdMinutes: config.PAY_ATTEMPT_HOLD_MINUTES,
@@ -94,16 +94,16 @@ export function payArea(
   return area({ repository, providerSecret, page }, async (app) => {
     app.addHook('onReady', async () => {
       await receipts.register();
-      await providerNotifications.register();
+      await providerNotices.register();
     });
-    // Settles under way in this process end before the database closes (the rest: their job).
-    app.addHook('onClose', () => providerNotifications.stop());
+    // Drains under way in this process end before the database closes (the rest: their job).
+    app.addHook('onClose', () => providerNotices.stop());
     await app.register(payRoutes, {
       pay: payService,
       perMinute: config.RATE_LIMIT_PAY_PER_MINUTE,
     });
     await app.register(webhooksRoutes, {
-      notifications: providerNotifications,
+      notices: providerNotices,
       publicUrl: config.publicUrl,
       perMinute: config.RATE_LIMIT_PAY_PER_MINUTE * 100,
     });

@@ -9,6 +9,7 @@ import type { Jobs } from '../../platform/jobs.js';
 import { subjectValue, type Mailer } from '../../platform/mail.js';
 import { companyMail, readMailCompany } from '../notifications/index.js';
 import type { PayScope } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 export const receiptJob = 'pay.receipt';
 const receiptName = 'PayerReceipt';
@@ -17,18 +18,21 @@ interface ReceiptJob extends PayScope {
   paymentTransactionId: string;
 }
 
-/**
- * The payer's receipt (issue 14), beside the notification mails: after the commit that marked a
- * payer-page payment Paid, one job mails the address the payer gave, once per payment (recorded
- * in notification_deliveries like the notification mails, so a retried job sends nothing twice).
- */
-export function createPayReceipts(deps: {
+/** What the payer's receipts need. */
+export interface PayReceiptsDeps {
   database: Database;
   jobs: Jobs;
   mailer: Mailer;
   publicUrl: string;
   log: FastifyBaseLogger;
-}) {
+}
+
+/**
+ * The payer's receipt, beside the notification mails: after the commit that marked a
+ * payer-page payment Paid, one job mails the address the payer gave, once per payment (recorded
+ * in notification_deliveries like the notification mails, so a retried job sends nothing twice).
+ */
+export function createPayReceipts(deps: PayReceiptsDeps) {
   const { database, jobs, mailer, publicUrl, log } = deps;
 
   async function deliver(job: ReceiptJob) {
@@ -40,8 +44,7 @@ export function createPayReceipts(deps: {
         .from(paymentTransactions)
         .where(
           and(
-            eq(paymentTransactions.tenantId, scope.tenantId),
-            eq(paymentTransactions.datasetId, scope.datasetId),
+            inDataset(paymentTransactions, scope),
             eq(paymentTransactions.id, job.paymentTransactionId),
           ),
         );
@@ -54,8 +57,7 @@ export function createPayReceipts(deps: {
         .from(notificationDeliveries)
         .where(
           and(
-            eq(notificationDeliveries.tenantId, scope.tenantId),
-            eq(notificationDeliveries.datasetId, scope.datasetId),
+            inDataset(notificationDeliveries, scope),
             eq(notificationDeliveries.eventKey, eventKey),
             eq(notificationDeliveries.notificationName, receiptName),
           ),
@@ -78,7 +80,7 @@ export function createPayReceipts(deps: {
     const link = payment.paymentRequestId
       ? { label: 'Your payment request', url: `${publicUrl}/pay/${payment.paymentRequestId}` }
       : null;
-    // The company's layout, logo and details, as every mail about the company (issue 13).
+    // The company's layout, logo and details, as every mail about the company.
     await mailer.send({
       to: email,
       subject: `Receipt: your payment of ${subjectValue(amount)} to ${subjectValue(company.companyName)}`,

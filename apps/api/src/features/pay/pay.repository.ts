@@ -27,11 +27,8 @@ import {
 } from '../../db/schema-receivables.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import { v7 as uuidv7 } from 'uuid';
-import {
-  invoiceFactsColumns,
-  invoiceFactsOf,
-  type InvoiceFactsRow,
-} from '../money-rules/index.js';
+import { invoiceFactsColumns, invoiceFactsOf, type InvoiceFactsRow } from '../money-rules/index.js';
+import { inTenant, sameDataset } from '../../platform/scope.js';
 
 /**
  * A table's row as json inside a statement, with its numeric columns as text (json numbers would
@@ -46,7 +43,10 @@ function rowJson(alias: string, table: PgTable): SQL {
   )}))`;
 }
 
-function fromRowJson<T extends PgTable>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
+function fromRowJson<T extends PgTable>(
+  table: T,
+  json: Record<string, unknown>,
+): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
   for (const [field, column] of Object.entries(getTableColumns(table))) {
     const value = json[column.name];
@@ -74,7 +74,7 @@ export type ProviderRow = typeof paymentProviders.$inferSelect;
 export const takenStatuses = ['Paid', 'Pending'] as const;
 
 /**
- * SQL of the payer page (issue 14). The first lookup runs as the owner, before the tenant is
+ * SQL of the payer page. The first lookup runs as the owner, before the tenant is
  * known (a request id is unique across tenants); everything after it runs in the tenant's scope.
  */
 /** The payer page's one statement, with placeholders for the company and the request's id. */
@@ -84,7 +84,7 @@ function pageStatement(): SQL {
   const id = sql`${sql.placeholder('request')}::uuid`;
   const allocated = sql`(select x.transaction_id from payment_request_allocations x
       where x.tenant_id = ${t} and x.dataset_id = ${d} and x.payment_request_id = ${id})`;
-  // What this request's payments already put on the invoice (pay-page.ts askedPart).
+  // What this request's payments already put on the invoice (pay-page-answer.ts askedPart).
   const covered = sql`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
        from payment_allocations pa
        join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
@@ -125,7 +125,9 @@ let pageQuery: Query | undefined;
 
 /** pageStatement's `covered` for the drizzle reads (invoices). */
 function coveredOf(scope: PayScope, requestId: string, transactionId: SQL | PgColumnLike) {
-  return sql<string | null>`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
+  return sql<
+    string | null
+  >`(select coalesce(sum(pa.allocated_amount + pa.discounted_amount), 0)::text
     from payment_allocations pa
     join payment_transactions p on p.tenant_id = pa.tenant_id and p.dataset_id = pa.dataset_id
       and p.id = pa.payment_transaction_id
@@ -160,7 +162,7 @@ export function createPayRepository(options: {
 
     /**
      * Whose a payment is, by its id alone (ids are unique across companies): for a platform-wide
-     * provider's notification, which names our payment but not the company (provider-notifications.ts).
+     * provider's notification, which names our payment but not the company (provider-notices.ts).
      */
     async locatePaymentConfiguration(db: Db, paymentId: string) {
       const t = paymentTransactions;
@@ -202,11 +204,7 @@ export function createPayRepository(options: {
         .from(x)
         .innerJoin(
           transactions,
-          and(
-            eq(transactions.tenantId, x.tenantId),
-            eq(transactions.datasetId, x.datasetId),
-            eq(transactions.id, x.transactionId),
-          ),
+          and(sameDataset(transactions, x), eq(transactions.id, x.transactionId)),
         )
         .where(and(scoped(x, scope), eq(x.paymentRequestId, requestId)))
         .orderBy(sql`${transactions.dueDate} asc nulls last`, asc(transactions.id));
@@ -260,7 +258,8 @@ export function createPayRepository(options: {
             row.account,
             null,
           ),
-          companyDefault: (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
+          companyDefault:
+            (row.company_default as 'Allow' | 'Disable' | null | undefined) ?? 'Disable',
         },
         facts: invoiceFactsOf(row as unknown as InvoiceFactsRow),
       };
@@ -341,7 +340,7 @@ export function createPayRepository(options: {
             where l.tenant_id = ${scope.tenantId} and l.dataset_id = ${scope.datasetId})`,
         })
         .from(datasets)
-        .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+        .where(and(inTenant(datasets, scope), eq(datasets.id, scope.datasetId)));
       // row_to_json names the columns as in SQL.
       const d = (row?.details ?? null) as Record<string, string | null> | null;
       return {
@@ -367,7 +366,7 @@ export function createPayRepository(options: {
       return logo ?? null;
     },
 
-    /** The company's enabled provider configurations whose kind it may offer (issue 20). */
+    /** The company's enabled provider configurations whose kind it may offer. */
     async enabledConfigurations(tx: Executor, scope: PayScope) {
       return tx
         .select()
@@ -385,7 +384,7 @@ export function createPayRepository(options: {
     /**
      * A payment of one configuration by the provider's reference, with its sealed per-payment
      * secret (Opayo Server's SecurityKey): what a notification signed with that secret is checked
-     * against (provider-notifications.ts).
+     * against (provider-notices.ts).
      */
     async paymentSecret(
       tx: Executor,
@@ -404,11 +403,7 @@ export function createPayRepository(options: {
         .from(t)
         .innerJoin(
           payQuotes,
-          and(
-            eq(payQuotes.tenantId, t.tenantId),
-            eq(payQuotes.datasetId, t.datasetId),
-            eq(payQuotes.paymentTransactionId, t.id),
-          ),
+          and(sameDataset(payQuotes, t), eq(payQuotes.paymentTransactionId, t.id)),
         )
         .where(
           and(

@@ -9,12 +9,12 @@ import {
   startPaymentBodySchema,
   startedPaymentSchema,
   tranSafeTicketBodySchema,
+  uuidPattern,
 } from '@ledgerline/contract';
 import { payChallengeRoutes } from './pay-challenge.routes.js';
 import type { PayService } from './pay.service.js';
 
 const tags = ['pay'];
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Any text: an id that is not a UUID is simply a request that does not exist (the expired page). */
 const requestParams = z.object({ id: z.string().max(100) });
 const paymentParams = z.object({ id: z.string().max(100), paymentId: z.uuid() });
@@ -35,18 +35,14 @@ function returnQueryOf(request: FastifyRequest): Record<string, string> {
   return query;
 }
 
-/**
- * The payer page's calls (issue 14): `access: 'none'`, rate limited per client address. The page
- * itself (`/pay/{id}`) is served by the site's own entry.
- */
-export async function payRoutes(
-  app: FastifyInstance,
-  options: { pay: PayService; perMinute: number },
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { pay } = options;
-  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+interface RouteOptions {
+  pay: PayService;
+  rateLimit: { max: number; timeWindow: string };
+}
 
+/** The page itself and the company's logo. */
+function pageRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/v0/pay/:id',
     {
@@ -61,7 +57,7 @@ export async function payRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return uuid.test(request.params.id)
+      return uuidPattern.test(request.params.id)
         ? pay.page(request.params.id)
         : { state: 'Expired' as const };
     },
@@ -79,7 +75,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       const logo = await pay.logo(request.params.id);
       return reply
         .header('content-type', logo.fileType)
@@ -89,7 +85,11 @@ export async function payRoutes(
         .send(logo.data);
     },
   );
+}
 
+/** A payment's start, and its status asked of its provider. */
+function paymentRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments',
     {
@@ -108,7 +108,9 @@ export async function payRoutes(
     },
     async (request, reply) => {
       const started = await pay.start(
-        uuid.test(request.params.id) ? request.params.id : '00000000-0000-0000-0000-000000000000',
+        uuidPattern.test(request.params.id)
+          ? request.params.id
+          : '00000000-0000-0000-0000-000000000000',
         request.body,
         actorOf(request),
       );
@@ -132,7 +134,7 @@ export async function payRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.status(
         request.params.id,
         request.params.paymentId,
@@ -141,7 +143,11 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/** The Sandbox card form's and the TranSafe PaymentFrame's answers. */
+function cardFormRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments/:paymentId/sandbox',
     {
@@ -158,7 +164,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.sandbox(
         request.params.id,
         request.params.paymentId,
@@ -185,7 +191,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       return pay.cardTicket(
         request.params.id,
         request.params.paymentId,
@@ -194,7 +200,11 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/** The Opayo Pi drop-in's card identifier. */
+function opayoRoutes(app: FastifyInstance, { pay, rateLimit }: RouteOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/api/v0/pay/:id/payments/:paymentId/opayo',
     {
@@ -213,7 +223,7 @@ export async function payRoutes(
       },
     },
     async (request, reply) => {
-      if (!uuid.test(request.params.id)) return reply.callNotFound();
+      if (!uuidPattern.test(request.params.id)) return reply.callNotFound();
       const { cardIdentifier, browser } = request.body;
       return pay.cardTicket(
         request.params.id,
@@ -231,6 +241,19 @@ export async function payRoutes(
       );
     },
   );
+}
 
+/**
+ * The payer page's calls: `access: 'none'`, rate limited per client address. The page
+ * itself (`/pay/{id}`) is served by the site's own entry.
+ */
+export async function payRoutes(
+  app: FastifyInstance,
+  options: { pay: PayService; perMinute: number },
+) {
+  const { pay } = options;
+  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+  for (const routes of [pageRoutes, paymentRoutes, cardFormRoutes, opayoRoutes])
+    routes(app, { pay, rateLimit });
   await app.register(payChallengeRoutes, { pay, rateLimit, actorOf });
 }

@@ -44,7 +44,7 @@ import {
   type CompanyFacts,
   type Offered,
   type PayQuote,
-} from './pay-page.js';
+} from './pay-page-answer.js';
 import type { Quote } from '../money-rules/index.js';
 import type { PayRepository, PayScope, PaymentRow, ProviderRow } from './pay.repository.js';
 import { referenceForProvider } from './lifecycle.js';
@@ -53,13 +53,13 @@ import { findCountry } from '../geo-data/index.js';
 
 /**
  * The country a provider is given for the payer's address: the payer page asks for none, so the
- * company's default country (spec 3 §3 preferences; issue 21 item 28), as its alpha-2 code.
+ * company's default country (spec 3 §3 preferences), as its alpha-2 code.
  */
 async function defaultCountryOf(tx: Tx, scope: PayScope): Promise<string> {
   const { defaultCountryId } = await readPreferences(tx, scope);
   return findCountry(defaultCountryId)?.alpha2Code ?? 'GB';
 }
-import type { PaymentOutcome, SettleActor, Settlement } from './settle.js';
+import type { FinishActor, PaymentFinish, PaymentOutcome } from './finish.js';
 
 /** The payer-facing messages of the pay calls (docs/api.md "The payer page"). */
 export const payMessages = {
@@ -205,7 +205,7 @@ function ledgerlineReference(): string {
 }
 
 /**
- * The payer page's calls (issue 14), without sign-in: the page, the payment's start, its status
+ * The payer page's calls, without sign-in: the page, the payment's start, its status
  * and the Sandbox card form. Amounts always come from the server; a provider is called between
  * transactions, never inside one (style.md §7).
  */
@@ -219,7 +219,7 @@ export function createPayService(deps: {
     scope: PayScope,
     id: string,
   ) => Promise<{ row: ProviderRow; credentials: Record<string, unknown> }>;
-  settlement: Settlement;
+  finish: PaymentFinish;
   /**
    * Seals a payment's own provider secret (Opayo Server's SecurityKey) before it is stored; opens
    * a configuration's credentials for its adapter's `takes`.
@@ -229,10 +229,10 @@ export function createPayService(deps: {
   holdMinutes: number;
   log: FastifyBaseLogger;
 }) {
-  const { database, repository, checkouts, settlement, publicUrl, log } = deps;
+  const { database, repository, checkouts, finish, publicUrl, log } = deps;
   // Whether a configuration can take money on the page: its provider has a checkout, and the
   // adapter takes its settings and credentials (an unconnected Stripe account does not). Which
-  // configurations are offered at all: pay-page.ts offeredConfigurations.
+  // configurations are offered at all: pay-page-answer.ts offeredConfigurations.
   const canPay = (configuration: ProviderRow) => {
     const adapter = checkouts.forProvider(configuration.providerName);
     if (adapter === null) return false;
@@ -353,7 +353,7 @@ export function createPayService(deps: {
     },
 
     /** POST pay/{id}/payments: one transaction checks and records the attempt; then the provider. */
-    async start(id: string, body: StartPaymentBody, actor: SettleActor): Promise<StartedPayment> {
+    async start(id: string, body: StartPaymentBody, actor: FinishActor): Promise<StartedPayment> {
       const located = await repository.locate(database.db, id);
       if (!located) throw new ConflictError(payMessages.expired, 'payRequestExpired');
       const scope: PayScope = { tenantId: located.tenantId, datasetId: located.datasetId };
@@ -510,7 +510,7 @@ export function createPayService(deps: {
         // one that did not answer at all leaves nothing to say but to try again.
         const refused = error instanceof CheckoutStartError && !error.unreachable;
         const message = refused ? error.message : payMessages.providerUnreachable;
-        await settlement.settle(
+        await finish.finish(
           scope,
           started.paymentId,
           {
@@ -553,7 +553,7 @@ export function createPayService(deps: {
       id: string,
       paymentId: string,
       returnQuery: Record<string, string>,
-      actor: SettleActor,
+      actor: FinishActor,
     ) {
       const scope = await locatePayment(id);
       const current = await statusOf(scope, id, paymentId);
@@ -580,7 +580,7 @@ export function createPayService(deps: {
           returnQuery,
           configuration: ask.configuration,
         });
-        // issue 20 item 10: without a stored reference the provider was asked about an id from the
+        // Without a stored reference the provider was asked about an id from the
         // return URL, which anyone can write: its answer counts only when it names this payment
         // (and never when it names another); otherwise it is recorded and ignored.
         const named = answer.paymentTransactionId;
@@ -599,7 +599,7 @@ export function createPayService(deps: {
             }),
           );
         } else if (answer.status !== 'Processing') {
-          await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
+          await finish.finish(scope, paymentId, outcomeOfStatus(answer), actor);
         }
       } catch (error) {
         // The page keeps polling; the provider's notification may still settle it.
@@ -609,7 +609,7 @@ export function createPayService(deps: {
     },
 
     /** POST pay/{id}/payments/{paymentId}/sandbox: the Sandbox's test card form decides at once. */
-    async sandbox(id: string, paymentId: string, card: SandboxCardBody, actor: SettleActor) {
+    async sandbox(id: string, paymentId: string, card: SandboxCardBody, actor: FinishActor) {
       const scope = await locatePayment(id);
       const found = await database.readAsTenant(scope.tenantId, async (tx) => {
         const payment = await repository.payment(tx, scope, id, paymentId);
@@ -633,7 +633,7 @@ export function createPayService(deps: {
         : status === 'Pending'
           ? 'requires_capture'
           : 'succeeded';
-      await settlement.settle(
+      await finish.finish(
         scope,
         paymentId,
         {
@@ -681,7 +681,7 @@ export function createPayService(deps: {
      * against the frame's HMAC, claimed once (a second post is refused), charged with the payment's
      * own amount, and the provider's answer settled like any other outcome.
      */
-    async cardTicket(id: string, paymentId: string, body: CardTicket, actor: SettleActor) {
+    async cardTicket(id: string, paymentId: string, body: CardTicket, actor: FinishActor) {
       const scope = await locatePayment(id);
       const claimed = await database.withTenant(scope.tenantId, async (tx) => {
         const payment = await repository.payment(tx, scope, id, paymentId);
@@ -742,7 +742,7 @@ export function createPayService(deps: {
         });
         return { ...(await statusOf(scope, id, paymentId)), challenge: answer.challenge };
       }
-      await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
+      await finish.finish(scope, paymentId, outcomeOfStatus(answer), actor);
       return statusOf(scope, id, paymentId);
     },
 
@@ -755,7 +755,7 @@ export function createPayService(deps: {
       id: string,
       paymentId: string,
       body: { cres?: string; threeDSSessionData?: string },
-      actor: SettleActor,
+      actor: FinishActor,
     ): Promise<string> {
       const pageUrl = `/pay/${encodeURIComponent(id)}?payment=${paymentId}`;
       const scope = await locatePayment(id);
@@ -809,14 +809,14 @@ export function createPayService(deps: {
         });
         return pageUrl;
       }
-      await settlement.settle(scope, paymentId, outcomeOfStatus(answer), actor);
+      await finish.finish(scope, paymentId, outcomeOfStatus(answer), actor);
       return pageUrl;
     },
   };
 }
 export type PayService = ReturnType<typeof createPayService>;
 
-/** What a provider's status answer moves the payment to (settle.ts). */
+/** What a provider's status answer moves the payment to (finish.ts). */
 function outcomeOfStatus(answer: CheckoutStatus): PaymentOutcome {
   return {
     status: answer.status,

@@ -10,11 +10,13 @@ import {
   type WebHookEventInput,
 } from '../web-hooks/index.js';
 import { createPaymentTransactionsRepository } from '../payment-transactions/index.js';
-import { applyMove, type AppliedMove, type MoveActor, type PaymentEvent } from './lifecycle.js';
+import { applyMove, type AppliedMove, type MoveActor } from './apply-move.js';
+import type { PaymentEvent } from './lifecycle.js';
 import type { PayScope, PaymentRequestRow, PaymentRow } from './pay.repository.js';
+import { inDataset } from '../../platform/scope.js';
 
 /**
- * Issue 19: the money side of a refund, shared by staff's refund (payment-transactions.refunds.ts)
+ * The money side of a refund, shared by staff's refund (payment-transactions.refunds.ts)
  * and the providers' refund notifications (refund-notifications.ts). A refund is a Refund-type
  * payment transaction naming its payment (`refund_of_id`): Processing while its provider has not
  * finished it, Refunded once the money went back, Failed when it did not. Its payment moves
@@ -38,14 +40,7 @@ export async function refundedSoFar(tx: Tx, scope: PayScope, paymentId: string):
   const [row] = await tx
     .select({ total: sql<string>`coalesce(sum(${t.totalAmount}), 0)::text` })
     .from(t)
-    .where(
-      and(
-        eq(t.tenantId, scope.tenantId),
-        eq(t.datasetId, scope.datasetId),
-        eq(t.refundOfId, paymentId),
-        inArray(t.status, counted),
-      ),
-    );
+    .where(and(inDataset(t, scope), eq(t.refundOfId, paymentId), inArray(t.status, counted)));
   return new Big(row?.total ?? '0');
 }
 
@@ -61,9 +56,7 @@ export async function lockPaymentAndRequest(tx: Tx, scope: PayScope, paymentId: 
   const [payment] = await tx
     .select()
     .from(t)
-    .where(
-      and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, paymentId)),
-    )
+    .where(and(inDataset(t, scope), eq(t.id, paymentId)))
     .for('update');
   if (!payment) return null;
   const [request] = payment.paymentRequestId
@@ -71,11 +64,7 @@ export async function lockPaymentAndRequest(tx: Tx, scope: PayScope, paymentId: 
         .select()
         .from(paymentRequests)
         .where(
-          and(
-            eq(paymentRequests.tenantId, scope.tenantId),
-            eq(paymentRequests.datasetId, scope.datasetId),
-            eq(paymentRequests.id, payment.paymentRequestId),
-          ),
+          and(inDataset(paymentRequests, scope), eq(paymentRequests.id, payment.paymentRequestId)),
         )
         .for('update')
     : [];
@@ -122,7 +111,7 @@ interface HeldTells {
 const heldOf = new WeakMap<Tx, HeldTells>();
 
 /**
- * From now on, `tx`'s web hook events about payments (tell) are held back (issue 19: the drain's
+ * From now on, `tx`'s web hook events about payments (tell) are held back (the drain's
  * group of notifications giving money back read each payload with about nine statements): their
  * payloads are read together (readHeldTells) before anything moves what they describe again, and
  * written together (writeHeldTells) before the group commits. A lane that rolls back
@@ -345,13 +334,7 @@ export async function lockRefundsOf(tx: Tx, scope: PayScope, payment: PaymentRow
   const rows = await tx
     .select()
     .from(t)
-    .where(
-      and(
-        eq(t.tenantId, scope.tenantId),
-        eq(t.datasetId, scope.datasetId),
-        eq(t.refundOfId, payment.id),
-      ),
-    )
+    .where(and(inDataset(t, scope), eq(t.refundOfId, payment.id)))
     .orderBy(t.id)
     .for('update');
   const taken = rows
@@ -378,7 +361,5 @@ export async function setRefundStatus(
   await tx
     .update(t)
     .set({ status, statusDateTime: sql`now()` })
-    .where(
-      and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId), eq(t.id, refundId)),
-    );
+    .where(and(inDataset(t, scope), eq(t.id, refundId)));
 }

@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problem, sendProblem } from '../../platform/problems.js';
-import type { ProviderNotifications } from './provider-notifications.js';
+import type { ProviderNotices } from './provider-notices.js';
 
 /**
- * Provider notifications (issue 14): the body is kept as the exact bytes received (signatures are
+ * Provider notices (a provider telling us about a payment): the body is kept as the exact bytes received (signatures are
  * over them), so this plugin replaces the JSON parser with a raw one for its own route only.
  */
 export async function webhooksRoutes(
   app: FastifyInstance,
-  options: { notifications: ProviderNotifications; publicUrl: string; perMinute: number },
+  options: { notices: ProviderNotices; publicUrl: string; perMinute: number },
 ) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -36,7 +36,7 @@ export async function webhooksRoutes(
     },
     async (request, reply) => {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const answer = await options.notifications.receive({
+      const answer = await options.notices.receive({
         provider: request.params.provider,
         configurationId: request.params.configurationId,
         headers: request.headers,

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { hasFirstScreen, payDocumentWithFirstScreen } from './pay-page-first-screen.js';
 
 /**
- * The payer page's document (issue 14): `GET /pay/{id}` answers the built `pay.html` for any id;
+ * The payer page's document: `GET /pay/{id}` answers the built `pay.html` for any id;
  * the page asks `/api/v0/pay/{id}` what to show, and an id that does not exist looks expired
  * there, so this route never reveals whether an id exists.
  *
@@ -56,7 +56,7 @@ export function payPageHosts(config: Config): PayPageHosts {
 export function payPageSecurityPolicy(
   hosts: PayPageHosts,
   load: PayPageLoad,
-  /** The page's own inline scripts ('sha256-…'): the boot script (issue 22 item 14). */
+  /** The page's own inline scripts ('sha256-…'): the boot script. */
   inlineScripts: readonly string[] = [],
 ): string {
   const widget = load === 'widget';
@@ -94,7 +94,7 @@ export function payPageSecurityPolicy(
 }
 
 /**
- * Issue 25: the plain load of an open request's link carries what to pay in its HTML
+ * The plain load of an open request's link carries what to pay in its HTML
  * (pay-page-first-screen.ts). Any other answer (an expired or unknown id, a paid, cancelled or
  * not yet open request) and any other load is the built pay.html as before, so the document still
  * never tells an unknown id from an expired one.
@@ -161,7 +161,7 @@ export function registerPayPage(
         try {
           answer = await firstScreen.page(request.params.id);
         } catch (error) {
-          // The page asks for itself, as it did before issue 25, and reports what it gets.
+          // The page asks for itself, as it did before its first HTML carried the answer, and reports what it gets.
           request.log.warn({ err: error }, 'payer page: first screen not written');
         }
         if (answer && hasFirstScreen(answer))
@@ -173,7 +173,7 @@ export function registerPayPage(
       return reply.sendFile('pay.html');
     },
   );
-  // Issue 23: an account's statement (`/statement/{token}`) is a page of the same entry; it only
+  // An account's statement (`/statement/{token}`) is a page of the same entry; it only
   // lists invoices and sends the payer on to `/pay/{id}`, so the plain page's policy applies.
   app.get<{ Params: { token: string } }>(
     '/statement/:token',

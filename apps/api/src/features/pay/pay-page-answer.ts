@@ -90,7 +90,7 @@ const longDate = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-/** A plain-words line on why late fees apply (issue 14), or null when none do. */
+/** A plain-words line on why late fees apply, or null when none do. */
 export function feesReasonOf(quote: Quote, dueDate: string | null): string | null {
   if (quote.fees.length === 0 || !dueDate) return null;
   const due = longDate.format(new Date(`${dueDate}T00:00:00Z`));
@@ -396,7 +396,7 @@ export function wholeInvoiceOf(quote: PayQuote, q: Quote): OfferedInvoice {
   };
 }
 
-/** A part of one invoice: all of it goes to the invoice, no discount, no fee lines (settle.ts paidAmount). */
+/** A part of one invoice: all of it goes to the invoice, no discount, no fee lines (lifecycle-allocations.ts invoiceShareOf). */
 export function partInvoiceOf(q: Quote, amount: Big): OfferedInvoice {
   return {
     transactionId: q.transactionId,
@@ -481,7 +481,7 @@ export async function loadCompanyFacts(
 }
 
 /**
- * The payer page of one request, worked out for today (issue 14). Null: the expired page.
+ * The payer page of one request, worked out for today. Null: the expired page.
  * `holdMinutes`: how long a started, unfinished payment holds the request.
  */
 export async function buildPayQuote(
@@ -585,7 +585,7 @@ export async function buildPayQuote(
     mostPayable = amountToPay;
   }
   if (amountToPay.lt(0)) amountToPay = new Big(0);
-  // Every invoice has what the request asked of it: nothing is left to ask (settle.ts completes
+  // Every invoice has what the request asked of it: nothing is left to ask (finish.ts completes
   // Multiple Transaction requests only when their invoices are FullyPaid).
   if (state === 'PartCompleted' && isTransaction && amountToPay.eq(0)) state = 'Completed';
   const sumOf = (pick: (invoice: PayInvoice) => Big | number) =>
