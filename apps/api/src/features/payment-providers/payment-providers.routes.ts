@@ -17,9 +17,8 @@ import {
   updatePaymentProviderBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
 import type { Database } from '../../db/client.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import type { PaymentProvidersService } from './payment-providers.service.js';
 import { transactionsFor } from './provider-connections.routes.js';
 import type { ProviderConnections } from './provider-connections.service.js';
@@ -29,12 +28,6 @@ export interface PaymentProvidersRoutesOptions {
   /** Opayo Server's IP registration, which a save of such a configuration does first. */
   connections: ProviderConnections;
   database: Database;
-}
-
-function scopeOf(request: FastifyRequest): ProviderScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Payment provider routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
 }
 
 const tags = ['payment-providers'];
@@ -60,7 +53,12 @@ export async function paymentProvidersRoutes(
   const registerIp = (
     request: FastifyRequest,
     body: Parameters<typeof connections.registerIpForSave>[2],
-  ) => connections.registerIpForSave(transactionsFor(database, request), scopeOf(request), body);
+  ) =>
+    connections.registerIpForSave(
+      transactionsFor(database, request),
+      datasetScopeOf(request),
+      body,
+    );
 
   r.get(
     '/api/v0/providers',
@@ -78,7 +76,7 @@ export async function paymentProvidersRoutes(
     },
     async (request) => {
       const query = parsePageQuery(paymentProviderQuery, request.query);
-      return request.tenantRead((tx) => providers.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => providers.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -118,12 +116,12 @@ export async function paymentProvidersRoutes(
   };
   for (const path of ['/api/v0/providers/default', '/api/v0/company-settings/payment-provider']) {
     r.get(path, defaultRead, async (request) =>
-      request.tenantRead((tx) => providers.defaultOf(tx, scopeOf(request))),
+      request.tenantRead((tx) => providers.defaultOf(tx, datasetScopeOf(request))),
     );
     r.put(path, defaultWrite, async (request) => {
       request.auditResource = { type: 'PaymentProvider', id: request.body.paymentProviderId };
       return request.unitOfWork((tx) =>
-        providers.setDefault(tx, scopeOf(request), request.body.paymentProviderId),
+        providers.setDefault(tx, datasetScopeOf(request), request.body.paymentProviderId),
       );
     });
   }
@@ -140,7 +138,9 @@ export async function paymentProvidersRoutes(
       },
     },
     async (request) =>
-      request.tenantRead((tx) => providers.isDefault(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) =>
+        providers.isDefault(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
 
   r.get(
@@ -156,7 +156,7 @@ export async function paymentProvidersRoutes(
       },
     },
     async (request) =>
-      request.tenantRead((tx) => providers.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => providers.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.post(
@@ -174,7 +174,7 @@ export async function paymentProvidersRoutes(
     async (request, reply) => {
       await registerIp(request, request.body);
       const created = await request.unitOfWork(async (tx) => {
-        const provider = await providers.create(tx, scopeOf(request), request.body);
+        const provider = await providers.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'PaymentProvider', id: provider.id };
         return provider;
       }, 201);
@@ -197,7 +197,9 @@ export async function paymentProvidersRoutes(
     async (request) => {
       request.auditResource = { type: 'PaymentProvider', id: request.body.id };
       await registerIp(request, request.body);
-      return request.unitOfWork((tx) => providers.update(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) =>
+        providers.update(tx, datasetScopeOf(request), request.body),
+      );
     },
   );
 
@@ -218,7 +220,7 @@ export async function paymentProvidersRoutes(
     async (request, reply) => {
       request.auditResource = { type: 'PaymentProvider', id: request.params.id };
       await request.unitOfWork(
-        (tx) => providers.remove(tx, scopeOf(request), request.params.id),
+        (tx) => providers.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();

@@ -1,3 +1,4 @@
+import type { DatasetScope } from '../../platform/scope.js';
 import { z } from 'zod';
 import {
   filterCountOf,
@@ -22,7 +23,6 @@ import type { SecretBox } from '../../platform/secrets.js';
 import type {
   PaymentProviderRow,
   PaymentProvidersRepository,
-  ProviderScope,
 } from './payment-providers.repository.js';
 import { isP521PrivateKey } from '../../providers/truelayer/truelayer.signing.js';
 import type { ProviderGates } from './provider-gates.js';
@@ -189,23 +189,23 @@ export function createPaymentProvidersService(deps: {
     }
   }
 
-  async function find(tx: Tx, scope: ProviderScope, id: string): Promise<PaymentProviderRow> {
+  async function find(tx: Tx, scope: DatasetScope, id: string): Promise<PaymentProviderRow> {
     const row = await repository.find(tx, scope, id);
     if (!row) throw notFound();
     return row;
   }
 
   return {
-    async page(tx: Tx, scope: ProviderScope, query: PageQuery<ProviderFields>) {
+    async page(tx: Tx, scope: DatasetScope, query: PageQuery<ProviderFields>) {
       const { rows, totalItems } = await repository.page(tx, scope, query);
       return { items: rows.map(summaryOf), totalItems };
     },
 
-    get: async (tx: Tx, scope: ProviderScope, id: string): Promise<PaymentProvider> =>
+    get: async (tx: Tx, scope: DatasetScope, id: string): Promise<PaymentProvider> =>
       detailOf(await find(tx, scope, id)),
 
     /** A payment's configuration for its adapter; null when it no longer exists. */
-    async configurationFor(tx: Tx, scope: ProviderScope, id: string) {
+    async configurationFor(tx: Tx, scope: DatasetScope, id: string) {
       const row = await repository.find(tx, scope, id);
       return row ? { isTest: row.isTest, credentials: open(row) } : null;
     },
@@ -217,7 +217,7 @@ export function createPaymentProvidersService(deps: {
     withCredentials: (row: PaymentProviderRow) => ({ row, credentials: open(row) }),
 
     /** The row and its credentials in clear, for a provider call (never for an answer). */
-    async credentialsFor(tx: Tx, scope: ProviderScope, id: string) {
+    async credentialsFor(tx: Tx, scope: DatasetScope, id: string) {
       const row = await find(tx, scope, id);
       return { row, credentials: open(row) };
     },
@@ -225,7 +225,7 @@ export function createPaymentProvidersService(deps: {
     /** spec 3 §4: the first configuration of a company becomes its default. */
     async create(
       tx: Tx,
-      scope: ProviderScope,
+      scope: DatasetScope,
       input: CreatePaymentProviderInput,
       serverCredentials: Credentials = {},
     ): Promise<PaymentProvider> {
@@ -264,7 +264,7 @@ export function createPaymentProvidersService(deps: {
 
     async update(
       tx: Tx,
-      scope: ProviderScope,
+      scope: DatasetScope,
       input: UpdatePaymentProviderInput,
     ): Promise<PaymentProvider> {
       const stored = await repository.findForUpdate(tx, scope, input.id);
@@ -301,7 +301,7 @@ export function createPaymentProvidersService(deps: {
     /** Credentials a connection flow sets (Stripe account, GoCardless token), merged into the stored ones. */
     async setServerCredentials(
       tx: Tx,
-      scope: ProviderScope,
+      scope: DatasetScope,
       id: string,
       changes: Credentials,
     ): Promise<PaymentProvider> {
@@ -314,20 +314,20 @@ export function createPaymentProvidersService(deps: {
       return detailOf(row!);
     },
 
-    async remove(tx: Tx, scope: ProviderScope, id: string): Promise<void> {
+    async remove(tx: Tx, scope: DatasetScope, id: string): Promise<void> {
       if (!(await repository.remove(tx, scope, id))) throw notFound();
     },
 
-    defaultOf: async (tx: Tx, scope: ProviderScope) => ({
+    defaultOf: async (tx: Tx, scope: DatasetScope) => ({
       paymentProviderId: await repository.defaultId(tx, scope),
     }),
 
-    async setDefault(tx: Tx, scope: ProviderScope, id: string) {
+    async setDefault(tx: Tx, scope: DatasetScope, id: string) {
       if (!(await repository.setDefault(tx, scope, id))) throw notFound();
       return { paymentProviderId: id };
     },
 
-    async isDefault(tx: Tx, scope: ProviderScope, id: string) {
+    async isDefault(tx: Tx, scope: DatasetScope, id: string) {
       const row = await find(tx, scope, id);
       return { isDefault: row.isDefault };
     },
