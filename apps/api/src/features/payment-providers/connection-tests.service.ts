@@ -66,7 +66,7 @@ const tranSafeTest: ConnectionTest<TranSafeInput, { success: boolean; message: s
   secretKey: 'password',
   secretOf: (input) => input.password,
   call: (deps, input, password, recorder) =>
-    deps.tranSafe.testConnection(
+    deps.clients.TranSafe.testConnection(
       { useTestServer: input.useTestServer, userName: input.userName, password },
       recorder,
     ),
@@ -82,7 +82,7 @@ const trueLayerTest: ConnectionTest<TrueLayerInput, { success: boolean; message:
   async call(deps, input, clientSecret, recorder) {
     try {
       const credentials = { clientId: input.clientId, clientSecret, useSandbox: input.useSandbox };
-      await deps.trueLayer.token({ credentials }, recorder);
+      await deps.clients.TrueLayer.token({ credentials }, recorder);
       return { success: true, message: messages.connectionTested };
     } catch (error) {
       if (error instanceof TrueLayerTokenError) return { success: false, message: error.message };
@@ -99,7 +99,7 @@ const oppwaTest: ConnectionTest<OppwaInput, { success: boolean; message: string 
   secretKey: 'accessToken',
   secretOf: (input) => input.accessToken,
   call: (deps, input, accessToken, recorder) =>
-    deps.oppwa.testConnection(
+    deps.clients.Oppwa.testConnection(
       { useSandbox: input.useSandbox, entityId: input.entityId, accessToken },
       recorder,
     ),
@@ -143,7 +143,7 @@ function opayoAdminCall(
 }
 
 const opayoTest = opayoAdminCall((deps, admin, recorder) =>
-  deps.opayo.testConnection(admin, recorder),
+  deps.clients.Opayo.testConnection(admin, recorder),
 );
 
 /** Registers this server's address with Opayo (`addValidIPs`) with the given admin credentials. */
@@ -157,7 +157,7 @@ async function registerOpayoIp(
   if (outgoing.ip === null) return { success: false, errorCode: null, detail: outgoing.problem };
   const ip = outgoing.ip;
   const register = opayoAdminCall((deps, admin, recorder) =>
-    deps.opayo.registerIp({ ...admin, ip, note: 'Ledgerline' }, recorder),
+    deps.clients.Opayo.registerIp({ ...admin, ip, note: 'Ledgerline' }, recorder),
   );
   return opayoResult(await runTest(c, register, db, scope, input));
 }

@@ -36,7 +36,7 @@ async function goCardlessStart(
   scope: DatasetScope,
   owner: StateOwner,
 ): Promise<{ url: string; state: string }> {
-  const { goCardless } = c.deps;
+  const goCardless = c.deps.clients.GoCardless;
   // A server without the partner app's credentials cannot start the flow: a clear 422, not a 500.
   if (!goCardless.isConfigured())
     throw new AppError(422, 'Unprocessable Content', goCardlessNotConfigured, {
@@ -57,7 +57,8 @@ async function goCardlessComplete(
   owner: StateOwner,
   input: { code: string; state: string },
 ): Promise<GoCardlessCompleteResult> {
-  const { goCardless, providers, repository, events } = c.deps;
+  const { providers, repository, events } = c.deps;
+  const goCardless = c.deps.clients.GoCardless;
   const { code } = input;
   // The state this caller was given, spent before the code reaches GoCardless.
   await db.record((tx) => spendState(tx, scope, owner, 'GoCardless', input.state));
@@ -100,7 +101,7 @@ async function goCardlessCreditor(
   scope: DatasetScope,
   id: string,
 ): Promise<GoCardlessCreditorInfo> {
-  const { goCardless } = c.deps;
+  const goCardless = c.deps.clients.GoCardless;
   const { row, credentials } = await db.read((tx) =>
     c.configurationOf(tx, scope, id, 'GoCardless'),
   );

@@ -15,7 +15,7 @@ const columns = {
   status: events.status,
 };
 
-/** A configuration's provider events (issue 12); every method takes the company scope. */
+/** A configuration's provider events; every method takes the company scope. */
 export function createPaymentProviderEventsRepository() {
   return {
     async insert(

@@ -11,7 +11,7 @@ import {
 import { datasetScopeOf } from '../../platform/scope.js';
 import type { PaymentProviderEventsService } from './payment-provider-events.service.js';
 
-/** Issue 12: what the providers said about a configuration (its provider data dialog). */
+/** What the providers said about a configuration (its provider data dialog). */
 export async function paymentProviderEventsRoutes(
   app: FastifyInstance,
   options: { events: PaymentProviderEventsService },

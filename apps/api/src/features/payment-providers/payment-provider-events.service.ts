@@ -9,7 +9,7 @@ import type { PaymentProviderEventsRepository } from './payment-provider-events.
 import type { DatasetScope } from '../../platform/scope.js';
 import type { PaymentProvidersRepository } from './payment-providers.repository.js';
 
-/** Issue 12: a configuration's provider events, for its provider data dialog. */
+/** A configuration's provider events, for its provider data dialog. */
 export function createPaymentProviderEventsService(deps: {
   providers: PaymentProvidersRepository;
   events: PaymentProviderEventsRepository;

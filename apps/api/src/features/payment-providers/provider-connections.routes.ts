@@ -57,7 +57,7 @@ interface RouteContext {
   transactionsOf: (request: FastifyRequest) => Transactions;
 }
 
-function getStripeKeysRoute(r: Router, { connections }: RouteContext) {
+function stripeKeysRoute(r: Router, { connections }: RouteContext) {
   r.get(
     '/api/v0/stripe/keys',
     {
@@ -72,10 +72,7 @@ function getStripeKeysRoute(r: Router, { connections }: RouteContext) {
   );
 }
 
-function postStripeAccountConnectStartRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function stripeConnectStartRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/account/connect/start',
     {
@@ -105,7 +102,7 @@ function postStripeAccountConnectStartRoute(
   );
 }
 
-function postStripeAccountConnectRoute(r: Router, { connections, transactionsOf }: RouteContext) {
+function stripeConnectRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/account/connect',
     {
@@ -134,10 +131,7 @@ function postStripeAccountConnectRoute(r: Router, { connections, transactionsOf 
   );
 }
 
-function getStripePaymentProviderAccountRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function stripeAccountRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.get(
     '/api/v0/stripe/payment-provider/:id/account',
     {
@@ -159,10 +153,7 @@ function getStripePaymentProviderAccountRoute(
   );
 }
 
-function postStripePaymentProviderAccountDisconnectRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function stripeDisconnectRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/payment-provider/:id/account/disconnect',
     {
@@ -185,10 +176,7 @@ function postStripePaymentProviderAccountDisconnectRoute(
   );
 }
 
-function postGocardlessAuthoriseStartRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function goCardlessStartRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/gocardless/authorise/start',
     {
@@ -210,10 +198,7 @@ function postGocardlessAuthoriseStartRoute(
   );
 }
 
-function postGocardlessAuthoriseCompleteRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function goCardlessCompleteRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/gocardless/authorise/complete',
     {
@@ -241,10 +226,7 @@ function postGocardlessAuthoriseCompleteRoute(
   );
 }
 
-function getGocardlessPaymentProviderCreditorRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function goCardlessCreditorRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.get(
     '/api/v0/gocardless/payment-provider/:id/creditor',
     {
@@ -265,10 +247,7 @@ function getGocardlessPaymentProviderCreditorRoute(
   );
 }
 
-function postTransafeAdminTestConnectionRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function tranSafeTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/transafe/admin/test-connection',
     {
@@ -286,10 +265,7 @@ function postTransafeAdminTestConnectionRoute(
   );
 }
 
-function postTruelayerAdminTestConnectionRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function trueLayerTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/truelayer/admin/test-connection',
     {
@@ -308,10 +284,7 @@ function postTruelayerAdminTestConnectionRoute(
   );
 }
 
-function postOppwaAdminTestConnectionRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function oppwaTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/oppwa/admin/test-connection',
     {
@@ -331,10 +304,7 @@ function postOppwaAdminTestConnectionRoute(
   );
 }
 
-function postOpayoAdminTestConnectionRoute(
-  r: Router,
-  { connections, transactionsOf }: RouteContext,
-) {
+function opayoTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/opayo/admin/test-connection',
     {
@@ -352,7 +322,7 @@ function postOpayoAdminTestConnectionRoute(
   );
 }
 
-function postOpayoAdminRegisterIpRoute(r: Router, { connections, transactionsOf }: RouteContext) {
+function opayoRegisterIpRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/opayo/admin/register-ip',
     {
@@ -383,17 +353,17 @@ export async function providerConnectionsRoutes(
   const transactionsOf = (request: FastifyRequest) => transactionsFor(options.database, request);
 
   const context: RouteContext = { connections, transactionsOf };
-  getStripeKeysRoute(r, context);
-  postStripeAccountConnectStartRoute(r, context);
-  postStripeAccountConnectRoute(r, context);
-  getStripePaymentProviderAccountRoute(r, context);
-  postStripePaymentProviderAccountDisconnectRoute(r, context);
-  postGocardlessAuthoriseStartRoute(r, context);
-  postGocardlessAuthoriseCompleteRoute(r, context);
-  getGocardlessPaymentProviderCreditorRoute(r, context);
-  postTransafeAdminTestConnectionRoute(r, context);
-  postTruelayerAdminTestConnectionRoute(r, context);
-  postOppwaAdminTestConnectionRoute(r, context);
-  postOpayoAdminTestConnectionRoute(r, context);
-  postOpayoAdminRegisterIpRoute(r, context);
+  stripeKeysRoute(r, context);
+  stripeConnectStartRoute(r, context);
+  stripeConnectRoute(r, context);
+  stripeAccountRoute(r, context);
+  stripeDisconnectRoute(r, context);
+  goCardlessStartRoute(r, context);
+  goCardlessCompleteRoute(r, context);
+  goCardlessCreditorRoute(r, context);
+  tranSafeTestRoute(r, context);
+  trueLayerTestRoute(r, context);
+  oppwaTestRoute(r, context);
+  opayoTestRoute(r, context);
+  opayoRegisterIpRoute(r, context);
 }

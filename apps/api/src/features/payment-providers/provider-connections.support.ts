@@ -7,17 +7,11 @@ import { createHash } from 'node:crypto';
 import type { Tx } from '../../db/client.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
 import { AppError } from '../../platform/errors.js';
-import {
-  GoCardlessError,
-  type GoCardlessConnect,
-} from '../../providers/gocardless/gocardless.connect.js';
+import { GoCardlessError } from '../../providers/gocardless/gocardless.connect.js';
 import { ProviderUnreachableError } from '../../providers/http.js';
-import type { ExchangeRecorder } from '../../providers/recorded-fetch.js';
-import type { OpayoAdmin } from '../../providers/opayo/opayo.admin.js';
 import type { OutgoingIp } from '../../providers/opayo/outgoing-ip.js';
-import { StripeError, type StripeConnect } from '../../providers/stripe/stripe.connect.js';
-import type { TranSafeAdmin } from '../../providers/transafe/transafe.admin.js';
-import type { OppwaAdmin } from '../../providers/oppwa/oppwa.admin.js';
+import type { ProviderClients } from '../../providers/registry.js';
+import { StripeError } from '../../providers/stripe/stripe.connect.js';
 import type { DatasetScope } from '../../platform/scope.js';
 import type { PaymentProvidersService } from './payment-providers.service.js';
 import type { PaymentProvidersRepository } from './payment-providers.repository.js';
@@ -41,17 +35,8 @@ export interface ProviderConnectionsDeps {
   providers: PaymentProvidersService;
   repository: PaymentProvidersRepository;
   events: PaymentProviderEventsRepository;
-  stripe: StripeConnect;
-  goCardless: GoCardlessConnect;
-  opayo: OpayoAdmin;
-  tranSafe: TranSafeAdmin;
-  oppwa: OppwaAdmin;
-  trueLayer: {
-    token(
-      configuration: { credentials: Record<string, unknown> },
-      recorder?: ExchangeRecorder,
-    ): Promise<string>;
-  };
+  /** The providers' connection clients (providers/registry.ts). */
+  clients: ProviderClients;
   publicUrl: string;
   /** The address Opayo sees this server's calls from (providers/opayo/outgoing-ip.ts). */
   opayoServerIp: () => Promise<OutgoingIp>;

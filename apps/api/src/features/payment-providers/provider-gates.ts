@@ -11,7 +11,7 @@ import { UnprocessableError } from '../../platform/errors.js';
 import type { DatasetScope } from '../../platform/scope.js';
 
 /**
- * Issue 20 items 2 and 3: which provider kinds a company may configure and offer. A kind needs
+ * Which provider kinds a company may configure and offer. A kind needs
  * its `<Name>Provider` flag (on unless an operator or FEATURE_FLAGS turns it off), a beta kind
  * the tenant setting ShowBetaPaymentProviders 'true', a test-only kind (the Sandbox) a demo
  * company; Opayo's integrated form (Pi) needs the OpayoPi flag unless the configuration already

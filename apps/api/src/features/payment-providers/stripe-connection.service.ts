@@ -34,7 +34,7 @@ function stripeCreateBody(c: ConnectionSupport, name: string) {
     name,
     enabled: true,
     displayPriority: 0,
-    isTest: c.deps.stripe.isTestMode(),
+    isTest: c.deps.clients.Stripe.isTestMode(),
     settings: {
       useStripeCustomer: true,
       storePayerPaymentMethod: true,
@@ -55,7 +55,7 @@ async function stripeStart(
   owner: StateOwner,
   paymentProviderId: string | null,
 ): Promise<{ url: string; state: string }> {
-  const { stripe } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   const clientId = stripe.clientId();
   if (!clientId)
     throw new AppError(422, 'Unprocessable Content', stripeConnectNotConfigured, {
@@ -93,7 +93,8 @@ async function saveStripeAccount(
     exchanges: Parameters<ConnectionSupport['keep']>[3];
   },
 ): Promise<string> {
-  const { providers, repository, events, stripe } = c.deps;
+  const { providers, repository, events } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   const { configurationId, account } = input;
   const serverCredentials: Credentials = {
     stripeAccountId: account.id,
@@ -127,7 +128,7 @@ async function stripeConnect(
   owner: StateOwner,
   input: { code: string; state: string },
 ): Promise<StripeConnectResult> {
-  const { stripe } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   const parts = input.state.split('|');
   if (parts.length < 2) throw badRequest(messages.stateTwoItems);
   const [configurationId = '', mode, testOrLive] = parts;
@@ -173,7 +174,7 @@ async function stripeAccount(
   scope: DatasetScope,
   id: string,
 ): Promise<StripeAccountInfo> {
-  const { stripe } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   const { row, credentials } = await db.read((tx) => c.configurationOf(tx, scope, id, 'Stripe'));
   const accountId = credentials.stripeAccountId;
   if (typeof accountId !== 'string' || accountId === '') throw notConnected();
@@ -203,7 +204,8 @@ async function stripeDisconnect(
   scope: DatasetScope,
   id: string,
 ): Promise<void> {
-  const { providers, events, stripe } = c.deps;
+  const { providers, events } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   const { row, credentials } = await db.read((tx) => c.configurationOf(tx, scope, id, 'Stripe'));
   const accountId = credentials.stripeAccountId;
   if (typeof accountId !== 'string' || accountId === '') throw notConnected();
@@ -228,7 +230,7 @@ async function stripeDisconnect(
 
 /** spec 3 §4 the card provider's account link: keys, start, return, account, disconnect. */
 export function createStripeConnection(c: ConnectionSupport) {
-  const { stripe } = c.deps;
+  const stripe = c.deps.clients.Stripe;
   return {
     stripeKeys: (): StripeKeys => ({
       isTestMode: stripe.isTestMode(),

@@ -142,7 +142,7 @@ function errorOf(body: GoCardlessError | null, answer: ProviderAnswer): string {
 }
 
 /**
- * GoCardless for the payer page (issue 14), on the merchant's access token from the OAuth
+ * GoCardless for the payer page, on the merchant's access token from the OAuth
  * connection: a billing request (a payment request of the amount in pence, with a mandate request
  * it may fall back to) and a billing request flow whose authorisation_url the payer is sent to.
  * status() reads the billing request, then its payment once there is one; verifyNotification()

@@ -16,7 +16,7 @@ import Big from 'big.js';
 import { minorUnits } from '../money.js';
 
 /**
- * Opayo Pi on the payer page (issues 12 and 14, docs/decisions/090-opayo-pi-on-the-payer-page.md "Opayo Pi on the payer page"):
+ * Opayo Pi on the payer page (docs/decisions/090-opayo-pi-on-the-payer-page.md "Opayo Pi on the payer page"):
  * a merchant session key for the page's Opayo.js drop-in, then the card identifier it gives
  * charged by the server (`POST /api/v1/transactions`), and a 3-D Secure challenge completed with
  * the issuer's `cres` (`POST /api/v1/transactions/{id}/3d-secure-challenge`).
@@ -52,7 +52,7 @@ const piMessages: Partial<Record<CheckoutPaymentStatus, string>> = {
 const cut = (value: string, length: number) => value.trim().slice(0, length);
 
 /**
- * What Pi says it took (issue 20 item 10): `amount.totalAmount` in minor units, as a decimal
+ * What Pi says it took: `amount.totalAmount` in minor units, as a decimal
  * string in major units with the currency's decimals, and the currency; absent when not said.
  */
 export function piAmountOf(

@@ -18,17 +18,44 @@ const endsWith = (amount: string, cents: string) => amount.replace(/0+$/, '').en
  * `created`), finished later by a signed Sandbox notification naming its refund reference.
  */
 export function createSandboxAdapter(): PaymentProviderAdapter {
-  function outcome(kind: 'capture' | 'cancel', call: PendingPaymentCall, declined: string | null): ProviderOutcome {
+  function outcome(
+    kind: 'capture' | 'cancel',
+    call: PendingPaymentCall,
+    declined: string | null,
+  ): ProviderOutcome {
     const recordId = `sbx_${kind}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const answer = declined
-      ? { id: recordId, object: kind, status: 'declined', error: { code: 'amount_declined', message: declined } }
-      : { id: recordId, object: kind, status: kind === 'capture' ? 'succeeded' : 'canceled', amount: call.amount, currency: call.currency };
+      ? {
+          id: recordId,
+          object: kind,
+          status: 'declined',
+          error: { code: 'amount_declined', message: declined },
+        }
+      : {
+          id: recordId,
+          object: kind,
+          status: kind === 'capture' ? 'succeeded' : 'canceled',
+          amount: call.amount,
+          currency: call.currency,
+        };
     const exchange = {
       eventType: kind === 'capture' ? 'payment.capture' : 'payment.cancel',
       recordType: kind,
       recordId,
       status: answer.status,
-      payload: JSON.stringify({ request: { reference: call.providerReference, amount: call.amount, currency: call.currency, note: call.note }, response: answer }, null, 2),
+      payload: JSON.stringify(
+        {
+          request: {
+            reference: call.providerReference,
+            amount: call.amount,
+            currency: call.currency,
+            note: call.note,
+          },
+          response: answer,
+        },
+        null,
+        2,
+      ),
     };
     return declined ? { ok: false, errorMessage: declined, exchange } : { ok: true, exchange };
   }
@@ -36,7 +63,9 @@ export function createSandboxAdapter(): PaymentProviderAdapter {
   return {
     name: 'Sandbox',
     async capture(call) {
-      const declined = call.amount.replace(/0+$/, '').endsWith('.99') ? 'The sandbox provider declined the capture (amounts ending in .99 are declined).' : null;
+      const declined = call.amount.replace(/0+$/, '').endsWith('.99')
+        ? 'The sandbox provider declined the capture (amounts ending in .99 are declined).'
+        : null;
       return outcome('capture', call, declined);
     },
     async cancel(call) {
@@ -51,13 +80,34 @@ export function createSandboxAdapter(): PaymentProviderAdapter {
       const status = declined ? 'declined' : pending ? 'pending' : 'succeeded';
       const answer = declined
         ? { object: 'refund', status, error: { code: 'refund_declined', message: declined } }
-        : { id: refundReference, object: 'refund', status, amount: call.amount, currency: call.currency, payment: call.providerReference, metadata: { refundTransactionId: call.refundTransactionId } };
+        : {
+            id: refundReference,
+            object: 'refund',
+            status,
+            amount: call.amount,
+            currency: call.currency,
+            payment: call.providerReference,
+            metadata: { refundTransactionId: call.refundTransactionId },
+          };
       const exchange = {
         eventType: 'refund.create',
         recordType: 'refund',
         recordId: declined ? null : refundReference,
         status,
-        payload: JSON.stringify({ request: { payment: call.providerReference, amount: call.amount, currency: call.currency, reason: call.reason, idempotencyKey: call.refundTransactionId }, response: answer }, null, 2),
+        payload: JSON.stringify(
+          {
+            request: {
+              payment: call.providerReference,
+              amount: call.amount,
+              currency: call.currency,
+              reason: call.reason,
+              idempotencyKey: call.refundTransactionId,
+            },
+            response: answer,
+          },
+          null,
+          2,
+        ),
       };
       return declined
         ? { ok: false, errorMessage: declined, exchange }

@@ -9,7 +9,7 @@ import type {
 /**
  * The header a Sandbox notification carries: `t=<unix seconds>,sha256=<hex HMAC-SHA256 of
  * "{t}.{raw body}">`, as Stripe-Signature does: the time is signed with the body, so a
- * notification replayed later is refused (issue 20 item 11).
+ * notification replayed later is refused.
  */
 export const sandboxSignatureHeader = 'sandbox-signature';
 /** How far a notification's signed time may be from ours, either way (seconds). */
@@ -111,12 +111,12 @@ function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent
 }
 
 /**
- * Ledgerline's own test provider on the payer page (issue 14): the page shows its test card form
+ * Ledgerline's own test provider on the payer page: the page shows its test card form
  * (POST pay/{id}/payments/{paymentId}/sandbox), so a checkout starts without leaving the site and
  * no money moves. It sends no status of its own (the card form decides at once); its notifications
  * are signed JSON `{ id, type, data: { paymentId, reference, status, message } }` with the
  * configuration's secret, so the notification path is tried end to end without a real provider.
- * Issue 19: `data.refund` reports a refund (one staff made, by its reference, or one of its own),
+ * `data.refund` reports a refund (one staff made, by its reference, or one of its own),
  * `data.dispute` a dispute or chargeback, `data.lateFailure: true` with status Failed a payment
  * whose money went back after it had succeeded (docs/api.md "Sandbox provider").
  */

@@ -132,7 +132,7 @@ const intentIdOf = (session: CheckoutSession): string | null =>
     : (intentOf(session)?.id ?? null);
 
 /**
- * spec 3 §2 card options on the session (issue 21 item 31). Use-customer: Checkout makes a
+ * spec 3 §2 card options on the session. Use-customer: Checkout makes a
  * Customer for the payer (`customer_creation=always`; payment mode makes none unless it must).
  * A card is saved only when the configuration stores cards and the payer ticked the page's box:
  * `payment_intent_data[setup_future_usage]=off_session` attaches it to that Customer for later
@@ -153,7 +153,7 @@ function cardOptionsOf(settings: Record<string, unknown>, payerAgreed: boolean) 
 
 /**
  * Stripe Checkout on the merchant's connected account (Stripe-Account header: a direct charge),
- * for the payer page (issue 14). start() makes a Checkout Session in payment mode with one line
+ * for the payer page. start() makes a Checkout Session in payment mode with one line
  * of the amount (manual capture for Reserve) and sends the payer to its url; status() reads the
  * session, or the payment intent once it is known; verifyNotification() checks Stripe-Signature
  * against the platform's Connect endpoint secret (STRIPE_WEBHOOK_SECRET).

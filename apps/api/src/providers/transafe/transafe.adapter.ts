@@ -89,7 +89,7 @@ export function createTranSafeAdapter(options: {
     name: 'TranSafe',
     capture: (call) => act('capture', call),
     cancel: (call) => act('cancel', call),
-    // Issue 19: refund, or reversal of a whole unsettled payment (transafe.refund.ts).
+    // Refund, or reversal of a whole unsettled payment (transafe.refund.ts).
     refund: (call) =>
       call.configuration
         ? tranSafeRefund(call, {
