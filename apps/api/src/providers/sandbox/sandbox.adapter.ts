@@ -10,6 +10,49 @@ import type {
 /** The Sandbox's test amounts (docs/api.md "Sandbox provider"): by the amount's last cents. */
 const endsWith = (amount: string, cents: string) => amount.replace(/0+$/, '').endsWith(cents);
 
+/** What the Sandbox answers a capture or a cancel: declined with a reason, or done. */
+function outcome(
+  kind: 'capture' | 'cancel',
+  call: PendingPaymentCall,
+  declined: string | null,
+): ProviderOutcome {
+  const recordId = `sbx_${kind}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const answer = declined
+    ? {
+        id: recordId,
+        object: kind,
+        status: 'declined',
+        error: { code: 'amount_declined', message: declined },
+      }
+    : {
+        id: recordId,
+        object: kind,
+        status: kind === 'capture' ? 'succeeded' : 'canceled',
+        amount: call.amount,
+        currency: call.currency,
+      };
+  const exchange = {
+    eventType: kind === 'capture' ? 'payment.capture' : 'payment.cancel',
+    recordType: kind,
+    recordId,
+    status: answer.status,
+    payload: JSON.stringify(
+      {
+        request: {
+          reference: call.providerReference,
+          amount: call.amount,
+          currency: call.currency,
+          note: call.note,
+        },
+        response: answer,
+      },
+      null,
+      2,
+    ),
+  };
+  return declined ? { ok: false, errorMessage: declined, exchange } : { ok: true, exchange };
+}
+
 /**
  * Ledgerline's own test provider, used by demo companies and tests: it answers at once and never
  * moves money. Like card providers' test cards it declines on purpose: a capture of an amount
@@ -18,48 +61,6 @@ const endsWith = (amount: string, cents: string) => amount.replace(/0+$/, '').en
  * `created`), finished later by a signed Sandbox notification naming its refund reference.
  */
 export function createSandboxAdapter(): PaymentProviderAdapter {
-  function outcome(
-    kind: 'capture' | 'cancel',
-    call: PendingPaymentCall,
-    declined: string | null,
-  ): ProviderOutcome {
-    const recordId = `sbx_${kind}_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    const answer = declined
-      ? {
-          id: recordId,
-          object: kind,
-          status: 'declined',
-          error: { code: 'amount_declined', message: declined },
-        }
-      : {
-          id: recordId,
-          object: kind,
-          status: kind === 'capture' ? 'succeeded' : 'canceled',
-          amount: call.amount,
-          currency: call.currency,
-        };
-    const exchange = {
-      eventType: kind === 'capture' ? 'payment.capture' : 'payment.cancel',
-      recordType: kind,
-      recordId,
-      status: answer.status,
-      payload: JSON.stringify(
-        {
-          request: {
-            reference: call.providerReference,
-            amount: call.amount,
-            currency: call.currency,
-            note: call.note,
-          },
-          response: answer,
-        },
-        null,
-        2,
-      ),
-    };
-    return declined ? { ok: false, errorMessage: declined, exchange } : { ok: true, exchange };
-  }
-
   return {
     name: 'Sandbox',
     async capture(call) {

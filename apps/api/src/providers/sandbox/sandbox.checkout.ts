@@ -1,6 +1,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type {
   CheckoutAdapter,
+  CheckoutStart,
+  CheckoutStartInput,
   CheckoutPaymentStatus,
   NotificationEvent,
   VerifiedNotification,
@@ -110,6 +112,34 @@ function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent
   };
 }
 
+/** A checkout of the Sandbox: its reference, and the test card form next. */
+async function sandboxStart(input: CheckoutStartInput): Promise<CheckoutStart> {
+  const reference = `sbx_pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+  return {
+    next: { kind: 'sandbox' },
+    providerReference: reference,
+    exchange: {
+      eventType: 'payment.created',
+      recordType: 'payment',
+      recordId: reference,
+      status: 'requires_payment_method',
+      payload: JSON.stringify(
+        {
+          request: {
+            amount: input.amount,
+            currency: input.currency,
+            captureType: input.captureType,
+            reference: input.ledgerlineReference,
+          },
+          response: { id: reference, object: 'payment', status: 'requires_payment_method' },
+        },
+        null,
+        2,
+      ),
+    },
+  };
+}
+
 /**
  * Ledgerline's own test provider on the payer page: the page shows its test card form
  * (POST pay/{id}/payments/{paymentId}/sandbox), so a checkout starts without leaving the site and
@@ -128,32 +158,7 @@ export function createSandboxCheckout(options: {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   return {
     name: 'Sandbox',
-    async start(input) {
-      const reference = `sbx_pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-      return {
-        next: { kind: 'sandbox' },
-        providerReference: reference,
-        exchange: {
-          eventType: 'payment.created',
-          recordType: 'payment',
-          recordId: reference,
-          status: 'requires_payment_method',
-          payload: JSON.stringify(
-            {
-              request: {
-                amount: input.amount,
-                currency: input.currency,
-                captureType: input.captureType,
-                reference: input.ledgerlineReference,
-              },
-              response: { id: reference, object: 'payment', status: 'requires_payment_method' },
-            },
-            null,
-            2,
-          ),
-        },
-      };
-    },
+    start: sandboxStart,
     async status(input) {
       // The Sandbox keeps no state of its own: the card form settles the payment directly.
       return {
