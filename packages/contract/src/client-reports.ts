@@ -1,5 +1,5 @@
 /*
- * The client reports' limits, names and ratings without zod (issue 21 item 12): the site's first
+ * The client reports' limits, names and ratings without zod: the site's first
  * load reads them and must not carry zod (docs/architecture.md "Site"). Their schemas:
  * schemas/client-reports.ts.
  */

@@ -25,7 +25,7 @@ export const permissions = [
   'ChangeAllocatedStatus',
   'CancelPendingPayment',
   'CapturePendingPayment',
-  // Not in the spec (issue 19, docs/decisions/114-refunds-are-an-administrator-s-and-a-refund-is-a.md "Refunds are an Administrator's"): give money
+  // Not in the spec (docs/decisions/114-refunds-are-an-administrator-s-and-a-refund-is-a.md "Refunds are an Administrator's"): give money
   // back through the payment's provider. Administrators only: it moves money out.
   'RefundPayment',
   // Not in the spec (docs/decisions/020-erp-data-writes.md, "ERP data writes"): pushing banks, accounts and

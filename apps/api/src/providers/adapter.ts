@@ -32,10 +32,12 @@ export interface ProviderExchange {
   payload: string;
 }
 
-export type ProviderOutcome = ({ ok: true } | { ok: false; errorMessage: string }) & { exchange: ProviderExchange };
+export type ProviderOutcome = ({ ok: true } | { ok: false; errorMessage: string }) & {
+  exchange: ProviderExchange;
+};
 
 /**
- * Issue 19: give money back through the provider's own refund API. `amount` (inherited) is what
+ * Give money back through the provider's own refund API. `amount` (inherited) is what
  * to refund now, a decimal string in major units, never more than what is left of the payment
  * (the books check that before the call).
  */

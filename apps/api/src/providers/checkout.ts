@@ -2,7 +2,7 @@ import type { PaymentNextStep } from '@ledgerline/contract';
 import type { ProviderExchange } from './adapter.js';
 
 /**
- * How a payer pays through a provider (issue 14): start a checkout, learn its outcome, and read
+ * How a payer pays through a provider: start a checkout, learn its outcome, and read
  * the provider's signed notifications. One adapter per provider; the payer-page service calls
  * them between transactions, never inside one (style.md §7).
  */
@@ -37,12 +37,12 @@ export interface CheckoutStartInput {
     emailAddress?: string;
     /**
      * ISO 3166-1 alpha-2 of the payer's address. The payer page asks for no address, so it is the
-     * company's default country (spec 3 §3 preferences; issue 21 item 28); GB when absent.
+     * company's default country (spec 3 §3 preferences); GB when absent.
      */
     country?: string;
   };
   /**
-   * Store the card for later payments (issue 21 item 31): true only when the configuration stores
+   * Store the card for later payments: true only when the configuration stores
    * cards and the payer ticked the page's box. Absent or false: the card serves this payment only.
    */
   saveCard?: boolean;
@@ -83,7 +83,7 @@ export interface CheckoutStatus {
   /**
    * Our payment transaction id as the provider's answer names it (Stripe's metadata, OPPWA's
    * merchantTransactionId), or null when it names none. An answer found through an id from the
-   * return URL settles a payment only when it names that payment (issue 20 item 10).
+   * return URL settles a payment only when it names that payment.
    */
   paymentTransactionId?: string | null;
   paymentMethodType?: 'Card' | 'BankTransfer' | 'BankDebit' | null;
@@ -92,7 +92,7 @@ export interface CheckoutStatus {
   /**
    * What the provider says it took or reserved (major units, decimal string) and in which
    * currency, where its answer carries them: the books refuse and record a mismatch with the
-   * payment's own amount or currency (issue 20 item 10).
+   * payment's own amount or currency.
    */
   amount?: string | null;
   currency?: string | null;
@@ -130,16 +130,16 @@ export interface NotificationEvent {
   /**
    * A status move that comes after the payment had succeeded (GoCardless `failed` after
    * `confirmed`/`paid_out`, `late_failure_settled`): the money is gone again. Only with this flag
-   * may a notification move a Paid payment to Failed (issue 19).
+   * may a notification move a Paid payment to Failed.
    */
   lateFailure?: boolean;
   /** A refund the event reports: provider-initiated, or the outcome of one staff asked for. */
   refund?: NotificationRefund;
-  /** A dispute or chargeback the event reports (issue 19). */
+  /** A dispute or chargeback the event reports. */
   dispute?: NotificationDispute;
 }
 
-/** A refund as a notification reports it (issue 19; reference/providers.md "Refunds"). */
+/** A refund as a notification reports it (reference/providers.md "Refunds"). */
 export interface NotificationRefund {
   /** The provider's refund id: matches a refund staff made (RefundOutcome.refundReference). */
   refundReference: string;

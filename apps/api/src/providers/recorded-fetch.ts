@@ -2,7 +2,7 @@ import type { ProviderExchange } from './adapter.js';
 import { exchangeOf } from './exchange.js';
 import { providerFetch, ProviderUnreachableError, type ProviderAnswer } from './http.js';
 
-/** Receives the exchange a configuration call made, for its provider event (issue 12). */
+/** Receives the exchange a configuration call made, for its provider event. */
 export type ExchangeRecorder = (exchange: ProviderExchange) => void;
 
 /** What stands in a provider event for a secret, as in a payment's events (opayo.server.ts). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createCheckoutRegistry } from '../../src/providers/checkout.js';
-import { createCheckoutAdapters } from '../../src/providers/checkouts.js';
+import { createCheckoutAdapters } from '../../src/providers/registry.js';
 
 describe('createCheckoutAdapters', () => {
   it('lists a checkout for each real provider it can pay through, found by the configuration kind', () => {

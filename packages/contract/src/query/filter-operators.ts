@@ -3,7 +3,7 @@ export const filterOperatorsByType = {
   string: ['ct', 'nct', 'sw', 'ew', 'eq', 'neq'],
   number: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
   date: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
-  /** A calendar day (a SQL `date`): compared as a day, never as an instant (issue 10 item 2). */
+  /** A calendar day (a SQL `date`): compared as a day, never as an instant. */
   day: ['eq', 'neq', 'gt', 'ge', 'lt', 'le'],
   enum: ['eq', 'neq'],
   uuid: ['eq', 'neq'],

@@ -166,7 +166,7 @@ describe('query schemas', () => {
   });
 });
 
-describe('search (issue 22 item 6)', () => {
+describe('search', () => {
   const searchable = defineQueryFields(
     {
       reference: { type: 'string', sortable: true, filterable: true },

@@ -82,7 +82,7 @@ export function searchAmount(text: string): string | undefined {
 }
 
 /**
- * The search box (issue 22 item 6): the words are found in any of the list's search fields, or,
+ * The search box: the words are found in any of the list's search fields, or,
  * when they read as an amount, the amount equals it. Empty words search nothing.
  */
 function parseSearch<F extends QueryFieldMap, E extends string>(

@@ -13,7 +13,7 @@ export interface QueryFieldOptions<F extends QueryFieldMap, E extends string> {
   defaultSort: SortText<F> | readonly SortText<F>[];
   /** Lower-case names the `expand` parameter may carry. */
   expand?: readonly E[];
-  /** What the list's search box reads (issue 22 item 6): filterable string fields and an amount. */
+  /** What the list's search box reads: filterable string fields and an amount. */
   search?: QuerySearchFields<FilterableField<F>>;
 }
 

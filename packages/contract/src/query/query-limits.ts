@@ -23,7 +23,7 @@ export const queryLimits = {
   sortTextMax: 500,
   expandTextMax: 500,
   cursorTextMax: 4_000,
-  /** The search box (issue 22 item 6): a reference, a name or an amount, never a paragraph. */
+  /** The search box: a reference, a name or an amount, never a paragraph. */
   searchTextMax: 100,
 } as const;
 

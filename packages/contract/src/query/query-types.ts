@@ -49,7 +49,7 @@ export type QueryFilter<K extends string = string> =
   | { field: K; type: 'boolean'; operator: EqualityOperator; value: boolean };
 
 /**
- * What a list's search box reads (issue 22 item 6): text fields it finds the words in, and the
+ * What a list's search box reads: text fields it finds the words in, and the
  * amount field it compares when the words are an amount.
  */
 export interface QuerySearchFields<K extends string = string> {
@@ -80,7 +80,7 @@ export interface PageQuery<F extends QueryFieldMap = QueryFieldMap, E extends st
   sort: QuerySort<SortableField<F>>[];
   filters: QueryFilter<FilterableField<F>>[];
   expand: E[];
-  /** The search box's words (issue 22 item 6); absent when empty. */
+  /** The search box's words; absent when empty. */
   search?: QuerySearch<FilterableField<F>>;
 }
 
@@ -90,6 +90,6 @@ export interface CursorQuery<F extends QueryFieldMap = QueryFieldMap> {
   itemsPerPage: number;
   sort: QuerySort<SortableField<F>>[];
   filters: QueryFilter<FilterableField<F>>[];
-  /** The search box's words (issue 22 item 6); absent when empty. */
+  /** The search box's words; absent when empty. */
   search?: QuerySearch<FilterableField<F>>;
 }

@@ -38,7 +38,7 @@ export function currencyDecimalPlaces(code: string): number {
 }
 
 /**
- * Issue 21 item 15: an amount saved in a currency has at most that currency's minor units (JPY 0,
+ * An amount saved in a currency has at most that currency's minor units (JPY 0,
  * GBP 2, KWD 3). The message naming the field, or null when the amount fits (docs/decisions/140-amounts-follow-the-currency-s-minor-units.md,
  * "Amounts follow the currency's minor units").
  */

@@ -15,7 +15,7 @@ export const accessKeySchema = z
   .meta({ id: 'AccessKey' });
 export type AccessKey = z.infer<typeof accessKeySchema>;
 
-/** GET access-keys?search= (issue 22 item 6): the keys grid's search box reads names and prefixes. */
+/** GET access-keys?search=: the keys grid's search box reads names and prefixes. */
 export const accessKeyQuery = defineQueryFields(
   {
     name: { type: 'string', sortable: true, filterable: true },

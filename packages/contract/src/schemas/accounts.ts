@@ -133,7 +133,7 @@ export const accountCountsSchema = z
     paymentTransactions: countSchema,
     paymentRequests: countSchema,
     payers: countSchema,
-    /** The reminders mailed to the account (issue 23), its Reminders tab's count (issue 22 item 13). */
+    /** The reminders mailed to the account, its Reminders tab's count. */
     reminders: countSchema,
   })
   .meta({ id: 'AccountCounts' });

@@ -40,7 +40,7 @@ export const resourceActivitiesMax = 100;
 /**
  * spec 3 §9 GET audit-logs: a cursor page of activities. The first page (no cursor) also says how
  * many activities the list holds, exact up to countExactLimit and estimated past it, for the
- * Activities tabs' counts (issue 22 item 13); later pages leave it out.
+ * Activities tabs' counts; later pages leave it out.
  */
 export const auditLogsPageSchema = cursorPageOf(auditActivitySchema).extend({
   count: countSchema.optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Calendar days (issue 10 item 2): transaction and due dates, a settlement offer's valid-from and
+ * Calendar days: transaction and due dates, a settlement offer's valid-from and
  * valid-until, a request's required-by date. They are days, not instants: stored as SQL `date`,
  * sent as `YYYY-MM-DD`, shown without any time-zone conversion. Only instants (created on, status
  * date-time) move with the user's time zone.
@@ -20,7 +20,12 @@ export function isCalendarDate(text: string): boolean {
 }
 
 /** A calendar day in an answer. */
-export const calendarDateSchema = z.iso.date().meta({ description: 'A calendar day, YYYY-MM-DD (no time, no time zone).', examples: ['2026-11-23'] });
+export const calendarDateSchema = z.iso
+  .date()
+  .meta({
+    description: 'A calendar day, YYYY-MM-DD (no time, no time zone).',
+    examples: ['2026-11-23'],
+  });
 
 /**
  * A calendar day as a client sends it: `YYYY-MM-DD`, or (for connectors written against the
@@ -31,9 +36,20 @@ export const calendarDateInput = (message: string) =>
   z
     .string({ message })
     .trim()
-    .refine((text) => isCalendarDate(text.slice(0, 10)) && (text.length === 10 || z.iso.datetime({ offset: true, local: true }).safeParse(text).success), message)
+    .refine(
+      (text) =>
+        isCalendarDate(text.slice(0, 10)) &&
+        (text.length === 10 ||
+          z.iso.datetime({ offset: true, local: true }).safeParse(text).success),
+      message,
+    )
     .transform((text) => text.slice(0, 10))
-    .meta({ description: 'A calendar day, YYYY-MM-DD; a date-time is accepted and its day taken as written.', examples: ['2026-11-23'] });
+    .meta({
+      description:
+        'A calendar day, YYYY-MM-DD; a date-time is accepted and its day taken as written.',
+      examples: ['2026-11-23'],
+    });
 
 /** Whether day `until` is not before day `from` (both YYYY-MM-DD; strings compare as days). */
-export const dayNotBefore = (from: string | null | undefined, until: string | null | undefined) => !from || !until || until >= from;
+export const dayNotBefore = (from: string | null | undefined, until: string | null | undefined) =>
+  !from || !until || until >= from;

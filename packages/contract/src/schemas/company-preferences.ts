@@ -33,9 +33,9 @@ export const companyPreferencesSchema = z
     defaultCountryId: z.number().int(),
     defaultEditPaymentStatus: z.enum(preferenceSwitches),
     allowTransactionCurrencyChange: z.enum(preferenceSwitches),
-    /** Issue 23: the reminder schedule of accounts that chose 'default'; null: none. */
+    /** The reminder schedule of accounts that chose 'default'; null: none. */
     defaultReminderScheduleId: z.uuid().nullable().default(null),
-    /** Issue 23: when the daily reminder run goes out (HH:MM in reminderTimeZone). */
+    /** When the daily reminder run goes out (HH:MM in reminderTimeZone). */
     reminderTime: z.string().default('09:00'),
     reminderTimeZone: z.string().default('Europe/London'),
   })

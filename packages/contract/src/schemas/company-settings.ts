@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paymentProviderNames } from './payment-providers.js';
+import { paymentProviderNames } from './payment-provider-types.js';
 
 /** spec 3 §5, §9 company limits; spec 1 §9 the logo's size and types. */
 export const companyDetailsLimits = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** Issue 10 item 9: every e-mail field is an e-mail address, checked the same on both sides. */
-export const emailAddressMessage = 'Email address must be a valid email address, e.g. jo@example.com.';
+/** Every e-mail field is an e-mail address, checked the same on both sides. */
+export const emailAddressMessage =
+  'Email address must be a valid email address, e.g. jo@example.com.';
 
 /**
  * An optional e-mail address: trimmed, at most `max` characters, empty or absent becomes null,

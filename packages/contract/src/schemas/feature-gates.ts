@@ -1,5 +1,5 @@
 import type { FeatureFlagName } from '../enums.js';
-import { paymentProviderType } from './payment-providers.js';
+import { paymentProviderType } from './payment-provider-types.js';
 
 /** What a route behind a feature flag answers while the flag is off (the site's own words). */
 const featureOffMessages: Record<FeatureFlagName, string> = {
@@ -12,7 +12,7 @@ const featureOffMessages: Record<FeatureFlagName, string> = {
 };
 
 /**
- * Issue 20 item 2 and 3: what the server answers when a feature flag, a tenant setting or the
+ * What the server answers when a feature flag, a tenant setting or the
  * company's type withholds a feature (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are
  * checked by the server"). A provider kind refused in a body is a 422 on `providerName` (the
  * form shows it inline); a route whose feature is off answers 404.

@@ -27,14 +27,14 @@ export const loginBody = z.object({ accessToken: z.string().min(1).max(16384) })
 
 /**
  * `GET /api/v0/invitations/accept`: the link an invitation mails when users sign in at an external
- * identity provider; its token is the single-use proof the first sign-in brings (issue 20 item 6).
+ * identity provider; its token is the single-use proof the first sign-in brings.
  */
 export const invitationAcceptQuery = z.object({
   token: z.string({ message: 'The invitation link is incomplete.' }).min(20).max(200),
 });
 
 /**
- * What the site needs to know of this installation (issue 21 items 11 and 12): where the
+ * What the site needs to know of this installation: where the
  * operator's terms of service and privacy policy live (null: none configured, the user menu
  * leaves the item out), and whether the site reports its errors and web vitals.
  */

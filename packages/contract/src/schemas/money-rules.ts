@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** What an accounting transaction costs if paid on a day: the money rules' quote (issue 11). */
+/** What an accounting transaction costs if paid on a day: the money rules' quote. */
 export const quotedOfferSchema = z
   .object({
     source: z.enum(['Manual', 'Generated']),

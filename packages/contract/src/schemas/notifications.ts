@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * spec 3 §3 known notifications; the first ones go to staff, the last three to the payer.
- * TenantPaymentDisputed is Ledgerline's own (issue 19): a dispute or chargeback opened or closed.
+ * TenantPaymentDisputed is Ledgerline's own: a dispute or chargeback opened or closed.
  */
 export const userNotificationNames = [
   'TenantPaymentSuccessful',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { feeLineSchema } from './money-rules.js';
 
 /**
- * The payer page (issue 14): `GET /api/v0/pay/{id}` and the calls it makes, all without sign-in.
+ * The payer page: `GET /api/v0/pay/{id}` and the calls it makes, all without sign-in.
  * Amounts are numbers in the request's currency, worked out by the server; the browser never
  * sends an amount it computed, only the part it asks to pay of an Account request that allows it.
  *
@@ -140,8 +140,8 @@ export const payPageSchema = z
     description: z.string().nullable(),
     customerName: z.string().nullable(),
     /**
-     * The request's billing contact, to fill the payer's name and e-mail in for them (issue 22
-     * item 15): the person the request was sent to. Null when the request has none.
+     * The request's billing contact, to fill the payer's name and e-mail in for them: the
+     * person the request was sent to. Null when the request has none.
      */
     billingContact: z
       .object({
@@ -197,7 +197,10 @@ export const startPaymentBodySchema = z
   .object({
     configurationId: z.uuid({ message: 'Choose how to pay' }),
     /** Only for requests with `partPayment`; otherwise the server's amount is used. */
-    amount: z.number({ message: 'Amount must be a number' }).positive('Amount must be greater than 0').optional(),
+    amount: z
+      .number({ message: 'Amount must be a number' })
+      .positive('Amount must be greater than 0')
+      .optional(),
     /**
      * Only for invoices the page shows as `editable`: what the payer pays of each (0 leaves out one
      * that is not required). Invoices not listed are paid in full.
@@ -285,7 +288,13 @@ export const startedPaymentSchema = z
 export type StartedPayment = z.infer<typeof startedPaymentSchema>;
 
 /** `GET /api/v0/pay/{id}/payments/{paymentId}`: the page polls this after the payer returns. */
-export const payPaymentOutcomes = ['Waiting', 'Succeeded', 'Reserved', 'Failed', 'Cancelled'] as const;
+export const payPaymentOutcomes = [
+  'Waiting',
+  'Succeeded',
+  'Reserved',
+  'Failed',
+  'Cancelled',
+] as const;
 export const payPaymentStatusSchema = z
   .object({
     paymentId: z.uuid(),

@@ -3,7 +3,7 @@ import { defineQueryFields } from '../query/query-fields.js';
 import { calendarDateSchema, isCalendarDate } from './calendar-date.js';
 
 /**
- * Issue 23: reminder schedules. A schedule is a name and steps; a step falls a number of days
+ * Reminder schedules. A schedule is a name and steps; a step falls a number of days
  * before (negative) or after (positive) an invoice's due date and carries the mail's template.
  */
 export const reminderPlaceholders = [
@@ -281,8 +281,7 @@ export const accountReminderSettingsBody = z
       .string({ message: reminderMessages.reminderChoice })
       .trim()
       .refine(
-        (value) =>
-          value === 'none' || value === 'default' || z.uuid().safeParse(value).success,
+        (value) => value === 'none' || value === 'default' || z.uuid().safeParse(value).success,
         reminderMessages.reminderChoice,
       ),
     remindersPaused: z.boolean({ message: reminderMessages.booleanRequired }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCalendarDate } from './calendar-date.js';
 
 /**
- * Issue 23: the aged receivables report. An account's debts aged by their due date (or, on the
+ * The aged receivables report. An account's debts aged by their due date (or, on the
  * TransactionDate basis, by the day they were raised) as of a calendar day, in one currency.
  */
 export const agingBases = ['DueDate', 'TransactionDate'] as const;
@@ -39,7 +39,7 @@ export const agedReceivablesQuery = z.object({
     .string({ message: reportMessages.asOf })
     .refine(isCalendarDate, reportMessages.asOf)
     .optional()
-    .describe("The day the debts are aged at, YYYY-MM-DD; today (UTC) when absent."),
+    .describe('The day the debts are aged at, YYYY-MM-DD; today (UTC) when absent.'),
   basis: z
     .enum(agingBases, { message: reportMessages.basis })
     .default('DueDate')
@@ -87,7 +87,9 @@ export const agedReceivablesRowSchema = z
   .meta({ id: 'AgedReceivablesRow' });
 export type AgedReceivablesRow = z.infer<typeof agedReceivablesRowSchema>;
 
-export const agedReceivablesTotalsSchema = z.object(bucketAmounts).meta({ id: 'AgedReceivablesTotals' });
+export const agedReceivablesTotalsSchema = z
+  .object(bucketAmounts)
+  .meta({ id: 'AgedReceivablesTotals' });
 export type AgedReceivablesTotals = z.infer<typeof agedReceivablesTotalsSchema>;
 
 export const agedReceivablesSchema = z
@@ -106,7 +108,7 @@ export const agedReceivablesSchema = z
   .meta({ id: 'AgedReceivables' });
 export type AgedReceivables = z.infer<typeof agedReceivablesSchema>;
 
-/** `GET dashboard/figures` query (issue 22 item 4, issue 23). */
+/** `GET dashboard/figures` query. */
 export const dashboardFiguresQuery = z.object({
   months: z.coerce
     .number<string | number>({ message: reportMessages.months })

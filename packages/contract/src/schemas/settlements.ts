@@ -152,7 +152,7 @@ export const settlementConfigurationBody = z
           path: ['amount'],
           message: settlementMessages.amountRequired,
         });
-      // Issue 19: an amount is money of one currency; without it, it would apply to every currency.
+      // An amount is money of one currency; without it, it would apply to every currency.
       if (!body.currency)
         ctx.addIssue({
           code: 'custom',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { payCompanySchema } from './pay.js';
 
 /**
- * Account statements (issue 23): `POST accounts/{id}/statement-link` issues a link to a public
+ * Account statements: `POST accounts/{id}/statement-link` issues a link to a public
  * page listing every open invoice of the account, worked out for today, where the payer ticks
  * some or all and pays them in one payment. Paying makes (or reuses) a Transaction payment request
  * of the invoices ticked, and the payer continues on its `/pay/{id}` page.

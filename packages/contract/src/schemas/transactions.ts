@@ -142,9 +142,18 @@ const contactBody = z.object({
   firstNames: contactText,
   surname: contactText,
   jobTitle: contactText,
-  emailAddress: optionalEmailAddress(transactionLimits.contactText, `Email address must be at most ${transactionLimits.contactText} characters.`),
+  emailAddress: optionalEmailAddress(
+    transactionLimits.contactText,
+    `Email address must be at most ${transactionLimits.contactText} characters.`,
+  ),
   emailAddresses: z
-    .array(z.string().trim().max(transactionLimits.contactText).pipe(z.email({ message: emailAddressMessage })))
+    .array(
+      z
+        .string()
+        .trim()
+        .max(transactionLimits.contactText)
+        .pipe(z.email({ message: emailAddressMessage })),
+    )
     .max(20)
     .nullish(),
   address: contactAddressBody.nullish(),
@@ -198,7 +207,7 @@ export const transactionPaymentAllocationSchema = z
     status: z.string(),
     entityType: z.string(),
     transactionId: z.uuid().nullable(),
-    /** The allocated transaction's reference, on a payment's detail (issue 22 item 8). */
+    /** The allocated transaction's reference, on a payment's detail. */
     transactionReference: z.string().nullable().optional(),
     accountId: z.uuid().nullable(),
     paymentTransactionId: z.uuid(),
@@ -356,91 +365,6 @@ export const matchExistingQuery = z.object({
     ),
 });
 
-/** spec 2 §5 settlement offer form: the fields both add and edit send. */
-const settlementOfferFields = {
-  type: z.enum(offerableSettlementOfferTypes, { message: transactionMessages.offerTypeRequired }),
-  description: z
-    .string()
-    .trim()
-    .max(transactionLimits.offerDescription, transactionMessages.offerDescriptionTooLong)
-    .nullish()
-    .transform((value) => (value ? value : null)),
-  validFrom: calendarDateInput('Valid From must be a date (YYYY-MM-DD).').nullish(),
-  validUntil: calendarDateInput('Valid To must be a date (YYYY-MM-DD).').nullish(),
-  amount: z
-    .number({ message: transactionMessages.offerAmountRequired })
-    .min(0, transactionMessages.offerAmountRange)
-    .nullish(),
-  percentageDiscount: z
-    .number({ message: transactionMessages.offerPercentageRequired })
-    .min(0, transactionMessages.offerPercentageRange)
-    .max(100, transactionMessages.offerPercentageRange)
-    .nullish(),
-};
-
-type OfferShape = {
-  type: (typeof offerableSettlementOfferTypes)[number];
-  validFrom?: string | null;
-  validUntil?: string | null;
-  amount?: number | null;
-  percentageDiscount?: number | null;
-};
-function checkOffer(body: OfferShape, ctx: z.RefinementCtx) {
-  if (
-    body.validFrom &&
-    body.validUntil &&
-    // Days, both inclusive: an offer may be valid for one day (YYYY-MM-DD compares as text).
-    body.validFrom > body.validUntil
-  ) {
-    ctx.addIssue({ code: 'custom', path: ['validUntil'], message: transactionMessages.offerDates });
-  }
-  if (
-    body.type === 'PercentageDiscount' &&
-    (body.percentageDiscount === null || body.percentageDiscount === undefined)
-  ) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['percentageDiscount'],
-      message: transactionMessages.offerPercentageRequired,
-    });
-  }
-  if (body.type !== 'PercentageDiscount' && (body.amount === null || body.amount === undefined)) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['amount'],
-      message: transactionMessages.offerAmountRequired,
-    });
-  }
-}
-
-export const createSettlementOfferBody = z
-  .object(settlementOfferFields)
-  .superRefine(checkOffer)
-  .meta({ id: 'CreateSettlementOffer' });
-export type CreateSettlementOfferBody = z.input<typeof createSettlementOfferBody>;
-export type CreateSettlementOfferInput = z.output<typeof createSettlementOfferBody>;
-
-export const updateSettlementOfferBody = z
-  .object({
-    id: z.uuid({ message: transactionMessages.offerIdRequired }),
-    ...settlementOfferFields,
-  })
-  .superRefine(checkOffer)
-  .meta({ id: 'UpdateSettlementOffer' });
-export type UpdateSettlementOfferBody = z.input<typeof updateSettlementOfferBody>;
-export type UpdateSettlementOfferInput = z.output<typeof updateSettlementOfferBody>;
-
-export const deleteSettlementOfferBody = z
-  .object({ id: z.uuid({ message: transactionMessages.offerIdRequired }) })
-  .meta({ id: 'DeleteSettlementOffer' });
-/**
- * DELETE transactions/{id}/settlement-offers names the offer in its body (spec 2 §7) or, for
- * clients that send no body with DELETE (browsers' fetch wrappers, some proxies), in `offerId`.
- */
-export const deleteSettlementOfferQuery = z.object({
-  offerId: z.uuid({ message: transactionMessages.offerIdRequired }).optional(),
-});
-
 /** spec 2 §2 accounting transactions grid; spec 2 §9 default sort: transaction date descending. */
 export const transactionQuery = defineQueryFields(
   {
@@ -462,26 +386,3 @@ export const transactionQuery = defineQueryFields(
     search: { text: ['transactionReference', 'accountName'], amount: 'transactionAmount' },
   },
 );
-
-/**
- * Transaction documents (spec 2 §2 Documents). spec 2 §5 leaves their limits open: ours are in
- * docs/api.md — at most 10 MB (10,000,000 bytes), one file in the field `file`, of a type
- * recognised from its bytes (or plain UTF-8 text).
- */
-export const documentLimits = {
-  maxBytes: 10_000_000,
-  fileName: 255,
-} as const;
-
-export const documentMessages = {
-  fileRequired: 'Send one file in the multipart field "file".',
-  fileEmpty: 'The file is empty.',
-  fileTooLarge: 'The file is larger than 10 MB.',
-  fileTypeNotAllowed:
-    'This type of file cannot be attached. Attach a PDF, an image (PNG, JPEG, GIF, WebP, TIFF), an Office or OpenDocument file, or plain text.',
-  documentNotFound: 'The document was not found.',
-  oneFileAtATime: 'Attach one file at a time.',
-  malformed: 'The upload could not be read: send the file as multipart/form-data.',
-} as const;
-
-export const documentParams = z.object({ id: z.uuid(), documentId: z.uuid() });

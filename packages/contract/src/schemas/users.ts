@@ -51,7 +51,7 @@ export const userSchema = z
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;
 
-/** GET users/all?search= (issue 22 item 6): the users grid's search box reads names and e-mails. */
+/** GET users/all?search=: the users grid's search box reads names and e-mails. */
 export const userQuery = defineQueryFields(
   {
     displayName: { type: 'string', sortable: true, filterable: true },

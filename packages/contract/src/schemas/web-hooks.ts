@@ -3,10 +3,11 @@ import { defineQueryFields } from '../query/query-fields.js';
 import { feeLineSchema } from './money-rules.js';
 import { paymentRequestSchema } from './payment-requests.js';
 import { reminderSchema } from './reminders.js';
-import { allocatedStatuses, paymentTransactionSchema } from './payment-transactions.js';
+import { allocatedStatuses } from './payment-transaction-statuses.js';
+import { paymentTransactionSchema } from './payment-transactions.js';
 
 /**
- * Outgoing web hooks (issue 15, spec 3 §2 Web hooks page): the events Ledgerline sends to a
+ * Outgoing web hooks (spec 3 §2 Web hooks page): the events Ledgerline sends to a
  * merchant's systems, through Svix or delivered by Ledgerline itself (Standard Webhooks).
  */
 export const webHookEventTypes = [
@@ -198,7 +199,7 @@ export const webHookDeliverySchema = z
   .meta({ id: 'WebHookDelivery' });
 export type WebHookDelivery = z.infer<typeof webHookDeliverySchema>;
 
-/** GET web-hooks/endpoints?search= (issue 22 item 6): the endpoints grid's box reads URL and description. */
+/** GET web-hooks/endpoints?search=: the endpoints grid's box reads URL and description. */
 export const webHookEndpointQuery = defineQueryFields(
   {
     url: { type: 'string', sortable: true, filterable: true },

@@ -1,6 +1,6 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
 import { createCheckoutRegistry } from '../../providers/checkout.js';
-import { createCheckoutAdapters } from '../../providers/checkouts.js';
+import { createCheckoutAdapters } from '../../providers/registry.js';
 import type { PaymentNotifications } from '../notifications/index.js';
 import type { PaymentProvidersLends } from '../payment-providers/index.js';
 import type { PaymentRequestsService } from '../payment-requests/index.js';

@@ -1,10 +1,9 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
 import type { PaymentMethodConfiguration } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.js';
-import { paymentProviders } from '../../db/schema-providers.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import type { PaymentProvidersRepository, ProviderScope } from './payment-providers.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
+import type { PaymentProvidersRepository } from './payment-providers.repository.js';
 
 /** What a new demo company's Sandbox configuration is called (a number follows if it is taken). */
 export const demoSandboxName = 'Sandbox';
@@ -23,7 +22,7 @@ const demoSandbox = {
 };
 
 /**
- * Issue 21: a demo company can take a payment from its first minute. Its generated payments name
+ * A demo company can take a payment from its first minute. Its generated payments name
  * Ledgerline's Sandbox, so it comes with a Sandbox configuration, its default, and they name that
  * configuration (docs/decisions/119-a-demo-company-comes-with-the-sandbox.md, "A demo company comes with the Sandbox"). A reset keeps the
  * configuration staff have (edited, disabled, or no longer the default: theirs to choose), adds one
@@ -35,27 +34,7 @@ export function createDemoSandbox(deps: {
 }) {
   const { repository, secrets } = deps;
 
-  async function existing(executor: Executor, scope: ProviderScope): Promise<string | null> {
-    const [row] = await executor
-      .select({ id: paymentProviders.id })
-      .from(paymentProviders)
-      .where(
-        and(
-          eq(paymentProviders.tenantId, scope.tenantId),
-          eq(paymentProviders.datasetId, scope.datasetId),
-          eq(paymentProviders.providerName, 'Sandbox'),
-        ),
-      )
-      .orderBy(
-        desc(paymentProviders.isDefault),
-        asc(paymentProviders.createdOn),
-        asc(paymentProviders.id),
-      )
-      .limit(1);
-    return row?.id ?? null;
-  }
-
-  async function freeName(executor: Executor, scope: ProviderScope): Promise<string> {
+  async function freeName(executor: Executor, scope: DatasetScope): Promise<string> {
     for (let n = 1; ; n++) {
       const name = n === 1 ? demoSandboxName : `${demoSandboxName} ${n}`;
       if (!(await repository.nameTaken(executor, scope, name, null))) return name;
@@ -65,10 +44,10 @@ export function createDemoSandbox(deps: {
   /** The company's Sandbox configuration, made (and made its default) when it has none. */
   return async function ensureDemoSandbox(
     executor: Executor,
-    scope: ProviderScope,
+    scope: DatasetScope,
   ): Promise<string> {
     const id =
-      (await existing(executor, scope)) ??
+      (await repository.sandboxId(executor, scope)) ??
       (
         await repository.insert(executor, scope, uuidv7(), {
           ...demoSandbox,

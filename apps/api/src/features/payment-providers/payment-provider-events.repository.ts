@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.js';
 import { paymentProviderEvents as events } from '../../db/schema-providers.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import type { ProviderExchange } from '../../providers/adapter.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import { inDataset, type DatasetScope } from '../../platform/scope.js';
 
 type EventFields = (typeof paymentProviderEventQuery)['fields'];
 
@@ -15,12 +15,12 @@ const columns = {
   status: events.status,
 };
 
-/** A configuration's provider events (issue 12); every method takes the company scope. */
+/** A configuration's provider events; every method takes the company scope. */
 export function createPaymentProviderEventsRepository() {
   return {
     async insert(
       executor: Executor,
-      scope: ProviderScope,
+      scope: DatasetScope,
       configuration: { id: string; providerName: string },
       exchanges: readonly ProviderExchange[],
     ): Promise<void> {
@@ -45,14 +45,13 @@ export function createPaymentProviderEventsRepository() {
     /** One page of a configuration's events; the index (…, configuration, created on, id) serves it. */
     async page(
       executor: Executor,
-      scope: ProviderScope,
+      scope: DatasetScope,
       paymentProviderId: string,
       query: PageQuery<EventFields>,
     ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: events.id });
       const where = and(
-        eq(events.tenantId, scope.tenantId),
-        eq(events.datasetId, scope.datasetId),
+        inDataset(events, scope),
         eq(events.paymentProviderId, paymentProviderId),
         compiled.where,
       );

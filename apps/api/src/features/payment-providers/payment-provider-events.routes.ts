@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   pageOf,
@@ -8,18 +8,10 @@ import {
   paymentProviderEventSchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import type { PaymentProviderEventsService } from './payment-provider-events.service.js';
 
-function scopeOf(request: FastifyRequest): ProviderScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null)
-    throw new Error('Payment provider event routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
-
-/** Issue 12: what the providers said about a configuration (its provider data dialog). */
+/** What the providers said about a configuration (its provider data dialog). */
 export async function paymentProviderEventsRoutes(
   app: FastifyInstance,
   options: { events: PaymentProviderEventsService },
@@ -44,7 +36,7 @@ export async function paymentProviderEventsRoutes(
     async (request) => {
       const query = parsePageQuery(paymentProviderEventQuery, request.query);
       return request.tenantRead((tx) =>
-        options.events.page(tx, scopeOf(request), request.params.id, query),
+        options.events.page(tx, datasetScopeOf(request), request.params.id, query),
       );
     },
   );

@@ -6,9 +6,10 @@ import {
 import type { Tx } from '../../db/client.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { PaymentProviderEventsRepository } from './payment-provider-events.repository.js';
-import type { PaymentProvidersRepository, ProviderScope } from './payment-providers.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
+import type { PaymentProvidersRepository } from './payment-providers.repository.js';
 
-/** Issue 12: a configuration's provider events, for its provider data dialog. */
+/** A configuration's provider events, for its provider data dialog. */
 export function createPaymentProviderEventsService(deps: {
   providers: PaymentProvidersRepository;
   events: PaymentProviderEventsRepository;
@@ -17,7 +18,7 @@ export function createPaymentProviderEventsService(deps: {
     /** Another company's or tenant's configuration is not found (style.md §4). */
     async page(
       tx: Tx,
-      scope: ProviderScope,
+      scope: DatasetScope,
       paymentProviderId: string,
       query: PageQuery<(typeof paymentProviderEventQuery)['fields']>,
     ) {

@@ -1,5 +1,5 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
-import { createProviderClients } from '../../providers/clients.js';
+import { createProviderClients } from '../../providers/registry.js';
 import { createOutgoingIp } from '../../providers/opayo/outgoing-ip.js';
 import { createDemoSandbox } from './demo-sandbox.js';
 import { createPaymentProviderEventsRepository } from './payment-provider-events.repository.js';
@@ -37,7 +37,7 @@ export function paymentProvidersArea(ctx: AppContext): Area<PaymentProvidersLend
     providers: service,
     repository,
     events,
-    ...createProviderClients(config),
+    clients: createProviderClients(config),
     publicUrl: config.publicUrl,
     opayoServerIp: createOutgoingIp({
       configured: config.OPAYO_SERVER_IP,

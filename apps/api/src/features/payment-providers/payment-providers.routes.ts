@@ -17,9 +17,8 @@ import {
   updatePaymentProviderBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
 import type { Database } from '../../db/client.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import type { PaymentProvidersService } from './payment-providers.service.js';
 import { transactionsFor } from './provider-connections.routes.js';
 import type { ProviderConnections } from './provider-connections.service.js';
@@ -31,12 +30,6 @@ export interface PaymentProvidersRoutesOptions {
   database: Database;
 }
 
-function scopeOf(request: FastifyRequest): ProviderScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Payment provider routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
-
 const tags = ['payment-providers'];
 const opayoNote =
   "An Opayo configuration of integration type Server first registers this server's IP address with Opayo; if that fails nothing is saved (400, errorCode `OpayoIpNotRegistered`).";
@@ -44,24 +37,56 @@ const configure = 'ConfigurePaymentProvider' as const;
 const secretsNote =
   'A stored secret reads back as the sentinel `__stored_secret__`; sending the sentinel back keeps the stored secret (docs/api.md).';
 
-/**
- * spec 3 §2, §4, §5, §7 payment provider configurations of a company. Reading the list, the
- * types and the default needs no permission (the export dialog lists providers; design §4: a
- * Viewer reads everything); a configuration with its credentials and every change need
- * ConfigurePaymentProvider, deleting DeletePaymentProvider (docs/decisions/045-payment-provider-configurations.md).
- */
-export async function paymentProvidersRoutes(
-  app: FastifyInstance,
-  options: PaymentProvidersRoutesOptions,
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { providers, connections, database } = options;
-  /** spec 3 §4: before the save's transaction, since it calls Opayo (style.md §7). */
-  const registerIp = (
-    request: FastifyRequest,
-    body: Parameters<typeof connections.registerIpForSave>[2],
-  ) => connections.registerIpForSave(transactionsFor(database, request), scopeOf(request), body);
+const defaultRead = {
+  config: { access: 'dataset' as const },
+  schema: {
+    tags,
+    summary: "The company's default payment provider (null when none is set)",
+    response: { 200: defaultPaymentProviderSchema },
+  },
+};
+const defaultWrite = {
+  config: {
+    access: 'dataset' as const,
+    permission: configure,
+    operation: 'SetDefaultPaymentProvider',
+  },
+  schema: {
+    tags,
+    summary: "Make a configuration the company's default payment provider",
+    body: setDefaultPaymentProviderBody,
+    response: { 200: defaultPaymentProviderSchema },
+  },
+};
 
+/** The default provider, at both of its addresses (spec 3 §4 "Default provider"). */
+function defaultProviderRoutes(r: Router, { providers }: RouteContext) {
+  for (const path of ['/api/v0/providers/default', '/api/v0/company-settings/payment-provider']) {
+    r.get(path, defaultRead, async (request) =>
+      request.tenantRead((tx) => providers.defaultOf(tx, datasetScopeOf(request))),
+    );
+    r.put(path, defaultWrite, async (request) => {
+      request.auditResource = { type: 'PaymentProvider', id: request.body.paymentProviderId };
+      return request.unitOfWork((tx) =>
+        providers.setDefault(tx, datasetScopeOf(request), request.body.paymentProviderId),
+      );
+    });
+  }
+}
+
+const routerOf = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();
+type Router = ReturnType<typeof routerOf>;
+
+/** What the configuration routes call: the rules, and Opayo's address registration of a save. */
+interface RouteContext {
+  providers: PaymentProvidersService;
+  registerIp: (
+    request: FastifyRequest,
+    body: Parameters<ProviderConnections['registerIpForSave']>[2],
+  ) => Promise<void>;
+}
+
+function listProvidersRoute(r: Router, { providers }: RouteContext) {
   r.get(
     '/api/v0/providers',
     {
@@ -78,10 +103,12 @@ export async function paymentProvidersRoutes(
     },
     async (request) => {
       const query = parsePageQuery(paymentProviderQuery, request.query);
-      return request.tenantRead((tx) => providers.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => providers.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
+function providerTypesRoute(r: Router) {
   r.get(
     '/api/v0/providers/types',
     {
@@ -94,40 +121,9 @@ export async function paymentProvidersRoutes(
     },
     async () => [...paymentProviderTypes],
   );
+}
 
-  const defaultRead = {
-    config: { access: 'dataset' as const },
-    schema: {
-      tags,
-      summary: "The company's default payment provider (null when none is set)",
-      response: { 200: defaultPaymentProviderSchema },
-    },
-  };
-  const defaultWrite = {
-    config: {
-      access: 'dataset' as const,
-      permission: configure,
-      operation: 'SetDefaultPaymentProvider',
-    },
-    schema: {
-      tags,
-      summary: "Make a configuration the company's default payment provider",
-      body: setDefaultPaymentProviderBody,
-      response: { 200: defaultPaymentProviderSchema },
-    },
-  };
-  for (const path of ['/api/v0/providers/default', '/api/v0/company-settings/payment-provider']) {
-    r.get(path, defaultRead, async (request) =>
-      request.tenantRead((tx) => providers.defaultOf(tx, scopeOf(request))),
-    );
-    r.put(path, defaultWrite, async (request) => {
-      request.auditResource = { type: 'PaymentProvider', id: request.body.paymentProviderId };
-      return request.unitOfWork((tx) =>
-        providers.setDefault(tx, scopeOf(request), request.body.paymentProviderId),
-      );
-    });
-  }
-
+function isDefaultProviderRoute(r: Router, { providers }: RouteContext) {
   r.get(
     '/api/v0/providers/:id/is-default',
     {
@@ -140,9 +136,13 @@ export async function paymentProvidersRoutes(
       },
     },
     async (request) =>
-      request.tenantRead((tx) => providers.isDefault(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) =>
+        providers.isDefault(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
+}
 
+function getProviderRoute(r: Router, { providers }: RouteContext) {
   r.get(
     '/api/v0/providers/:id',
     {
@@ -156,9 +156,11 @@ export async function paymentProvidersRoutes(
       },
     },
     async (request) =>
-      request.tenantRead((tx) => providers.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => providers.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
+function createProviderRoute(r: Router, { providers, registerIp }: RouteContext) {
   r.post(
     '/api/v0/providers',
     {
@@ -174,14 +176,16 @@ export async function paymentProvidersRoutes(
     async (request, reply) => {
       await registerIp(request, request.body);
       const created = await request.unitOfWork(async (tx) => {
-        const provider = await providers.create(tx, scopeOf(request), request.body);
+        const provider = await providers.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'PaymentProvider', id: provider.id };
         return provider;
       }, 201);
       return reply.status(201).send(created);
     },
   );
+}
 
+function updateProviderRoute(r: Router, { providers, registerIp }: RouteContext) {
   r.put(
     '/api/v0/providers',
     {
@@ -197,10 +201,14 @@ export async function paymentProvidersRoutes(
     async (request) => {
       request.auditResource = { type: 'PaymentProvider', id: request.body.id };
       await registerIp(request, request.body);
-      return request.unitOfWork((tx) => providers.update(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) =>
+        providers.update(tx, datasetScopeOf(request), request.body),
+      );
     },
   );
+}
 
+function deleteProviderRoute(r: Router, { providers }: RouteContext) {
   r.delete(
     '/api/v0/providers/:id',
     {
@@ -218,10 +226,45 @@ export async function paymentProvidersRoutes(
     async (request, reply) => {
       request.auditResource = { type: 'PaymentProvider', id: request.params.id };
       await request.unitOfWork(
-        (tx) => providers.remove(tx, scopeOf(request), request.params.id),
+        (tx) => providers.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();
     },
   );
+}
+
+/**
+ * spec 3 §2, §4, §5, §7 payment provider configurations of a company. Reading the list, the
+ * types and the default needs no permission (the export dialog lists providers; design §4: a
+ * Viewer reads everything); a configuration with its credentials and every change need
+ * ConfigurePaymentProvider, deleting DeletePaymentProvider (docs/decisions/045-payment-provider-configurations.md).
+ */
+export async function paymentProvidersRoutes(
+  app: FastifyInstance,
+  options: PaymentProvidersRoutesOptions,
+) {
+  const r = routerOf(app);
+  const { providers, connections, database } = options;
+  /** spec 3 §4: before the save's transaction, since it calls Opayo (style.md §7). */
+  const registerIp = (
+    request: FastifyRequest,
+    body: Parameters<typeof connections.registerIpForSave>[2],
+  ) =>
+    connections.registerIpForSave(
+      transactionsFor(database, request),
+      datasetScopeOf(request),
+      body,
+    );
+
+  const context: RouteContext = { providers, registerIp };
+  listProvidersRoute(r, context);
+  providerTypesRoute(r);
+  defaultProviderRoutes(r, context);
+
+  isDefaultProviderRoute(r, context);
+  getProviderRoute(r, context);
+  createProviderRoute(r, context);
+  updateProviderRoute(r, context);
+  deleteProviderRoute(r, context);
 }

@@ -21,20 +21,13 @@ import {
 } from '@ledgerline/contract';
 import type { Database } from '../../db/client.js';
 import { requirePrincipal } from '../../platform/context.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import {
   oauthStateLifetimeMinutes,
   type ProviderConnections,
   type StateOwner,
   type Transactions,
 } from './provider-connections.service.js';
-
-function scopeOf(request: FastifyRequest): ProviderScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null)
-    throw new Error('Provider connection routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 /** The caller an authorisation's state is bound to: the signed-in session, else the access key (or user). */
 function ownerOf(request: FastifyRequest): StateOwner {
@@ -55,18 +48,16 @@ const permission = 'ConfigurePaymentProvider' as const;
 const access = 'dataset' as const;
 const secretNote = 'A password sent as the sentinel uses the stored one of `paymentProviderId`.';
 
-/**
- * spec 3 §4, §7, §8 the providers' connection flows and tests. Every provider call happens between
- * the request's transactions, never inside one (style.md §7). All need ConfigurePaymentProvider.
- */
-export async function providerConnectionsRoutes(
-  app: FastifyInstance,
-  options: { connections: ProviderConnections; database: Database },
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { connections } = options;
-  const transactionsOf = (request: FastifyRequest) => transactionsFor(options.database, request);
+const routerOf = (app: FastifyInstance) => app.withTypeProvider<ZodTypeProvider>();
+type Router = ReturnType<typeof routerOf>;
 
+/** What the connection routes call: the flows and tests, and the request's transactions. */
+interface RouteContext {
+  connections: ProviderConnections;
+  transactionsOf: (request: FastifyRequest) => Transactions;
+}
+
+function stripeKeysRoute(r: Router, { connections }: RouteContext) {
   r.get(
     '/api/v0/stripe/keys',
     {
@@ -79,7 +70,9 @@ export async function providerConnectionsRoutes(
     },
     async () => connections.stripeKeys(),
   );
+}
 
+function stripeConnectStartRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/account/connect/start',
     {
@@ -101,13 +94,15 @@ export async function providerConnectionsRoutes(
         request.auditResource = { type: 'PaymentProvider', id: request.body.paymentProviderId };
       return connections.stripeStart(
         transactionsOf(request),
-        scopeOf(request),
+        datasetScopeOf(request),
         ownerOf(request),
         request.body.paymentProviderId,
       );
     },
   );
+}
 
+function stripeConnectRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/account/connect',
     {
@@ -126,7 +121,7 @@ export async function providerConnectionsRoutes(
     async (request) => {
       const result = await connections.stripeConnect(
         transactionsOf(request),
-        scopeOf(request),
+        datasetScopeOf(request),
         ownerOf(request),
         request.query,
       );
@@ -134,7 +129,9 @@ export async function providerConnectionsRoutes(
       return result;
     },
   );
+}
 
+function stripeAccountRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.get(
     '/api/v0/stripe/payment-provider/:id/account',
     {
@@ -148,9 +145,15 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.stripeAccount(transactionsOf(request), scopeOf(request), request.params.id),
+      connections.stripeAccount(
+        transactionsOf(request),
+        datasetScopeOf(request),
+        request.params.id,
+      ),
   );
+}
 
+function stripeDisconnectRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/stripe/payment-provider/:id/account/disconnect',
     {
@@ -165,13 +168,15 @@ export async function providerConnectionsRoutes(
       request.auditResource = { type: 'PaymentProvider', id: request.params.id };
       await connections.stripeDisconnect(
         transactionsOf(request),
-        scopeOf(request),
+        datasetScopeOf(request),
         request.params.id,
       );
       return reply.status(204).send();
     },
   );
+}
 
+function goCardlessStartRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/gocardless/authorise/start',
     {
@@ -185,9 +190,15 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.goCardlessStart(transactionsOf(request), scopeOf(request), ownerOf(request)),
+      connections.goCardlessStart(
+        transactionsOf(request),
+        datasetScopeOf(request),
+        ownerOf(request),
+      ),
   );
+}
 
+function goCardlessCompleteRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/gocardless/authorise/complete',
     {
@@ -204,7 +215,7 @@ export async function providerConnectionsRoutes(
     async (request) => {
       const result = await connections.goCardlessComplete(
         transactionsOf(request),
-        scopeOf(request),
+        datasetScopeOf(request),
         ownerOf(request),
         request.query,
       );
@@ -213,7 +224,9 @@ export async function providerConnectionsRoutes(
       return result;
     },
   );
+}
 
+function goCardlessCreditorRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.get(
     '/api/v0/gocardless/payment-provider/:id/creditor',
     {
@@ -226,9 +239,15 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.goCardlessCreditor(transactionsOf(request), scopeOf(request), request.params.id),
+      connections.goCardlessCreditor(
+        transactionsOf(request),
+        datasetScopeOf(request),
+        request.params.id,
+      ),
   );
+}
 
+function tranSafeTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/transafe/admin/test-connection',
     {
@@ -242,9 +261,11 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.tranSafeTest(transactionsOf(request), scopeOf(request), request.body),
+      connections.tranSafeTest(transactionsOf(request), datasetScopeOf(request), request.body),
   );
+}
 
+function trueLayerTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/truelayer/admin/test-connection',
     {
@@ -259,9 +280,11 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.trueLayerTest(transactionsOf(request), scopeOf(request), request.body),
+      connections.trueLayerTest(transactionsOf(request), datasetScopeOf(request), request.body),
   );
+}
 
+function oppwaTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/oppwa/admin/test-connection',
     {
@@ -277,9 +300,11 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.oppwaTest(transactionsOf(request), scopeOf(request), request.body),
+      connections.oppwaTest(transactionsOf(request), datasetScopeOf(request), request.body),
   );
+}
 
+function opayoTestRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/opayo/admin/test-connection',
     {
@@ -293,9 +318,11 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.opayoTest(transactionsOf(request), scopeOf(request), request.body),
+      connections.opayoTest(transactionsOf(request), datasetScopeOf(request), request.body),
   );
+}
 
+function opayoRegisterIpRoute(r: Router, { connections, transactionsOf }: RouteContext) {
   r.post(
     '/api/v0/opayo/admin/register-ip',
     {
@@ -309,6 +336,34 @@ export async function providerConnectionsRoutes(
       },
     },
     async (request) =>
-      connections.opayoRegisterIp(transactionsOf(request), scopeOf(request), request.body),
+      connections.opayoRegisterIp(transactionsOf(request), datasetScopeOf(request), request.body),
   );
+}
+
+/**
+ * spec 3 §4, §7, §8 the providers' connection flows and tests. Every provider call happens between
+ * the request's transactions, never inside one (style.md §7). All need ConfigurePaymentProvider.
+ */
+export async function providerConnectionsRoutes(
+  app: FastifyInstance,
+  options: { connections: ProviderConnections; database: Database },
+) {
+  const r = routerOf(app);
+  const { connections } = options;
+  const transactionsOf = (request: FastifyRequest) => transactionsFor(options.database, request);
+
+  const context: RouteContext = { connections, transactionsOf };
+  stripeKeysRoute(r, context);
+  stripeConnectStartRoute(r, context);
+  stripeConnectRoute(r, context);
+  stripeAccountRoute(r, context);
+  stripeDisconnectRoute(r, context);
+  goCardlessStartRoute(r, context);
+  goCardlessCompleteRoute(r, context);
+  goCardlessCreditorRoute(r, context);
+  tranSafeTestRoute(r, context);
+  trueLayerTestRoute(r, context);
+  oppwaTestRoute(r, context);
+  opayoTestRoute(r, context);
+  opayoRegisterIpRoute(r, context);
 }

@@ -8,10 +8,10 @@ import {
 import type { Executor } from '../../db/client.js';
 import { paymentProviders } from '../../db/schema-providers.js';
 import { UnprocessableError } from '../../platform/errors.js';
-import type { ProviderScope } from './payment-providers.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 /**
- * Issue 20 items 2 and 3: which provider kinds a company may configure and offer. A kind needs
+ * Which provider kinds a company may configure and offer. A kind needs
  * its `<Name>Provider` flag (on unless an operator or FEATURE_FLAGS turns it off), a beta kind
  * the tenant setting ShowBetaPaymentProviders 'true', a test-only kind (the Sandbox) a demo
  * company; Opayo's integrated form (Pi) needs the OpayoPi flag unless the configuration already
@@ -60,7 +60,7 @@ export function createProviderGates(flagDefaults: Record<string, boolean>) {
 
   return {
     /** The flags, the tenant's beta setting and the company's type, in one statement. */
-    async facts(executor: Executor, scope: ProviderScope): Promise<ProviderGateFacts> {
+    async facts(executor: Executor, scope: DatasetScope): Promise<ProviderGateFacts> {
       const result = (await executor.execute(sql`
         select
           (select coalesce(json_object_agg(f.name, f.enabled), '{}'::json) from feature_flags f) as flags,

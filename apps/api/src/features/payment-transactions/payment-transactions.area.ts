@@ -1,6 +1,6 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
 import { createProviderRegistry } from '../../providers/adapter.js';
-import { createPaymentAdapters } from '../../providers/clients.js';
+import { createPaymentAdapters } from '../../providers/registry.js';
 import type { PaymentNotifications } from '../notifications/index.js';
 import type { PayLends } from '../pay/index.js';
 import type { PaymentProvidersLends } from '../payment-providers/index.js';

@@ -59,7 +59,7 @@ const notHeld = (kind: string): ProviderOutcome => {
 };
 
 /**
- * GoCardless refunds (`POST /refunds`, issue 19) on the merchant's access token: the payment's
+ * GoCardless refunds (`POST /refunds`) on the merchant's access token: the payment's
  * `PM…` id, the amount in minor units and `total_amount_confirmation` (every refund of the
  * payment including this one, so two refunds made unaware of each other are refused), with our
  * refund's id as the Idempotency-Key. A refund is `created` first and finishes by its webhook

@@ -196,7 +196,7 @@ export function createOpayoAdapter(options: {
   }
 
   /**
-   * Issue 19: a Server payment (its sealed SecurityKey) is refunded with `refund.vsp`, a Pi one
+   * A Server payment (its sealed SecurityKey) is refunded with `refund.vsp`, a Pi one
    * with a Refund transaction (opayo.refund.ts); a Server payment without a kept key is refused
    * with no call.
    */

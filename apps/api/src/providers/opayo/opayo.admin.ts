@@ -30,6 +30,14 @@ export const paddedIp = (ip: string) =>
     .map((part) => part.padStart(3, '0'))
     .join('.');
 
+/** The admin user a command is signed for, on the test or the live server. */
+interface OpayoAdminLogin {
+  useTestServer: boolean;
+  vendor: string;
+  user: string;
+  password: string;
+}
+
 /**
  * Opayo's Reporting & Admin API (`POST /access/access.htm`, one form field XML): the command is
  * signed with the lower-case MD5 of its elements followed by `<password>…</password>`; the
@@ -37,14 +45,7 @@ export const paddedIp = (ip: string) =>
  */
 export function createOpayoAdmin(options: { testUrl: string; liveUrl: string; timeoutMs: number }) {
   async function command(
-    input: {
-      useTestServer: boolean;
-      vendor: string;
-      user: string;
-      password: string;
-      command: string;
-      parameters?: string;
-    },
+    input: OpayoAdminLogin & { command: string; parameters?: string },
     recorder: ExchangeRecorder | undefined,
   ): Promise<OpayoAdminAnswer> {
     const elements = `<command>${escapeXml(input.command)}</command><vendor>${escapeXml(input.vendor)}</vendor><user>${escapeXml(input.user)}</user>${input.parameters ?? ''}`;
@@ -86,24 +87,10 @@ export function createOpayoAdmin(options: { testUrl: string; liveUrl: string; ti
 
   return {
     /** Connection test: the `version` command. */
-    testConnection: (
-      input: {
-        useTestServer: boolean;
-        vendor: string;
-        user: string;
-        password: string;
-      },
-      recorder?: ExchangeRecorder,
-    ) => command({ ...input, command: 'version' }, recorder),
+    testConnection: (input: OpayoAdminLogin, recorder?: ExchangeRecorder) =>
+      command({ ...input, command: 'version' }, recorder),
     registerIp: (
-      input: {
-        useTestServer: boolean;
-        vendor: string;
-        user: string;
-        password: string;
-        ip: string;
-        note: string;
-      },
+      input: OpayoAdminLogin & { ip: string; note: string },
       recorder?: ExchangeRecorder,
     ) =>
       command(

@@ -71,7 +71,7 @@ export function billingFields(payer: CheckoutStartInput['payer']): Record<string
 }
 
 /**
- * Opayo Server for the payer page (issue 14): register the transaction
+ * Opayo Server for the payer page: register the transaction
  * (`vspserver-register.vsp`, PAYMENT, or DEFERRED when the request reserves), keep the SecurityKey
  * sealed with the payment, send the payer to Opayo's card page (NextURL). Opayo then POSTs its
  * notification, signed with that SecurityKey (VPSSignature), and reads our `Status=OK` and

@@ -8,99 +8,43 @@ import type {
   CheckoutStatusInput,
   CheckoutTicketInput,
 } from '../checkout.js';
-import { CheckoutStartError, notSent, startCall, textOf } from '../checkout-support.js';
+import { CheckoutStartError, notSent, startCall } from '../checkout-support.js';
 import { exchangeOf } from '../exchange.js';
 import { providerFetch, ProviderUnreachableError } from '../http.js';
-import { currencies } from '@ledgerline/contract';
-import Big from 'big.js';
 import { minorUnits } from '../money.js';
+import {
+  abandonAfterSeconds,
+  cut,
+  parse,
+  piCredentialsOf,
+  piAmountOf,
+  piMessages,
+  piSessionOf,
+  sessionPrefix,
+  threeDSSessionDataOf,
+  type PiTransactionAnswer,
+} from './opayo.pi-answers.js';
+
+export { piAmountOf, piSessionOf, threeDSSessionDataOf } from './opayo.pi-answers.js';
 
 /**
- * Opayo Pi on the payer page (issues 12 and 14, docs/decisions/090-opayo-pi-on-the-payer-page.md "Opayo Pi on the payer page"):
+ * Opayo Pi on the payer page (docs/decisions/090-opayo-pi-on-the-payer-page.md "Opayo Pi on the payer page"):
  * a merchant session key for the page's Opayo.js drop-in, then the card identifier it gives
  * charged by the server (`POST /api/v1/transactions`), and a 3-D Secure challenge completed with
  * the issuer's `cres` (`POST /api/v1/transactions/{id}/3d-secure-challenge`).
  */
-
-/** A payment waiting for its card identifier: `pi-session:{expiry, epoch seconds}:{key}`. */
-const sessionPrefix = 'pi-session:';
-/** A session's key lasts 400 s; a payment still without card details long after is given up. */
-const abandonAfterSeconds = 15 * 60;
-
-interface PiTransactionAnswer {
-  transactionId?: string;
-  transactionType?: string;
-  status?: string;
-  statusCode?: string;
-  statusDetail?: string;
-  acsUrl?: string;
-  cReq?: string;
-  /** Minor units (Pi's `amount.totalAmount`, with any surcharge). */
-  amount?: { totalAmount?: number; saleAmount?: number; surchargeAmount?: number };
-  currency?: string;
-  code?: number | string;
-  description?: string;
-  errors?: { description?: string; property?: string }[];
-}
-
-/** What the payer is told when Opayo did not take the payment. */
-const piMessages: Partial<Record<CheckoutPaymentStatus, string>> = {
-  NotAuthorised: 'Your card was declined',
-  Rejected: 'Opayo did not accept the card for this payment (fraud screening).',
-};
-
-const cut = (value: string, length: number) => value.trim().slice(0, length);
-
-/**
- * What Pi says it took (issue 20 item 10): `amount.totalAmount` in minor units, as a decimal
- * string in major units with the currency's decimals, and the currency; absent when not said.
- */
-export function piAmountOf(
-  answered: PiTransactionAnswer | null,
-): Pick<CheckoutStatus, 'amount' | 'currency'> {
-  const total = answered?.amount?.totalAmount;
-  const currency = answered?.currency;
-  if (typeof total !== 'number' || !Number.isInteger(total) || typeof currency !== 'string')
-    return {};
-  const decimals = currencies.find((c) => c.code === currency)?.decimalPlaces ?? 2;
-  return {
-    amount: new Big(total).div(new Big(10).pow(decimals)).toFixed(decimals),
-    currency,
-  };
-}
-
-export function piSessionOf(reference: string | null): { expiry: number; key: string } | null {
-  const match = reference ? /^pi-session:(\d{1,12}):([^:]{1,100})$/.exec(reference) : null;
-  return match ? { expiry: Number(match[1]), key: match[2]! } : null;
-}
-
-/** The session data we give the issuer's page, which it hands back with `cres`. */
-export const threeDSSessionDataOf = (paymentTransactionId: string) =>
-  Buffer.from(paymentTransactionId, 'utf8').toString('base64url');
-
 export function createOpayoPi(options: {
   hostOf: (configuration: CheckoutConfiguration) => string;
   timeoutMs: number;
   now?: () => number;
 }) {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const credentialsOf = (configuration: CheckoutConfiguration) => {
-    const integrationKey = textOf(configuration.credentials, 'integrationKey');
-    const integrationPassword = textOf(configuration.credentials, 'integrationPassword');
-    const vendorName = textOf(configuration.credentials, 'vendorName');
-    return integrationKey && integrationPassword && vendorName
-      ? {
-          vendorName,
-          authorization: `Basic ${Buffer.from(`${integrationKey}:${integrationPassword}`).toString('base64')}`,
-        }
-      : null;
-  };
   const apiUrl = (configuration: CheckoutConfiguration, path: string) =>
     `${options.hostOf(configuration)}/api/v1/${path}`;
 
   async function start(input: CheckoutStartInput): Promise<CheckoutStart> {
     const eventType = 'merchant-session-key.create';
-    const credentials = credentialsOf(input.configuration);
+    const credentials = piCredentialsOf(input.configuration);
     if (!credentials)
       throw notSent(
         'Opayo',
@@ -207,7 +151,7 @@ export function createOpayoPi(options: {
       exchange: CheckoutStatus['exchange'],
     ) => CheckoutStatus,
   ): Promise<CheckoutStatus> {
-    const credentials = credentialsOf(configuration);
+    const credentials = piCredentialsOf(configuration);
     if (!credentials) {
       const { exchange, message } = notSent(
         'Opayo',
@@ -399,7 +343,7 @@ export function createOpayoPi(options: {
    */
   async function lookUp(input: CheckoutStatusInput, transactionId: string) {
     const url = apiUrl(input.configuration, `transactions/${encodeURIComponent(transactionId)}`);
-    const credentials = credentialsOf(input.configuration);
+    const credentials = piCredentialsOf(input.configuration);
     const request = { method: 'GET', url };
     const waiting = (exchange: CheckoutStatus['exchange']): CheckoutStatus => ({
       status: 'Processing',
@@ -445,12 +389,4 @@ export function createOpayoPi(options: {
   }
 
   return { start, verifyTicket, chargeTicket, completeChallenge, status };
-}
-
-function parse(text: string): PiTransactionAnswer | null {
-  try {
-    return JSON.parse(text) as PiTransactionAnswer;
-  } catch {
-    return null;
-  }
 }

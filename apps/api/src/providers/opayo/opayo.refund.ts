@@ -11,7 +11,7 @@ import {
 } from './opayo.server.js';
 
 /**
- * Refunds through Opayo (issue 19; reference/providers.md "Opayo"): Server's shared REFUND
+ * Refunds through Opayo (reference/providers.md "Opayo"): Server's shared REFUND
  * (`refund.vsp`, the original's VPSTxId, VendorTxCode, SecurityKey and TxAuthNo as Related*) and
  * Pi's Refund transaction (`POST /api/v1/transactions`, referenceTransactionId). Each refund has
  * its own VendorTxCode, made from our refund transaction's id, so Opayo refuses a second post of

@@ -100,7 +100,7 @@ export function createOppwaAdapter(options: {
     );
   }
   /**
-   * Issue 19: an RF of the amount against the payment (a DB, or a PA that was captured: its own
+   * An RF of the amount against the payment (a DB, or a PA that was captured: its own
    * id, which Ledgerline keeps as the reference), with our refund's id as merchantTransactionId so
    * OPPWA can block a duplicate. Success and success-for-review are refunded, 000.200 and the
    * other pending classes are pending (a notification finishes them), anything else is refused

@@ -60,10 +60,10 @@ const amountOf = (body: OppwaResult | null) =>
     : {};
 
 /**
- * ACI / PAY.ON OPPWA COPYandPAY (Total Processing) for the payer page (issue 14): a checkout
+ * ACI / PAY.ON OPPWA COPYandPAY (Total Processing) for the payer page: a checkout
  * (`POST /v1/checkouts`, DB, or PA when the request reserves) whose widget the page shows, then
  * the payment status call (`GET /v1/checkouts/{id}/payment`), which settles the payment. Its
- * encrypted notifications (oppwa.notifications.ts) bring refunds and chargebacks (issue 19).
+ * encrypted notifications (oppwa.notifications.ts) bring refunds and chargebacks.
  */
 export function createOppwaCheckout(options: {
   testUrl: string;
@@ -95,7 +95,7 @@ export function createOppwaCheckout(options: {
         ...(input.payer.surname ? { 'customer.surname': input.payer.surname } : {}),
         ...(input.payer.companyName ? { 'customer.companyName': input.payer.companyName } : {}),
         ...(input.payer.emailAddress ? { 'customer.email': input.payer.emailAddress } : {}),
-        // spec 3 §2 store-card details, with the payer's consent (issue 21 item 31): the card is
+        // spec 3 §2 store-card details, with the payer's consent: the card is
         // registered with the payment, its registrationId in the payment's answer.
         ...(settings.storePayerPaymentMethod === true && input.saveCard === true
           ? { createRegistration: 'true' }
@@ -201,7 +201,7 @@ export function createOppwaCheckout(options: {
             paymentMethodType: 'Card',
             errorMessage:
               settled || status === 'Processing' ? null : (body?.result?.description ?? null),
-            // What OPPWA says it took or reserved (issue 20 item 10).
+            // What OPPWA says it took or reserved.
             ...amountOf(body),
             exchange,
           };

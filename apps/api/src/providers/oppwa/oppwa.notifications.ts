@@ -9,7 +9,7 @@ import { headerOf, refused, textOf } from '../checkout-support.js';
 import { oppwaPending, oppwaSuccess, oppwaSuccessNeedingReview } from './oppwa.adapter.js';
 
 /**
- * OPPWA's notifications (issue 19; reference/providers.md "ACI Worldwide OPPWA"): the body is
+ * OPPWA's notifications (reference/providers.md "ACI Worldwide OPPWA"): the body is
  * hex of AES-256-GCM ciphertext, keyed with the listener's secret (64 hex characters, kept as the
  * configuration's `webhookSecret` credential), the IV in `X-Initialization-Vector` and the tag in
  * `X-Authentication-Tag` (both hex). A body that does not decrypt and authenticate under the key

@@ -1,6 +1,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type {
   CheckoutAdapter,
+  CheckoutStart,
+  CheckoutStartInput,
   CheckoutPaymentStatus,
   NotificationEvent,
   VerifiedNotification,
@@ -9,7 +11,7 @@ import type {
 /**
  * The header a Sandbox notification carries: `t=<unix seconds>,sha256=<hex HMAC-SHA256 of
  * "{t}.{raw body}">`, as Stripe-Signature does: the time is signed with the body, so a
- * notification replayed later is refused (issue 20 item 11).
+ * notification replayed later is refused.
  */
 export const sandboxSignatureHeader = 'sandbox-signature';
 /** How far a notification's signed time may be from ours, either way (seconds). */
@@ -110,13 +112,41 @@ function disputeOf(data: Record<string, unknown> | undefined): NotificationEvent
   };
 }
 
+/** A checkout of the Sandbox: its reference, and the test card form next. */
+async function sandboxStart(input: CheckoutStartInput): Promise<CheckoutStart> {
+  const reference = `sbx_pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+  return {
+    next: { kind: 'sandbox' },
+    providerReference: reference,
+    exchange: {
+      eventType: 'payment.created',
+      recordType: 'payment',
+      recordId: reference,
+      status: 'requires_payment_method',
+      payload: JSON.stringify(
+        {
+          request: {
+            amount: input.amount,
+            currency: input.currency,
+            captureType: input.captureType,
+            reference: input.ledgerlineReference,
+          },
+          response: { id: reference, object: 'payment', status: 'requires_payment_method' },
+        },
+        null,
+        2,
+      ),
+    },
+  };
+}
+
 /**
- * Ledgerline's own test provider on the payer page (issue 14): the page shows its test card form
+ * Ledgerline's own test provider on the payer page: the page shows its test card form
  * (POST pay/{id}/payments/{paymentId}/sandbox), so a checkout starts without leaving the site and
  * no money moves. It sends no status of its own (the card form decides at once); its notifications
  * are signed JSON `{ id, type, data: { paymentId, reference, status, message } }` with the
  * configuration's secret, so the notification path is tried end to end without a real provider.
- * Issue 19: `data.refund` reports a refund (one staff made, by its reference, or one of its own),
+ * `data.refund` reports a refund (one staff made, by its reference, or one of its own),
  * `data.dispute` a dispute or chargeback, `data.lateFailure: true` with status Failed a payment
  * whose money went back after it had succeeded (docs/api.md "Sandbox provider").
  */
@@ -128,32 +158,7 @@ export function createSandboxCheckout(options: {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   return {
     name: 'Sandbox',
-    async start(input) {
-      const reference = `sbx_pay_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-      return {
-        next: { kind: 'sandbox' },
-        providerReference: reference,
-        exchange: {
-          eventType: 'payment.created',
-          recordType: 'payment',
-          recordId: reference,
-          status: 'requires_payment_method',
-          payload: JSON.stringify(
-            {
-              request: {
-                amount: input.amount,
-                currency: input.currency,
-                captureType: input.captureType,
-                reference: input.ledgerlineReference,
-              },
-              response: { id: reference, object: 'payment', status: 'requires_payment_method' },
-            },
-            null,
-            2,
-          ),
-        },
-      };
-    },
+    start: sandboxStart,
     async status(input) {
       // The Sandbox keeps no state of its own: the card form settles the payment directly.
       return {

@@ -11,6 +11,18 @@ interface TranSafeAnswer {
   ttid?: string;
 }
 
+/** A capture completes the preauth with the amount; a cancel reverses it. */
+function requestOf(kind: 'capture' | 'cancel', base: string, call: PendingPaymentCall) {
+  const ttid = encodeURIComponent(call.providerReference!);
+  if (kind === 'cancel')
+    return { method: 'DELETE', url: `${base}/api/v2/transaction/${ttid}`, body: undefined };
+  return {
+    method: 'PATCH',
+    url: `${base}/api/v2/transaction/${ttid}/complete`,
+    body: { money: { amount: majorUnits(call.amount, call.currency) } },
+  };
+}
+
 /**
  * TranSafe (Monetra) REST v2: a preauth is completed (`PATCH transaction/{ttid}/complete`, the
  * amount in `money`) or reversed (`DELETE transaction/{ttid}`); `code: AUTH` is success.
@@ -32,17 +44,8 @@ export function createTranSafeAdapter(options: {
       /\/$/,
       '',
     );
-    const ttid = encodeURIComponent(call.providerReference);
-    const url =
-      kind === 'capture'
-        ? `${base}/api/v2/transaction/${ttid}/complete`
-        : `${base}/api/v2/transaction/${ttid}`;
-    const method = kind === 'capture' ? 'PATCH' : 'DELETE';
-    const body =
-      kind === 'capture'
-        ? { money: { amount: majorUnits(call.amount, call.currency) } }
-        : undefined;
-    const request = { method, url, body };
+    const request = requestOf(kind, base, call);
+    const { method, url, body } = request;
     return outcomeOf(
       async () => {
         const answer = await providerFetch('TranSafe', url, {
@@ -89,7 +92,7 @@ export function createTranSafeAdapter(options: {
     name: 'TranSafe',
     capture: (call) => act('capture', call),
     cancel: (call) => act('cancel', call),
-    // Issue 19: refund, or reversal of a whole unsettled payment (transafe.refund.ts).
+    // Refund, or reversal of a whole unsettled payment (transafe.refund.ts).
     refund: (call) =>
       call.configuration
         ? tranSafeRefund(call, {

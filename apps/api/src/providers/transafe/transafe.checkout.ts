@@ -92,7 +92,7 @@ const frameTimestampOf = (reference: string | null) => {
 };
 
 /**
- * TranSafe (Monetra) for the payer page (issues 12 and 14): the PaymentFrame (card fields on
+ * TranSafe (Monetra) for the payer page: the PaymentFrame (card fields on
  * TranSafe's host, framed by our page) gives the page a card ticket; the server then charges it
  * with `POST transaction/purchase` (Immediate) or `POST transaction/preauth` (Reserve), the
  * payment's own amount in `money`. The answer is the outcome: `code: AUTH` Paid (Pending for a
@@ -183,7 +183,7 @@ export function createTranSafeCheckout(options: {
           providerReference: ttid,
           paymentMethodType: 'Card',
           errorMessage: null,
-          // What TranSafe approved (issue 20 item 10); it names no currency (an account settles
+          // What TranSafe approved; it names no currency (an account settles
           // in one), so none is claimed.
           ...(typeof answered?.amount === 'string' && /^\d{1,15}(\.\d{1,4})?$/.test(answered.amount)
             ? { amount: answered.amount }

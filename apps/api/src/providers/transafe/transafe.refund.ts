@@ -19,7 +19,7 @@ interface Step {
 }
 
 /**
- * Refunds through TranSafe (Monetra REST v2, issue 19), as Monetra's own Magento plug-in decides
+ * Refunds through TranSafe (Monetra REST v2), as Monetra's own Magento plug-in decides
  * (Monetra/monetra_magento2 Helper/MonetraInterface.php `refund()`): first
  * `GET report/unsettled?ttid=…`. A payment still unsettled is reversed whole
  * (`DELETE transaction/{ttid}`, then `DELETE transaction/{ttid}/void` when the reversal is

@@ -46,7 +46,7 @@ const notHeld = (kind: string): ProviderOutcome =>
   );
 
 /**
- * TrueLayer refunds (issue 19): `POST /v3/payments/{id}/refunds` on the v3 API host with the
+ * TrueLayer refunds: `POST /v3/payments/{id}/refunds` on the v3 API host with the
  * client's token, an Idempotency-Key (our refund's id) and a Tl-Signature made with the merchant's
  * request signing key (credentials `signingKeyId`, `signingPrivateKey`). TrueLayer answers with
  * the refund's id only; the refund stays pending until `refund_executed` or `refund_failed`.

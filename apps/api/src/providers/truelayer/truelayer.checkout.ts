@@ -116,7 +116,7 @@ interface SingleImmediatePayment {
   currency?: string;
 }
 
-/** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md, issue 20 item 11). */
+/** How far X-TL-Webhook-Timestamp may be from our clock (docs/decisions/091-refunds-disputes-and-late-failures-from-stripe.md). */
 export const trueLayerWebhookToleranceSeconds = 300;
 
 /** What the payer reads when a v3 payment cannot be made without their name and email. */
@@ -166,7 +166,7 @@ export function referenceOf(template: unknown, values: Record<string, string>): 
 export class TrueLayerTokenError extends Error {}
 
 /**
- * TrueLayer payments for the payer page (issue 14), with a client-credentials token of the
+ * TrueLayer payments for the payer page, with a client-credentials token of the
  * merchant's client (scope payments, kept until it nearly expires). A configuration with a
  * merchant account and a request signing key makes v3 payments into that account (refundable;
  * the payer authorises on TrueLayer's hosted payment page); any other makes v1 single immediate
