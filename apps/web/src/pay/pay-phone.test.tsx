@@ -14,7 +14,7 @@ const renderPage = () =>
 
 const contact = { firstNames: 'Robin', surname: 'Payer', emailAddress: 'robin@payer.example' };
 
-describe('the payer page on a phone (issue 22 item 15)', () => {
+describe('the payer page on a phone', () => {
   let restore: () => void;
   beforeEach(() => {
     const stub = window.matchMedia;

@@ -19,7 +19,7 @@ export function statementTokenFromPath(pathname: string): string | null {
 }
 
 /**
- * An account's statement (issue 23): every open invoice, oldest first, with what it costs if paid
+ * An account's statement: every open invoice, oldest first, with what it costs if paid
  * today. The payer ticks some or all (all of the first currency by default) and pays them in one
  * payment: the server makes (or reuses) a payment request of those invoices and the payer goes on
  * to its page (`/pay/{id}`), where every provider and rule of the payer page applies.

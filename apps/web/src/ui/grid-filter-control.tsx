@@ -74,7 +74,7 @@ function NumberFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 
       value={value}
       decimalScale={4}
       data-autofocus
-      // Said, not dropped (issue 10 item 13): the list keeps its previous filter meanwhile.
+      // Said, not dropped: the list keeps its previous filter meanwhile.
       error={invalid ? numberFilterMessage : undefined}
       onChange={(next) => {
         setValue(next);
@@ -147,8 +147,8 @@ export function GridFilterControl({
     <Stack
       gap="xs"
       miw={220}
-      // The filter's field holds the focus, where the popover's own Escape does not reach
-      // (issue 10 item 14): Escape closes the filter, what was typed stays applied.
+      // The filter's field holds the focus, where the popover's own Escape does not reach:
+      // Escape closes the filter, what was typed stays applied.
       onKeyDown={(event) => {
         if (event.key === 'Escape' && !event.defaultPrevented) close();
       }}

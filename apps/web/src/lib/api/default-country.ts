@@ -31,7 +31,7 @@ export function useDefaultCountry(): Country | null {
 
 /**
  * Starts an empty, untouched country field of `form` at the company's default country once it is
- * known (spec 3 §3; issue 21 item 28). A country the record already has, or one the user changed
+ * known (spec 3 §3). A country the record already has, or one the user changed
  * or cleared, is left alone.
  */
 export function useDefaultCountryIn<Values>(form: UseFormReturnType<Values>, path: string): void {

@@ -54,7 +54,7 @@ interface Dialog {
 export function KeysScreen({ kind }: { kind: KeyKind }) {
   const texts = keyTexts[kind];
   const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' }, address: true });
-  // issue 22 item 6: the search box's words, found by the server; the grid sorts and pages them.
+  // The search box's words, found by the server; the grid sorts and pages them.
   const keys = useKeys(kind, grid.query.search ?? '');
   const count = useKeyCount(kind);
   const maximum = useKeyMaximum(kind);

@@ -7,17 +7,30 @@ import { DateTime } from '@/ui/date-time';
 import { useCreateStatementLink } from '../api/create-statement-link';
 
 /**
- * Issue 23: the account's statement link. Each click issues a new link (POST
+ * The account's statement link. Each click issues a new link (POST
  * accounts/{id}/statement-link) and shows it with its expiry and a copy button; nothing to confirm.
  * The payer opens it to see every open invoice of the account and pay some or all at once.
  */
-export function StatementLinkButton({ accountId, disabled }: { accountId: string; disabled: boolean }) {
+export function StatementLinkButton({
+  accountId,
+  disabled,
+}: {
+  accountId: string;
+  disabled: boolean;
+}) {
   const [opened, setOpened] = useState(false);
   const create = useCreateStatementLink(accountId);
   const link = create.data;
 
   return (
-    <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" withArrow trapFocus={false}>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      width={420}
+      position="bottom-end"
+      withArrow
+      trapFocus={false}
+    >
       <Popover.Target>
         <Button
           variant="default"
@@ -50,7 +63,9 @@ export function StatementLinkButton({ accountId, disabled }: { accountId: string
           </Stack>
         ) : link ? (
           <Stack gap="xs">
-            <Text size="sm">The customer sees every open invoice of this account and pays some or all at once.</Text>
+            <Text size="sm">
+              The customer sees every open invoice of this account and pays some or all at once.
+            </Text>
             <Group gap="xs" wrap="nowrap" align="center">
               <TextInput
                 label="Statement link"

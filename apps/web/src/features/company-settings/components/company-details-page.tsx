@@ -79,7 +79,7 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
     validate: zod4Resolver(updateCompanySettingsBody),
   });
   const update = useUpdateCompanySettings();
-  // Issue 21 item 28: a company without a country starts at its default country.
+  // A company without a country starts at its default country.
   useDefaultCountryIn(form, 'companyDetails.mainAddress.country');
   const { data: countries } = useCountries();
   const country =

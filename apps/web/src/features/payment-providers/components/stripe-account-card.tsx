@@ -24,7 +24,7 @@ export function StripeConnectButton({ configurationId }: { configurationId: stri
       disabled={!ready}
       onClick={() => {
         if (!keys.data?.connectClientId) return;
-        // The server issues the state and keeps it for this session (issue 20 item 9).
+        // The server issues the state and keeps it for this session.
         setStarting(true);
         startStripeConnect(configurationId).then(
           ({ url }) => navigateAway(url),

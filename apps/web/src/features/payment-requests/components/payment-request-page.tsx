@@ -61,13 +61,18 @@ export function PaymentRequestPage() {
         <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="flex-end" gap="md">
-        {/* spec 2 §2: the amount to pay is the title; issue 22 item 7: who and what it is beside it, the status on top. */}
+        {/* spec 2 §2: the amount to pay is the title; who and what it is beside it, the status on top. */}
         <Stack gap={4}>
           <Group gap="xs">
-            <StatusTag label={spaceWords(request.requestStatus)} tone={requestStatusTone[request.requestStatus]} />
+            <StatusTag
+              label={spaceWords(request.requestStatus)}
+              tone={requestStatusTone[request.requestStatus]}
+            />
           </Group>
           <Group gap="sm" align="baseline">
-            <Title order={1} size="h2">{formatMoney(request.amountToPay, request.currency)}</Title>
+            <Title order={1} size="h2">
+              {formatMoney(request.amountToPay, request.currency)}
+            </Title>
             <Text c="dimmed" data-testid="request-subtitle">
               {[request.customerName, request.customerReference].filter(Boolean).join(' · ')}
             </Text>
@@ -84,9 +89,17 @@ export function PaymentRequestPage() {
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           {request.requestType === 'Transaction' && (
-            <CountTab value="transactions" label="Transactions" count={request.transactions?.length ?? 0} />
+            <CountTab
+              value="transactions"
+              label="Transactions"
+              count={request.transactions?.length ?? 0}
+            />
           )}
-          <CountTab value="payments" label="Payment transactions" count={request.paymentTransactions?.length ?? 0} />
+          <CountTab
+            value="payments"
+            label="Payment transactions"
+            count={request.paymentTransactions?.length ?? 0}
+          />
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <RequestInfoTab request={request} editable={editable} />

@@ -1,4 +1,9 @@
-import { refundLimits, refundMessages, type PaymentTransaction, type RefundResult } from '@ledgerline/contract';
+import {
+  refundLimits,
+  refundMessages,
+  type PaymentTransaction,
+  type RefundResult,
+} from '@ledgerline/contract';
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -13,7 +18,10 @@ import { useRefundPayment } from '../api/refund-payment';
 /** What the server said: the provider's refusal as an error, else what happened. */
 function announce(result: RefundResult) {
   if (result.isError) {
-    notifications.show({ color: 'red', message: result.errorMessage ?? 'The provider refused the refund.' });
+    notifications.show({
+      color: 'red',
+      message: result.errorMessage ?? 'The provider refused the refund.',
+    });
     return;
   }
   const underWay = result.refund?.status === 'Processing';
@@ -34,7 +42,10 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
     const value = typeof amount === 'number' ? amount : Number.NaN;
     if (Number.isNaN(value)) return setErrors({ amount: refundMessages.amountRequired });
     if (!(value > 0)) return setErrors({ amount: refundMessages.amountPositive });
-    if (value > left) return setErrors({ amount: refundMessages.moreThanLeft(formatMoney(left, payment.currency)) });
+    if (value > left)
+      return setErrors({
+        amount: refundMessages.moreThanLeft(formatMoney(left, payment.currency)),
+      });
     setErrors({});
     const whole = value === left;
     modals.openConfirmModal({
@@ -42,8 +53,12 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
       centered: true,
       children: (
         <Text size="sm">
-          Give {formatMoney(value, payment.currency)} back to the payer through {payment.paymentProviderName ?? 'the provider'}?{' '}
-          {whole ? 'The invoices it paid will owe again.' : 'The invoices it paid will owe that much again.'} This cannot be undone.
+          Give {formatMoney(value, payment.currency)} back to the payer through{' '}
+          {payment.paymentProviderName ?? 'the provider'}?{' '}
+          {whole
+            ? 'The invoices it paid will owe again.'
+            : 'The invoices it paid will owe that much again.'}{' '}
+          This cannot be undone.
         </Text>
       ),
       labels: { confirm: 'Yes, refund', cancel: 'No' },
@@ -59,7 +74,10 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
             onError: (error) => {
               const fields = problemFieldErrors(error);
               setErrors(fields);
-              notifications.show({ color: 'red', message: failureMessage('The refund failed: ', error) });
+              notifications.show({
+                color: 'red',
+                message: failureMessage('The refund failed: ', error),
+              });
             },
           },
         ),
@@ -103,7 +121,7 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
 }
 
 /**
- * Issue 19: a paid payment (or a Duplicated one) with money left offers a refund, behind the
+ * A paid payment (or a Duplicated one) with money left offers a refund, behind the
  * RefundPayment permission (Administrators).
  */
 export function RefundAction({ payment }: { payment: PaymentTransaction }) {

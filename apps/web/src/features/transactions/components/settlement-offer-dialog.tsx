@@ -85,7 +85,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
             label="Percentage discount"
             required
             // No min/max here: the input would clamp 101 to 100 without a word; the contract's
-            // rule refuses it with its message instead (issue 10 item 13).
+            // rule refuses it with its message instead.
             decimalScale={4}
             suffix=" %"
             {...form.getInputProps('percentageDiscount')}
@@ -95,7 +95,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
             label="Amount"
             required
             min={0}
-            // Issue 21 item 15: the transaction currency's minor units.
+            // The transaction currency's minor units.
             decimalScale={currencyDecimalPlaces(transaction.currency)}
             {...form.getInputProps('amount')}
           />
