@@ -168,7 +168,17 @@ function RecordCard<T>({
       </Card>
     );
   }
-  // No layout: each column as 'Title: value', the actions (untitled column) last.
+  return <ColumnLinesCard record={record} columns={columns} />;
+}
+
+/** No layout: each column as 'Title: value', the actions (untitled column) last. */
+function ColumnLinesCard<T>({
+  record,
+  columns,
+}: {
+  record: T;
+  columns: readonly DataGridColumn<T>[];
+}) {
   return (
     <Card withBorder padding="sm" data-grid-card>
       <Stack gap={4}>

@@ -62,34 +62,41 @@ export function StatementLinkButton({
             </Group>
           </Stack>
         ) : link ? (
-          <Stack gap="xs">
-            <Text size="sm">
-              The customer sees every open invoice of this account and pays some or all at once.
-            </Text>
-            <Group gap="xs" wrap="nowrap" align="center">
-              <TextInput
-                label="Statement link"
-                value={link.url}
-                readOnly
-                style={{ flex: 1 }}
-                onFocus={(event) => event.currentTarget.select()}
-              />
-              <div style={{ alignSelf: 'flex-end', paddingBottom: 4 }}>
-                <CopyButton value={link.url} label="statement link" />
-              </div>
-            </Group>
-            <Text size="sm" c="dimmed">
-              {link.expiresAt ? (
-                <>
-                  Expires <DateTime value={link.expiresAt} />
-                </>
-              ) : (
-                'This link does not expire.'
-              )}
-            </Text>
-          </Stack>
+          <StatementLink link={link} />
         ) : null}
       </Popover.Dropdown>
     </Popover>
+  );
+}
+
+/** The link just made: its address to copy, and when it expires. */
+function StatementLink({ link }: { link: { url: string; expiresAt?: string | null } }) {
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        The customer sees every open invoice of this account and pays some or all at once.
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <TextInput
+          label="Statement link"
+          value={link.url}
+          readOnly
+          style={{ flex: 1 }}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <div style={{ alignSelf: 'flex-end', paddingBottom: 4 }}>
+          <CopyButton value={link.url} label="statement link" />
+        </div>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {link.expiresAt ? (
+          <>
+            Expires <DateTime value={link.expiresAt} />
+          </>
+        ) : (
+          'This link does not expire.'
+        )}
+      </Text>
+    </Stack>
   );
 }

@@ -41,6 +41,17 @@ export function validateLatePayment(values: Values) {
   };
 }
 
+/** The configuration's values, or a new one's: grace period 0, apply charges and enabled on (spec 3 §9). */
+function initialValuesOf(configuration: LatePaymentConfiguration | undefined): Values {
+  return {
+    name: configuration?.name ?? '',
+    enabled: configuration?.enabled ?? true,
+    description: configuration?.description ?? '',
+    gracePeriodInDays: configuration?.gracePeriodInDays ?? 0,
+    applyCharges: configuration?.applyCharges ?? true,
+  };
+}
+
 function LatePaymentForm({
   configuration,
   onDone,
@@ -51,14 +62,7 @@ function LatePaymentForm({
   const save = useSaveLatePayment();
   const form = useForm<Values>({
     mode: 'controlled',
-    // spec 3 §9: grace period 0, apply charges and enabled on.
-    initialValues: {
-      name: configuration?.name ?? '',
-      enabled: configuration?.enabled ?? true,
-      description: configuration?.description ?? '',
-      gracePeriodInDays: configuration?.gracePeriodInDays ?? 0,
-      applyCharges: configuration?.applyCharges ?? true,
-    },
+    initialValues: initialValuesOf(configuration),
     validate: validateLatePayment,
   });
   const submit = form.onSubmit((values) => {
