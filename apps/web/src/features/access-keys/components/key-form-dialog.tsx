@@ -4,7 +4,7 @@ import {
   type AccessKey,
   type CreatedAccessKey,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -18,6 +18,7 @@ import type { KeyKind } from '../api/key-kinds';
 import { useUpdateKey } from '../api/update-key';
 import { keyTexts, maximumKeyCountReached } from './key-texts';
 import { dayOf, endOfDayIso } from './valid-until';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface KeyFormValues {
   name: string;
@@ -122,14 +123,7 @@ function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
             onFocus={validUntilProps.onFocus}
           />
         )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending || update.isPending} />
       </Stack>
     </form>
   );

@@ -11,9 +11,7 @@ import {
   type Account,
 } from '@ledgerline/contract';
 import {
-  Button,
   Divider,
-  Group,
   Modal,
   NumberInput,
   Select,
@@ -34,6 +32,7 @@ import { usePaymentRequestDefaults } from '@/lib/api/payment-request-settings';
 import { useCompanyId } from '@/lib/company';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreateAccountPaymentRequest } from '../api/create-account-payment-request';
+import { DialogActions } from '@/ui/dialog-actions';
 
 const billingFields = ['companyName', 'firstNames', 'surname', 'emailAddress'] as const;
 const addressFields = ['address1', 'address2', 'city', 'state', 'postCode', 'country'] as const;
@@ -250,14 +249,7 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
             />
           ))}
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending} submitLabel="Create" />
       </Stack>
     </form>
   );

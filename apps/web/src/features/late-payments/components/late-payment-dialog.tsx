@@ -1,19 +1,11 @@
 import { latePaymentMessages, type LatePaymentConfiguration } from '@ledgerline/contract';
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Switch,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Modal, NumberInput, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useSaveLatePayment } from '../api/save-late-payment';
 import { StatutoryPanel } from './statutory-panel';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface Values {
   name: string;
@@ -114,14 +106,7 @@ function LatePaymentForm({
           {...form.getInputProps('applyCharges', { type: 'checkbox' })}
         />
         <StatutoryPanel />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

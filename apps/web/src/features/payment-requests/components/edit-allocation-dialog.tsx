@@ -6,13 +6,14 @@ import {
   type PaymentRequest,
   type TransactionAllocation,
 } from '@ledgerline/contract';
-import { Button, Group, Input, Modal, NumberInput, SegmentedControl, Stack } from '@mantine/core';
+import { Group, Input, Modal, NumberInput, SegmentedControl, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdateAllocationInfo } from '../api/update-allocation-info';
 import { failedUpdate } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 /**
  * spec 2 §3: required and canEditAmount are true, false or unset. An unset one
@@ -158,14 +159,7 @@ function AllocationForm({
             {...form.getInputProps('maximumAmount')}
           />
         </Group>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );

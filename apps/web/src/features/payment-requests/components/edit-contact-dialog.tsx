@@ -7,7 +7,7 @@ import {
   type Contact,
   type PaymentRequest,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -15,6 +15,7 @@ import { useDefaultCountryIn } from '@/lib/api/default-country';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { failedUpdate } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 export type ContactKind = 'billingContact' | 'deliveryContact';
 const addressLabels: Record<AddressField, string> = { ...addressFieldLabels, type: 'Type' };
@@ -90,14 +91,7 @@ function ContactForm({
             />
           ))}
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );

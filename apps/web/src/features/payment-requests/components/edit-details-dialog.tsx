@@ -4,7 +4,7 @@ import {
   usageTypes,
   type PaymentRequest,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -12,6 +12,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { dayOfIso, failedUpdate, shownUsage } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 type DetailsValues = {
   id: string;
@@ -111,14 +112,7 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('usageType')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );

@@ -11,7 +11,6 @@ import {
 import { useState } from 'react';
 import {
   Alert,
-  Button,
   Group,
   Modal,
   NumberInput,
@@ -31,6 +30,7 @@ import { useCreatePaymentRequest } from '../api/create-payment-request';
 import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
 import { AccountPicker } from './account-picker';
 import { CreatedRequestPanel } from './created-request-panel';
+import { DialogActions } from '@/ui/dialog-actions';
 
 type NewRequestValues = {
   requestType: 'Transaction';
@@ -148,14 +148,7 @@ function NewRequestForm({
         <TextInput label="Description" {...form.getInputProps('description')} />
         <TextInput label="Payment terms" {...form.getInputProps('paymentTerms')} />
         <LinkExpiryHint />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending} submitLabel="Create" />
       </Stack>
     </form>
   );

@@ -3,7 +3,7 @@ import {
   type SettlementOffer,
   type TransactionDetail,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -18,6 +18,7 @@ import {
   type OfferType,
   type SettlementOfferFormValues,
 } from './settlement-offer-form';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface OfferFormProps {
   transaction: TransactionDetail;
@@ -104,14 +105,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
         <TextInput label="Description" {...form.getInputProps('description')} />
         <CalendarDateInput label="Valid from" {...dateProps('validFrom')} />
         <CalendarDateInput label="Valid to" {...dateProps('validUntil')} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

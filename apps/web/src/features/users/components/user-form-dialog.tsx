@@ -6,13 +6,14 @@ import {
   type Role,
   type User,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, showSubmitFailure } from '@/ui/form-errors';
 import { useCreateUser } from '../api/create-user';
 import { useUpdateUser } from '../api/update-user';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface UserFormValues {
   id: string;
@@ -109,14 +110,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
           description={editing && isCurrentUser ? messages.cannotChangeOwnRole : undefined}
           {...form.getInputProps('role')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending || update.isPending} />
       </Stack>
     </form>
   );
