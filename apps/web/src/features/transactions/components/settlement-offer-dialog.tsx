@@ -5,7 +5,7 @@ import {
 } from '@ledgerline/contract';
 import { Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
-import { useForm } from '@mantine/form';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { spaceWords } from '@/ui/words';
@@ -25,6 +25,20 @@ interface OfferFormProps {
   /** The offer edited; none to add one. */
   offer?: SettlementOffer;
   onDone: () => void;
+}
+
+/** A clearable calendar-day field of the offer form, bound to `field`. */
+function calendarDayProps(
+  form: UseFormReturnType<SettlementOfferFormValues>,
+  field: 'validFrom' | 'validUntil',
+) {
+  return {
+    value: form.values[field],
+    onChange: (day: string | null) => form.setFieldValue(field, day),
+    error: form.getInputProps(field).error,
+    clearable: true,
+    popoverProps: { withinPortal: false },
+  };
 }
 
 function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
@@ -56,16 +70,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
     });
   });
 
-  const dateProps = (field: 'validFrom' | 'validUntil') => {
-    const props = form.getInputProps(field);
-    return {
-      value: form.values[field],
-      onChange: (day: string | null) => form.setFieldValue(field, day),
-      error: props.error,
-      clearable: true,
-      popoverProps: { withinPortal: false },
-    };
-  };
+  const dateProps = (field: 'validFrom' | 'validUntil') => calendarDayProps(form, field);
 
   return (
     <form onSubmit={submit} noValidate>

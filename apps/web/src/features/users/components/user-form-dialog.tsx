@@ -34,16 +34,21 @@ const addResolver = zod4Resolver(createUserBody);
 // Editing checks the Name field with the same rule as adding; the body then goes as displayName.
 const editResolver = zod4Resolver(createUserBody.pick({ name: true }));
 
+/** The user's values, or a new Standard user's. */
+function initialValuesOf(user: User | undefined): UserFormValues {
+  return {
+    id: user?.id ?? '',
+    name: user?.displayName ?? '',
+    email: user?.emailAddress ?? '',
+    role: user?.role ?? 'Standard',
+  };
+}
+
 function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const editing = user !== undefined;
   const form = useForm<UserFormValues>({
     mode: 'controlled',
-    initialValues: {
-      id: user?.id ?? '',
-      name: user?.displayName ?? '',
-      email: user?.emailAddress ?? '',
-      role: user?.role ?? 'Standard',
-    },
+    initialValues: initialValuesOf(user),
     validate: (values) =>
       editing ? editResolver({ name: values.name }) : addResolver({ ...values }),
   });
