@@ -7,6 +7,21 @@ import { WideTable } from '@/ui/wide-table';
 
 const feeNames = { StatutoryInterest: 'Statutory interest', FixedSum: 'Fixed sum' } as const;
 
+/** The offer the discount comes from: its words, its kind and id, and its last day. */
+function OfferNote({ offer }: { offer: NonNullable<PayerQuoteInvoice['offer']> }) {
+  return (
+    <Text size="xs" c="dimmed" fw={400}>
+      {offer.description ?? 'Early-payment discount'} (
+      {offer.source === 'Generated' ? 'generated offer' : 'offer'} {offer.id})
+      {offer.validUntil && (
+        <>
+          , valid until <DateTime value={offer.validUntil} dateOnly />
+        </>
+      )}
+    </Text>
+  );
+}
+
 function InvoiceOffer({ invoice, currency }: { invoice: PayerQuoteInvoice; currency: string }) {
   const reference = invoice.reference ?? 'Deleted transaction';
   const headingId = `payer-quote-${invoice.transactionId}`;
@@ -34,18 +49,7 @@ function InvoiceOffer({ invoice, currency }: { invoice: PayerQuoteInvoice; curre
             <Table.Tr>
               <Table.Th scope="row">
                 Discount
-                {invoice.offer && (
-                  <Text size="xs" c="dimmed" fw={400}>
-                    {invoice.offer.description ?? 'Early-payment discount'} (
-                    {invoice.offer.source === 'Generated' ? 'generated offer' : 'offer'}{' '}
-                    {invoice.offer.id})
-                    {invoice.offer.validUntil && (
-                      <>
-                        , valid until <DateTime value={invoice.offer.validUntil} dateOnly />
-                      </>
-                    )}
-                  </Text>
-                )}
+                {invoice.offer && <OfferNote offer={invoice.offer} />}
               </Table.Th>
               <Table.Td ta="right">
                 <Money amount={invoice.discount} currency={currency} />
