@@ -31,6 +31,28 @@ function announce(result: RefundResult) {
   });
 }
 
+/** The confirmation's question: how much goes back, through which provider, and what follows. */
+function RefundQuestion({
+  payment,
+  amount,
+  whole,
+}: {
+  payment: PaymentTransaction;
+  amount: number;
+  whole: boolean;
+}) {
+  return (
+    <Text size="sm">
+      Give {formatMoney(amount, payment.currency)} back to the payer through{' '}
+      {payment.paymentProviderName ?? 'the provider'}?{' '}
+      {whole
+        ? 'The invoices it paid will owe again.'
+        : 'The invoices it paid will owe that much again.'}{' '}
+      This cannot be undone.
+    </Text>
+  );
+}
+
 function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClose: () => void }) {
   const left = payment.refundableAmount ?? 0;
   const [amount, setAmount] = useState<number | string>(left);
@@ -47,20 +69,10 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
         amount: refundMessages.moreThanLeft(formatMoney(left, payment.currency)),
       });
     setErrors({});
-    const whole = value === left;
     modals.openConfirmModal({
       title: 'Refund payment',
       centered: true,
-      children: (
-        <Text size="sm">
-          Give {formatMoney(value, payment.currency)} back to the payer through{' '}
-          {payment.paymentProviderName ?? 'the provider'}?{' '}
-          {whole
-            ? 'The invoices it paid will owe again.'
-            : 'The invoices it paid will owe that much again.'}{' '}
-          This cannot be undone.
-        </Text>
-      ),
+      children: <RefundQuestion payment={payment} amount={value} whole={value === left} />,
       labels: { confirm: 'Yes, refund', cancel: 'No' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
