@@ -40,6 +40,17 @@ const stepWords = (schedule: ReminderSchedule) =>
     )
     .join(', ');
 
+/** A refused save: the errors under their fields, or, when none names a field, a toast. */
+function runSettingsFailure(error: Error, body: Record<string, unknown>) {
+  const fields = problemFieldErrors(error, { fields: body });
+  if (Object.keys(fields).length === 0)
+    notifications.show({
+      color: 'red',
+      message: failureMessage('The reminder settings could not be saved', error),
+    });
+  return fields;
+}
+
 /** The default schedule and when the daily run goes out, in the company's own zone. */
 function RunSettings({ schedules }: { schedules: ReminderSchedule[] }) {
   const preferences = useCompanyPreferences();
@@ -69,15 +80,7 @@ function RunSettings({ schedules }: { schedules: ReminderSchedule[] }) {
         setEdited({});
         notifications.show({ color: 'green', message: 'Reminder settings saved' });
       },
-      onError: (error) => {
-        const fields = problemFieldErrors(error, { fields: body });
-        setErrors(fields);
-        if (Object.keys(fields).length === 0)
-          notifications.show({
-            color: 'red',
-            message: failureMessage('The reminder settings could not be saved', error),
-          });
-      },
+      onError: (error) => setErrors(runSettingsFailure(error, body)),
     });
   }
 
