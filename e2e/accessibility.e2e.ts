@@ -5,7 +5,7 @@ import { launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 22 items 2-3: WCAG 2.2 AA on the daily screens, at a desktop's width and a phone's, and
+// WCAG 2.2 AA on the daily screens, at a desktop's width and a phone's, and
 // the keyboard's way in (skip link) and out of a dialog (focus back on its opener).
 
 /** How long a screen may take to show what the test waits for. */
@@ -43,7 +43,7 @@ const routes = [
 const detailsOf = ['/payment-requests', '/payment-transactions', '/accounts', '/transactions'];
 
 /**
- * Rules checked whatever axe's impact for them: the findings of issue 22 item 3 that axe calls
+ * Rules checked whatever axe's impact for them: the findings of the accessibility review that axe calls
  * moderate or minor. label-content-name-mismatch is experimental in axe: switched on.
  */
 const alwaysFailing = new Set([
@@ -96,7 +96,7 @@ const focused = (page: Page) =>
     return { tag: active?.tagName, id: active?.id, text: active?.textContent?.trim() };
   });
 
-describe('accessibility (issue 22)', () => {
+describe('accessibility', () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;

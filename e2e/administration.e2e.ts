@@ -235,7 +235,7 @@ describe('administration', () => {
       expect(await dialog.getByRole('textbox', { name: 'ERP host system' }).inputValue()).not.toBe(
         '',
       );
-      // issue 10 item 14: with the demo warning open, Save stays in view at 900 px high.
+      // With the demo warning open, Save stays in view at 900 px high.
       const demo = dialog.getByRole('checkbox', { name: 'Demo company' });
       await demo.check();
       await dialog.getByText('Demo company', { exact: true }).last().waitFor();
@@ -300,7 +300,7 @@ describe('administration', () => {
     const shown = await created.getByRole('textbox', { name: 'Access key' }).inputValue();
     expect(shown.length).toBeGreaterThanOrEqual(32);
     await created.getByRole('button', { name: 'Copy access key' }).click();
-    // spec 2 §8: the copy says so in a toast (issue 21 item 25).
+    // spec 2 §8: the copy says so in a toast.
     await page.getByRole('alert').filter({ hasText: 'Copied to clipboard' }).waitFor();
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(shown);

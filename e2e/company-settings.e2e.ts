@@ -26,7 +26,7 @@ async function goHome(page: Page) {
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 }
 
-// Issue 13: a new administrator follows the dashboard's to-do list through the company settings.
+// A new administrator follows the dashboard's to-do list through the company settings.
 describe('company settings', () => {
   let server: RunningServer;
   let capitalise: FakeServer;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { signInOverHttp } from './support/oidc-http.js';
 import { startServer, type RunningServer } from './support/server.js';
 
-// Issue 2 §2: the embedded database survives what a user does to it.
+// The embedded database survives what a user does to it.
 describe('the embedded database', () => {
   let server: RunningServer;
   beforeAll(async () => {

@@ -18,7 +18,7 @@ async function startParent(port: number): Promise<Server> {
   return server;
 }
 
-// Issue 13: the site opened in a frame of an allowed origin, spec 3 §2 embedded view.
+// The site opened in a frame of an allowed origin, spec 3 §2 embedded view.
 describe('embedded view in a parent site on another origin', () => {
   let server: RunningServer;
   let parent: Server;

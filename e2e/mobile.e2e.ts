@@ -4,7 +4,7 @@ import { launchBrowser } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 22 items 1, 11 and 15: a collector works from a phone. At 390 × 844, in a demo company
+// A collector works from a phone. At 390 × 844, in a demo company
 // (its generated requests, payments, accounts and invoices), no list or detail page is wider than
 // the screen, each list is a column of cards whose first shows its amount and status without
 // scrolling sideways, and the payer page shows the total and Pay at the top, the payer filled in.
@@ -127,7 +127,7 @@ describe('on a phone', () => {
     expect(box!.x + box!.width, `${what} right`).toBeLessThanOrEqual(phone.width);
   }
 
-  it('keeps the top bar and the dashboard within the screen (issue 22 item 11)', async () => {
+  it('keeps the top bar and the dashboard within the screen', async () => {
     await page.goto(server.url);
     await page.getByRole('heading', { name: 'Dashboard' }).first().waitFor(settle);
     await page.waitForLoadState('networkidle');
@@ -142,7 +142,7 @@ describe('on a phone', () => {
     await checkList('/payment-requests', 'Payment Requests', true);
     await openFirstCard('a payment request');
     await withinWidth(page.getByRole('button', { name: 'QR code' }), 'the QR code button');
-    // Its tabs stay on one line (issue 22 item 11).
+    // Its tabs stay on one line.
     const tabs = page.getByRole('tablist').first();
     const tabsBox = await tabs.boundingBox();
     const firstTab = await tabs.getByRole('tab').first().boundingBox();
@@ -227,7 +227,7 @@ describe('on a phone', () => {
     }
   });
 
-  it('shows statuses whole at 1440 px, none under the pinned View column (issue 22 item 5)', async () => {
+  it('shows statuses whole at 1440 px, none under the pinned View column', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     try {
       for (const [path, name] of [
@@ -263,7 +263,7 @@ describe('on a phone', () => {
     }
   });
 
-  it('searches a list, and a reload shows the same view from the address (issue 22 item 6)', async () => {
+  it('searches a list, and a reload shows the same view from the address', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     try {
       const { items } = await api<{ items: { ledgerlineReference: string; status: string }[] }>(

@@ -6,7 +6,7 @@ import { connector, type Connector } from './support/connector.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 19: the books follow the money. In a demo company (the Sandbox is its provider): a
+// The books follow the money. In a demo company (the Sandbox is its provider): a
 // request for £200 of a £500 invoice takes £200; a reservation of a £300 invoice counts nothing
 // until staff capture £100 of it; staff refund £50 of the first payment from its page; the payer's
 // bank charges the first payment back. After each step what the payer and the merchant see.
@@ -146,7 +146,7 @@ describe('the books follow the money', () => {
         idempotencyKey: randomUUID(),
       })
     ).id;
-    // A demo company comes with the Sandbox as its default (issue 21).
+    // A demo company comes with the Sandbox as its default.
     const configured = await api<{ paymentProviderId: string | null }>('/api/v0/providers/default');
     expect(configured.paymentProviderId).not.toBeNull();
     sandboxId = configured.paymentProviderId!;

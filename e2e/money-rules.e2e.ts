@@ -23,7 +23,7 @@ interface Quote {
   latePayment: { referenceRate: number; annualRate: number; daysLate: number } | null;
 }
 
-// Issue 11: a settlement group made the company default gives a fresh invoice its generated
+// A settlement group made the company default gives a fresh invoice its generated
 // offer; a UK statutory configuration charges an overdue one its fixed sum and interest.
 describe('money rules', () => {
   let server: RunningServer;

@@ -8,7 +8,7 @@ import { waitForMail } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 14: a payment request's link takes the money. Staff make a request for two invoices; a
+// A payment request's link takes the money. Staff make a request for two invoices; a
 // payer with no session opens its link on a phone, sees the early-payment discount, pays with the
 // Sandbox card; staff see the payment Paid with two allocations and the offer Used, and the mails
 // go out. A declined card shows the failure and leaves the request Open.
@@ -48,7 +48,7 @@ describe('the payer page', () => {
   let staffPage: Page;
   let erp: Connector;
   let accountId: string;
-  /** The demo company the journey works in: the Sandbox belongs to demo companies (issue 20). */
+  /** The demo company the journey works in: the Sandbox belongs to demo companies. */
   let companyId = 1;
 
   const api = async <T>(path: string, init: Parameters<typeof callApi>[3] = {}) => {
@@ -162,8 +162,8 @@ describe('the payer page', () => {
     await signInThroughBrowser(staffPage, server.url, server.adminEmail, server.adminPassword);
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
-    // Ledgerline's Sandbox test provider moves no money, so it belongs to demo companies only
-    // (issue 20): the company is one, chosen from the top bar as staff would.
+    // Ledgerline's Sandbox test provider moves no money, so it belongs to demo companies only:
+    // the company is one, chosen from the top bar as staff would.
     const companyName = 'Payer Page Demo';
     companyId = (
       await api<{ id: number }>('/api/v0/data-sets', {
@@ -206,7 +206,7 @@ describe('the payer page', () => {
     ).id;
 
     // The company takes cards through Ledgerline's Sandbox provider, its default: a demo company
-    // comes with it (issue 21).
+    // comes with it.
     const { paymentProviderId } = await api<{ paymentProviderId: string | null }>(
       '/api/v0/providers/default',
     );
@@ -265,7 +265,7 @@ describe('the payer page', () => {
     const total = gbp.format(1200 - 24 + 300);
     await page.getByText('Total to pay').waitFor();
 
-    // Nothing serious for a screen reader or a keyboard (issue 14).
+    // Nothing serious for a screen reader or a keyboard.
     const scan = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .analyze();
@@ -332,7 +332,7 @@ describe('the payer page', () => {
       .getByRole('row')
       .filter({ hasText: /300\.00/ })
       .waitFor(settle);
-    // Each invoice linked by its reference (issue 22 item 8).
+    // Each invoice linked by its reference.
     const links = allocations.getByRole('link');
     expect(await links.count()).toBe(2);
     expect(
@@ -355,7 +355,7 @@ describe('the payer page', () => {
     expect(staffMail.text).toContain('GBP 1476.00');
   });
 
-  it('shows what to pay before any JavaScript runs, where the app then shows it (issue 25)', async () => {
+  it('shows what to pay before any JavaScript runs, where the app then shows it', async () => {
     const invoices = await pushInvoices('D');
     const request = await createRequestForInvoices(invoices);
     const total = gbp.format(1200 - 24 + 300);

@@ -13,7 +13,7 @@ import { signInThroughBrowser } from './support/sign-in.js';
 /** How long a screen may take to show what the test waits for. */
 const settle = { timeout: 15_000 };
 
-// Issue 12: payment providers connected through the providers' own pages (local fakes that speak
+// Payment providers connected through the providers' own pages (local fakes that speak
 // their wire formats), tested, and the company's default (spec 3 §2, §4, §8).
 describe('payment providers', () => {
   let stripe: FakeStripe;

@@ -14,7 +14,7 @@ const settle = { timeout: 10_000 };
 
 const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 const day = 24 * 60 * 60 * 1000;
-/** The calendar day `days` from now, YYYY-MM-DD (transaction and due dates are days, issue 10). */
+/** The calendar day `days` from now, YYYY-MM-DD (transaction and due dates are days). */
 const dayIn = (days: number) => new Date(Date.now() + days * day).toISOString().slice(0, 10);
 
 const companyName = 'Abbey Demo Trading';
@@ -139,7 +139,7 @@ function fieldValue(scope: Locator, label: string): Locator {
 /** The id at the end of the page's address (/transactions/<id>). */
 const idInUrl = (page: Page) => new URL(page.url()).pathname.split('/').pop()!;
 
-// Issue 4 "Receivables": an ERP connector fills a company through the API, and staff work its
+// Receivables: an ERP connector fills a company through the API, and staff work its
 // accounts, payment requests, payments, exports and imports, documents and settlement offers on
 // the site (spec 2 §2–§9, docs/api.md).
 describe('receivables', () => {
@@ -391,7 +391,7 @@ describe('receivables', () => {
       await page.getByRole('menuitem', { name: 'Capture' }).click();
       const dialog = page.getByRole('dialog', { name: 'Capture payment' });
       const amountInput = dialog.getByRole('textbox', { name: 'Amount to capture' });
-      // Offered: the whole authorised amount, written as money (issue 22 item 8).
+      // Offered: the whole authorised amount, written as money.
       expect(await amountInput.inputValue()).toBe(gbp.format(before.totalAmount));
       await amountInput.fill(amount);
       await dialog.getByRole('textbox', { name: 'Note' }).fill('Goods dispatched');
@@ -681,7 +681,7 @@ describe('receivables', () => {
       .getByLabel('1 documents')
       .waitFor();
 
-    // A PDF opens in the site's viewer: our own CSP lets the blob: frame load (issue 10 item 3).
+    // A PDF opens in the site's viewer: our own CSP lets the blob: frame load.
     const refusals: string[] = [];
     const onConsole = (message: { text(): string }) => {
       if (/Content Security Policy/i.test(message.text())) refusals.push(message.text());
@@ -734,7 +734,7 @@ describe('receivables', () => {
     );
     expect(await dialog.getByRole('textbox', { name: 'Currency' }).inputValue()).toBe('GBP');
     // spec 2 §5: valid to starts at the invoice's due date, shown in the user's date format (the
-    // default yyyy/MM/dd, issue 22 item 13).
+    // default yyyy/MM/dd).
     expect(await dialog.getByRole('textbox', { name: 'Valid to' }).inputValue()).toBe(
       invoiceDue.slice(0, 10).replaceAll('-', '/'),
     );

@@ -15,13 +15,15 @@ const account = {
   accountReference: 'REM-E2E-1',
   name: 'Reminder Journey Ltd',
   currency: 'GBP',
-  emailAddresses: [{ emailAddress: 'payables@reminder-journey.example', type: 'Accounts', isDefault: true }],
+  emailAddresses: [
+    { emailAddress: 'payables@reminder-journey.example', type: 'Accounts', isDefault: true },
+  ],
 };
 
-// Issue 23: a reminder schedule made the company default, an overdue invoice, the run (Send now
+// A reminder schedule made the company default, an overdue invoice, the run (Send now
 // from the preview), the mail in the mail drop with its statement link, the account's Reminders
 // tab, the link paid by the payer, and the aged receivables report before and after. In a demo
-// company: the Sandbox, which takes the payment, belongs to demo companies (issue 20).
+// company: the Sandbox, which takes the payment, belongs to demo companies.
 describe('reminders', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -63,7 +65,10 @@ describe('reminders', () => {
     const { accessKey } = (await created.json()) as { accessKey: string };
     erp = connector(server.url, accessKey, companyId);
     accountId = (
-      await erp.expect<{ id: string }>(201, '/api/v0/accounts', { json: account, idempotencyKey: randomUUID() })
+      await erp.expect<{ id: string }>(201, '/api/v0/accounts', {
+        json: account,
+        idempotencyKey: randomUUID(),
+      })
     ).id;
     await erp.expect(201, '/api/v0/transactions?match-existing=false', {
       json: {
@@ -94,10 +99,15 @@ describe('reminders', () => {
     const dialog = page.getByRole('dialog', { name: 'New Reminder Schedule' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Friendly dunning');
     await dialog.getByRole('textbox', { name: 'Step 1: days from the due date' }).fill('7');
-    await dialog.getByRole('textbox', { name: 'Step 1 subject' }).fill('{account}: invoices overdue at {company}');
+    await dialog
+      .getByRole('textbox', { name: 'Step 1 subject' })
+      .fill('{account}: invoices overdue at {company}');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const row = page.getByRole('table', { name: 'Reminder schedules' }).getByRole('row').filter({ hasText: 'Friendly dunning' });
+    const row = page
+      .getByRole('table', { name: 'Reminder schedules' })
+      .getByRole('row')
+      .filter({ hasText: 'Friendly dunning' });
     await row.getByText('7 after').waitFor();
 
     await page.getByRole('textbox', { name: 'Default schedule' }).click();
@@ -108,8 +118,13 @@ describe('reminders', () => {
     // What goes out today: the account, then Send now.
     // The day is typed as YYYY-MM-DD and shown in the user's format (the default yyyy/MM/dd).
     await page.getByRole('textbox', { name: 'Day' }).fill(dayIn(0));
-    await page.getByRole('heading', { name: `What goes out on ${dayIn(0).replaceAll('-', '/')}` }).waitFor();
-    const toSend = page.getByRole('table', { name: 'Reminders to send' }).getByRole('row').filter({ hasText: account.accountReference });
+    await page
+      .getByRole('heading', { name: `What goes out on ${dayIn(0).replaceAll('-', '/')}` })
+      .waitFor();
+    const toSend = page
+      .getByRole('table', { name: 'Reminders to send' })
+      .getByRole('row')
+      .filter({ hasText: account.accountReference });
     await toSend.getByText('INV-REM-1').waitFor();
     await toSend.getByRole('button', { name: 'Send now' }).click();
     await page.getByText(`Reminder sent to ${account.name}`).waitFor();
@@ -126,7 +141,10 @@ describe('reminders', () => {
     // The account keeps it: its Reminders tab.
     await page.goto(`${server.url}/accounts/${accountId}`);
     await page.getByRole('tab', { name: 'Reminders' }).click();
-    const kept = page.getByRole('table', { name: 'Reminders' }).getByRole('row').filter({ hasText: 'INV-REM-1' });
+    const kept = page
+      .getByRole('table', { name: 'Reminders' })
+      .getByRole('row')
+      .filter({ hasText: 'INV-REM-1' });
     await kept.getByText('payables@reminder-journey.example').waitFor();
     await kept.getByText('Sent').waitFor();
 
@@ -136,12 +154,20 @@ describe('reminders', () => {
     await page.getByRole('switch', { name: 'Pause reminders' }).waitFor();
 
     // The payer follows the mail's link, with no session, and pays the invoice on it.
-    const payer = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const payer = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     payer.setDefaultTimeout(15_000);
     const payerPage = await payer.newPage();
     await payerPage.goto(link!);
-    await payerPage.getByRole('heading', { level: 1, name: `Statement for ${account.name}` }).waitFor();
-    expect(await payerPage.getByRole('checkbox', { name: 'Pay invoice INV-REM-1' }).isChecked()).toBe(true);
+    await payerPage
+      .getByRole('heading', { level: 1, name: `Statement for ${account.name}` })
+      .waitFor();
+    expect(
+      await payerPage.getByRole('checkbox', { name: 'Pay invoice INV-REM-1' }).isChecked(),
+    ).toBe(true);
     await Promise.all([
       payerPage.waitForURL(/\/pay\/[0-9a-f-]{36}$/),
       payerPage.getByRole('button', { name: /^Pay £/ }).click(),

@@ -11,7 +11,7 @@ import {
 import { freePort, startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 25: past one database machine. A primary and a real streaming standby (initdb,
+// Past one database machine. A primary and a real streaming standby (initdb,
 // pg_basebackup -R, pg_ctl: e2e/support/postgres-cluster.ts), one API process reading on the
 // standby; then the API through Debian's pgbouncer in transaction pooling mode. Its own step of
 // .ci/run (e2e/vitest.scale.config.ts).

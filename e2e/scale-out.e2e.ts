@@ -7,7 +7,7 @@ import { signInOverHttp, type HttpSession } from './support/oidc-http.js';
 import { freePort, startServer, type RunningServer } from './support/server.js';
 import { signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 9, "Several processes on one PostgreSQL": two built API processes on one fresh PostgreSQL
+// Several processes on one PostgreSQL: two built API processes on one fresh PostgreSQL
 // database behind Debian's HAProxy, round robin. Run on its own (e2e/vitest.scale.config.ts,
 // .ci/run): it needs PostgreSQL (SCALE_DATABASE_URL or TEST_DATABASE_URL or the local server).
 

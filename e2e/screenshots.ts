@@ -1,4 +1,4 @@
-// Screenshots of the daily screens for the docs (issue 22, "Proof"): the dashboard, a list (payment
+// Screenshots of the daily screens for the docs ("Proof"): the dashboard, a list (payment
 // requests) and a detail (a payment request), each at 1440 px and at 390 px, written as PNGs to
 // docs/screenshots/. Run from the repository root:
 //

@@ -113,7 +113,7 @@ describe('the shell', () => {
     await page.keyboard.press('Escape');
   });
 
-  // issue 10 item 14: on a 390 px phone the whole top bar fits, the user menu included.
+  // On a 390 px phone the whole top bar fits, the user menu included.
   it('keeps the user menu on screen on a 390 px phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
@@ -188,7 +188,7 @@ describe('the shell', () => {
     await expect.poll(() => clock.textContent(), settle).toMatch(newFormat);
   });
 
-  // issue 22 item 14: the shell's frame is in the page itself (painted before any script has
+  // The shell's frame is in the page itself (painted before any script has
   // come), with the boot script, which the CSP allows by its hash and which names each screen's
   // files (all served); in the browser it starts the first calls without a CSP complaint.
   it('serves the shell frame and the boot script in the page itself', async () => {

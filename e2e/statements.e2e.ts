@@ -6,7 +6,7 @@ import { connector, type Connector } from './support/connector.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { callApi, signInThroughBrowser } from './support/sign-in.js';
 
-// Issue 23, account statement and pay many: staff take the account's statement link from the
+// Account statement and pay many: staff take the account's statement link from the
 // account page; a payer with no session opens it, sees the three open invoices ticked, pays them
 // in one Sandbox card payment on the payer page; staff see one payment allocated to each invoice.
 
@@ -19,7 +19,9 @@ const account = {
   accountReference: 'STMT001',
   name: 'Statement Payer Ltd',
   currency: 'GBP',
-  emailAddresses: [{ emailAddress: 'accounts@statement.example', type: 'Accounts', isDefault: true }],
+  emailAddresses: [
+    { emailAddress: 'accounts@statement.example', type: 'Accounts', isDefault: true },
+  ],
 };
 
 describe('the account statement', () => {
@@ -37,7 +39,8 @@ describe('the account statement', () => {
       headers: { 'dataset-id': String(companyId), ...init.headers },
     });
     const text = await response.text();
-    if (!response.ok()) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status()} ${text}`);
+    if (!response.ok())
+      throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status()} ${text}`);
     return (text ? JSON.parse(text) : null) as T;
   };
 
@@ -52,18 +55,27 @@ describe('the account statement', () => {
     await signInThroughBrowser(staffPage, server.url, server.adminEmail, server.adminPassword);
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
-    // The Sandbox belongs to demo companies (issue 20): the journey works in one.
+    // The Sandbox belongs to demo companies: the journey works in one.
     const companyName = 'Statement Demo';
     companyId = (
       await api<{ id: number }>('/api/v0/data-sets', {
         method: 'POST',
-        json: { name: companyName, hostSystemName: 'Sage200Pro', hostId: 'STMT-DEMO', customHostId: 'STMT-DEMO', hostDemoSystem: true },
+        json: {
+          name: companyName,
+          hostSystemName: 'Sage200Pro',
+          hostId: 'STMT-DEMO',
+          customHostId: 'STMT-DEMO',
+          hostDemoSystem: true,
+        },
       })
     ).id;
     const deadline = Date.now() + 30_000;
     const statusOfCompany = async () =>
-      (await api<{ items: { id: number; status: string }[] }>('/api/v0/data-sets/all')).items.find((d) => d.id === companyId)?.status;
-    while ((await statusOfCompany()) !== 'Active' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      (await api<{ items: { id: number; status: string }[] }>('/api/v0/data-sets/all')).items.find(
+        (d) => d.id === companyId,
+      )?.status;
+    while ((await statusOfCompany()) !== 'Active' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await statusOfCompany()).toBe('Active');
     await staffPage.reload();
     await staffPage.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
@@ -78,7 +90,12 @@ describe('the account statement', () => {
       json: { name: 'Statement connector' },
     });
     erp = connector(server.url, accessKey, companyId);
-    accountId = (await erp.expect<{ id: string }>(201, '/api/v0/accounts', { json: account, idempotencyKey: randomUUID() })).id;
+    accountId = (
+      await erp.expect<{ id: string }>(201, '/api/v0/accounts', {
+        json: account,
+        idempotencyKey: randomUUID(),
+      })
+    ).id;
   });
   afterAll(async () => {
     await browser?.close();
@@ -108,7 +125,9 @@ describe('the account statement', () => {
 
     // Staff: the account page's Statement link.
     await staffPage.goto(`${server.url}/accounts/${accountId}`);
-    await staffPage.getByRole('heading', { name: `${account.accountReference} - ${account.name}` }).waitFor(settle);
+    await staffPage
+      .getByRole('heading', { name: `${account.accountReference} - ${account.name}` })
+      .waitFor(settle);
     await staffPage.getByRole('button', { name: 'Statement link' }).click();
     const field = staffPage.getByRole('textbox', { name: 'Statement link' });
     await field.waitFor(settle);
@@ -117,21 +136,30 @@ describe('the account statement', () => {
     await staffPage.getByText('This link does not expire.').waitFor();
 
     // The payer, with no session: every open invoice, oldest first, all ticked.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     await page.goto(url);
-    await page.getByRole('heading', { level: 1, name: `Statement for ${account.name}` }).waitFor(settle);
+    await page
+      .getByRole('heading', { level: 1, name: `Statement for ${account.name}` })
+      .waitFor(settle);
     const boxes = page.getByRole('checkbox', { name: /^Pay invoice/ });
-    expect(await boxes.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).toEqual([
-      'Pay invoice INV-STMT-1',
-      'Pay invoice INV-STMT-2',
-      'Pay invoice INV-STMT-3',
-    ]);
+    expect(
+      await boxes.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))),
+    ).toEqual(['Pay invoice INV-STMT-1', 'Pay invoice INV-STMT-2', 'Pay invoice INV-STMT-3']);
     for (const box of await boxes.all()) expect(await box.isChecked()).toBe(true);
     await page.getByText(`Total ${total}`).waitFor();
-    expect(await page.getByRole('link', { name: 'Download statement (PDF)' }).getAttribute('href')).toMatch(/\/pdf$/);
-    await Promise.all([page.waitForURL(/\/pay\/[0-9a-f-]{36}$/), page.getByRole('button', { name: `Pay ${total}` }).click()]);
+    expect(
+      await page.getByRole('link', { name: 'Download statement (PDF)' }).getAttribute('href'),
+    ).toMatch(/\/pdf$/);
+    await Promise.all([
+      page.waitForURL(/\/pay\/[0-9a-f-]{36}$/),
+      page.getByRole('button', { name: `Pay ${total}` }).click(),
+    ]);
     const requestId = new URL(page.url()).pathname.split('/').pop()!;
 
     // The payer page of the request: the normal card payment.
@@ -152,15 +180,20 @@ describe('the account statement', () => {
 
     // The statement now has nothing open.
     await page.goto(url);
-    await page.getByText('Nothing is open on this statement: every invoice is paid.').waitFor(settle);
+    await page
+      .getByText('Nothing is open on this statement: every invoice is paid.')
+      .waitFor(settle);
     await context.close();
 
     // Staff: one payment, allocated invoice by invoice; every invoice paid; the request Completed.
-    const payment = await api<{ status: string; paymentAllocations: { transactionId: string; allocatedAmount: number }[] }>(
-      `/api/v0/payment-transactions/${paymentId}`,
-    );
+    const payment = await api<{
+      status: string;
+      paymentAllocations: { transactionId: string; allocatedAmount: number }[];
+    }>(`/api/v0/payment-transactions/${paymentId}`);
     expect(payment.status).toBe('Paid');
-    expect(payment.paymentAllocations.map((a) => [a.transactionId, a.allocatedAmount]).sort()).toEqual(
+    expect(
+      payment.paymentAllocations.map((a) => [a.transactionId, a.allocatedAmount]).sort(),
+    ).toEqual(
       [
         [oldest, 100],
         [middle, 200],
@@ -168,7 +201,11 @@ describe('the account statement', () => {
       ].sort(),
     );
     for (const id of [oldest, middle, newest])
-      expect((await api<{ paidStatus: string }>(`/api/v0/transactions/${id}`)).paidStatus).toBe('FullyPaid');
-    expect((await api<{ requestStatus: string }>(`/api/v0/payment-requests/${requestId}`)).requestStatus).toBe('Completed');
+      expect((await api<{ paidStatus: string }>(`/api/v0/transactions/${id}`)).paidStatus).toBe(
+        'FullyPaid',
+      );
+    expect(
+      (await api<{ requestStatus: string }>(`/api/v0/payment-requests/${requestId}`)).requestStatus,
+    ).toBe('Completed');
   });
 });

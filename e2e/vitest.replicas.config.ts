@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 const reportDir = process.env.LEDGERLINE_REPORT_DIR;
 
-// Issue 25's journeys (replicas.e2e.ts): a streaming standby and pgbouncer, made in a temporary
+// The replica journeys (replicas.e2e.ts): a streaming standby and pgbouncer, made in a temporary
 // folder from Debian's PostgreSQL binaries. Its own step of .ci/run, after the scale-out one.
 export default defineConfig({
   test: {

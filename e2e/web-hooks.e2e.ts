@@ -30,7 +30,7 @@ async function startReceiver() {
     });
   });
   // 127.0.0.2: this computer, but not the address Ledgerline itself answers on, which it refuses as
-  // an endpoint (issue 20 item 12, no hairpin).
+  // an endpoint (no hairpin).
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -40,7 +40,7 @@ async function startReceiver() {
   };
 }
 
-// Issue 15: a merchant connects its own system to Ledgerline's web hooks, sees a payment's event
+// A merchant connects its own system to Ledgerline's web hooks, sees a payment's event
 // arrive in the delivery log and sends it again.
 describe('web hooks', () => {
   let server: RunningServer;

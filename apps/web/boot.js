@@ -1,5 +1,5 @@
 /* global window, document, location */
-// Issue 22 item 14: on a slow phone the application's JavaScript takes one or two seconds to come;
+// On a slow phone the application's JavaScript takes one or two seconds to come;
 // this small script uses them. The build writes it into index.html and pay.html (vite.config.ts
 // bootScript), where it runs as the page is read; the server allows it by its hash.
 //  - The first screen's own calls start at once, with the addresses the app asks for; the app
@@ -39,7 +39,7 @@
   }
   var pay = /^\/pay\/([^/]+)\/?$/.exec(path);
   if (pay) {
-    // Issue 25: an open request's answer came with the page (#pay-first-answer, above this).
+    // An open request's answer came with the page (#pay-first-answer, above this).
     if (location.search === '' && !document.getElementById('pay-first-answer'))
       get('/api/v0/pay/' + pay[1], 'omit');
     return;

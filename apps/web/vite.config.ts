@@ -84,8 +84,73 @@ function appShellScrollClassNames(): Plugin {
   };
 }
 
+const bootSource = fileURLToPath(new URL('./boot.js', import.meta.url));
+const routesFile = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url));
+const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
+const withoutExtension = (file: string) => file.replace(/\.(tsx?|jsx?)$/, '');
 /**
- * issue 22 item 14: apps/web/boot.js, written into index.html and pay.html in place of their
+ * Lazy parts a screen loads as soon as it renders, preloaded with it: the dashboard's money
+ * figures (app/dashboard-panels.tsx), which would otherwise be asked for only once the
+ * dashboard has loaded and run.
+ */
+const withTheirScreen = [join(srcFolder, 'features/dashboard/components/figures-panel')];
+/** The same parts, by the name of the chunk `lazyParts` below puts them in. */
+const withTheirScreenChunks = ['dashboard-figures'];
+
+/** Each screen's path and the files it needs beyond the entry's, as indexes into `files`. */
+function routeFiles(bundle: Rollup.OutputBundle) {
+  const chunks = Object.values(bundle).filter(
+    (output): output is Rollup.OutputChunk => output.type === 'chunk',
+  );
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const byModule = new Map(
+    chunks
+      .filter((chunk) => chunk.facadeModuleId)
+      .map((chunk) => [withoutExtension(chunk.facadeModuleId!), chunk]),
+  );
+  const closure = (file: string, seen = new Set<string>()) => {
+    if (seen.has(file)) return seen;
+    seen.add(file);
+    const chunk = byFile.get(file);
+    for (const css of chunk?.viteMetadata?.importedCss ?? []) seen.add(css);
+    for (const imported of chunk?.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === 'index');
+  if (!entry) throw new Error('boot.js: the build has no index entry.');
+  const entryFiles = closure(entry.fileName);
+  // `path: '/x'` and then its page's `import('...')`, comments left out.
+  const routesText = readFileSync(routesFile, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  const files: string[] = [];
+  const routes: [string, number[]][] = [];
+  for (const [, path, specifier] of routesText.matchAll(
+    /path: '([^']+)'[\s\S]*?import\('([^']+)'\)/g,
+  )) {
+    const module = specifier!.startsWith('@/')
+      ? join(srcFolder, specifier!.slice(2))
+      : join(dirname(routesFile), specifier!);
+    const page = byModule.get(withoutExtension(module));
+    if (!page) throw new Error(`boot.js: no chunk for ${specifier} (${path}).`);
+    const pageFiles = closure(page.fileName);
+    for (const file of [...pageFiles])
+      for (const lazy of byFile.get(file)?.dynamicImports ?? []) {
+        const facade = byFile.get(lazy)?.facadeModuleId;
+        const name = byFile.get(lazy)?.name;
+        if (
+          (facade && withTheirScreen.includes(withoutExtension(facade))) ||
+          (name && withTheirScreenChunks.includes(name))
+        )
+          closure(lazy, pageFiles);
+      }
+    const needed = [...pageFiles].filter((file) => !entryFiles.has(file));
+    for (const file of needed) if (!files.includes(file)) files.push(file);
+    routes.push([path!, needed.map((file) => files.indexOf(file))]);
+  }
+  return { files, routes };
+}
+
+/**
+ * apps/web/boot.js, written into index.html and pay.html in place of their
  * `<script async src="/boot.js">`, so that it runs as the page is read, without a request of its
  * own (the server allows it by its hash, apps/api/src/platform/inline-scripts.ts). Into the admin
  * site's copy the build writes, for each screen of src/app/routes.tsx, its path and the files its
@@ -93,80 +158,15 @@ function appShellScrollClassNames(): Plugin {
  * a first load fetches them beside the entry's own files instead of once the entry has run.
  */
 function bootScript(): Plugin {
-  const source = fileURLToPath(new URL('./boot.js', import.meta.url));
-  const routesFile = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url));
-  const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
-  const withoutExtension = (file: string) => file.replace(/\.(tsx?|jsx?)$/, '');
   const tag = '<script async src="/boot.js"></script>';
-  /**
-   * Lazy parts a screen loads as soon as it renders, preloaded with it: the dashboard's money
-   * figures (app/dashboard-panels.tsx), which would otherwise be asked for only once the
-   * dashboard has loaded and run.
-   */
-  const withTheirScreen = [join(srcFolder, 'features/dashboard/components/figures-panel')];
-  /** The same parts, by the name of the chunk `lazyParts` below puts them in. */
-  const withTheirScreenChunks = ['dashboard-figures'];
   const marker = '/*route-files*/ null';
-
-  /** Each screen's path and the files it needs beyond the entry's, as indexes into `files`. */
-  function routeFiles(bundle: Rollup.OutputBundle) {
-    const chunks = Object.values(bundle).filter(
-      (output): output is Rollup.OutputChunk => output.type === 'chunk',
-    );
-    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-    const byModule = new Map(
-      chunks
-        .filter((chunk) => chunk.facadeModuleId)
-        .map((chunk) => [withoutExtension(chunk.facadeModuleId!), chunk]),
-    );
-    const closure = (file: string, seen = new Set<string>()) => {
-      if (seen.has(file)) return seen;
-      seen.add(file);
-      const chunk = byFile.get(file);
-      for (const css of chunk?.viteMetadata?.importedCss ?? []) seen.add(css);
-      for (const imported of chunk?.imports ?? []) closure(imported, seen);
-      return seen;
-    };
-    const entry = chunks.find((chunk) => chunk.isEntry && chunk.name === 'index');
-    if (!entry) throw new Error('boot.js: the build has no index entry.');
-    const entryFiles = closure(entry.fileName);
-    // `path: '/x'` and then its page's `import('...')`, comments left out.
-    const routesText = readFileSync(routesFile, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
-    const files: string[] = [];
-    const routes: [string, number[]][] = [];
-    for (const [, path, specifier] of routesText.matchAll(
-      /path: '([^']+)'[\s\S]*?import\('([^']+)'\)/g,
-    )) {
-      const module = specifier!.startsWith('@/')
-        ? join(srcFolder, specifier!.slice(2))
-        : join(dirname(routesFile), specifier!);
-      const page = byModule.get(withoutExtension(module));
-      if (!page) throw new Error(`boot.js: no chunk for ${specifier} (${path}).`);
-      const pageFiles = closure(page.fileName);
-      for (const file of [...pageFiles])
-        for (const lazy of byFile.get(file)?.dynamicImports ?? []) {
-          const facade = byFile.get(lazy)?.facadeModuleId;
-          const name = byFile.get(lazy)?.name;
-          if (
-            (facade && withTheirScreen.includes(withoutExtension(facade))) ||
-            (name && withTheirScreenChunks.includes(name))
-          )
-            closure(lazy, pageFiles);
-        }
-      const needed = [...pageFiles].filter((file) => !entryFiles.has(file));
-      for (const file of needed) if (!files.includes(file)) files.push(file);
-      routes.push([path!, needed.map((file) => files.indexOf(file))]);
-    }
-    return { files, routes };
-  }
-
   return {
     name: 'ledgerline-boot-script',
     transformIndexHtml: {
       order: 'post',
       handler(html, context) {
         if (!html.includes(tag)) return html;
-        const text = readFileSync(source, 'utf8');
+        const text = readFileSync(bootSource, 'utf8');
         if (!text.includes(marker)) throw new Error(`boot.js has no ${marker}.`);
         const files =
           context.bundle && /index\.html$/.test(context.filename)
@@ -186,7 +186,7 @@ function bootScript(): Plugin {
 }
 
 /**
- * Issue 25: the payer page (src/pay, apps/web/pay.html) runs on Preact through preact/compat, so
+ * The payer page (src/pay, apps/web/pay.html) runs on Preact through preact/compat, so
  * that its JavaScript is under 50 KB gzipped (React alone was 65.8 KB); the admin site keeps React
  * (docs/decisions/166-the-payer-page-runs-on-preact.md "The payer page runs on Preact"). Only the
  * page's own modules are pointed at Preact: one build, and nothing of the admin site's changes.
@@ -216,8 +216,23 @@ type ChunkingContext = {
   getModuleInfo(id: string): { importedIds: readonly string[] } | null;
 };
 
+/** The site's own modules (apps/web/src) reached by static imports from `starts`. */
+function siteModulesFrom(starts: string[], ctx: ChunkingContext, chunk: string) {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    if (seen.has(id) || !id.startsWith(srcFolder)) return;
+    seen.add(id);
+    for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) visit(next);
+  };
+  for (const start of starts) {
+    if (!ctx.getModuleInfo(start)) throw new Error(`${chunk} chunk: no module ${start}.`);
+    visit(start);
+  }
+  return seen;
+}
+
 /**
- * Issue 22 item 14: left to itself the build cut what the dashboard loads beyond the entry into
+ * Left to itself the build cut what the dashboard loads beyond the entry into
  * some twenty small files (each also used by other screens), and on a slow phone (Fast 3G: 560 ms
  * a request, six at a time over HTTP/1.1) the dashboard waited for them batch after batch. They
  * are one file now: the site's own modules (apps/web/src) the dashboard imports (statically, from
@@ -230,24 +245,10 @@ const dashboardLibraryParts =
   /node_modules[\\/](@mantine[\\/]core[\\/]esm[\\/]components[\\/]Card[\\/]|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]IconInfoCircle\.mjs)/;
 
 function dashboardChunkName() {
-  const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
   const starts = [fileURLToPath(new URL('./src/app/routes/dashboard.tsx', import.meta.url))];
   let ours: Set<string> | null = null;
-  const reach = (ctx: ChunkingContext) => {
-    const seen = new Set<string>();
-    const visit = (id: string) => {
-      if (seen.has(id) || !id.startsWith(srcFolder)) return;
-      seen.add(id);
-      for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) visit(next);
-    };
-    for (const start of starts) {
-      if (!ctx.getModuleInfo(start)) throw new Error(`dashboard chunk: no module ${start}.`);
-      visit(start);
-    }
-    return seen;
-  };
   return (id: string, ctx: ChunkingContext) => {
-    ours ??= reach(ctx);
+    ours ??= siteModulesFrom(starts, ctx, 'dashboard');
     // The screen's own module stays the chunk its route loads.
     if (starts.includes(id)) return null;
     return ours.has(id) || dashboardLibraryParts.test(id) ? 'dashboard-deps' : null;
@@ -255,7 +256,7 @@ function dashboardChunkName() {
 }
 
 /**
- * Issue 22 item 14, beyond the dashboard: what a lazy part loads beyond the groups above, one file
+ * Beyond the dashboard: what a lazy part loads beyond the groups above, one file
  * for each part named here (the first that reaches a module has it), instead of the dozens of
  * small shared files the build cuts by itself, fetched six at a time on a slow phone. As for the
  * dashboard, a part is found by walking the site's own modules (apps/web/src) from its start, and
@@ -293,24 +294,10 @@ const lazyParts: LazyPart[] = [
 
 /** The chunk name of each module of a part of `lazyParts` (one group each, in their order). */
 function lazyPartChunkName(part: LazyPart) {
-  const srcFolder = fileURLToPath(new URL('./src/', import.meta.url));
   const starts = part.starts.map((start) => join(srcFolder, start));
   let ours: Set<string> | null = null;
-  const reach = (ctx: ChunkingContext) => {
-    const seen = new Set<string>();
-    const visit = (id: string) => {
-      if (seen.has(id) || !id.startsWith(srcFolder)) return;
-      seen.add(id);
-      for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) visit(next);
-    };
-    for (const start of starts) {
-      if (!ctx.getModuleInfo(start)) throw new Error(`${part.name} chunk: no module ${start}.`);
-      visit(start);
-    }
-    return seen;
-  };
   return (id: string, ctx: ChunkingContext) => {
-    ours ??= reach(ctx);
+    ours ??= siteModulesFrom(starts, ctx, part.name);
     // A screen's own module stays the chunk its route loads.
     if (part.keepStarts && starts.includes(id)) return null;
     return ours.has(id) ? part.name : null;

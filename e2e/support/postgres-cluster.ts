@@ -6,7 +6,7 @@ import pg from 'pg';
 
 /**
  * A PostgreSQL primary with a streaming standby, and pgbouncer in front of the primary, in a
- * temporary folder with ports of their own (issue 25's journeys, docs/decisions/157-reads-on-standbys.md "Reads on
+ * temporary folder with ports of their own (the replica journeys, docs/decisions/157-reads-on-standbys.md "Reads on
  * standbys"): Debian's own binaries (initdb, pg_ctl, pg_basebackup -R, pgbouncer), run as the
  * postgres user when the journey runs as root, without systemd; everything goes when stopped.
  */

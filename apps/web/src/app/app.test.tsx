@@ -25,7 +25,7 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-// Issue 21: the whole router waited on `info/feature-flags`, so /health showed an error while the
+// The whole router waited on `info/feature-flags`, so /health showed an error while the
 // API was down.
 describe('/health (spec 1 §2.1: "Shows the word Healthy; no sign-in needed")', () => {
   it('shows Healthy while the API is down, and asks it nothing', async () => {

@@ -23,7 +23,7 @@ const FiguresPanel = lazy(() =>
  */
 export const dashboardPanels: readonly DashboardPanel[] = [
   { id: 'to-do', element: <TodoPanel />, span: 'full' },
-  // Issue 22 item 4, issue 23: the money figures, after the spec's to-do list.
+  // The money figures, after the spec's to-do list.
   {
     id: 'money',
     element: (

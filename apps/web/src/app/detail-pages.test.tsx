@@ -72,7 +72,7 @@ async function renderRoute(routePath: string, path: string) {
   });
 }
 
-// issue 10 item 10: one not-found state on every detail page; a malformed id is not found too.
+// One not-found state on every detail page; a malformed id is not found too.
 describe('the detail pages', () => {
   it.each(detailPages)('$record: a record the company does not have is not found', async (page) => {
     const calls = stubFetch({
@@ -108,7 +108,7 @@ describe('the detail pages', () => {
   });
 });
 
-// issue 10 item 11: the spec's routes that answered 404.
+// The spec's routes that answered 404.
 describe('the spec routes', () => {
   it('registers /payers, /payment-plans and the company detail placeholder', () => {
     const paths = areaRoutes.map((route) => route.path);

@@ -13,7 +13,7 @@ beforeAll(prepareGridTests);
 
 const firstField = (dialog: HTMLElement) => dialog.querySelector('input');
 
-// issue 10 item 14: a dialog starts on its first field, not on its close button.
+// A dialog starts on its first field, not on its close button.
 describe('dialogs focus their first field', () => {
   it('Add User', async () => {
     stubFetch({ 'GET /users': { body: { items: [], totalItems: 0 } } });
@@ -42,10 +42,9 @@ describe('dialogs focus their first field', () => {
 
   it('Export', async () => {
     stubFetch({});
-    renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" />,
-      { user: aUser() },
-    );
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     const dialog = await screen.findByRole('dialog');
     await waitFor(() => expect(firstField(dialog)).toHaveFocus());
   });

@@ -8,7 +8,11 @@ function setup() {
   return { deps, handling: createErrorHandling(deps), queryClient: new QueryClient() };
 }
 
-function queryWith(queryClient: QueryClient, data?: unknown, meta?: { statusRouting?: boolean; inlineErrors?: boolean }) {
+function queryWith(
+  queryClient: QueryClient,
+  data?: unknown,
+  meta?: { statusRouting?: boolean; inlineErrors?: boolean },
+) {
   const key = ['q', Math.random()];
   if (data !== undefined) queryClient.setQueryData(key, data);
   return queryClient.getQueryCache().build(queryClient, { queryKey: key, meta });
@@ -33,7 +37,7 @@ describe('global error handling', () => {
     const { deps, handling, queryClient } = setup();
     handling.onQueryError(new ApiError(403, null), queryWith(queryClient));
     expect(deps.notifyError).toHaveBeenCalledOnce();
-    // spec 1 §2.5 / spec 3 §8: the forbidden text is 'Forbidden request' (issue 21 item 25).
+    // spec 1 §2.5 / spec 3 §8: the forbidden text is 'Forbidden request'.
     expect(deps.notifyError).toHaveBeenCalledWith('Forbidden request');
     expect(deps.navigate).toHaveBeenCalledWith('/error/403', expect.anything());
   });
@@ -57,16 +61,27 @@ describe('global error handling', () => {
 
   it('lets a detail page show its own failure but still signs in on 401', () => {
     const { deps, handling, queryClient } = setup();
-    handling.onQueryError(new ApiError(404, null), queryWith(queryClient, undefined, { inlineErrors: true }));
+    handling.onQueryError(
+      new ApiError(404, null),
+      queryWith(queryClient, undefined, { inlineErrors: true }),
+    );
     expect(deps.navigate).not.toHaveBeenCalled();
     expect(deps.notifyError).not.toHaveBeenCalled();
-    handling.onQueryError(new ApiError(401, null), queryWith(queryClient, undefined, { inlineErrors: true }));
+    handling.onQueryError(
+      new ApiError(401, null),
+      queryWith(queryClient, undefined, { inlineErrors: true }),
+    );
     expect(deps.signIn).toHaveBeenCalledOnce();
   });
 
   it('shows the forbidden toast, not the detail, when a query that has data is refused a refresh', () => {
     const { deps, handling, queryClient } = setup();
-    const refused = new ApiError(403, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the ViewAuditLogs permission.' });
+    const refused = new ApiError(403, {
+      type: 'about:blank',
+      title: 'Forbidden',
+      status: 403,
+      detail: 'This needs the ViewAuditLogs permission.',
+    });
     handling.onQueryError(refused, queryWith(queryClient, { items: [] }));
     expect(deps.notifyError).toHaveBeenCalledWith('Forbidden request');
     expect(deps.navigate).not.toHaveBeenCalled();

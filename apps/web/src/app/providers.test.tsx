@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { showErrorToast } from '@/ui/error-toast';
 import { AppProviders } from './providers';
 
-// issue 10 item 13: error toasts do not pile up.
+// Error toasts do not pile up.
 describe('toasts', () => {
   it('shows three at a time, and a repeated failure once', async () => {
     render(

@@ -26,7 +26,7 @@ export function AppProviders({
         cssVariablesResolver={cssVariablesResolver}
         defaultColorScheme="light"
       >
-        {/* Toasts do not pile up (issue 10 item 13): three at most, the rest wait their turn. */}
+        {/* Toasts do not pile up: three at most, the rest wait their turn. */}
         <DeferredNotifications />
         <DeferredModals />
         {children}

@@ -110,7 +110,7 @@ export const areaRoutes: readonly AreaRoute[] = [
       ),
   },
   {
-    // Issue 23: the aged receivables report.
+    // The aged receivables report.
     path: '/reports',
     title: ['Reports'],
     fullWidth: true,
@@ -155,7 +155,7 @@ export const areaRoutes: readonly AreaRoute[] = [
     page: () => import('@/features/funding/components/funding-page').then((m) => m.FundingPage),
   },
   {
-    // Issue 23: reminder schedules, the daily run and its preview.
+    // Reminder schedules, the daily run and its preview.
     path: '/settings/reminders',
     title: ['Reminder Schedules'],
     page: () =>
@@ -234,7 +234,10 @@ export const areaRoutes: readonly AreaRoute[] = [
     path: '/disputes',
     title: ['Disputes'],
     fullWidth: true,
-    page: () => import('@/features/payment-transactions/components/disputes-page').then((m) => m.DisputesPage),
+    page: () =>
+      import('@/features/payment-transactions/components/disputes-page').then(
+        (m) => m.DisputesPage,
+      ),
   },
   {
     path: '/activities',

@@ -21,7 +21,7 @@ const page = <T,>(items: T[]) => ({
 const badgeOf = (table: HTMLElement, text: string) =>
   within(table).getByText(text).closest('.mantine-Badge-root');
 
-// issue 10 item 14: status columns as coloured badges across the lists.
+// Status columns as coloured badges across the lists.
 describe('status columns', () => {
   it('show payment and allocated statuses as badges', async () => {
     stubFetch({ 'GET /payment-transactions': page([aPaymentTransaction({ status: 'Failed' })]) });

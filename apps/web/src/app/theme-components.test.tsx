@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 
-// issue 22 item 3: what the theme gives every dialog and option list.
+// What the theme gives every dialog and option list.
 describe('the theme on components', () => {
   it("names a dialog's close button, keeps it out of the tab order, and adds no banner", async () => {
     renderWithProviders(

@@ -40,7 +40,7 @@ const white = fromHex('#ffffff');
 const stripedRow = fromHex(DEFAULT_THEME.colors.gray[0]);
 const hoveredRow = fromHex(DEFAULT_THEME.colors.gray[1]);
 
-// issue 22 item 2: every text at 4.5:1 or more (WCAG 2.2 1.4.3).
+// Every text at 4.5:1 or more (WCAG 2.2 1.4.3).
 describe('the theme reads at 4.5:1', () => {
   const colors = Object.keys(DEFAULT_THEME.colors).filter((c) => c !== 'dark' && c !== 'gray');
 

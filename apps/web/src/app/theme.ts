@@ -14,12 +14,12 @@ export const theme = createTheme({
   cursorType: 'pointer',
   headings: { fontWeight: '600' },
   components: {
-    // A link takes the size of the text around it: a grid's View at 14 px like its cells (issue 10 item 14).
+    // A link takes the size of the text around it: a grid's View at 14 px like its cells.
     Anchor: { defaultProps: { inherit: true } },
-    // A dialog opens on its first field (issue 10 item 14): the close button is not a tab stop
+    // A dialog opens on its first field: the close button is not a tab stop
     // (Escape and the dialog's own Cancel close it), so the focus trap starts on the form. It
-    // still has a name for a screen reader (issue 22 item 3, axe button-name). Its header is a
-    // <header>, a second banner landmark beside the top bar's (issue 22 item 3): not a landmark.
+    // still has a name for a screen reader (axe button-name). Its header is a
+    // <header>, a second banner landmark beside the top bar's: not a landmark.
     Modal: {
       defaultProps: {
         closeButtonProps: { tabIndex: -1, 'aria-label': 'Close dialog' },
@@ -27,10 +27,10 @@ export const theme = createTheme({
       },
     },
     // Mantine's focus placeholder is a bare tabindex div inside role="menu", which may hold menu
-    // items only (issue 22 item 3, axe aria-required-children): a menu opens on its first item.
+    // items only (axe aria-required-children): a menu opens on its first item.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // A long option list scrolls in its dropdown, which the keyboard can reach (axe
-    // scrollable-region-focusable, issue 22 item 3): Mantine's ScrollArea inside the listbox is a
+    // scrollable-region-focusable): Mantine's ScrollArea inside the listbox is a
     // scroll box no key reaches, and a tab stop inside a listbox is not an option.
     Select: comboboxList,
     MultiSelect: comboboxList,
@@ -45,7 +45,7 @@ export const theme = createTheme({
 
 /**
  * How much darker than its shade 9 a colour's text must be to read at 4.5:1 or more (WCAG 2.2
- * 1.4.3) on its own light fill over white or a striped row (issue 22 item 2: Pending at 1.97:1).
+ * 1.4.3) on its own light fill over white or a striped row (Pending at 1.97:1).
  * Measured with apps/web/src/app/theme.test.ts, which fails if a colour falls under 4.5:1.
  */
 const textDarkening: Record<string, number> = {
@@ -76,7 +76,7 @@ export const darkerFills = [...Object.keys(textDarkening), 'pink'];
 export const dimmedTextColor = '#5c636a';
 
 /**
- * Text colours the theme alone cannot set (issue 22 item 2): dimmed text, and the text of every
+ * Text colours the theme alone cannot set: dimmed text, and the text of every
  * palette colour (`c="red"`), of its light variant (badges, light buttons, alerts, icons) and the
  * fill under white text of its filled variant.
  */

@@ -142,7 +142,7 @@ describe('signOut', () => {
 
     const logout = requests.find((request) => request.url === '/api/v0/logout');
     expect(logout).toBeDefined();
-    // The server refuses a logout without the XSRF header (issue 9, defect 7).
+    // The server refuses a logout without the XSRF header.
     expect(new Headers(logout!.init.headers).get('X-XSRF-TOKEN')).toBe('sign-out-token');
     expect(isSessionActive()).toBe(false);
     const url = new URL(assignLocation.mock.calls[0]?.[0] as string);

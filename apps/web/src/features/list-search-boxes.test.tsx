@@ -25,7 +25,7 @@ import { SettlementsPage } from './settlements/components/settlements-page';
 import { UsersPage } from './users/components/users-page';
 import { EndpointsScreen } from './web-hooks/components/endpoints-screen';
 
-// Issue 22 item 6: a search box on every list, answered by the server, kept in the address
+// A search box on every list, answered by the server, kept in the address
 // where the list is the page's own.
 beforeAll(prepareGridTests);
 

@@ -4,7 +4,7 @@ import { clearSession, storeSession } from './session';
 
 const stored = () => JSON.parse(window.localStorage.getItem(firstCallsKey) ?? '{}');
 
-describe('the first screen calls remembered for boot.js (issue 22 item 14)', () => {
+describe('the first screen calls remembered for boot.js', () => {
   it("keeps the first screen's plain GETs by address, with their company, once each, until a call for another company", async () => {
     // A fresh module, as on a page's first load: in the shared test environment another file may
     // have loaded it long before (its recording then over) or pressed a key.

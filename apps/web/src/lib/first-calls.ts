@@ -1,7 +1,7 @@
 import { storageKeys } from './storage';
 
 /**
- * Issue 22 item 14: the GETs the first screen of an address asks for, remembered for the next
+ * The GETs the first screen of an address asks for, remembered for the next
  * first load of that address. apps/web/boot.js reads them and asks for them as the page is read,
  * beside the application's own files, instead of once the application has loaded, run and
  * rendered (on a slow phone, seconds later); `takeEarlyAnswer` (lib/http.ts) hands each answer

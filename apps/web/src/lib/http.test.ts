@@ -7,7 +7,7 @@ import { storeSession } from './session';
 import { setCompanyId } from './storage';
 
 describe('HTTP client', () => {
-  // issue 22 item 14: public/boot.js (apps/web/boot.js) starts the first screen's calls early.
+  // public/boot.js (apps/web/boot.js) starts the first screen's calls early.
   it("takes boot.js's early answer once, for its plain GETs only, and asks again when it failed", async () => {
     storeSession(60, null);
     setCompanyId(3);

@@ -166,7 +166,7 @@ async function readBody(
 }
 
 /**
- * An answer boot.js asked for while this code was loading (issue 22 item 14), by address (and
+ * An answer boot.js asked for while this code was loading, by address (and
  * for a company's call, `${companyId} ${address}`); each is taken once. Only plain GETs (no
  * headers of the caller's own).
  */

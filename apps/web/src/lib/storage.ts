@@ -16,7 +16,7 @@ export const storageKeys = {
   state: 'ledgerline.auth.state',
   returnTo: 'ledgerline.auth.returnTo',
   /**
-   * Issue 22 item 14: the addresses the first screen of each path asked for (lib/first-calls.ts),
+   * The addresses the first screen of each path asked for (lib/first-calls.ts),
    * read by boot.js; forgotten when a session starts or ends, as they were another person's.
    */
   firstCalls: 'ledgerline.firstCalls',

@@ -51,7 +51,7 @@ async function readProblem(response: Response): Promise<ProblemDocument> {
   }
 }
 
-/** The answer /boot.js asked for while this code was loading (issue 22 item 14), taken once. */
+/** The answer /boot.js asked for while this code was loading, taken once. */
 function takeEarlyAnswer(url: string): Promise<Response> | undefined {
   const early = (window as { __ledgerlineEarly?: Record<string, Promise<Response>> })
     .__ledgerlineEarly;

@@ -1,4 +1,4 @@
-/** Money in the request's currency and dates in en-GB long form (issue 14), with Intl only. */
+/** Money in the request's currency and dates in en-GB long form, with Intl only. */
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 const plainAmount = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2 });

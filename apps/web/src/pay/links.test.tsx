@@ -8,7 +8,7 @@ const pagePath = `GET /pay/${requestId}`;
 const renderPage = () =>
   render(<PayApp requestId={requestId} query={{}} browser={recordingBrowser()} />);
 
-/** Issue 19: what the payer sees before valid-from, past payment-required-by, and of a part. */
+/** What the payer sees before valid-from, past payment-required-by, and of a part. */
 describe('the payer page’s link dates and asked amounts', () => {
   it('says the link is not open yet before valid-from, with nothing to pay', async () => {
     stubFetch({

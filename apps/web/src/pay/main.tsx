@@ -9,11 +9,11 @@ import './pay.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
 
-// The same entry serves `/pay/{id}` and an account's statement, `/statement/{token}` (issue 23).
+// The same entry serves `/pay/{id}` and an account's statement, `/statement/{token}`.
 const path = window.location.pathname;
 
 /**
- * Issue 25: an open request's answer, which the server wrote into the page beside its first
+ * An open request's answer, which the server wrote into the page beside its first
  * screen (apps/api/src/platform/pay-page-first-screen.ts); the app renders over that screen.
  */
 function firstAnswer(): PayPageAnswer | undefined {

@@ -13,7 +13,7 @@ import {
   stripeMethodId,
 } from './test-support';
 
-// Issue 14: the methods offered follow the amount the payer chooses (their payment amount filters).
+// The methods offered follow the amount the payer chooses (their payment amount filters).
 
 const pagePath = `GET /pay/${requestId}`;
 const startPath = `POST /pay/${requestId}/payments`;

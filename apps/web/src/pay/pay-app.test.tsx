@@ -193,7 +193,7 @@ describe('the payer page: what the request asks for', () => {
     expect(screen.queryByText('Northwind Trading')).not.toBeInTheDocument();
   });
 
-  it('shows the answer that came with the page at once, without asking for it (issue 25)', async () => {
+  it('shows the answer that came with the page at once, without asking for it', async () => {
     const calls = stubFetch({});
     const page = openTransactionPage();
     render(

@@ -9,11 +9,12 @@ import { openTransactionPage, paymentId, recordingBrowser, requestId } from './t
 const pagePath = `GET /pay/${requestId}`;
 const startPath = `POST /pay/${requestId}/payments`;
 
-const renderPage = () => render(<PayApp requestId={requestId} query={{}} browser={recordingBrowser()} />);
+const renderPage = () =>
+  render(<PayApp requestId={requestId} query={{}} browser={recordingBrowser()} />);
 
 const contact = { firstNames: 'Robin', surname: 'Payer', emailAddress: 'robin@payer.example' };
 
-describe('the payer page on a phone (issue 22 item 15)', () => {
+describe('the payer page on a phone', () => {
   let restore: () => void;
   beforeEach(() => {
     const stub = window.matchMedia;
@@ -66,13 +67,21 @@ describe('the payer page on a phone (issue 22 item 15)', () => {
       [pagePath]: {
         body: {
           ...page,
-          company: { ...page.company, website: null, emailAddress: null, telephone: null, addressLines: [] },
+          company: {
+            ...page.company,
+            website: null,
+            emailAddress: null,
+            telephone: null,
+            addressLines: [],
+          },
         },
       },
     });
     renderPage();
     expect(
-      await screen.findByText(/If you think this is a mistake, please contact Northwind Trading\.$/),
+      await screen.findByText(
+        /If you think this is a mistake, please contact Northwind Trading\.$/,
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/their details are below/)).not.toBeInTheDocument();
   });

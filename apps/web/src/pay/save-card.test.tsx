@@ -14,7 +14,7 @@ import {
   stripeMethodId,
 } from './test-support';
 
-// Issue 21 item 31: a card is stored only when the payer agrees. The box shows for a method whose
+// A card is stored only when the payer agrees. The box shows for a method whose
 // configuration stores cards, ticked at first when its save-card default is on.
 
 const pagePath = `GET /pay/${requestId}`;

@@ -2,7 +2,7 @@ import type { StatementPage, StatementPay, StatementPayBody } from '@ledgerline/
 import { networkErrorMessage, PayCallError, tooManyAttemptsMessage } from './api';
 
 /**
- * The statement page's calls (issue 23; packages/contract schemas/statements.ts). Public: no
+ * The statement page's calls (packages/contract schemas/statements.ts). Public: no
  * session, no XSRF header. 404: the link does not exist; 410: it has expired.
  */
 const base = '/api/v0/statements';

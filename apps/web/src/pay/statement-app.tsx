@@ -19,12 +19,18 @@ export function statementTokenFromPath(pathname: string): string | null {
 }
 
 /**
- * An account's statement (issue 23): every open invoice, oldest first, with what it costs if paid
+ * An account's statement: every open invoice, oldest first, with what it costs if paid
  * today. The payer ticks some or all (all of the first currency by default) and pays them in one
  * payment: the server makes (or reuses) a payment request of those invoices and the payer goes on
  * to its page (`/pay/{id}`), where every provider and rule of the payer page applies.
  */
-export function StatementApp({ token, browser }: { token: string | null; browser: Pick<PayBrowser, 'goTo'> }) {
+export function StatementApp({
+  token,
+  browser,
+}: {
+  token: string | null;
+  browser: Pick<PayBrowser, 'goTo'>;
+}) {
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [paying, setPaying] = useState(false);
@@ -32,20 +38,38 @@ export function StatementApp({ token, browser }: { token: string | null; browser
 
   const load = useCallback(async () => {
     if (!token) {
-      setLoaded({ kind: 'gone', title: 'This statement link does not exist', message: statementMessages.unknown });
+      setLoaded({
+        kind: 'gone',
+        title: 'This statement link does not exist',
+        message: statementMessages.unknown,
+      });
       return;
     }
     try {
       const statement = await getStatement(token);
       const first = statement.invoices[0]?.currency;
-      setChosen(new Set(statement.invoices.filter((i) => i.currency === first).map((i) => i.transactionId)));
+      setChosen(
+        new Set(statement.invoices.filter((i) => i.currency === first).map((i) => i.transactionId)),
+      );
       setLoaded({ kind: 'ready', statement });
     } catch (error) {
       if (error instanceof PayCallError && (error.status === 404 || error.status === 400))
-        setLoaded({ kind: 'gone', title: 'This statement link does not exist', message: statementMessages.unknown });
+        setLoaded({
+          kind: 'gone',
+          title: 'This statement link does not exist',
+          message: statementMessages.unknown,
+        });
       else if (error instanceof PayCallError && error.status === 410)
-        setLoaded({ kind: 'gone', title: 'This statement link has expired', message: statementMessages.expired });
-      else setLoaded({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+        setLoaded({
+          kind: 'gone',
+          title: 'This statement link has expired',
+          message: statementMessages.expired,
+        });
+      else
+        setLoaded({
+          kind: 'failed',
+          message: error instanceof Error ? error.message : String(error),
+        });
     }
   }, [token]);
 
@@ -58,7 +82,10 @@ export function StatementApp({ token, browser }: { token: string | null; browser
     document.title = statement ? `Statement from ${statement.company.name}` : 'Statement';
   }, [statement]);
 
-  const picked = useMemo(() => statement?.invoices.filter((i) => chosen.has(i.transactionId)) ?? [], [statement, chosen]);
+  const picked = useMemo(
+    () => statement?.invoices.filter((i) => chosen.has(i.transactionId)) ?? [],
+    [statement, chosen],
+  );
   const currencies = [...new Set(picked.map((i) => i.currency))];
   const total = picked.reduce((sum, i) => sum + Math.round(i.amountToPay * 100), 0) / 100;
 
@@ -110,7 +137,9 @@ export function StatementApp({ token, browser }: { token: string | null; browser
     setPaying(true);
     setPayError(null);
     try {
-      const answer = await payStatement(token, { transactionIds: picked.map((i) => i.transactionId) });
+      const answer = await payStatement(token, {
+        transactionIds: picked.map((i) => i.transactionId),
+      });
       browser.goTo(answer.payUrl);
     } catch (error) {
       setPayError(error instanceof Error ? error.message : String(error));
@@ -118,14 +147,18 @@ export function StatementApp({ token, browser }: { token: string | null; browser
     }
   };
   const problem =
-    picked.length === 0 ? statementMessages.nothingChosen : currencies.length > 1 ? statementMessages.oneCurrency : null;
+    picked.length === 0
+      ? statementMessages.nothingChosen
+      : currencies.length > 1
+        ? statementMessages.oneCurrency
+        : null;
 
   return (
     <Frame statement={page}>
       <h1>Statement for {page.accountName}</h1>
       <p className="muted">
-        Account {page.accountReference}. Amounts as of {formatDate(page.quotedOn)}, with any early-payment discount or late
-        fee that applies if you pay today.
+        Account {page.accountReference}. Amounts as of {formatDate(page.quotedOn)}, with any
+        early-payment discount or late fee that applies if you pay today.
         {page.expiresAt && <> This link works until {formatDateTime(page.expiresAt)}.</>}
       </p>
       <p>
@@ -143,7 +176,11 @@ export function StatementApp({ token, browser }: { token: string | null; browser
               type="checkbox"
               checked={allTicked}
               onChange={(event) =>
-                setChosen(event.currentTarget.checked ? new Set(page.invoices.map((i) => i.transactionId)) : new Set())
+                setChosen(
+                  event.currentTarget.checked
+                    ? new Set(page.invoices.map((i) => i.transactionId))
+                    : new Set(),
+                )
               }
             />{' '}
             Select all invoices
@@ -157,7 +194,9 @@ export function StatementApp({ token, browser }: { token: string | null; browser
                     <input
                       type="checkbox"
                       checked={chosen.has(invoice.transactionId)}
-                      onChange={(event) => toggle(invoice.transactionId, event.currentTarget.checked)}
+                      onChange={(event) =>
+                        toggle(invoice.transactionId, event.currentTarget.checked)
+                      }
                       aria-label={`Pay invoice ${invoice.reference}`}
                     />{' '}
                     <strong>Invoice {invoice.reference}</strong>
@@ -218,7 +257,12 @@ export function StatementApp({ token, browser }: { token: string | null; browser
               {payError}
             </p>
           )}
-          <button type="button" className="primary" disabled={problem !== null || paying} onClick={() => void pay()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={problem !== null || paying}
+            onClick={() => void pay()}
+          >
             {paying
               ? 'Preparing your payment…'
               : problem === null
@@ -234,7 +278,9 @@ export function StatementApp({ token, browser }: { token: string | null; browser
 function Frame({ statement, children }: { statement?: StatementPage; children: React.ReactNode }) {
   return (
     <>
-      <header className="company">{statement && <p className="company-name">{statement.company.name}</p>}</header>
+      <header className="company">
+        {statement && <p className="company-name">{statement.company.name}</p>}
+      </header>
       <main id="main" className="content">
         {children}
       </main>

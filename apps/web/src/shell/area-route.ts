@@ -13,7 +13,7 @@ export interface AreaRoute {
   title: readonly string[];
   /**
    * Loads the screen's code (a dynamic import): each screen is its own chunk, so the first load
-   * carries only the shell and the screen it opens (issue 10 item 17, scripts/check-bundle-size.mjs).
+   * carries only the shell and the screen it opens (scripts/check-bundle-size.mjs).
    */
   page: () => Promise<ComponentType>;
   /** spec 1 §2.1 "Needs": without it the guard sends the user to /error/403. */

@@ -42,7 +42,7 @@ function renderSwitcher(options: { path?: string; permissions?: Permission[] } =
 async function openDropdown() {
   const button = await screen.findByRole('button', { name: /^Company(: |$)/ });
   await screen.findByText('Acme Ltd');
-  // Its name holds the words it shows (issue 22 item 3, WCAG 2.5.3).
+  // Its name holds the words it shows (WCAG 2.5.3).
   expect(button).toHaveAccessibleName('Company: Acme Ltd');
   await userEvent.click(button);
   // The list loads with the first click (shell/deferred-menu.tsx).

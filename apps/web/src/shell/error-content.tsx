@@ -50,7 +50,7 @@ function describe(code: string): { text: string; illustration?: ReactNode; withD
 
 /**
  * spec 1 §2.5: the cross-tenant and the generic page show a detail. Without one handed over (a
- * reloaded or linked error page), they say what they know: the code (issue 10 item 11).
+ * reloaded or linked error page), they say what they know: the code.
  */
 export function fallbackDetail(code: string): string {
   if (code === crossTenantCode) {

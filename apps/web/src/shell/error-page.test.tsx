@@ -64,7 +64,7 @@ describe('error pages (spec 1 §2.5)', () => {
     expect(screen.getByRole('link', { name: 'Go home' })).toBeInTheDocument();
   });
 
-  // issue 10 item 11: opened without a detail (a link, a reload), they still show one.
+  // Opened without a detail (a link, a reload), they still show one.
   it('1000 and any other code show a detail when none was handed over', async () => {
     const router = renderError('1000');
     expect(

@@ -7,7 +7,7 @@ export function HelpMenu() {
   return (
     <DeferredMenu
       target={
-        // On a phone the icon alone (issue 22 item 11): the word left no room for the rest.
+        // On a phone the icon alone: the word left no room for the rest.
         <Button
           variant="subtle"
           color="gray"

@@ -2,7 +2,7 @@ import { Skeleton, Stack, Text } from '@mantine/core';
 import { productName } from '@/ui/page-title';
 
 /**
- * spec 1 §2.3: the word Loading followed by the short product name. Issue 22 item 14: not a bare
+ * spec 1 §2.3: the word Loading followed by the short product name. Not a bare
  * spinner but the shell's frame with its page's bones. The whole window (`inline` false) repeats
  * index.html's boot shell, class for class (its styles are inline there), so the frame painted
  * before the scripts came stays as it is until the shell itself renders; `inline` is the page

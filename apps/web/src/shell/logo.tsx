@@ -14,7 +14,7 @@ export function CompanyLogo() {
       h={32}
       w="auto"
       maw={160}
-      // A phone keeps its top bar for the menus (issue 22 item 11).
+      // A phone keeps its top bar for the menus.
       visibleFrom="xs"
       fit="contain"
       data-testid="company-logo"

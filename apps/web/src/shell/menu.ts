@@ -60,7 +60,7 @@ export const menuEntries: readonly MenuEntry[] = [
   { label: 'Home', path: '/', icon: IconHome },
   { label: 'Payment Requests', path: '/payment-requests', icon: IconFileInvoice },
   { label: 'Payment Transactions', path: '/payment-transactions', icon: IconCreditCard },
-  // Not in the spec (issue 19): the disputes and chargebacks providers report.
+  // Not in the spec: the disputes and chargebacks providers report.
   { label: 'Disputes', path: '/disputes', icon: IconGavel },
   { label: 'Accounts', path: '/accounts', icon: IconAddressBook },
   { label: 'Transactions', path: '/transactions', icon: IconReceipt },
@@ -68,7 +68,7 @@ export const menuEntries: readonly MenuEntry[] = [
   { label: 'Payment Plans', path: '/payment-plans', icon: IconCalendarDollar },
   { label: 'Settlements', path: '/settlement-configurations', icon: IconDiscount },
   { label: 'Late Payments', path: '/late-payments', icon: IconClockExclamation },
-  // Not in the spec (issue 23): the aged receivables report.
+  // Not in the spec: the aged receivables report.
   { label: 'Reports', path: '/reports', icon: IconChartBar },
   { label: 'Activities', path: '/activities', icon: IconActivity, permission: 'ViewAuditLogs' },
   {
@@ -94,7 +94,7 @@ export const menuEntries: readonly MenuEntry[] = [
         icon: IconPlugConnected,
         permission: { anyOf: ['ConfigurePaymentProvider', 'DeletePaymentProvider'] },
       },
-      // Not in the spec (issue 23): reminders of unpaid invoices.
+      // Not in the spec: reminders of unpaid invoices.
       { label: 'Reminder Schedules', path: '/settings/reminders', icon: IconMailForward },
       {
         label: 'Notifications',

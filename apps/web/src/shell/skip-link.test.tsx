@@ -30,7 +30,7 @@ function renderShell() {
   });
 }
 
-// issue 22 item 3: one Tab reaches "Skip to content" (WCAG 2.4.1), which leads to the page.
+// One Tab reaches "Skip to content" (WCAG 2.4.1), which leads to the page.
 describe('the skip link', () => {
   it('is the first tab stop and moves the focus to the main content', async () => {
     renderShell();

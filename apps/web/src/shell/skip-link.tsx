@@ -9,7 +9,7 @@ export const mainContentClass = classes.main;
 
 /**
  * "Skip to content": the first tab stop of every page, hidden until focused, that moves the focus
- * past the top bar and the side menu to the page (issue 22 item 3, WCAG 2.4.1). The click moves
+ * past the top bar and the side menu to the page (WCAG 2.4.1). The click moves
  * the focus itself rather than following the #hash, so the router sees no navigation and the
  * next Tab goes on from the content.
  */

@@ -24,7 +24,7 @@ export function TopBar({ navOpened, onToggleNav }: TopBarProps) {
         <Logo />
         <CompanyLogo />
       </Group>
-      {/* On a phone the company name gives way, never the user menu (issue 10 item 14). */}
+      {/* On a phone the company name gives way, never the user menu. */}
       <Group gap="xs" wrap="nowrap" miw={0}>
         <HelpMenu />
         <CompanySwitcher />

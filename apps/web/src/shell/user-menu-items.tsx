@@ -26,7 +26,7 @@ export function UserMenuLoaded({ target, defaultOpened }: LoadedMenuProps) {
       <Menu.Target>{target}</Menu.Target>
       <Menu.Dropdown>
         {/* Who is signed in: divs, not paragraphs, which a menu may not hold (axe
-            aria-required-children, issue 22 item 3). */}
+            aria-required-children). */}
         <Box px="sm" py="xs">
           <Text component="div" fw={600} size="sm" truncate="end">
             {name}

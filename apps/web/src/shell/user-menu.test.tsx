@@ -27,7 +27,7 @@ describe('UserMenu', () => {
       'href',
       '/my-settings',
     );
-    // issue 22 item 3 (axe aria-required-children): the menu holds its items and plain text,
+    // axe aria-required-children: the menu holds its items and plain text,
     // nothing focusable and no element of another role (Mantine's focus placeholder, <p>).
     const menu = screen.getByRole('menu');
     expect(menu.querySelectorAll(':scope > [tabindex]:not([role="menuitem"]), p')).toHaveLength(0);

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { useUserSetting } from '@/auth/api/get-me';
 
 /**
- * The one way a date is typed or picked in the site (issue 22 item 13): every date field — forms,
+ * The one way a date is typed or picked in the site: every date field — forms,
  * grid filters, the reports' As of, the reminder preview's day, the export's dates — is this
  * module's CalendarDateInput (one day) or CalendarDateRangeInput (a filter's "between"). Both show
  * the day in the signed-in user's short date format, the one DateTime and useDateFormat show dates
@@ -68,19 +68,29 @@ function useInputFormat() {
   };
 }
 
-type CalendarDateInputProps = Omit<DateInputProps, 'value' | 'onChange' | 'dateParser' | 'valueFormat'> & {
+type CalendarDateInputProps = Omit<
+  DateInputProps,
+  'value' | 'onChange' | 'dateParser' | 'valueFormat'
+> & {
   /** A calendar day (YYYY-MM-DD), null when empty, or the text typed when it is not a real day. */
   value?: string | null;
   onChange?: (value: string | null) => void;
 };
 
 /**
- * A calendar-day field (issue 10 items 2 and 7): a day with no time zone, shown and typed in the
+ * A calendar-day field: a day with no time zone, shown and typed in the
  * user's date format, and read strictly — 2026/13/45 is an inline error, never rolled over into
  * 2027. A text that is not a real day reaches the form as typed, so the form's own (contract)
  * validation refuses it too; the field says so as soon as it loses focus.
  */
-export function CalendarDateInput({ value, onChange, error, onBlur, placeholder, ...props }: CalendarDateInputProps) {
+export function CalendarDateInput({
+  value,
+  onChange,
+  error,
+  onBlur,
+  placeholder,
+  ...props
+}: CalendarDateInputProps) {
   const { valueFormat, parse } = useInputFormat();
   const [typedInvalid, setTypedInvalid] = useState(false);
   const day = value && isCalendarDate(value) ? value : null;

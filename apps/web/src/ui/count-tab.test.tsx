@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { CountTab } from './count-tab';
 
-function Counted({ count, attention }: { count: Parameters<typeof CountTab>[0]['count']; attention?: boolean }) {
+function Counted({
+  count,
+  attention,
+}: {
+  count: Parameters<typeof CountTab>[0]['count'];
+  attention?: boolean;
+}) {
   return (
     <Tabs defaultValue="documents">
       <Tabs.List>
@@ -14,7 +20,7 @@ function Counted({ count, attention }: { count: Parameters<typeof CountTab>[0]['
   );
 }
 
-// issue 22 item 13: one way of counting a tab's list.
+// One way of counting a tab's list.
 describe('a tab with a count', () => {
   it('shows a plain number as its badge, named for screen readers', () => {
     renderWithProviders(<Counted count={1234} />);
@@ -24,7 +30,9 @@ describe('a tab with a count', () => {
 
   it("says 'about' for a count the server estimated", () => {
     renderWithProviders(<Counted count={{ count: 10000, estimated: true }} />);
-    expect(screen.getByRole('tab', { name: /^Documents\s*about 10000 documents$/ })).toHaveTextContent('~10,000');
+    expect(
+      screen.getByRole('tab', { name: /^Documents\s*about 10000 documents$/ }),
+    ).toHaveTextContent('~10,000');
   });
 
   it('shows no badge while the count is not known, and zero when there is nothing', () => {

@@ -3,8 +3,8 @@ import { Badge, Tabs } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * A tab with the count badge of spec 2 §2, the one way every tab that holds a list shows how many
- * (issue 22 item 13): a light badge after the label, named for screen readers ('3 documents'),
+ * A tab with the count badge of spec 2 §2, the one way every tab that holds a list shows how many:
+ * a light badge after the label, named for screen readers ('3 documents'),
  * 'about' and '~' when the server estimated it, nothing while the count is not known yet.
  */
 export function CountTab({

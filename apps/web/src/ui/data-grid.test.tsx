@@ -181,7 +181,7 @@ describe('DataGrid', () => {
     ).toBeInTheDocument();
   });
 
-  // issue 10 item 4: the whole row opens the record; View stays; the action column is pinned.
+  // The whole row opens the record; View stays; the action column is pinned.
   it('opens a row where it is clicked, keeps its View link, and pins the action column', async () => {
     const linked: DataGridColumn<Fruit>[] = [
       ...columns,
@@ -223,7 +223,7 @@ describe('DataGrid', () => {
     expect(router.state.location.pathname).toBe('/fruits/3');
   });
 
-  // issue 10 item 14: Escape closes a column filter.
+  // Escape closes a column filter.
   it('closes a filter popover with Escape', async () => {
     renderWithProviders(<FruitGrid />);
     await userEvent.click(screen.getByRole('button', { name: 'Filter Name' }));
@@ -233,7 +233,7 @@ describe('DataGrid', () => {
     await waitFor(() => expect(screen.queryByRole('textbox', { name: /Name/ })).toBeNull());
   });
 
-  // issue 22 item 3: axe nested-interactive, empty-table-header, scrollable-region-focusable.
+  // axe nested-interactive, empty-table-header, scrollable-region-focusable.
   it('keeps the sort and filter buttons side by side, names every header and the scroll box', async () => {
     const withView: DataGridColumn<Fruit>[] = [
       ...columns,

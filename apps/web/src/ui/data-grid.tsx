@@ -57,12 +57,12 @@ interface DataGridProps<T> {
   /** The table's accessible name. */
   label: string;
   /**
-   * Where a row leads: a click anywhere on the row opens it (issue 10 item 4, as Stripe's lists);
+   * Where a row leads: a click anywhere on the row opens it (as Stripe's lists);
    * the row's own View link stays for keyboard users and for opening in a new tab.
    */
   rowHref?: (record: T) => string | undefined;
   /**
-   * Below the md breakpoint the list shows cards (issue 22 item 1): which columns make a card's
+   * Below the md breakpoint the list shows cards: which columns make a card's
    * reference, customer, amount, status and date. Without it a card lists every column.
    */
   card?: GridCardLayout;
@@ -93,7 +93,7 @@ export const actionColumnHeader = 'Actions';
 
 /**
  * A sortable column's title: a button of its own, beside the filter button, not around it
- * (issue 22 item 3, axe nested-interactive: mantine-datatable makes the whole header cell the
+ * (axe nested-interactive: mantine-datatable makes the whole header cell the
  * sort button). The header cell says which way it is sorted (aria-sort, set below).
  */
 function SortButton({
@@ -114,7 +114,7 @@ function SortButton({
       fz="inherit"
       style={{ display: 'inline-flex', alignItems: 'center', gap: 4, maxWidth: '100%' }}
     >
-      {/* Breaks between words in a narrow column (issue 22 item 5), never mid-word. */}
+      {/* Breaks between words in a narrow column, never mid-word. */}
       <span style={{ whiteSpace: 'normal', overflowWrap: 'normal', textAlign: 'start' }}>
         {title}
       </span>
@@ -252,14 +252,14 @@ export function DataGrid<T>({
     records: shown.items,
     idAccessor,
     fetching,
-    // One empty-state style everywhere (issue 22 item 13).
+    // One empty-state style everywhere.
     emptyState: <EmptyState message={noRecordsText} />,
     // A table wider than its box scrolls: the keyboard can reach and scroll it too (axe
     // scrollable-region-focusable), and a screen reader hears what it is.
     scrollAreaProps: {
       viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` },
     },
-    // Too wide for the screen: the table scrolls and the actions stay in view (issue 10 item 4).
+    // Too wide for the screen: the table scrolls and the actions stay in view.
     pinLastColumn: isActionColumn(columns.at(-1)),
     ...(rowHref
       ? {

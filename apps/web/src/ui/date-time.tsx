@@ -11,7 +11,7 @@ interface DateTimeProps {
 
 /**
  * A date (and time) in the signed-in user's time zone and formats; 'N/A' when empty. A calendar
- * day (YYYY-MM-DD) is shown as that day in every time zone (issue 10 item 2).
+ * day (YYYY-MM-DD) is shown as that day in every time zone.
  */
 export function DateTime({ value, long = false, dateOnly = false }: DateTimeProps) {
   const { formatDate, formatDateTime } = useDateFormat();

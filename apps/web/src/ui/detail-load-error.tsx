@@ -28,7 +28,7 @@ interface DetailLoadErrorProps {
 }
 
 /**
- * spec 2 §8: a detail page's own error state, the same on every detail page (issue 10 item 10):
+ * spec 2 §8: a detail page's own error state, the same on every detail page:
  * 'The <record> was not found.' for a missing record or a malformed id, the failure otherwise,
  * with a way back to the list.
  */

@@ -12,11 +12,21 @@ import { cardsMediaQuery } from './grid-cards';
 import { prepareGridTests } from './grid-test-support';
 import { useGridState } from './use-grid-state';
 
-const columns: DataGridColumn<{ id: number; name: string }>[] = [{ accessor: 'name', title: 'Name' }];
+const columns: DataGridColumn<{ id: number; name: string }>[] = [
+  { accessor: 'name', title: 'Name' },
+];
 
 function EmptyGrid() {
   const grid = useGridState({ name: 'empty', defaultSort: { field: 'name', direction: 'asc' } });
-  return <DataGrid label="Fruits" grid={grid} columns={columns} records={[]} noRecordsText="No fruit found" />;
+  return (
+    <DataGrid
+      label="Fruits"
+      grid={grid}
+      columns={columns}
+      records={[]}
+      noRecordsText="No fruit found"
+    />
+  );
 }
 
 /** The one empty state: its icon and its message, the same markup wherever it shows. */
@@ -27,14 +37,16 @@ function expectTheEmptyState(message: string) {
   expect(state?.querySelector('svg[aria-hidden]')).not.toBeNull();
 }
 
-// issue 22 item 13: one empty-state style, one shared component.
+// One empty-state style, one shared component.
 describe('the empty state', () => {
   let restore = () => {};
   beforeEach(() => prepareGridTests());
   afterEach(() => restore());
 
   it('shows a quiet icon above its message and an action when given', () => {
-    renderWithProviders(<EmptyState message="Nothing here yet." action={<button type="button">Add one</button>} />);
+    renderWithProviders(
+      <EmptyState message="Nothing here yet." action={<button type="button">Add one</button>} />,
+    );
     expectTheEmptyState('Nothing here yet.');
     expect(screen.getByRole('button', { name: 'Add one' })).toBeInTheDocument();
   });
@@ -59,12 +71,16 @@ describe('the empty state', () => {
 
   it('is what a dashboard panel and a detail tab show with nothing in them', async () => {
     stubFetch({
-      'GET /payment-transactions/status/all-failures': { body: { items: [], totalItems: 0, totalItemsEstimated: false } },
+      'GET /payment-transactions/status/all-failures': {
+        body: { items: [], totalItems: 0, totalItemsEstimated: false },
+      },
     });
     renderWithProviders(
       <>
         <RejectedPaymentsPanel />
-        <PaymentAllocationsTab transaction={{ paymentAllocations: [], currency: 'GBP' } as unknown as TransactionDetail} />
+        <PaymentAllocationsTab
+          transaction={{ paymentAllocations: [], currency: 'GBP' } as unknown as TransactionDetail}
+        />
       </>,
       { user: aUser() },
     );

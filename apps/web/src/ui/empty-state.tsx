@@ -3,7 +3,7 @@ import { IconInbox } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 
 /**
- * What every list, tab and panel shows when it has nothing to show (issue 22 item 13: one
+ * What every list, tab and panel shows when it has nothing to show (one
  * empty-state style): the same quiet icon above the message, centred, and an action when there is
  * a next step. Grids use it too (DataGrid's noRecordsText), on desktop and as cards.
  */

@@ -28,7 +28,7 @@ function EditName() {
   );
 }
 
-// issue 22 item 3: Escape closes a dialog and the focus is back on its opener (WCAG 2.4.3).
+// Escape closes a dialog and the focus is back on its opener (WCAG 2.4.3).
 describe('focus after a dialog', () => {
   it('goes back to the button that opened a dialog mounted open, after Escape', async () => {
     renderWithProviders(<EditName />);

@@ -1,5 +1,5 @@
 /**
- * Focus goes back where it came from when a dialog closes (issue 22 item 3, WCAG 2.4.3).
+ * Focus goes back where it came from when a dialog closes (WCAG 2.4.3).
  *
  * Mantine's Modal returns the focus only when its `opened` changes from false to true while it
  * is mounted: a dialog mounted already open (`{editing && <Dialog opened …/>}`, a lazily loaded

@@ -16,7 +16,10 @@ export interface FieldErrorOptions {
  * The per-field messages of a problem document (a 400's or 409's `errors`) as form errors: the
  * first message of each field, keyed by the form path it belongs to (see `formPathOf`).
  */
-export function problemFieldErrors(error: unknown, options: FieldErrorOptions = {}): Record<string, string> {
+export function problemFieldErrors(
+  error: unknown,
+  options: FieldErrorOptions = {},
+): Record<string, string> {
   if (!isApiError(error)) return {};
   const translate = options.translate ?? ((message: string) => message);
   const result: Record<string, string> = {};
@@ -62,7 +65,13 @@ function holdsPath(values: unknown, parts: readonly string[]): boolean {
 
 /** Every path of the form's values, nested objects and arrays included ('items.0.amount'). */
 function formPaths(values: unknown, prefix = ''): string[] {
-  if (values === null || typeof values !== 'object' || values instanceof Date || values instanceof File) return [];
+  if (
+    values === null ||
+    typeof values !== 'object' ||
+    values instanceof Date ||
+    values instanceof File
+  )
+    return [];
   return Object.entries(values).flatMap(([key, value]) => {
     const path = prefix ? `${prefix}.${key}` : key;
     return [path, ...formPaths(value, path)];
@@ -71,7 +80,7 @@ function formPaths(values: unknown, prefix = ''): string[] {
 
 /**
  * A failed form submit shows its field messages beside the fields, or a toast when it has none —
- * never both (issue 10 item 13: the Users dialog said the same thing twice).
+ * never both (the Users dialog said the same thing twice).
  */
 export function showSubmitFailure(
   error: unknown,
@@ -85,7 +94,7 @@ export function showSubmitFailure(
 
 /**
  * A failed action's toast: the fixed beginning ('An error occurred while creating the user: ') and
- * the detail; a 403 shows the forbidden toast instead (spec 1 §8, spec 2 §8, issue 21 item 25).
+ * the detail; a 403 shows the forbidden toast instead (spec 1 §8, spec 2 §8).
  */
 export function failureMessage(prefix: string, error: unknown): string {
   if (isForbidden(error)) return forbiddenMessage;

@@ -1,9 +1,4 @@
-import {
-  timeFormat12,
-  timeFormat24,
-  timeZones,
-  type UserSetting,
-} from '@ledgerline/contract';
+import { timeFormat12, timeFormat24, timeZones, type UserSetting } from '@ledgerline/contract';
 import { format, isValid, parseISO } from 'date-fns';
 
 /** spec 1 §9 (money: money-format.ts) */
@@ -76,7 +71,7 @@ function formatInTimeZone(instant: Date, timeZone: string, pattern: string): str
 
 /**
  * Whether a value is a calendar day (YYYY-MM-DD): transaction and due dates, offers' validity,
- * required-by dates. A day is shown as it is, never moved by a time zone (issue 10 item 2).
+ * required-by dates. A day is shown as it is, never moved by a time zone.
  */
 export const isCalendarDay = (value: DateInput): value is string =>
   typeof value === 'string' && dateOnlyPattern.test(value);

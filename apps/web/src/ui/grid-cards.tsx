@@ -9,7 +9,7 @@ import type { GridController } from './use-grid-state';
 import { EmptyState } from './empty-state';
 
 /**
- * Which columns a list's card shows where (issue 22 item 1): a reference as its title, the
+ * Which columns a list's card shows where: a reference as its title, the
  * customer under it, the amount and the status on the right, and a date. Each names a column's
  * accessor; the card shows that column's cell.
  */
@@ -52,7 +52,13 @@ interface GridCardsProps<T> {
 }
 
 /** The sort and the column filters of the table's headers, as a panel above the cards. */
-function CardControls<T>({ grid, columns }: { grid: GridController; columns: readonly DataGridColumn<T>[] }) {
+function CardControls<T>({
+  grid,
+  columns,
+}: {
+  grid: GridController;
+  columns: readonly DataGridColumn<T>[];
+}) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { state, setSort, setFilter } = grid;
   const sortable = columns.filter((column) => column.sortable);
@@ -122,7 +128,9 @@ function RecordCard<T>({
   href: string | undefined;
 }) {
   const column = (accessor: string | undefined) =>
-    accessor === undefined ? undefined : columns.find((candidate) => candidate.accessor === accessor);
+    accessor === undefined
+      ? undefined
+      : columns.find((candidate) => candidate.accessor === accessor);
   if (layout) {
     const body = (
       <Stack gap={4}>
@@ -160,7 +168,17 @@ function RecordCard<T>({
       </Card>
     );
   }
-  // No layout: each column as 'Title: value', the actions (untitled column) last.
+  return <ColumnLinesCard record={record} columns={columns} />;
+}
+
+/** No layout: each column as 'Title: value', the actions (untitled column) last. */
+function ColumnLinesCard<T>({
+  record,
+  columns,
+}: {
+  record: T;
+  columns: readonly DataGridColumn<T>[];
+}) {
   return (
     <Card withBorder padding="sm" data-grid-card>
       <Stack gap={4}>
@@ -170,7 +188,13 @@ function RecordCard<T>({
               {cellOf(candidate, record)}
             </Group>
           ) : (
-            <Group key={candidate.accessor} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+            <Group
+              key={candidate.accessor}
+              justify="space-between"
+              wrap="nowrap"
+              gap="sm"
+              align="flex-start"
+            >
               <Text size="xs" c="dimmed">
                 {candidate.title}
               </Text>
@@ -186,7 +210,7 @@ function RecordCard<T>({
 }
 
 /**
- * A list on a small screen (issue 22 item 1): the same records, paging, sort and filters as the
+ * A list on a small screen: the same records, paging, sort and filters as the
  * table, each record a card that fits the width of a phone.
  */
 export function GridCards<T>({
@@ -208,7 +232,12 @@ export function GridCards<T>({
       <Stack gap="xs" role="list" aria-label={label} aria-busy={fetching}>
         {items.map((record) => (
           <div role="listitem" key={rowKey(record)}>
-            <RecordCard record={record} columns={columns} layout={layout} href={rowHref?.(record)} />
+            <RecordCard
+              record={record}
+              columns={columns}
+              layout={layout}
+              href={rowHref?.(record)}
+            />
           </div>
         ))}
       </Stack>

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { GridFilterControl } from './grid-filter-control';
 
-// issue 10 item 13: an amount the server cannot take is said, not dropped silently.
+// An amount the server cannot take is said, not dropped silently.
 describe('the number filter', () => {
   it('says a number over 15 digits is refused and does not apply it', async () => {
     const onChange = vi.fn();

@@ -74,12 +74,47 @@ function NumberFilter({ label, filter, onChange }: Omit<GridFilterControlProps, 
       value={value}
       decimalScale={4}
       data-autofocus
-      // Said, not dropped (issue 10 item 13): the list keeps its previous filter meanwhile.
+      // Said, not dropped: the list keeps its previous filter meanwhile.
       error={invalid ? numberFilterMessage : undefined}
       onChange={(next) => {
         setValue(next);
         if (isFilterNumber(next)) commit(next);
       }}
+    />
+  );
+}
+
+/** One value of a select column, or All; several chosen above the list show as their count. */
+function SelectFilter({
+  label,
+  options: given,
+  filter,
+  onChange,
+}: Omit<GridFilterControlProps, 'spec' | 'close'> & {
+  options: Extract<GridFilterControlProps['spec'], { type: 'select' }>['options'];
+}) {
+  const options = given.map((option) =>
+    typeof option === 'string' ? { value: option, label: option } : option,
+  );
+  return (
+    <Select
+      label={label}
+      data={[{ value: allOption, label: 'All' }, ...options]}
+      value={
+        filter?.type === 'select'
+          ? filter.value
+          : filter?.type === 'choices' && filter.values.length === 1
+            ? filter.values[0]
+            : allOption
+      }
+      description={
+        filter?.type === 'choices' && filter.values.length > 1
+          ? `Any of ${filter.values.length} chosen above the list`
+          : undefined
+      }
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: false }}
+      onChange={(value) => onChange(value ? { type: 'select', value } : null)}
     />
   );
 }
@@ -100,33 +135,11 @@ export function GridFilterControl({
     case 'number':
       input = <NumberFilter label={label} filter={filter} onChange={onChange} />;
       break;
-    case 'select': {
-      const options = spec.options.map((option) =>
-        typeof option === 'string' ? { value: option, label: option } : option,
-      );
+    case 'select':
       input = (
-        <Select
-          label={label}
-          data={[{ value: allOption, label: 'All' }, ...options]}
-          value={
-            filter?.type === 'select'
-              ? filter.value
-              : filter?.type === 'choices' && filter.values.length === 1
-                ? filter.values[0]
-                : allOption
-          }
-          description={
-            filter?.type === 'choices' && filter.values.length > 1
-              ? `Any of ${filter.values.length} chosen above the list`
-              : undefined
-          }
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: false }}
-          onChange={(value) => onChange(value ? { type: 'select', value } : null)}
-        />
+        <SelectFilter label={label} options={spec.options} filter={filter} onChange={onChange} />
       );
       break;
-    }
     case 'date':
       input = (
         <CalendarDateRangeInput
@@ -147,8 +160,8 @@ export function GridFilterControl({
     <Stack
       gap="xs"
       miw={220}
-      // The filter's field holds the focus, where the popover's own Escape does not reach
-      // (issue 10 item 14): Escape closes the filter, what was typed stays applied.
+      // The filter's field holds the focus, where the popover's own Escape does not reach:
+      // Escape closes the filter, what was typed stays applied.
       onKeyDown={(event) => {
         if (event.key === 'Escape' && !event.defaultPrevented) close();
       }}

@@ -101,7 +101,7 @@ describe('grid state storage', () => {
   });
 });
 
-describe('the view in the address (issue 22 item 6)', () => {
+describe('the view in the address', () => {
   const defaultSort = { field: 'statusDateTime', direction: 'desc' } as const;
 
   it('leaves the defaults out', () => {

@@ -15,7 +15,7 @@ export const pageSizeChoices = [10, 20, 50, 100] as const;
 export type GridFilter =
   | { type: 'text'; value: string }
   | { type: 'select'; value: string }
-  /** Several values of one enum field, any of which (a status multi-select, issue 22 item 6). */
+  /** Several values of one enum field, any of which (a status multi-select). */
   | { type: 'choices'; values: string[] }
   | { type: 'number'; value: number }
   | { type: 'date'; from: string | null; to: string | null };
@@ -28,7 +28,7 @@ export interface GridState {
   pageSize: number;
   sort: QuerySort | null;
   filters: Record<string, GridFilter>;
-  /** The search box's words (issue 22 item 6); '' for none. */
+  /** The search box's words; '' for none. */
   search: string;
 }
 
@@ -242,7 +242,7 @@ export function clearGridState(key: string): void {
 /** spec 2 "Grids in general": the query parameter that clears the remembered state. */
 export const clearGridParam = 'clearGrid';
 
-// --- the address (issue 22 item 6) ---------------------------------------------------------
+// --- the address ---------------------------------------------------------
 
 /**
  * A list's view in its address, so it can be shared and survives a reload or Back:

@@ -24,7 +24,7 @@ interface GridToolbarProps {
 }
 
 /**
- * Above a list (issue 22 item 6): a search box the server answers (references, names, an
+ * Above a list: a search box the server answers (references, names, an
  * amount), and on payments and requests a status multi-select. Both live in the grid's state,
  * so they are remembered and written to the address with the rest of the view.
  */

@@ -21,7 +21,7 @@ describe('money formatting', () => {
     expect(formatMoney('99.9', 'EUR')).toBe('€99.90');
   });
 
-  // issue 22 item 13: one money format, the symbol and never the code where there is a symbol.
+  // One money format, the symbol and never the code where there is a symbol.
   it('writes pounds as £22,611.80, never GBP 22,611.80, whatever the code’s case', () => {
     expect(formatMoney(22611.8, 'GBP')).toBe('£22,611.80');
     expect(formatMoney(22611.8, 'gbp')).toBe('£22,611.80');
@@ -50,7 +50,9 @@ describe('the payer page’s money', () => {
     const { formatMoney: payerMoney } = await import('../pay/format');
     for (const currency of ['GBP', 'USD', 'EUR', 'CAD', 'SGD', 'THB', 'ZAR', 'JPY']) {
       for (const amount of [0, 0.5, 10, 1234.5, 22611.8, 1_000_000]) {
-        expect(payerMoney(amount, currency), `${amount} ${currency}`).toBe(formatMoney(amount, currency));
+        expect(payerMoney(amount, currency), `${amount} ${currency}`).toBe(
+          formatMoney(amount, currency),
+        );
       }
     }
   });

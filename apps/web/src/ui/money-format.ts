@@ -23,7 +23,7 @@ function moneyFormat(currency: string): Intl.NumberFormat {
 }
 
 /**
- * The one way the site writes money (issue 22 item 13): £22,611.80, never GBP 22,611.80; the
+ * The one way the site writes money: £22,611.80, never GBP 22,611.80; the
  * currency's own minor units (0 to 4, ISO 4217, spec 1 §9); '-' when empty. Grids, detail pages,
  * the dashboard, dialogs and the payer page all call this; a currency en-GB has no symbol for
  * keeps its code (SGD 10.00, as Intl writes it). Without a currency the amount shows with two

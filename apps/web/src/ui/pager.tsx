@@ -12,7 +12,7 @@ const controlNames = {
 
 /**
  * The paging of a list that is not a DataGrid (a dialog's or a panel's table), written as the grids
- * write theirs (issue 22 item 13: one paging style): '11–20 of 57' on the left, the page buttons on
+ * write theirs (one paging style): '11–20 of 57' on the left, the page buttons on
  * the right with the same names; nothing when everything fits on one page.
  */
 export function Pager({

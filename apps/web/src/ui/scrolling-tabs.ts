@@ -1,4 +1,4 @@
 import classes from './scrolling-tabs.module.css';
 
-/** Tabs' classNames for a tab list that scrolls sideways on a narrow screen (issue 22 item 11). */
+/** Tabs' classNames for a tab list that scrolls sideways on a narrow screen. */
 export const scrollingTabs = { list: classes.list, tab: classes.tab };

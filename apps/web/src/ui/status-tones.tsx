@@ -7,7 +7,7 @@ import type {
 import { StatusTag, type StatusTone } from './status-tag';
 import { spaceWords } from './words';
 
-/** The colours of the statuses the lists and detail pages show (issue 10 item 14: as badges). */
+/** The colours of the statuses the lists and detail pages show (as badges). */
 export const paymentStatusTone: Record<PaymentTransaction['status'], StatusTone> = {
   Paid: 'success',
   Refunded: 'info',

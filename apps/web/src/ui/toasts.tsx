@@ -6,7 +6,7 @@ import { Notifications, notifications, notificationsStore } from '@mantine/notif
  */
 export { notifications };
 
-/** Issue 10 item 13: three toasts at a time, the rest wait their turn. */
+/** Three toasts at a time, the rest wait their turn. */
 const toastLimit = 3;
 const toastPosition = 'top-right';
 

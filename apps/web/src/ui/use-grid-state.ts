@@ -23,7 +23,7 @@ export interface GridStateOptions {
   name?: string;
   defaultSort?: QuerySort | null;
   /**
-   * The page's one list keeps its view in the address too (issue 22 item 6), so it can be shared
+   * The page's one list keeps its view in the address too, so it can be shared
    * and survives a reload or Back; an address that carries a view wins over browser storage.
    * Not for a grid that shares its page with others (an account's tabs).
    */

@@ -13,7 +13,7 @@ export function usePermission(rule: PermissionRule | undefined): boolean {
 /**
  * Whether the server grants the signed-in user `permission`, whatever the PermissionPolicy flag
  * says: the server always enforces (design §3), so a link to a page that needs the permission is
- * only worth showing to those who hold it (issue 21 item 18).
+ * only worth showing to those who hold it.
  */
 export function useGrantedByServer(permission: Permission): boolean {
   const { data: user } = useCurrentUser();

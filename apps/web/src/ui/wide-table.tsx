@@ -4,7 +4,7 @@ import classes from './data-grid.module.css';
 
 /**
  * A table wider than the screen scrolls sideways inside its own box instead of widening the page
- * (issue 22 item 1: allocation and document tables made a phone's page 540–636 px wide). No
+ * (allocation and document tables made a phone's page 540–636 px wide). No
  * minimum width unless given: the table is as narrow as its content allows.
  */
 export function WideTable({
@@ -19,7 +19,7 @@ export function WideTable({
 }) {
   return (
     // Its badges (a DEFAULT, a status) read whole, as in the grids (data-grid.module.css). The box
-    // takes a tab stop, so a keyboard can scroll it (issue 22 item 3).
+    // takes a tab stop, so a keyboard can scroll it.
     <Table.ScrollContainer
       minWidth={minWidth}
       type="native"

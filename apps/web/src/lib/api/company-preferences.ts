@@ -5,7 +5,7 @@ import {
 } from '@ledgerline/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { companyClient } from '../http';
-import { companyQueryKeys } from '../query-keys';
+import { companyQueryKeys, companyRootKey } from '../query-keys';
 
 /**
  * spec 3 §7 company-settings/preferences: the default settlement group and late-payment
@@ -38,6 +38,6 @@ export function useUpdateCompanyPreferences() {
         schema: companyPreferencesSchema,
       }),
     // The default tags of both grids read isDefault from their own lists.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['company'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: companyRootKey() }),
   });
 }

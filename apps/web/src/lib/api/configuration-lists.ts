@@ -21,7 +21,7 @@ const pageSize = 20;
 
 /**
  * Reads `path` in pages of 20 until a short page (spec 3 §7); with `search`, only the rows the
- * server's search finds (issue 22 item 6: the areas' search box).
+ * server's search finds (the areas' search box).
  */
 async function readAll<S extends z.ZodType>(
   path: string,
@@ -42,11 +42,17 @@ async function readAll<S extends z.ZodType>(
   }
 }
 
-export function getAllSettlementGroups(signal?: AbortSignal, search = ''): Promise<SettlementGroup[]> {
+export function getAllSettlementGroups(
+  signal?: AbortSignal,
+  search = '',
+): Promise<SettlementGroup[]> {
   return readAll('/settlement-configuration-groups', settlementGroupSchema, signal, search);
 }
 
-export function getAllLatePayments(signal?: AbortSignal, search = ''): Promise<LatePaymentConfiguration[]> {
+export function getAllLatePayments(
+  signal?: AbortSignal,
+  search = '',
+): Promise<LatePaymentConfiguration[]> {
   return readAll('/late-payment-configurations', latePaymentConfigurationSchema, signal, search);
 }
 
@@ -67,7 +73,10 @@ export function useSettlementGroups(search = '') {
 export function useLatePayments(search = '') {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('late-payments').list({ all: true, ...(search ? { search } : {}) }),
+      queryKey: companyQueryKeys('late-payments').list({
+        all: true,
+        ...(search ? { search } : {}),
+      }),
       queryFn: ({ signal }) => getAllLatePayments(signal, search),
       placeholderData: keepPreviousData,
       // The pages show their own error state.
@@ -76,8 +85,11 @@ export function useLatePayments(search = '') {
   );
 }
 
-/** Issue 23: every reminder schedule (its page, and an account's Settings tab by name). */
-export function getAllReminderSchedules(signal?: AbortSignal, search = ''): Promise<ReminderSchedule[]> {
+/** Every reminder schedule (its page, and an account's Settings tab by name). */
+export function getAllReminderSchedules(
+  signal?: AbortSignal,
+  search = '',
+): Promise<ReminderSchedule[]> {
   return readAll('/reminder-schedules', reminderScheduleSchema, signal, search);
 }
 
@@ -85,7 +97,10 @@ export function getAllReminderSchedules(signal?: AbortSignal, search = ''): Prom
 export function useReminderSchedules(search = '') {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('reminder-schedules').list({ all: true, ...(search ? { search } : {}) }),
+      queryKey: companyQueryKeys('reminder-schedules').list({
+        all: true,
+        ...(search ? { search } : {}),
+      }),
       queryFn: ({ signal }) => getAllReminderSchedules(signal, search),
       placeholderData: keepPreviousData,
       meta: { inlineErrors: true },

@@ -3,6 +3,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { tenantClient } from '../http';
+import { tenantQueryKeys } from '../query-keys';
 import { companyPreferencesQueryOptions } from './company-preferences';
 
 /**
@@ -19,7 +20,7 @@ export function useDefaultCountry(): Country | null {
   const id =
     preferences.data?.defaultCountryId ?? (preferences.isError ? fallbackCountry.id : null);
   const country = useQuery({
-    queryKey: ['geo-data', 'countries', id],
+    queryKey: [...tenantQueryKeys('geo-data').all(), 'countries', id],
     queryFn: ({ signal }) =>
       tenantClient.get(`/geo-data/countries/${id}`, { schema: countrySchema, signal }),
     enabled: id !== null,
@@ -31,7 +32,7 @@ export function useDefaultCountry(): Country | null {
 
 /**
  * Starts an empty, untouched country field of `form` at the company's default country once it is
- * known (spec 3 §3; issue 21 item 28). A country the record already has, or one the user changed
+ * known (spec 3 §3). A country the record already has, or one the user changed
  * or cleared, is left alone.
  */
 export function useDefaultCountryIn<Values>(form: UseFormReturnType<Values>, path: string): void {

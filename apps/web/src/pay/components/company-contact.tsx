@@ -11,8 +11,8 @@ export function hasContactDetails(company: PayCompany): boolean {
 }
 
 /**
- * "Please contact X" ends by pointing at the footer's details only when there are some (issue 22
- * item 15): never "their details are below" over an empty footer.
+ * "Please contact X" ends by pointing at the footer's details only when there are some:
+ * never "their details are below" over an empty footer.
  */
 export function contactEnding(company: PayCompany): string {
   return hasContactDetails(company) ? ': their details are below.' : '.';

@@ -1,5 +1,13 @@
-import type { PayMethod, PayMethodGroup, PayPage, StartedPayment } from '@ledgerline/contract';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { PayPage, StartedPayment } from '@ledgerline/contract';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type Dispatch,
+  type FormEvent,
+  type RefObject,
+  type SetStateAction,
+} from 'react';
 import { createPortal } from 'react-dom';
 import { PayCallError, startPayment } from '../api';
 import { currencyDecimals, formatMoney } from '../format';
@@ -9,52 +17,17 @@ import {
   validatePayment,
   type FieldErrors,
   type InvoiceAmountRule,
-  type InvoiceAmountValue,
   type PaymentFormValues,
 } from '../validation';
 import { contactEnding } from './company-contact';
 import { InvoiceAmounts } from './invoice-amounts';
+import { defaultMethod, methodChoice, MethodsFieldset } from './pay-methods';
+import { PayerFieldset, payerOf } from './payer-fieldset';
 import { focusFirstError, TextField } from './text-field';
 
-const groupOrder: PayMethodGroup[] = ['Card', 'BankTransfer', 'BankDebit'];
-const groupNames: Record<PayMethodGroup, string> = {
-  Card: 'Card',
-  BankTransfer: 'Bank transfer',
-  BankDebit: 'Direct debit',
-};
+export { saveCardLabel } from './pay-methods';
 
 export const noMethodsMessage = 'This company cannot take payments online yet.';
-
-/** The save-card box (issue 21 item 31); the spec gives no wording. */
-export const saveCardLabel = 'Save this card for future payments';
-
-function defaultMethod(methods: PayMethod[]): string {
-  return (methods.find((method) => method.isDefault) ?? methods[0])?.configurationId ?? '';
-}
-
-/** Whether a method's payment amount filter takes the amount (issue 14: it follows the choice). */
-function takesAmount(method: PayMethod, amount: number): boolean {
-  return (
-    (method.minimumAmount == null || amount >= method.minimumAmount) &&
-    (method.maximumAmount == null || amount <= method.maximumAmount)
-  );
-}
-
-/** The methods in their groups (Card, Bank transfer, Direct debit), the default first in each. */
-function grouped(methods: PayMethod[]) {
-  return groupOrder
-    .map((group) => ({
-      group,
-      methods: methods
-        .filter((method) => method.group === group)
-        .sort((a, b) => Number(b.isDefault) - Number(a.isDefault)),
-    }))
-    .filter((entry) => entry.methods.length > 0)
-    .sort((a, b) => {
-      const hasDefault = (entry: typeof a) => entry.methods.some((method) => method.isDefault);
-      return Number(hasDefault(b)) - Number(hasDefault(a));
-    });
-}
 
 /** The invoices the payer may change, in the page's order (the server's `invoices.{index}`). */
 function invoiceRulesOf(page: PayPage): InvoiceAmountRule[] {
@@ -73,16 +46,6 @@ function invoiceRulesOf(page: PayPage): InvoiceAmountRule[] {
         ]
       : [],
   );
-}
-
-/** The payer's details as the request's billing contact gives them (issue 22 item 15). */
-function payerOf(page: PayPage): PaymentFormValues['payer'] {
-  const contact = page.billingContact;
-  return {
-    firstNames: contact?.firstNames ?? '',
-    surname: contact?.surname ?? '',
-    emailAddress: contact?.emailAddress ?? '',
-  };
 }
 
 /** Small screens, where the form lies far below the top: the summary bar shows there. */
@@ -114,11 +77,112 @@ interface PayFormProps {
 
 /** Open and PartCompleted requests: how to pay, who pays, how much (where part is allowed). */
 export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
-  const smallScreen = useMatches(summaryBarMediaQuery);
   const formRef = useRef<HTMLFormElement>(null);
   const decimals = currencyDecimals(page.currency);
   const invoiceRules = invoiceRulesOf(page);
-  const [values, setValues] = useState<PaymentFormValues>(() => ({
+  const [values, setValues] = useState<PaymentFormValues>(() =>
+    initialValues(page, invoiceRules, decimals),
+  );
+  // The payer's save-card choice per method (untouched: the method's default).
+  const [saveCardChoices, setSaveCardChoices] = useState<Record<string, boolean>>({});
+  const { errors, formError, busy, start } = usePaymentStart(page.id, formRef, onStarted);
+
+  if (page.methods.length === 0) return <NoMethods page={page} />;
+
+  const { partPayment, fixedTotal, chosenTotal, buttonAmount } = amountsOf(
+    page,
+    values,
+    invoiceRules,
+  );
+  const { offeredMethods, configurationId, saveCard } = methodChoice(
+    page.methods,
+    buttonAmount,
+    values.configurationId,
+    saveCardChoices,
+  );
+
+  const setPayer = (field: keyof PaymentFormValues['payer'], value: string) =>
+    setValues((current) => ({ ...current, payer: { ...current.payer, [field]: value } }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    start(
+      validatePayment(
+        { ...values, configurationId, saveCard },
+        partPayment,
+        invoiceRules,
+        fixedTotal,
+      ),
+    );
+  };
+
+  return (
+    <form
+      ref={formRef}
+      id={formId}
+      className="card"
+      noValidate
+      onSubmit={submit}
+      aria-labelledby="pay-heading"
+    >
+      <SummaryBar slot={summarySlot} total={formatMoney(buttonAmount, page.currency)} busy={busy} />
+      <h2 id="pay-heading">Pay</h2>
+      <AmountFields
+        page={page}
+        partPayment={partPayment}
+        invoiceRules={invoiceRules}
+        chosenTotal={chosenTotal}
+        values={values}
+        errors={errors}
+        setValues={setValues}
+      />
+      <MethodsFieldset
+        methods={offeredMethods}
+        configurationId={configurationId}
+        error={errors.configurationId}
+        amount={formatMoney(buttonAmount, page.currency)}
+        onChoose={(chosen) => setValues({ ...values, configurationId: chosen })}
+        saveCard={saveCard}
+        onSaveCard={(checked) =>
+          setSaveCardChoices((current) => ({ ...current, [configurationId]: checked }))
+        }
+      />
+      <PayerFieldset payer={values.payer} errors={errors} onChange={setPayer} />
+      <FormEnd formError={formError} busy={busy} total={formatMoney(buttonAmount, page.currency)} />
+    </form>
+  );
+}
+
+/**
+ * What the form's amounts come to: the part payment's bounds, what the invoices the payer cannot
+ * change add up to (the editable ones follow what is typed), and the amount the Pay button shows.
+ */
+function amountsOf(page: PayPage, values: PaymentFormValues, invoiceRules: InvoiceAmountRule[]) {
+  const partPayment = page.partPayment ? { ...page.partPayment, currency: page.currency } : null;
+  const typedAmount = Number(values.amount.replace(/,/g, ''));
+  const fixedTotal = page.invoices
+    .filter((invoice) => !invoice.editable)
+    .reduce((sum, invoice) => sum + invoice.amountToPay, 0);
+  const chosenTotal =
+    invoiceRules.length > 0
+      ? invoiceRules.reduce(
+          (sum, rule) => sum + chosenAmount(values.invoices?.[rule.transactionId], rule),
+          fixedTotal,
+        )
+      : null;
+  const buttonAmount =
+    partPayment && Number.isFinite(typedAmount) && typedAmount > 0
+      ? typedAmount
+      : (chosenTotal ?? page.amountToPay);
+  return { partPayment, fixedTotal, chosenTotal, buttonAmount };
+}
+
+/** The form's first values: the default method, the billing contact, what the request asks. */
+function initialValues(
+  page: PayPage,
+  invoiceRules: InvoiceAmountRule[],
+  decimals: number,
+): PaymentFormValues {
+  return {
     configurationId: defaultMethod(page.methods),
     payer: payerOf(page),
     amount: page.amountToPay.toFixed(decimals),
@@ -135,70 +199,73 @@ export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
         },
       ]),
     ),
-  }));
-  // The payer's save-card choice per method; untouched, the method's default (save-card default).
-  const [saveCardChoices, setSaveCardChoices] = useState<Record<string, boolean>>({});
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  };
+}
 
-  // Back from a provider's page with the browser's Back button, the page may come from the
-  // back-forward cache as it was left: busy. Let the payer choose again.
+/**
+ * Back from a provider's page with the browser's Back button, the page may come from the
+ * back-forward cache as it was left: busy. Let the payer choose again.
+ */
+function useNotBusyWhenRestored(setBusy: (busy: boolean) => void) {
   useEffect(() => {
     const restored = (event: PageTransitionEvent) => {
       if (event.persisted) setBusy(false);
     };
     window.addEventListener('pageshow', restored);
     return () => window.removeEventListener('pageshow', restored);
-  }, []);
+  }, [setBusy]);
+}
 
-  if (page.methods.length === 0) {
-    return (
-      <section className="card" aria-labelledby="no-methods-heading">
-        <h2 id="no-methods-heading">{noMethodsMessage}</h2>
-        <p>
-          Please contact {page.company.name} to pay{contactEnding(page.company)}
-        </p>
-      </section>
-    );
-  }
+/** On a small screen, near the top (in `slot`): the total and a Pay button for the form below. */
+function SummaryBar({
+  slot,
+  total,
+  busy,
+}: {
+  slot: HTMLElement | null | undefined;
+  total: string;
+  busy: boolean;
+}) {
+  const smallScreen = useMatches(summaryBarMediaQuery);
+  if (!smallScreen || !slot) return null;
+  return createPortal(
+    <div className="summary-bar" role="region" aria-label="Payment summary">
+      <p className="summary-total">
+        Total <strong>{total}</strong>
+      </p>
+      {/* Submits the form below: the same checks, the same errors under its fields. */}
+      <button type="submit" form={formId} className="primary" disabled={busy}>
+        {busy ? 'Starting…' : 'Pay now'}
+      </button>
+    </div>,
+    slot,
+  );
+}
 
-  const partPayment = page.partPayment ? { ...page.partPayment, currency: page.currency } : null;
-  const typedAmount = Number(values.amount.replace(/,/g, ''));
-  // What the invoices the payer cannot change add up to; the editable ones follow what is typed.
-  const fixedTotal = page.invoices
-    .filter((invoice) => !invoice.editable)
-    .reduce((sum, invoice) => sum + invoice.amountToPay, 0);
-  const chosenTotal =
-    invoiceRules.length > 0
-      ? invoiceRules.reduce(
-          (sum, rule) => sum + chosenAmount(values.invoices?.[rule.transactionId], rule),
-          fixedTotal,
-        )
-      : null;
-  const buttonAmount =
-    partPayment && Number.isFinite(typedAmount) && typedAmount > 0
-      ? typedAmount
-      : (chosenTotal ?? page.amountToPay);
-  // The methods offered follow the amount chosen; the choice falls back to the default of those.
-  const offeredMethods = page.methods.filter((method) => takesAmount(method, buttonAmount));
-  const configurationId = offeredMethods.some((m) => m.configurationId === values.configurationId)
-    ? values.configurationId
-    : defaultMethod(offeredMethods);
-  const saveCardOffer = offeredMethods.find(
-    (method) => method.configurationId === configurationId,
-  )?.saveCard;
-  const saveCard = saveCardOffer
-    ? (saveCardChoices[configurationId] ?? saveCardOffer.checkedByDefault)
-    : undefined;
-  const setInvoice = (transactionId: string, value: InvoiceAmountValue) =>
-    setValues((current) => ({
-      ...current,
-      invoices: { ...current.invoices, [transactionId]: value },
-    }));
+function NoMethods({ page }: { page: PayPage }) {
+  return (
+    <section className="card" aria-labelledby="no-methods-heading">
+      <h2 id="no-methods-heading">{noMethodsMessage}</h2>
+      <p>
+        Please contact {page.company.name} to pay{contactEnding(page.company)}
+      </p>
+    </section>
+  );
+}
 
-  const setPayer = (field: keyof PaymentFormValues['payer'], value: string) =>
-    setValues((current) => ({ ...current, payer: { ...current.payer, [field]: value } }));
+/**
+ * Starting the payment the form checked: its errors under their fields (the first focused), or
+ * the server's answer, and the form busy meanwhile.
+ */
+function usePaymentStart(
+  requestId: string,
+  formRef: RefObject<HTMLFormElement | null>,
+  onStarted: (payment: StartedPayment) => void,
+) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useNotBusyWhenRestored(setBusy);
 
   const showErrors = (shown: FieldErrors) => {
     setErrors(shown);
@@ -206,15 +273,8 @@ export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
     requestAnimationFrame(() => focusFirstError(formRef.current, shown));
   };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function start(checked: ReturnType<typeof validatePayment>) {
     setFormError(null);
-    const checked = validatePayment(
-      { ...values, configurationId, saveCard },
-      partPayment,
-      invoiceRules,
-      fixedTotal,
-    );
     if ('errors' in checked) {
       showErrors(checked.errors);
       return;
@@ -222,7 +282,7 @@ export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
     setErrors({});
     setBusy(true);
     try {
-      onStarted(await startPayment(page.id, checked.body));
+      onStarted(await startPayment(requestId, checked.body));
     } catch (error) {
       const failure = error instanceof PayCallError ? error : new PayCallError(String(error), 0);
       const fieldErrors = serverFieldErrors(failure.fieldErrors);
@@ -232,30 +292,34 @@ export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
     }
   }
 
+  return {
+    errors,
+    formError,
+    busy,
+    start: (checked: ReturnType<typeof validatePayment>) => void start(checked),
+  };
+}
+
+/** What the payer pays: an amount within the part payment's bounds, or each invoice's amount. */
+function AmountFields({
+  page,
+  partPayment,
+  invoiceRules,
+  chosenTotal,
+  values,
+  errors,
+  setValues,
+}: {
+  page: PayPage;
+  partPayment: ReturnType<typeof amountsOf>['partPayment'];
+  invoiceRules: InvoiceAmountRule[];
+  chosenTotal: number | null;
+  values: PaymentFormValues;
+  errors: FieldErrors;
+  setValues: Dispatch<SetStateAction<PaymentFormValues>>;
+}) {
   return (
-    <form
-      ref={formRef}
-      id={formId}
-      className="card"
-      noValidate
-      onSubmit={submit}
-      aria-labelledby="pay-heading"
-    >
-      {smallScreen && summarySlot
-        ? createPortal(
-            <div className="summary-bar" role="region" aria-label="Payment summary">
-              <p className="summary-total">
-                Total <strong>{formatMoney(buttonAmount, page.currency)}</strong>
-              </p>
-              {/* Submits the form below: the same checks, the same errors under its fields. */}
-              <button type="submit" form={formId} className="primary" disabled={busy}>
-                {busy ? 'Starting…' : 'Pay now'}
-              </button>
-            </div>,
-            summarySlot,
-          )
-        : null}
-      <h2 id="pay-heading">Pay</h2>
+    <>
       {partPayment && (
         <TextField
           name="amount"
@@ -274,106 +338,42 @@ export function PayForm({ page, onStarted, summarySlot }: PayFormProps) {
             rules={invoiceRules}
             values={values.invoices ?? {}}
             errors={errors}
-            onChange={setInvoice}
+            onChange={(transactionId, value) =>
+              setValues((current) => ({
+                ...current,
+                invoices: { ...current.invoices, [transactionId]: value },
+              }))
+            }
           />
           <p className="chosen-total" aria-live="polite">
             Total of this payment: <strong>{formatMoney(chosenTotal ?? 0, page.currency)}</strong>
           </p>
         </>
       )}
-      <fieldset
-        className="methods"
-        aria-describedby={errors.configurationId ? 'methods-error' : undefined}
-      >
-        <legend>How would you like to pay?</legend>
-        {errors.configurationId && (
-          <p className="field-error" id="methods-error">
-            {errors.configurationId}
-          </p>
-        )}
-        {offeredMethods.length === 0 && (
-          <p className="field-error" role="status">
-            No way to pay takes {formatMoney(buttonAmount, page.currency)}. Please change the
-            amount.
-          </p>
-        )}
-        {grouped(offeredMethods).map(({ group, methods }) => (
-          <div key={group} className="method-group" role="group" aria-labelledby={`group-${group}`}>
-            <p className="method-group-name" id={`group-${group}`}>
-              {groupNames[group]}
-            </p>
-            {methods.map((method) => (
-              <label key={method.configurationId} className="method">
-                <input
-                  type="radio"
-                  name="configurationId"
-                  value={method.configurationId}
-                  checked={configurationId === method.configurationId}
-                  onChange={() => setValues({ ...values, configurationId: method.configurationId })}
-                />
-                <span>
-                  {method.displayName}
-                  {method.isTest && <span className="tag">Test</span>}
-                </span>
-              </label>
-            ))}
-          </div>
-        ))}
-        {saveCard !== undefined && (
-          <label className="save-card">
-            <input
-              type="checkbox"
-              name="saveCard"
-              checked={saveCard}
-              onChange={(event) => {
-                const checked = event.target.checked;
-                setSaveCardChoices((current) => ({ ...current, [configurationId]: checked }));
-              }}
-            />
-            <span>{saveCardLabel}</span>
-          </label>
-        )}
-      </fieldset>
-      <fieldset>
-        <legend>Your details</legend>
-        <TextField
-          name="payer.firstNames"
-          label="First names"
-          autoComplete="given-name"
-          maxLength={100}
-          value={values.payer.firstNames}
-          error={errors['payer.firstNames']}
-          onChange={(event) => setPayer('firstNames', event.target.value)}
-        />
-        <TextField
-          name="payer.surname"
-          label="Surname"
-          autoComplete="family-name"
-          maxLength={100}
-          value={values.payer.surname}
-          error={errors['payer.surname']}
-          onChange={(event) => setPayer('surname', event.target.value)}
-        />
-        <TextField
-          name="payer.emailAddress"
-          label="Email address"
-          hint="We send your receipt here."
-          type="email"
-          autoComplete="email"
-          maxLength={200}
-          value={values.payer.emailAddress}
-          error={errors['payer.emailAddress']}
-          onChange={(event) => setPayer('emailAddress', event.target.value)}
-        />
-      </fieldset>
+    </>
+  );
+}
+
+/** The server's refusal, if any, and the Pay button. */
+function FormEnd({
+  formError,
+  busy,
+  total,
+}: {
+  formError: string | null;
+  busy: boolean;
+  total: string;
+}) {
+  return (
+    <>
       {formError && (
         <p className="form-error" role="alert">
           {formError}
         </p>
       )}
       <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Starting your payment…' : `Pay ${formatMoney(buttonAmount, page.currency)}`}
+        {busy ? 'Starting your payment…' : `Pay ${total}`}
       </button>
-    </form>
+    </>
   );
 }

@@ -38,7 +38,7 @@ export function TextField({ name, label, hint, error, ...input }: TextFieldProps
   );
 }
 
-/** Moves focus to the first field of `form` named in `errors` (issue 14: focus the first error). */
+/** Moves focus to the first field of `form` named in `errors` (focus the first error). */
 export function focusFirstError(form: HTMLFormElement | null, errors: Record<string, string>) {
   if (!form) return;
   const names = new Set(Object.keys(errors));

@@ -8,7 +8,7 @@ const keysResponse = z.object({ items: z.array(accessKeySchema) });
 
 /**
  * spec 1 §7 GET access-keys (or subscription-keys): the tenant's keys, never their values; with
- * `search`, those the search box finds (issue 22 item 6).
+ * `search`, those the search box finds.
  */
 export async function getKeys(
   kind: KeyKind,

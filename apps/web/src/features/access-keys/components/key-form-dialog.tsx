@@ -4,8 +4,8 @@ import {
   type AccessKey,
   type CreatedAccessKey,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Modal, Stack, TextInput } from '@mantine/core';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useUserSetting } from '@/auth/api/get-me';
@@ -18,6 +18,7 @@ import type { KeyKind } from '../api/key-kinds';
 import { useUpdateKey } from '../api/update-key';
 import { keyTexts, maximumKeyCountReached } from './key-texts';
 import { dayOf, endOfDayIso } from './valid-until';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface KeyFormValues {
   name: string;
@@ -38,10 +39,25 @@ interface KeyFormProps {
   onCreated: (created: CreatedAccessKey) => void;
 }
 
+/**
+ * A refused save: past the maximum number of keys, the server's words and the dialog closes;
+ * otherwise the errors under their fields and a toast.
+ */
+function keyFailure(form: UseFormReturnType<KeyFormValues>, onDone: () => void, prefix: string) {
+  return (error: Error) => {
+    if (isApiError(error) && error.errorCode === maximumKeyCountReached) {
+      notifications.show({ color: 'red', message: error.problem?.detail ?? error.message });
+      onDone();
+      return;
+    }
+    form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
+    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
+  };
+}
+
 function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
   const texts = keyTexts[kind];
-  // Subscription keys have no expiry on their screen.
-  const withValidUntil = kind === 'access';
+  const withValidUntil = kind === 'access'; // Subscription keys have no expiry on their screen.
   const timeZone = ianaTimeZone(useUserSetting().timeZoneId);
   const create = useCreateKey(kind);
   const update = useUpdateKey(kind);
@@ -51,15 +67,7 @@ function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
     validate: (values) => resolver({ ...values }),
   });
 
-  const fail = (prefix: string) => (error: Error) => {
-    if (isApiError(error) && error.errorCode === maximumKeyCountReached) {
-      notifications.show({ color: 'red', message: error.problem?.detail ?? error.message });
-      onDone();
-      return;
-    }
-    form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
-    notifications.show({ color: 'red', message: failureMessage(prefix, error) });
-  };
+  const fail = (prefix: string) => keyFailure(form, onDone, prefix);
 
   const submit = form.onSubmit((values) => {
     const parsed = keyBody.parse(values);
@@ -122,14 +130,7 @@ function KeyForm({ kind, accessKey, onDone, onCreated }: KeyFormProps) {
             onFocus={validUntilProps.onFocus}
           />
         )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending || update.isPending} />
       </Stack>
     </form>
   );

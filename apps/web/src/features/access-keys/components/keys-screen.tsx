@@ -50,17 +50,39 @@ interface Dialog {
   key: number;
 }
 
+/** A row's Delete: asks first, then says how it went. */
+function useDeleteWithConfirmation(kind: KeyKind) {
+  const texts = keyTexts[kind];
+  const { mutate: deleteKey } = useDeleteKey(kind);
+  return useCallback(
+    (accessKey: AccessKey) =>
+      confirmDestructive({
+        title: texts.deleteTitle,
+        message: `Are you sure you want to delete the ${texts.noun} ${accessKey.name}? Systems using it will no longer be able to call the API.`,
+        onConfirm: () =>
+          deleteKey(accessKey.id, {
+            onSuccess: () => notifications.show({ color: 'green', message: texts.deleted }),
+            onError: (error) =>
+              notifications.show({
+                color: 'red',
+                message: failureMessage(texts.deleteFailed, error),
+              }),
+          }),
+      }),
+    [deleteKey, texts],
+  );
+}
+
 /** spec 1 §2.8: the access keys screen, or its subscription keys alternative. */
 export function KeysScreen({ kind }: { kind: KeyKind }) {
   const texts = keyTexts[kind];
   const grid = useGridState({ defaultSort: { field: 'name', direction: 'asc' }, address: true });
-  // issue 22 item 6: the search box's words, found by the server; the grid sorts and pages them.
+  // The search box's words, found by the server; the grid sorts and pages them.
   const keys = useKeys(kind, grid.query.search ?? '');
   const count = useKeyCount(kind);
   const maximum = useKeyMaximum(kind);
   const [dialog, setDialog] = useState<Dialog>({ opened: false, key: 0 });
   const [secret, setSecret] = useState<string | null>(null);
-  const { mutate: deleteKey } = useDeleteKey(kind);
 
   useEffect(() => {
     if (keys.isError && !(isApiError(keys.error) && keys.error.status === 401)) {
@@ -78,23 +100,7 @@ export function KeysScreen({ kind }: { kind: KeyKind }) {
     close();
     setSecret(created.accessKey);
   };
-  const onDelete = useCallback(
-    (accessKey: AccessKey) =>
-      confirmDestructive({
-        title: texts.deleteTitle,
-        message: `Are you sure you want to delete the ${texts.noun} ${accessKey.name}? Systems using it will no longer be able to call the API.`,
-        onConfirm: () =>
-          deleteKey(accessKey.id, {
-            onSuccess: () => notifications.show({ color: 'green', message: texts.deleted }),
-            onError: (error) =>
-              notifications.show({
-                color: 'red',
-                message: failureMessage(texts.deleteFailed, error),
-              }),
-          }),
-      }),
-    [deleteKey, texts],
-  );
+  const onDelete = useDeleteWithConfirmation(kind);
   const columns = useKeyColumns({ kind, onEdit: open, onDelete });
 
   const limitKnown = count.data !== undefined && maximum.data !== undefined;

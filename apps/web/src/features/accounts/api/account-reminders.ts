@@ -11,7 +11,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { companyClient } from '@/lib/http';
 import { accountKeys } from './account-keys';
 
-/** Issue 23: an account's reminders, its reminder choice, and Send now. */
+/** An account's reminders, its reminder choice, and Send now. */
 const reminderKeys = (accountId: string) => ({
   all: () => [...accountKeys().detail(accountId), 'reminders'] as const,
   list: (page: number) => [...accountKeys().detail(accountId), 'reminders', 'list', page] as const,
@@ -19,7 +19,8 @@ const reminderKeys = (accountId: string) => ({
 });
 
 const remindersPage = pageOf(reminderSchema);
-const path = (accountId: string, tail: string) => `/accounts/${encodeURIComponent(accountId)}/${tail}`;
+const path = (accountId: string, tail: string) =>
+  `/accounts/${encodeURIComponent(accountId)}/${tail}`;
 
 export function useAccountReminders(accountId: string, page: number) {
   return useQuery(

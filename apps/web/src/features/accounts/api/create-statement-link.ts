@@ -2,11 +2,15 @@ import { statementLinkSchema } from '@ledgerline/contract';
 import { useMutation } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 
-/** Issue 23: POST accounts/{id}/statement-link, a new link to the account's statement. */
+/** POST accounts/{id}/statement-link, a new link to the account's statement. */
 export function createStatementLink(accountId: string) {
-  return companyClient.post(`/accounts/${encodeURIComponent(accountId)}/statement-link`, undefined, {
-    schema: statementLinkSchema,
-  });
+  return companyClient.post(
+    `/accounts/${encodeURIComponent(accountId)}/statement-link`,
+    undefined,
+    {
+      schema: statementLinkSchema,
+    },
+  );
 }
 
 export function useCreateStatementLink(accountId: string) {

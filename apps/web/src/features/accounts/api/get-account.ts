@@ -19,7 +19,7 @@ export const accountQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getAccount(id, signal),
     // spec 2 §8 accounts.accountGet: the detail page shows its own error state.
     meta: { inlineErrors: true },
-    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    // A malformed id names no record: the page says so without a call.
     enabled: isRecordId(id),
   });
 

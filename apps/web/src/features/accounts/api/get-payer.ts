@@ -21,7 +21,7 @@ export const payerQueryOptions = (accountId: string, id: string) =>
     queryFn: ({ signal }) => getPayer(accountId, id, signal),
     // spec 2 §8 accounts.payerGet: the payer page shows its own error state.
     meta: { inlineErrors: true },
-    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    // A malformed id names no record: the page says so without a call.
     enabled: isRecordId(accountId) && isRecordId(id),
   });
 

@@ -111,7 +111,7 @@ describe('the account page', () => {
     await screen.findByRole('heading', { name: 'ACC000001 - Acme Widgets Ltd' });
     expect(screen.getByRole('tab', { name: /Payment transactions/ })).toHaveTextContent('3');
     expect(screen.getByRole('tab', { name: /Payers/ })).toHaveTextContent('1');
-    // Issue 22 item 13: the Reminders tab, a list too, has its count.
+    // The Reminders tab, a list too, has its count.
     const remindersTab = screen.getByRole('tab', { name: /^Reminders/ });
     expect(within(remindersTab).getByLabelText('4 reminders')).toHaveTextContent('4');
     expect(called(calls, `/accounts/${accountId}/payers`)).toBe(false);
@@ -196,7 +196,7 @@ describe('the account page', () => {
     });
   });
 
-  // Issue 21 item 14: only 'Company default' and disabled were offered, and a saved group read
+  // Only 'Company default' and disabled were offered, and a saved group read
   // 'Configuration group <uuid>'.
   it("offers the company's settlement groups and late-payment configurations by name and saves the one chosen", async () => {
     const saved = anAccount();

@@ -4,9 +4,12 @@ import { useState } from 'react';
 import { useReminderSchedules } from '@/lib/api/configuration-lists';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { usePermission } from '@/ui/use-permission';
-import { useAccountReminderSettings, useUpdateAccountReminderSettings } from '../api/account-reminders';
+import {
+  useAccountReminderSettings,
+  useUpdateAccountReminderSettings,
+} from '../api/account-reminders';
 
-/** Issue 23: the account's reminder schedule ('none', the company default or a schedule) and pause. */
+/** The account's reminder schedule ('none', the company default or a schedule) and pause. */
 export function AccountReminderSettings({ accountId }: { accountId: string }) {
   const allowed = usePermission('EditAccountSettings');
   const saved = useAccountReminderSettings(accountId);
@@ -39,7 +42,10 @@ export function AccountReminderSettings({ accountId }: { accountId: string }) {
           const fields = problemFieldErrors(failure);
           setError(fields.reminderSchedule);
           if (!fields.reminderSchedule)
-            notifications.show({ color: 'red', message: failureMessage('The reminder settings could not be saved', failure) });
+            notifications.show({
+              color: 'red',
+              message: failureMessage('The reminder settings could not be saved', failure),
+            });
         },
       },
     );
@@ -48,7 +54,9 @@ export function AccountReminderSettings({ accountId }: { accountId: string }) {
   return (
     <Card withBorder padding="lg" maw={900}>
       <Stack gap="md">
-        <Title order={2} size="h4">Reminders</Title>
+        <Title order={2} size="h4">
+          Reminders
+        </Title>
         <Group align="flex-end" grow>
           <Select
             label="Reminder schedule"

@@ -11,7 +11,7 @@ import { useAccountReminders, useSendAccountReminder } from '../api/account-remi
 
 const statusColour = { Queued: 'gray', Sending: 'blue', Sent: 'green', Failed: 'red' } as const;
 
-/** Issue 23: every reminder mailed to the account, newest first, and Send now. */
+/** Every reminder mailed to the account, newest first, and Send now. */
 export function AccountRemindersTab({ accountId }: { accountId: string }) {
   const [page, setPage] = useState(1);
   const reminders = useAccountReminders(accountId, page);
@@ -31,7 +31,10 @@ export function AccountRemindersTab({ accountId }: { accountId: string }) {
                 : 'Customer notifications are switched off for this tenant',
         }),
       onError: (error) =>
-        notifications.show({ color: 'red', message: failureMessage('The reminder could not be sent', error) }),
+        notifications.show({
+          color: 'red',
+          message: failureMessage('The reminder could not be sent', error),
+        }),
     });
 
   const data = reminders.data;
@@ -73,16 +76,25 @@ export function AccountRemindersTab({ accountId }: { accountId: string }) {
                     </Table.Td>
                     <Table.Td>{reminder.emailAddress}</Table.Td>
                     <Table.Td>{reminder.subject}</Table.Td>
-                    <Table.Td>{reminder.invoices.map((invoice) => invoice.transactionReference).join(', ')}</Table.Td>
+                    <Table.Td>
+                      {reminder.invoices.map((invoice) => invoice.transactionReference).join(', ')}
+                    </Table.Td>
                     <Table.Td>
                       <Stack gap={0}>
                         {reminder.totals.map((total) => (
-                          <Money key={total.currency} amount={total.totalOwed} currency={total.currency} />
+                          <Money
+                            key={total.currency}
+                            amount={total.totalOwed}
+                            currency={total.currency}
+                          />
                         ))}
                       </Stack>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={statusColour[reminder.status]} title={reminder.errorMessage ?? undefined}>
+                      <Badge
+                        color={statusColour[reminder.status]}
+                        title={reminder.errorMessage ?? undefined}
+                      >
                         {reminder.status}
                       </Badge>
                     </Table.Td>

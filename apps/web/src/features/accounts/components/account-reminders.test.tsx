@@ -38,12 +38,18 @@ const reminder = {
   sentOn: '2026-11-26T09:00:01.000Z',
 };
 
-describe('an account’s reminders (issue 23)', () => {
+describe('an account’s reminders', () => {
   it('lists the reminders sent and sends one now', async () => {
     const calls = stubFetch({
       [`GET /accounts/${accountId}/reminders`]: { body: { items: [reminder], totalItems: 1 } },
       'POST /reminders/run': {
-        body: { date: '2026-11-26', customerNotificationsAllowed: true, reminders: 0, invoices: 0, reminderIds: [] },
+        body: {
+          date: '2026-11-26',
+          customerNotificationsAllowed: true,
+          reminders: 0,
+          invoices: 0,
+          reminderIds: [],
+        },
       },
     });
     renderWithProviders(<AccountRemindersTab accountId={accountId} />, { user: aUser() });
@@ -59,10 +65,21 @@ describe('an account’s reminders (issue 23)', () => {
 
   it('offers the schedules by name and saves the choice and the pause', async () => {
     const calls = stubFetch({
-      [`GET /accounts/${accountId}/reminder-settings`]: { body: { reminderSchedule: 'default', remindersPaused: false } },
+      [`GET /accounts/${accountId}/reminder-settings`]: {
+        body: { reminderSchedule: 'default', remindersPaused: false },
+      },
       'GET /reminder-schedules': {
         body: {
-          items: [{ id: scheduleId, name: 'Standard dunning', steps: [], isDefault: false, createdOn: reminder.createdOn, updatedOn: reminder.createdOn }],
+          items: [
+            {
+              id: scheduleId,
+              name: 'Standard dunning',
+              steps: [],
+              isDefault: false,
+              createdOn: reminder.createdOn,
+              updatedOn: reminder.createdOn,
+            },
+          ],
           totalItems: 1,
         },
       },
@@ -74,6 +91,9 @@ describe('an account’s reminders (issue 23)', () => {
     await userEvent.click(screen.getByRole('switch', { name: 'Pause reminders' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save reminders' }));
     await screen.findByText('Reminder settings updated');
-    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ reminderSchedule: scheduleId, remindersPaused: true });
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      reminderSchedule: scheduleId,
+      remindersPaused: true,
+    });
   }, 30_000);
 });

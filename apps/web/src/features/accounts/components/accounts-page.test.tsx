@@ -41,7 +41,7 @@ describe('Accounts page', () => {
   it('shows reference, name, balance, overdue, credit limit and a view link', async () => {
     renderPage();
     const row = (await screen.findByText('Acme Widgets Ltd')).closest('tr') as HTMLElement;
-    // Issue 22 item 9: the Overdue column, the amount past due (£200.00) beside the balance.
+    // The Overdue column, the amount past due (£200.00) beside the balance.
     for (const text of ['ACC000001', '£1,234.50', '£200.00', '£5,000.00'])
       expect(within(row).getByText(text)).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'View ACC000001' })).toHaveAttribute(
@@ -59,7 +59,7 @@ describe('Accounts page', () => {
       'Balance',
       'Overdue',
       'Credit limit',
-      // The View column's header, visually hidden (issue 22 item 3, axe empty-table-header).
+      // The View column's header, visually hidden (axe empty-table-header).
       'Actions',
     ]);
   });

@@ -66,14 +66,19 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     });
     const dialog = await openDialog();
     await waitFor(() =>
-      expect(calls.some((call) => call.url.endsWith('/company-settings/payment-request'))).toBe(true),
+      expect(calls.some((call) => call.url.endsWith('/company-settings/payment-request'))).toBe(
+        true,
+      ),
     );
-    await userEvent.type(await within(dialog).findByRole('textbox', { name: 'Post code' }), 'SW1A 1AA');
+    await userEvent.type(
+      await within(dialog).findByRole('textbox', { name: 'Post code' }),
+      'SW1A 1AA',
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('New payment request created')).toBeInTheDocument();
     const fortnight = format(addDays(new Date(), 14), 'yyyy-MM-dd');
     expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
-      // Issue 21 item 16: a Valid to day lasts to its end.
+      // A Valid to day lasts to its end.
       validUntil: `${fortnight}T23:59:59.999Z`,
     });
   });
@@ -149,7 +154,7 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     ).toHaveValue('YEN');
   });
 
-  // Issue 21 item 15: a JPY request of 100.50 was accepted and shown as ¥101.
+  // A JPY request of 100.50 was accepted and shown as ¥101.
   it('takes a YEN amount in whole yen and a GBP one in pence', async () => {
     const calls = renderPage(anAccount({ currency: 'JPY' }));
     const dialog = await openDialog();
@@ -166,7 +171,10 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(amount).toHaveValue('100.50');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({ currency: 'GBP', amountToPay: 100.5 });
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      currency: 'GBP',
+      amountToPay: 100.5,
+    });
   });
 
   it('uses GBP when neither the account’s nor the company’s currency is offered', async () => {
@@ -189,7 +197,7 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
 
-  // Issue 10 item 9: 'not-an-email' was accepted as the billing contact's e-mail.
+  // 'not-an-email' was accepted as the billing contact's e-mail.
   it('refuses a billing e-mail that is not an e-mail address', async () => {
     const calls = renderPage();
     const dialog = await openDialog();
@@ -198,7 +206,9 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     await userEvent.type(email, 'not-an-email');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(
-      await within(dialog).findByText('Email address must be a valid email address, e.g. jo@example.com.'),
+      await within(dialog).findByText(
+        'Email address must be a valid email address, e.g. jo@example.com.',
+      ),
     ).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
   });
@@ -233,7 +243,7 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     expect(await within(dialog).findByText('Amount must be greater than 0')).toBeInTheDocument();
   });
 
-  // issue 21 item 23: a server error on a nested field shows under that field's input.
+  // A server error on a nested field shows under that field's input.
   it('shows a billingContact.address.city error from the server under the City input', async () => {
     renderPage(anAccount(), {
       created: {
@@ -250,7 +260,9 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
     const dialog = await openDialog();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     const city = within(dialog).getByRole('textbox', { name: 'City' });
-    await waitFor(() => expect(city).toHaveAccessibleDescription('City must be at most 100 characters'));
+    await waitFor(() =>
+      expect(city).toHaveAccessibleDescription('City must be at most 100 characters'),
+    );
     expect(city).toHaveAttribute('aria-invalid', 'true');
   });
 
@@ -260,7 +272,7 @@ describe('the New Request dialog of an account page (spec 2 §2)', () => {
   });
 });
 
-describe("the billing contact's country (issue 21 item 28)", () => {
+describe("the billing contact's country", () => {
   it("starts at the company's default country (Preferences) and is sent with the request", async () => {
     const calls = renderPage(anAccount(), {
       routes: {

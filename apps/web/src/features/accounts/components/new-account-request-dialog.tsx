@@ -11,9 +11,7 @@ import {
   type Account,
 } from '@ledgerline/contract';
 import {
-  Button,
   Divider,
-  Group,
   Modal,
   NumberInput,
   Select,
@@ -34,6 +32,7 @@ import { usePaymentRequestDefaults } from '@/lib/api/payment-request-settings';
 import { useCompanyId } from '@/lib/company';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useCreateAccountPaymentRequest } from '../api/create-account-payment-request';
+import { DialogActions } from '@/ui/dialog-actions';
 
 const billingFields = ['companyName', 'firstNames', 'surname', 'emailAddress'] as const;
 const addressFields = ['address1', 'address2', 'city', 'state', 'postCode', 'country'] as const;
@@ -143,7 +142,7 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
     initialValues: accountRequestInitialValues(account, companyCurrency),
     validate: (values) => resolver(toBody(values) as unknown as AccountRequestValues),
   });
-  // Issue 21 item 28: the billing contact's country starts at the company's default country.
+  // The billing contact's country starts at the company's default country.
   useDefaultCountryIn(form, 'billingContact.address.country');
   // spec 3 §2: Valid to starts at the company's default link expiry (Preferences); clearing it
   // asks for a link that does not expire.
@@ -202,7 +201,7 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
           <NumberInput
             label="Amount"
             required
-            // Issue 21 item 15: the chosen currency's minor units (YEN is JPY: none).
+            // The chosen currency's minor units (YEN is JPY: none).
             decimalScale={currencyDecimalPlaces(
               currencyAliases[form.values.currency] ?? form.values.currency,
             )}
@@ -217,8 +216,16 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
         </SimpleGrid>
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <CalendarDateInput label="Valid from" {...dateProps} {...form.getInputProps('validFrom')} />
-          <CalendarDateInput label="Valid to" {...dateProps} {...form.getInputProps('validUntil')} />
+          <CalendarDateInput
+            label="Valid from"
+            {...dateProps}
+            {...form.getInputProps('validFrom')}
+          />
+          <CalendarDateInput
+            label="Valid to"
+            {...dateProps}
+            {...form.getInputProps('validUntil')}
+          />
           <CalendarDateInput
             label="Payment requested by"
             {...dateProps}
@@ -242,14 +249,7 @@ function AccountRequestForm({ account, companyCurrency, onDone, onCreated }: For
             />
           ))}
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending} submitLabel="Create" />
       </Stack>
     </form>
   );

@@ -43,7 +43,7 @@ type PayerTab = 'info' | 'payment-transactions';
 export function PayerPage() {
   const { accountId = '', id = '' } = useParams();
   const { data: payer, isPending, isError, error } = usePayer(accountId, id);
-  // The breadcrumb names the account by its reference (issue 10 item 11); usually cached already.
+  // The breadcrumb names the account by its reference; usually cached already.
   const { data: account } = useAccount(accountId);
   const tabs = useVisitedTabs<PayerTab>('info');
   const name = payer ? fullName(payer.details) : '';
@@ -87,8 +87,14 @@ export function PayerPage() {
         </Anchor>
         <Text span>{heading}</Text>
       </Breadcrumbs>
-      <Title order={1} size="h2">{heading}</Title>
-      <Tabs value={tabs.active} onChange={(value) => value && tabs.open(value as PayerTab)} classNames={scrollingTabs}>
+      <Title order={1} size="h2">
+        {heading}
+      </Title>
+      <Tabs
+        value={tabs.active}
+        onChange={(value) => value && tabs.open(value as PayerTab)}
+        classNames={scrollingTabs}
+      >
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           <CountTab value="payment-transactions" label="Payment transactions" count={count} />

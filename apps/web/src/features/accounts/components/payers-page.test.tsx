@@ -9,7 +9,7 @@ import { PayersPage } from './payers-page';
 
 beforeAll(prepareGridTests);
 
-// issue 10 item 11: /payers, the payers of every account of the company.
+// /payers, the payers of every account of the company.
 describe('the payers list', () => {
   it('lists the company payers newest first, each opening its account payer page', async () => {
     const calls = stubFetch({

@@ -7,17 +7,30 @@ import { DateTime } from '@/ui/date-time';
 import { useCreateStatementLink } from '../api/create-statement-link';
 
 /**
- * Issue 23: the account's statement link. Each click issues a new link (POST
+ * The account's statement link. Each click issues a new link (POST
  * accounts/{id}/statement-link) and shows it with its expiry and a copy button; nothing to confirm.
  * The payer opens it to see every open invoice of the account and pay some or all at once.
  */
-export function StatementLinkButton({ accountId, disabled }: { accountId: string; disabled: boolean }) {
+export function StatementLinkButton({
+  accountId,
+  disabled,
+}: {
+  accountId: string;
+  disabled: boolean;
+}) {
   const [opened, setOpened] = useState(false);
   const create = useCreateStatementLink(accountId);
   const link = create.data;
 
   return (
-    <Popover opened={opened} onChange={setOpened} width={420} position="bottom-end" withArrow trapFocus={false}>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      width={420}
+      position="bottom-end"
+      withArrow
+      trapFocus={false}
+    >
       <Popover.Target>
         <Button
           variant="default"
@@ -49,32 +62,41 @@ export function StatementLinkButton({ accountId, disabled }: { accountId: string
             </Group>
           </Stack>
         ) : link ? (
-          <Stack gap="xs">
-            <Text size="sm">The customer sees every open invoice of this account and pays some or all at once.</Text>
-            <Group gap="xs" wrap="nowrap" align="center">
-              <TextInput
-                label="Statement link"
-                value={link.url}
-                readOnly
-                style={{ flex: 1 }}
-                onFocus={(event) => event.currentTarget.select()}
-              />
-              <div style={{ alignSelf: 'flex-end', paddingBottom: 4 }}>
-                <CopyButton value={link.url} label="statement link" />
-              </div>
-            </Group>
-            <Text size="sm" c="dimmed">
-              {link.expiresAt ? (
-                <>
-                  Expires <DateTime value={link.expiresAt} />
-                </>
-              ) : (
-                'This link does not expire.'
-              )}
-            </Text>
-          </Stack>
+          <StatementLink link={link} />
         ) : null}
       </Popover.Dropdown>
     </Popover>
+  );
+}
+
+/** The link just made: its address to copy, and when it expires. */
+function StatementLink({ link }: { link: { url: string; expiresAt?: string | null } }) {
+  return (
+    <Stack gap="xs">
+      <Text size="sm">
+        The customer sees every open invoice of this account and pays some or all at once.
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <TextInput
+          label="Statement link"
+          value={link.url}
+          readOnly
+          style={{ flex: 1 }}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <div style={{ alignSelf: 'flex-end', paddingBottom: 4 }}>
+          <CopyButton value={link.url} label="statement link" />
+        </div>
+      </Group>
+      <Text size="sm" c="dimmed">
+        {link.expiresAt ? (
+          <>
+            Expires <DateTime value={link.expiresAt} />
+          </>
+        ) : (
+          'This link does not expire.'
+        )}
+      </Text>
+    </Stack>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import type { DataGridColumn } from '@/ui/data-grid';
 import { Money } from '@/ui/money';
 
-/** spec 2 §2 Accounts list: reference, name, balance, credit limit, view; text filters on reference and name. Issue 22 item 9 adds Overdue. */
+/** spec 2 §2 Accounts list: reference, name, balance, credit limit, view; text filters on reference and name. Overdue added beside the balance. */
 export function useAccountsColumns() {
   return useMemo(
     (): DataGridColumn<Account>[] => [
@@ -26,7 +26,7 @@ export function useAccountsColumns() {
         render: (account) => <Money amount={account.balance} currency={account.currency} />,
       },
       {
-        // Issue 22 item 9: what the account owes past due, beside its balance (red when any).
+        // What the account owes past due, beside its balance (red when any).
         accessor: 'overdueAmount',
         title: 'Overdue',
         sortable: true,

@@ -1,8 +1,4 @@
-import {
-  activityPageSize,
-  auditLogsPageSchema,
-  type AuditLogsPage,
-} from '@ledgerline/contract';
+import { activityPageSize, auditLogsPageSchema, type AuditLogsPage } from '@ledgerline/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { companyClient, tenantClient } from '@/lib/http';
 import { companyQueryKeys, tenantQueryKeys } from '@/lib/query-keys';
@@ -44,7 +40,7 @@ export const auditLogsQueryOptions = (
     placeholderData: keepPreviousData,
   });
 
-/** With `search`: the activities the search box finds (issue 22 item 6). */
+/** With `search`: the activities the search box finds. */
 export function useAuditLogs(scope: ActivityScope, cursor: string | undefined, search = '') {
   return useQuery(auditLogsQueryOptions(scope, cursor, search));
 }

@@ -26,7 +26,11 @@ const activity = (id: number, operation: string): AuditActivity => ({
 
 /** Three pages: first (no cursor, with the count), 'c2', 'c3'. */
 const pages: Record<string, AuditLogsPage> = {
-  '': { items: [activity(1, 'UpdateUserSettings')], next: 'c2', count: { count: 31, estimated: false } },
+  '': {
+    items: [activity(1, 'UpdateUserSettings')],
+    next: 'c2',
+    count: { count: 31, estimated: false },
+  },
   c2: { items: [activity(2, 'CreateDataset')], next: 'c3' },
   c3: { items: [activity(3, 'DeleteAccessKey')], next: null },
 };
@@ -119,7 +123,7 @@ describe('Activities page', () => {
     ).toBe(true);
   });
 
-  it("shows each tab's count from its first page, the other tab's included (issue 22 item 13)", async () => {
+  it("shows each tab's count from its first page, the other tab's included", async () => {
     renderPage();
     const company = await screen.findByRole('tab', { name: /^Acme Europe/ });
     expect(company).toHaveAttribute('aria-selected', 'true');

@@ -17,7 +17,7 @@ import {
 /** spec 3 §2: 15 activities a page, newest first, with Previous and Next. */
 export function ActivityGrid({ scope, label }: { scope: ActivityScope; label: string }) {
   // The order is the server's (newest first): no sort, filters or paging state to keep; the
-  // search box's words only (issue 22 item 6). Two of these grids share the page (the company's
+  // search box's words only. Two of these grids share the page (the company's
   // and the tenant's), so neither writes the address.
   const grid = useGridState();
   const search = grid.query.search ?? '';

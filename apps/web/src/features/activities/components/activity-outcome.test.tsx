@@ -26,7 +26,7 @@ const activity = (n: number, overrides: Partial<AuditActivity>): AuditActivity =
   ...overrides,
 });
 
-// issue 10 item 12: the outcome in words, and the record the call touched.
+// The outcome in words, and the record the call touched.
 describe('an activity', () => {
   it('says a declined capture was declined, not a green 200, and links the payment', async () => {
     window.localStorage.setItem(storageKeys.companyId, '1');
@@ -55,7 +55,7 @@ describe('an activity', () => {
   });
 });
 
-// issue 22 item 12: what happened in words, never 'SUCCEEDED (204)'; the code stays as the title.
+// What happened in words, never 'SUCCEEDED (204)'; the code stays as the title.
 describe('an activity status', () => {
   it.each([
     [200, 'Succeeded', 'success'],
@@ -89,7 +89,11 @@ describe('an activity status', () => {
       'GET /data-sets/all': { body: { items: [aDataset({ id: 1 })] } },
       'GET /audit-logs': {
         body: {
-          items: [activity(1, { status: 204 }), activity(2, { status: 422 }), activity(3, { status: 500 })],
+          items: [
+            activity(1, { status: 204 }),
+            activity(2, { status: 422 }),
+            activity(3, { status: 500 }),
+          ],
           next: null,
         },
       },

@@ -10,7 +10,7 @@ import { spaceWords } from '@/ui/words';
 const none = '-';
 
 /**
- * What came of the call, in a merchant's words (issue 10 item 12, issue 22 item 12): Succeeded,
+ * What came of the call, in a merchant's words: Succeeded,
  * Declined (a 2xx answer with an error message: a provider declined a capture, whatever its status
  * code), Refused with the reason a 4xx gives, or Failed when the server could not do it. The
  * status code itself is only the badge's title, for support.
@@ -76,7 +76,7 @@ function ActivityOutcome({ activity }: { activity: AuditActivity }) {
 
 /**
  * spec 3 §2: action (the operation spaced into words), user, timestamp, status, IP address; the
- * status says the outcome in words and the record the call touched links to it (issue 10 item 12).
+ * status says the outcome in words and the record the call touched links to it.
  */
 export function useActivityColumns() {
   return useMemo(

@@ -15,7 +15,7 @@ export const bankQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getBank(id, signal),
     // spec 2 §8: a failed bank load "returns nothing"; the detail page shows its own error state.
     meta: { inlineErrors: true },
-    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    // A malformed id names no record: the page says so without a call.
     enabled: isRecordId(id),
   });
 

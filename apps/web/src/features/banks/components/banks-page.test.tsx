@@ -77,7 +77,7 @@ describe('Banks page', () => {
       'Account number',
       'Bank name',
       'Source',
-      // The View column's header, visually hidden (issue 22 item 3, axe empty-table-header).
+      // The View column's header, visually hidden (axe empty-table-header).
       'Actions',
     ]);
   });

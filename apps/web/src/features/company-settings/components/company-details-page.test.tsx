@@ -91,7 +91,7 @@ describe('Company details', () => {
   });
 });
 
-describe("the company's country (issue 21 item 28)", () => {
+describe("the company's country", () => {
   const preferences = {
     defaultSettlementConfigurationGroupId: null,
     defaultLatePaymentConfigurationId: null,

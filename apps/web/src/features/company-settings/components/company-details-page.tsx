@@ -13,7 +13,7 @@ import {
   Stack,
   TextInput,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -71,6 +71,51 @@ function initialValues(settings: CompanySettings): DetailsForm {
   };
 }
 
+/** The company's main address; its states follow the country chosen. */
+function MainAddressFields({
+  form,
+  field,
+}: {
+  form: UseFormReturnType<DetailsForm>;
+  field: (path: string) => ReturnType<UseFormReturnType<DetailsForm>['getInputProps']>;
+}) {
+  const { data: countries } = useCountries();
+  const country =
+    countries?.items.find(
+      (c) => c.displayName === form.values.companyDetails.mainAddress.country,
+    ) ?? null;
+  const { data: states } = useStates(country?.id ?? null);
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }}>
+      <TextInput
+        label="Address line 1"
+        required
+        {...field('companyDetails.mainAddress.address1')}
+      />
+      <TextInput label="Address line 2" {...field('companyDetails.mainAddress.address2')} />
+      <TextInput label="City" required {...field('companyDetails.mainAddress.city')} />
+      <Autocomplete
+        label="State"
+        required
+        data={states?.items.map((s) => s.displayName) ?? []}
+        limit={50}
+        {...field('companyDetails.mainAddress.state')}
+      />
+      <TextInput label="Post code" required {...field('companyDetails.mainAddress.postCode')} />
+      <Select
+        label="Country"
+        required
+        searchable
+        // Required: choosing the chosen country again keeps it (it starts at the default country).
+        allowDeselect={false}
+        data={countries?.items.map((c) => c.displayName) ?? []}
+        {...field('companyDetails.mainAddress.country')}
+        onChange={(value) => form.setFieldValue('companyDetails.mainAddress.country', value ?? '')}
+      />
+    </SimpleGrid>
+  );
+}
+
 function DetailsFormCard({ settings }: { settings: CompanySettings }) {
   const canEdit = usePermission('ConfigureSystemSettings');
   const form = useForm<DetailsForm>({
@@ -79,14 +124,8 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
     validate: zod4Resolver(updateCompanySettingsBody),
   });
   const update = useUpdateCompanySettings();
-  // Issue 21 item 28: a company without a country starts at its default country.
+  // A company without a country starts at its default country.
   useDefaultCountryIn(form, 'companyDetails.mainAddress.country');
-  const { data: countries } = useCountries();
-  const country =
-    countries?.items.find(
-      (c) => c.displayName === form.values.companyDetails.mainAddress.country,
-    ) ?? null;
-  const { data: states } = useStates(country?.id ?? null);
   const field = (path: string) => ({ ...form.getInputProps(path), disabled: !canEdit });
 
   const save = form.onSubmit((values) =>
@@ -126,35 +165,7 @@ function DetailsFormCard({ settings }: { settings: CompanySettings }) {
           <TextInput label="Telephone" {...field('companyDetails.mainAddress.telephone')} />
           <TextInput label="Tax code" {...field('companyDetails.taxCode')} />
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, md: 2 }}>
-          <TextInput
-            label="Address line 1"
-            required
-            {...field('companyDetails.mainAddress.address1')}
-          />
-          <TextInput label="Address line 2" {...field('companyDetails.mainAddress.address2')} />
-          <TextInput label="City" required {...field('companyDetails.mainAddress.city')} />
-          <Autocomplete
-            label="State"
-            required
-            data={states?.items.map((s) => s.displayName) ?? []}
-            limit={50}
-            {...field('companyDetails.mainAddress.state')}
-          />
-          <TextInput label="Post code" required {...field('companyDetails.mainAddress.postCode')} />
-          <Select
-            label="Country"
-            required
-            searchable
-            // Required: choosing the chosen country again keeps it (it starts at the default country).
-            allowDeselect={false}
-            data={countries?.items.map((c) => c.displayName) ?? []}
-            {...field('companyDetails.mainAddress.country')}
-            onChange={(value) =>
-              form.setFieldValue('companyDetails.mainAddress.country', value ?? '')
-            }
-          />
-        </SimpleGrid>
+        <MainAddressFields form={form} field={field} />
         <Group justify="flex-end">
           <Button
             type="submit"

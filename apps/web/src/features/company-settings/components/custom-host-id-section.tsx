@@ -41,7 +41,7 @@ const optionLabels = {
 const optionsHelp =
   'Create if empty: only when your ERP sent none. Always create: replaces the id your ERP sent. Never create: keeps what your ERP sent.';
 
-/** Each field in a merchant's words (issue 22 item 12). */
+/** Each field in a merchant's words. */
 const fieldMeanings: Record<CustomHostIdField, string> = {
   transactionReference: 'The transaction’s reference',
   transactionSecondReference: 'Its second reference',
@@ -66,8 +66,8 @@ const exampleTransaction: Record<CustomHostIdField, string> = {
 };
 
 /**
- * What a custom host id is and how the parse value makes one, with a worked example (issue 22
- * item 12): a merchant should not need the documentation to fill the section in.
+ * What a custom host id is and how the parse value makes one, with a worked example:
+ * a merchant should not need the documentation to fill the section in.
  */
 function CustomHostIdHelp() {
   const exampleResult = `${exampleTransaction.accountReference}-${exampleTransaction.transactionReference}`;
@@ -75,9 +75,9 @@ function CustomHostIdHelp() {
     <Stack gap="xs">
       <Text size="sm">
         A custom host id is your own id for each accounting transaction, made from the
-        transaction&apos;s references, so that your ERP, bank statements and reports can find it by an
-        id you recognise. Ledgerline writes it as the parse value says: each field name in braces is
-        replaced by that field of the transaction; other text is kept as it is (write{' '}
+        transaction&apos;s references, so that your ERP, bank statements and reports can find it by
+        an id you recognise. Ledgerline writes it as the parse value says: each field name in braces
+        is replaced by that field of the transaction; other text is kept as it is (write{' '}
         <Code>{'{{'}</Code> and <Code>{'}}'}</Code> for a brace itself).
       </Text>
       <Paper withBorder p="sm" role="note" aria-label="Custom host id example">
@@ -85,9 +85,9 @@ function CustomHostIdHelp() {
           Example
         </Text>
         <Text size="sm">
-        With the parse value <Code>{exampleParseValue}</Code>, invoice{' '}
-        {exampleTransaction.transactionReference} of account {exampleTransaction.accountReference}{' '}
-        gets the custom host id <Code>{exampleResult}</Code>.
+          With the parse value <Code>{exampleParseValue}</Code>, invoice{' '}
+          {exampleTransaction.transactionReference} of account {exampleTransaction.accountReference}{' '}
+          gets the custom host id <Code>{exampleResult}</Code>.
         </Text>
       </Paper>
       <Table fz="sm" withTableBorder aria-label="Custom host id fields">

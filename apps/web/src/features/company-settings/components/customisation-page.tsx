@@ -11,12 +11,9 @@ import { PageHeader } from '@/ui/page-header';
 import { useDeleteLogo } from '../api/delete-logo';
 import { useUploadLogo } from '../api/upload-logo';
 
-/** spec 3 §2 /settings/customisation: the upload starts when a file is chosen; clearing asks first. */
-export function CustomisationPage() {
-  const { data: settings } = useCompanySettings();
-  const logo = useCompanyLogo();
+/** Uploading a chosen logo, checked first in the browser; the rule it breaks, if any. */
+function useLogoUpload() {
   const upload = useUploadLogo();
-  const remove = useDeleteLogo();
   // spec 1 §5: the file's rule broken, shown under the upload button.
   const [fileError, setFileError] = useState<string | null>(null);
 
@@ -39,6 +36,15 @@ export function CustomisationPage() {
       },
     });
   };
+  return { upload, choose, fileError };
+}
+
+/** spec 3 §2 /settings/customisation: the upload starts when a file is chosen; clearing asks first. */
+export function CustomisationPage() {
+  const { data: settings } = useCompanySettings();
+  const logo = useCompanyLogo();
+  const remove = useDeleteLogo();
+  const { upload, choose, fileError } = useLogoUpload();
   const clear = () =>
     confirmDestructive({
       title: 'Clear Logo',

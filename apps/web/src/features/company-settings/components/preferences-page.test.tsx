@@ -242,14 +242,16 @@ describe('Preferences', () => {
     expect(within(result).getByText('ACME001-INV-10042')).toBeInTheDocument();
   });
 
-  // issue 22 item 12: the section says what a custom host id is, with a worked example.
+  // The section says what a custom host id is, with a worked example.
   it('explains custom host ids with an example and every field in words', async () => {
     stub();
     render();
     await screen.findByDisplayValue('United Kingdom of Great Britain and Northern Ireland');
     await userEvent.click(screen.getByRole('tab', { name: 'Advanced' }));
     const panel = screen.getByRole('tabpanel', { name: 'Advanced' });
-    expect(within(panel).getByText(/your own id for each accounting transaction/)).toBeInTheDocument();
+    expect(
+      within(panel).getByText(/your own id for each accounting transaction/),
+    ).toBeInTheDocument();
     const example = within(panel).getByRole('note', { name: 'Custom host id example' });
     expect(example).toHaveTextContent(
       'With the parse value {accountReference}-{transactionReference}, invoice INV-10042 of account ACME001 gets the custom host id ACME001-INV-10042.',
@@ -258,9 +260,15 @@ describe('Preferences', () => {
     for (const field of customHostIdFields) {
       expect(within(fields).getByText(`{${field}}`)).toBeInTheDocument();
     }
-    expect(within(fields).getByRole('row', { name: /accountReference.*The account’s reference.*ACME001/ })).toBeInTheDocument();
+    expect(
+      within(fields).getByRole('row', {
+        name: /accountReference.*The account’s reference.*ACME001/,
+      }),
+    ).toBeInTheDocument();
     // Both options' fields say what each choice does.
-    expect(within(panel).getAllByText(/Always create: replaces the id your ERP sent/)).toHaveLength(2);
+    expect(within(panel).getAllByText(/Always create: replaces the id your ERP sent/)).toHaveLength(
+      2,
+    );
   });
 
   it("reads 'building' with a spinner while a rebuild is queued", async () => {

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { companyQueryKeys } from '@/lib/query-keys';
 
-/** Issue 22 item 4, issue 23: outstanding, overdue, DSO and the months (`GET dashboard/figures`). */
+/** Outstanding, overdue, DSO and the months (`GET dashboard/figures`). */
 export function useDashboardFigures(months: number) {
   return useQuery({
     queryKey: companyQueryKeys('dashboard').detail(`figures-${months}`),

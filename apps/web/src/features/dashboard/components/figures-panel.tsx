@@ -1,4 +1,14 @@
-import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Card,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatMoney } from '@/ui/money-format';
@@ -13,7 +23,17 @@ const periods = [
 ];
 
 /** One figure: its label, its value, and the list it summarises behind a link. */
-function Figure({ label, value, to, hint }: { label: string; value: ReactNode; to: string; hint: string }) {
+function Figure({
+  label,
+  value,
+  to,
+  hint,
+}: {
+  label: string;
+  value: ReactNode;
+  to: string;
+  hint: string;
+}) {
   return (
     <Anchor component={Link} to={to} underline="never" c="inherit">
       <Card withBorder padding="md" h="100%">
@@ -32,7 +52,7 @@ function Figure({ label, value, to, hint }: { label: string; value: ReactNode; t
 }
 
 /**
- * Issue 22 item 4, issue 23: what the accounts owe, what of it is overdue, days sales outstanding
+ * What the accounts owe, what of it is overdue, days sales outstanding
  * and, for the chosen period, the money collected against the invoices falling due and the
  * payment attempts that failed.
  */
@@ -49,7 +69,13 @@ export function FiguresPanel() {
         <Title order={2} size="h4">
           Money
         </Title>
-        <SegmentedControl aria-label="Period" value={months} onChange={setMonths} data={periods} size="xs" />
+        <SegmentedControl
+          aria-label="Period"
+          value={months}
+          onChange={setMonths}
+          data={periods}
+          size="xs"
+        />
       </Group>
       {figures.isError ? (
         <Text c="red">Loading Error</Text>
@@ -61,7 +87,12 @@ export function FiguresPanel() {
       ) : (
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
-            <Figure label="Outstanding" value={money(data.outstanding)} to="/reports" hint="Aged receivables" />
+            <Figure
+              label="Outstanding"
+              value={money(data.outstanding)}
+              to="/reports"
+              hint="Aged receivables"
+            />
             <Figure
               label="Overdue"
               value={money(data.overdue)}
@@ -74,8 +105,18 @@ export function FiguresPanel() {
               to="/reports"
               hint="Days sales outstanding (countback)"
             />
-            <Figure label="Collected" value={money(collected)} to="/payment-transactions" hint={`Last ${months} months`} />
-            <Figure label="Falling due" value={money(fallingDue)} to="/transactions" hint={`Last ${months} months`} />
+            <Figure
+              label="Collected"
+              value={money(collected)}
+              to="/payment-transactions"
+              hint={`Last ${months} months`}
+            />
+            <Figure
+              label="Falling due"
+              value={money(fallingDue)}
+              to="/transactions"
+              hint={`Last ${months} months`}
+            />
             <Figure
               label="Failed payments"
               value={money(data.failedAmount)}

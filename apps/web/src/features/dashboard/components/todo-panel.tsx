@@ -21,7 +21,7 @@ function TodoRow({ item }: { item: TodoItem }) {
   const { color, icon: Icon } = severityIcon[item.severity];
   return (
     <Group wrap="nowrap" align="flex-start" justify="space-between" data-testid={`todo-${item.id}`}>
-      {/* The words give way and wrap, never the Fix button (issue 22 item 11). */}
+      {/* The words give way and wrap, never the Fix button. */}
       <Group wrap="nowrap" align="flex-start" miw={0} style={{ flex: 1 }}>
         <ThemeIcon color={color} variant="light" role="img" aria-label={item.severity}>
           <Icon size={18} />

@@ -136,7 +136,9 @@ function CompanyForm({ dataset, onDone }: CompanyFormProps) {
   }, [editing, hostSystems.data, getValues, setFieldValue]);
 
   const fail = (prefix: string) => (error: Error) => {
-    form.setErrors(problemFieldErrors(error, { fields: form.getValues(), translate: datasetErrorText }));
+    form.setErrors(
+      problemFieldErrors(error, { fields: form.getValues(), translate: datasetErrorText }),
+    );
     notifications.show({ color: 'red', message: failureMessage(prefix, error) });
   };
 
@@ -230,7 +232,7 @@ function CompanyForm({ dataset, onDone }: CompanyFormProps) {
             )}
           </>
         )}
-        {/* Save stays in view at the foot of the dialog while the form scrolls (issue 10 item 14). */}
+        {/* Save stays in view at the foot of the dialog while the form scrolls. */}
         <Group
           justify="space-between"
           gap="sm"

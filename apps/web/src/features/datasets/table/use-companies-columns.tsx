@@ -35,6 +35,95 @@ interface CompaniesColumnsOptions {
 const enumOptions = (values: readonly string[]) =>
   values.map((value) => ({ value, label: spaceWords(value) }));
 
+/** The record's own columns; every one sorts and filters on the server. */
+const dataColumns: DataGridColumn<Dataset>[] = [
+  { accessor: 'id', title: 'Id', sortable: true, filter: { type: 'number' }, width: 80 },
+  { accessor: 'name', title: 'Name', sortable: true, filter: { type: 'text' } },
+  {
+    accessor: 'type',
+    title: 'Type',
+    sortable: true,
+    filter: { type: 'select', options: datasetTypes },
+  },
+  {
+    accessor: 'hostSystemName',
+    title: 'Host system',
+    sortable: true,
+    filter: { type: 'select', options: hostSystems },
+  },
+  { accessor: 'hostId', title: 'Host id', sortable: true, filter: { type: 'text' } },
+  {
+    accessor: 'customHostId',
+    title: 'Custom host id',
+    sortable: true,
+    filter: { type: 'text' },
+  },
+  {
+    accessor: 'currency',
+    title: 'Currency',
+    sortable: true,
+    filter: { type: 'select', options: baseCurrencies },
+  },
+  {
+    accessor: 'rebuildStatus',
+    title: 'Rebuild status',
+    sortable: true,
+    filter: { type: 'select', options: enumOptions(rebuildStatuses) },
+    render: (dataset) => spaceWords(dataset.rebuildStatus),
+  },
+  {
+    accessor: 'status',
+    title: 'Status',
+    sortable: true,
+    filter: { type: 'select', options: datasetStatuses },
+    render: (dataset) => <DatasetStatusDisplay status={dataset.status} />,
+  },
+  {
+    accessor: 'lastSync',
+    title: 'Last synced',
+    sortable: true,
+    filter: { type: 'date' },
+    noWrap: true,
+    render: (dataset) => <DateTime value={dataset.lastSync} />,
+  },
+];
+
+/** Edit and Delete, for a company other than the default one, when it may be changed. */
+function CompanyActions({
+  dataset,
+  canEdit,
+  canDelete,
+  onEdit,
+  onDelete,
+}: CompaniesColumnsOptions & { dataset: Dataset }) {
+  const editable = isDatasetEditable(dataset);
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      <Tooltip label="Edit" disabled={!canEdit || !editable}>
+        <ActionIcon
+          variant="subtle"
+          aria-label={`Edit ${dataset.name}`}
+          disabled={!canEdit || !editable}
+          onClick={() => onEdit(dataset)}
+        >
+          <IconPencil size={16} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Delete" disabled={!canDelete || !editable}>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          aria-label={`Delete ${dataset.name}`}
+          disabled={!canDelete || !editable}
+          onClick={() => onDelete(dataset)}
+        >
+          <IconTrash size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}
+
 /** spec 1 §2.7 grid columns; every one but actions sorts and filters on the server. */
 export function useCompaniesColumns({
   canEdit,
@@ -44,89 +133,22 @@ export function useCompaniesColumns({
 }: CompaniesColumnsOptions) {
   return useMemo(
     (): DataGridColumn<Dataset>[] => [
-      { accessor: 'id', title: 'Id', sortable: true, filter: { type: 'number' }, width: 80 },
-      { accessor: 'name', title: 'Name', sortable: true, filter: { type: 'text' } },
-      {
-        accessor: 'type',
-        title: 'Type',
-        sortable: true,
-        filter: { type: 'select', options: datasetTypes },
-      },
-      {
-        accessor: 'hostSystemName',
-        title: 'Host system',
-        sortable: true,
-        filter: { type: 'select', options: hostSystems },
-      },
-      { accessor: 'hostId', title: 'Host id', sortable: true, filter: { type: 'text' } },
-      {
-        accessor: 'customHostId',
-        title: 'Custom host id',
-        sortable: true,
-        filter: { type: 'text' },
-      },
-      {
-        accessor: 'currency',
-        title: 'Currency',
-        sortable: true,
-        filter: { type: 'select', options: baseCurrencies },
-      },
-      {
-        accessor: 'rebuildStatus',
-        title: 'Rebuild status',
-        sortable: true,
-        filter: { type: 'select', options: enumOptions(rebuildStatuses) },
-        render: (dataset) => spaceWords(dataset.rebuildStatus),
-      },
-      {
-        accessor: 'status',
-        title: 'Status',
-        sortable: true,
-        filter: { type: 'select', options: datasetStatuses },
-        render: (dataset) => <DatasetStatusDisplay status={dataset.status} />,
-      },
-      {
-        accessor: 'lastSync',
-        title: 'Last synced',
-        sortable: true,
-        filter: { type: 'date' },
-        noWrap: true,
-        render: (dataset) => <DateTime value={dataset.lastSync} />,
-      },
+      ...dataColumns,
       {
         accessor: 'actions',
         title: 'Actions',
         textAlign: 'right',
         width: 100,
-        render: (dataset) => {
-          if (isDefaultDataset(dataset)) return null;
-          const editable = isDatasetEditable(dataset);
-          return (
-            <Group gap={4} justify="flex-end" wrap="nowrap">
-              <Tooltip label="Edit" disabled={!canEdit || !editable}>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={`Edit ${dataset.name}`}
-                  disabled={!canEdit || !editable}
-                  onClick={() => onEdit(dataset)}
-                >
-                  <IconPencil size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Tooltip label="Delete" disabled={!canDelete || !editable}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Delete ${dataset.name}`}
-                  disabled={!canDelete || !editable}
-                  onClick={() => onDelete(dataset)}
-                >
-                  <IconTrash size={16} />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          );
-        },
+        render: (dataset) =>
+          isDefaultDataset(dataset) ? null : (
+            <CompanyActions
+              dataset={dataset}
+              canEdit={canEdit}
+              canDelete={canDelete}
+              onEdit={onEdit}
+              onDelete={onDelete}
+            />
+          ),
       },
     ],
     [canEdit, canDelete, onEdit, onDelete],

@@ -1,19 +1,11 @@
 import { latePaymentMessages, type LatePaymentConfiguration } from '@ledgerline/contract';
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Switch,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Modal, NumberInput, Stack, Switch, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useSaveLatePayment } from '../api/save-late-payment';
 import { StatutoryPanel } from './statutory-panel';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface Values {
   name: string;
@@ -41,6 +33,17 @@ export function validateLatePayment(values: Values) {
   };
 }
 
+/** The configuration's values, or a new one's: grace period 0, apply charges and enabled on (spec 3 §9). */
+function initialValuesOf(configuration: LatePaymentConfiguration | undefined): Values {
+  return {
+    name: configuration?.name ?? '',
+    enabled: configuration?.enabled ?? true,
+    description: configuration?.description ?? '',
+    gracePeriodInDays: configuration?.gracePeriodInDays ?? 0,
+    applyCharges: configuration?.applyCharges ?? true,
+  };
+}
+
 function LatePaymentForm({
   configuration,
   onDone,
@@ -51,14 +54,7 @@ function LatePaymentForm({
   const save = useSaveLatePayment();
   const form = useForm<Values>({
     mode: 'controlled',
-    // spec 3 §9: grace period 0, apply charges and enabled on.
-    initialValues: {
-      name: configuration?.name ?? '',
-      enabled: configuration?.enabled ?? true,
-      description: configuration?.description ?? '',
-      gracePeriodInDays: configuration?.gracePeriodInDays ?? 0,
-      applyCharges: configuration?.applyCharges ?? true,
-    },
+    initialValues: initialValuesOf(configuration),
     validate: validateLatePayment,
   });
   const submit = form.onSubmit((values) => {
@@ -110,14 +106,7 @@ function LatePaymentForm({
           {...form.getInputProps('applyCharges', { type: 'checkbox' })}
         />
         <StatutoryPanel />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

@@ -23,7 +23,7 @@ type Dialog = { configuration?: LatePaymentConfiguration } | null;
 
 /** spec 3 §2 late payments: the grid, the add menu, the form and the beta banner. */
 export function LatePaymentsPage() {
-  // issue 22 item 6: the search box, answered by the server and kept in the address.
+  // The search box, answered by the server and kept in the address.
   const grid = useGridState({ address: true });
   const search = grid.query.search ?? '';
   const configurations = useLatePayments(search);
@@ -108,7 +108,11 @@ export function LatePaymentsPage() {
           {latePaymentMessages.betaBanner} Please contact us to become a beta site.
         </Alert>
       )}
-      <GridToolbar grid={grid} listName="late payment configurations" placeholder="Name or description" />
+      <GridToolbar
+        grid={grid}
+        listName="late payment configurations"
+        placeholder="Name or description"
+      />
       {configurations.isPending ? (
         <LoadingState label="Loading late payment configurations" />
       ) : configurations.isError ? (
@@ -123,70 +127,70 @@ export function LatePaymentsPage() {
         />
       ) : (
         <WideTable>
-        <Table striped highlightOnHover aria-label="Late payment configurations">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th>Grace period</Table.Th>
-              <Table.Th>Enabled</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sorted.map((configuration) => (
-              <Table.Tr key={configuration.id}>
-                <Table.Td>
-                  <Group gap="xs">
-                    {configuration.name}
-                    {configuration.isDefault && <Badge color="blue">Default</Badge>}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{configuration.type === 'Uk' ? 'UK statutory' : 'Custom'}</Table.Td>
-                <Table.Td>{configuration.description}</Table.Td>
-                <Table.Td>
-                  {configuration.gracePeriodInDays}{' '}
-                  {configuration.gracePeriodInDays === 1 ? 'day' : 'days'}
-                </Table.Td>
-                <Table.Td>
-                  <Badge color={configuration.enabled ? 'green' : 'gray'}>
-                    {configuration.enabled ? 'Enabled' : 'Disabled'}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end">
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      disabled={!canSetDefault}
-                      onClick={() => setDefault(configuration, !configuration.isDefault)}
-                    >
-                      {configuration.isDefault ? 'Remove default' : 'Set as default'}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      disabled={!canEdit}
-                      onClick={() => setDialog({ configuration })}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      disabled={!canDelete}
-                      onClick={() => confirmDelete(configuration)}
-                    >
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
+          <Table striped highlightOnHover aria-label="Late payment configurations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Description</Table.Th>
+                <Table.Th>Grace period</Table.Th>
+                <Table.Th>Enabled</Table.Th>
+                <Table.Th aria-label="Actions" />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {sorted.map((configuration) => (
+                <Table.Tr key={configuration.id}>
+                  <Table.Td>
+                    <Group gap="xs">
+                      {configuration.name}
+                      {configuration.isDefault && <Badge color="blue">Default</Badge>}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{configuration.type === 'Uk' ? 'UK statutory' : 'Custom'}</Table.Td>
+                  <Table.Td>{configuration.description}</Table.Td>
+                  <Table.Td>
+                    {configuration.gracePeriodInDays}{' '}
+                    {configuration.gracePeriodInDays === 1 ? 'day' : 'days'}
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={configuration.enabled ? 'green' : 'gray'}>
+                      {configuration.enabled ? 'Enabled' : 'Disabled'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        disabled={!canSetDefault}
+                        onClick={() => setDefault(configuration, !configuration.isDefault)}
+                      >
+                        {configuration.isDefault ? 'Remove default' : 'Set as default'}
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        disabled={!canEdit}
+                        onClick={() => setDialog({ configuration })}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        disabled={!canDelete}
+                        onClick={() => confirmDelete(configuration)}
+                      >
+                        Delete
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         </WideTable>
       )}
       <LatePaymentDialog

@@ -11,7 +11,7 @@ import { paymentProviderKeys } from './payment-provider-keys';
 const eventsPageResponse = pageOf(paymentProviderEventSchema);
 export const providerEventsPerPage = 10;
 
-/** Issue 12 GET providers/{id}/events: the configuration's provider exchanges, newest first. */
+/** GET providers/{id}/events: the configuration's provider exchanges, newest first. */
 export function getPaymentProviderEvents(
   id: string,
   page: number,

@@ -1,11 +1,11 @@
-import { companyQueryKeys } from '@/lib/query-keys';
+import { companyQueryKeys, tenantQueryKeys } from '@/lib/query-keys';
 
 /** Keys of the current company's provider configurations (they lead with the company id). */
 export const paymentProviderKeys = () => {
   const keys = companyQueryKeys('payment-providers');
   return {
     ...keys,
-    types: () => ['payment-provider-types'] as const,
+    types: () => tenantQueryKeys('payment-provider-types').all(),
     default: () => [...keys.all(), 'default'] as const,
   };
 };

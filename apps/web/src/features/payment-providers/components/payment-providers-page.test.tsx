@@ -148,7 +148,7 @@ describe('which cards the add dialog offers', () => {
   });
 });
 
-// Issue 21: spec 1 §2.1 lists /settings/payment-providers/new among the payment provider routes;
+// Spec 1 §2.1 lists /settings/payment-providers/new among the payment provider routes;
 // it was read as the id 'new' and showed 'An error occurred loading the data'.
 describe('/settings/payment-providers/new', () => {
   /** Every payment provider route of the site, ranked as the router ranks them. */

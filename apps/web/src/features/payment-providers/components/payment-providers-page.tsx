@@ -29,26 +29,10 @@ export function NewPaymentProviderPage() {
   return <PaymentProvidersPage choosing />;
 }
 
-/** spec 3 §2 Payment providers list; spec 3 §9: sorted by name ascending. Grid name 'payment provider'. */
-export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean }) {
-  const grid = useGridState({
-    name: 'payment provider',
-    defaultSort: { field: 'name', direction: 'asc' },
-    address: true,
-  });
-  const providers = usePaymentProviders(grid.query);
-  const defaultProvider = useDefaultPaymentProvider();
-  const canConfigure = usePermission('ConfigurePaymentProvider');
-  const canDelete = usePermission('DeletePaymentProvider');
+/** A row's Make default and Delete (after a confirmation), each saying how it went. */
+function useProviderRowActions() {
   const setDefault = useSetDefaultPaymentProvider();
   const remove = useDeletePaymentProvider();
-  const [adding, setAdding] = useState(choosing);
-  const navigate = useNavigate();
-  const closeChoice = () => {
-    setAdding(false);
-    if (choosing) void navigate('/settings/payment-providers', { replace: true });
-  };
-
   const onMakeDefault = useCallback(
     (provider: PaymentProviderSummary) =>
       setDefault.mutate(provider.id, {
@@ -78,6 +62,28 @@ export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean 
       }),
     [remove],
   );
+  return { onMakeDefault, onDelete };
+}
+
+/** spec 3 §2 Payment providers list; spec 3 §9: sorted by name ascending. Grid name 'payment provider'. */
+export function PaymentProvidersPage({ choosing = false }: { choosing?: boolean }) {
+  const grid = useGridState({
+    name: 'payment provider',
+    defaultSort: { field: 'name', direction: 'asc' },
+    address: true,
+  });
+  const providers = usePaymentProviders(grid.query);
+  const defaultProvider = useDefaultPaymentProvider();
+  const canConfigure = usePermission('ConfigurePaymentProvider');
+  const canDelete = usePermission('DeletePaymentProvider');
+  const [adding, setAdding] = useState(choosing);
+  const navigate = useNavigate();
+  const closeChoice = () => {
+    setAdding(false);
+    if (choosing) void navigate('/settings/payment-providers', { replace: true });
+  };
+
+  const { onMakeDefault, onDelete } = useProviderRowActions();
   const columns = usePaymentProvidersColumns({ canConfigure, canDelete, onMakeDefault, onDelete });
 
   // The banners speak of the company, not of the filtered page.

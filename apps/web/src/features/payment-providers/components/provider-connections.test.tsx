@@ -16,7 +16,7 @@ vi.mock('@/lib/browser-location', () => ({
   replaceLocation: vi.fn(),
 }));
 
-/** The server's refusal of an authorisation state (issue 20 item 9). */
+/** The server's refusal of an authorisation state. */
 const stateRefused = (detail: string) => ({
   status: 400,
   body: {

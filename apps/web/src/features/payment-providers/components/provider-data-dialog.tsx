@@ -98,7 +98,7 @@ function ProviderEvents({ paymentProviderId }: { paymentProviderId: string }) {
 }
 
 /**
- * Issue 12: the "Provider data" action of a configuration's edit page and the dialog it opens,
+ * The "Provider data" action of a configuration's edit page and the dialog it opens,
  * what the provider said about the configuration (its connection exchanges), newest first.
  */
 export function ProviderDataButton({

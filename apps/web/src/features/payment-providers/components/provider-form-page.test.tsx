@@ -240,7 +240,7 @@ describe('provider forms', () => {
     });
     expect(await screen.findByRole('heading', { name: 'Edit Opayo Provider' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toContain('Opayo cards'));
-    // Issue 12: the configuration's provider data, on its edit page only.
+    // The configuration's provider data, on its edit page only.
     expect(screen.getByRole('button', { name: 'Provider data' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('The providers list')).toBeInTheDocument();
@@ -350,7 +350,7 @@ describe('provider forms', () => {
   });
 });
 
-// issue 21 item 25, spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
+// Spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
 describe('the payment provider pages’ breadcrumbs', () => {
   it('lead from Payment Providers to the configuration being edited', async () => {
     stubFetch({ [`GET /providers/${opayo.id}`]: { body: opayo } });
@@ -361,7 +361,10 @@ describe('the payment provider pages’ breadcrumbs', () => {
     });
     await screen.findByRole('heading', { name: 'Edit Opayo Provider' });
     const trail = screen.getByRole('link', { name: 'Payment Providers' }).parentElement!;
-    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute('href', '/settings/payment-providers');
+    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute(
+      'href',
+      '/settings/payment-providers',
+    );
     expect(trail).toHaveTextContent('Opayo cards');
     await userEvent.click(screen.getByRole('link', { name: 'Payment Providers' }));
     expect(await screen.findByText('The providers list')).toBeInTheDocument();
@@ -370,7 +373,10 @@ describe('the payment provider pages’ breadcrumbs', () => {
   it('lead from Payment Providers to the new configuration of a kind', async () => {
     renderNew('TranSafe');
     await screen.findByRole('heading', { name: 'Add TranSafe Provider' });
-    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute('href', '/settings/payment-providers');
+    expect(screen.getByRole('link', { name: 'Payment Providers' })).toHaveAttribute(
+      'href',
+      '/settings/payment-providers',
+    );
     expect(screen.getByText('New TranSafe Provider')).toBeInTheDocument();
   });
 });

@@ -50,6 +50,33 @@ export function tabOfField(providerName: PaymentProviderName, path: string): Pro
   return 'general';
 }
 
+/** A new TrueLayer configuration's settings and credentials. */
+function trueLayerDefaults() {
+  return {
+    settings: {
+      beneficiaryName: '',
+      // spec 3 §2: the references default to an account-reference and a company-name placeholder.
+      beneficiaryReference: '{accountReference}',
+      remitterReference: '{companyName}',
+      beneficiaryBankAccount: {
+        accountName: '',
+        accountNumber: '',
+        sortCode: '',
+        iban: null,
+        currency: 'GBP',
+      },
+      merchantAccountId: '',
+    },
+    credentials: {
+      clientId: '',
+      clientSecret: '',
+      useSandbox: false,
+      signingKeyId: '',
+      signingPrivateKey: '',
+    },
+  };
+}
+
 /** spec 3 §2, §3, §9: a new configuration's defaults per kind. */
 export function newProviderValues(
   providerName: PaymentProviderName,
@@ -92,30 +119,7 @@ export function newProviderValues(
         },
       };
     case 'TrueLayer':
-      return {
-        ...common,
-        settings: {
-          beneficiaryName: '',
-          // spec 3 §2: the references default to an account-reference and a company-name placeholder.
-          beneficiaryReference: '{accountReference}',
-          remitterReference: '{companyName}',
-          beneficiaryBankAccount: {
-            accountName: '',
-            accountNumber: '',
-            sortCode: '',
-            iban: null,
-            currency: 'GBP',
-          },
-          merchantAccountId: '',
-        },
-        credentials: {
-          clientId: '',
-          clientSecret: '',
-          useSandbox: false,
-          signingKeyId: '',
-          signingPrivateKey: '',
-        },
-      };
+      return { ...common, ...trueLayerDefaults() };
     case 'Oppwa':
       return {
         ...common,

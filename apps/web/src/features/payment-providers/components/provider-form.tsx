@@ -4,7 +4,7 @@ import {
   type PaymentProvider,
   type PaymentProviderTypeInfo,
 } from '@ledgerline/contract';
-import { Anchor, Breadcrumbs, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -29,6 +29,7 @@ import {
   type ProviderFormValues,
   type ProviderTab,
 } from './provider-form-values';
+import { DialogActions } from '@/ui/dialog-actions';
 
 export const providersPath = '/settings/payment-providers';
 const resolver = zod4Resolver(createPaymentProviderBody);
@@ -153,14 +154,10 @@ export function ProviderForm({
           )}
         </Tabs>
         <Paper withBorder p="sm" pos="sticky" bottom={0} style={{ zIndex: 2 }}>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => void navigate(providersPath)}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              Save
-            </Button>
-          </Group>
+          <DialogActions
+            onCancel={() => void navigate(providersPath)}
+            loading={create.isPending || update.isPending}
+          />
         </Paper>
       </Stack>
     </form>

@@ -24,7 +24,7 @@ export function StripeConnectButton({ configurationId }: { configurationId: stri
       disabled={!ready}
       onClick={() => {
         if (!keys.data?.connectClientId) return;
-        // The server issues the state and keeps it for this session (issue 20 item 9).
+        // The server issues the state and keeps it for this session.
         setStarting(true);
         startStripeConnect(configurationId).then(
           ({ url }) => navigateAway(url),
@@ -40,6 +40,24 @@ export function StripeConnectButton({ configurationId }: { configurationId: stri
   );
 }
 
+/** No account yet: what connecting does, and the button that starts it. */
+function NotConnectedCard({ configurationId }: { configurationId: string }) {
+  return (
+    <Card withBorder padding="md">
+      <Stack gap="sm">
+        <Text fw={600}>Stripe account</Text>
+        <Text size="sm" c="dimmed">
+          This configuration is not connected to a Stripe account and does not take payments until
+          it is. Connecting opens Stripe, where you sign in and choose the account.
+        </Text>
+        <Group>
+          <StripeConnectButton configurationId={configurationId} />
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
 /** spec 3 §2 card account link (edit only): the account information card. */
 export function StripeAccountCard({
   configurationId,
@@ -51,22 +69,7 @@ export function StripeAccountCard({
   const account = useStripeAccount(configurationId, stripeAccountId !== null);
   const disconnect = useDisconnectStripeAccount();
 
-  if (!stripeAccountId) {
-    return (
-      <Card withBorder padding="md">
-        <Stack gap="sm">
-          <Text fw={600}>Stripe account</Text>
-          <Text size="sm" c="dimmed">
-            This configuration is not connected to a Stripe account and does not take payments until
-            it is. Connecting opens Stripe, where you sign in and choose the account.
-          </Text>
-          <Group>
-            <StripeConnectButton configurationId={configurationId} />
-          </Group>
-        </Stack>
-      </Card>
-    );
-  }
+  if (!stripeAccountId) return <NotConnectedCard configurationId={configurationId} />;
   if (account.isPending) return <Loader size="sm" aria-label="Loading the Stripe account" />;
   if (account.isError || !account.data.valid) {
     return (

@@ -13,6 +13,78 @@ interface ColumnActions {
   onDelete: (provider: PaymentProviderSummary) => void;
 }
 
+/** The name, linked to its page, with its Default (or Make default) and Test badges. */
+function ProviderName({
+  provider,
+  canConfigure,
+  onMakeDefault,
+}: Pick<ColumnActions, 'canConfigure' | 'onMakeDefault'> & { provider: PaymentProviderSummary }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Anchor component={Link} to={`/settings/payment-providers/${provider.id}`}>
+        {provider.name}
+      </Anchor>
+      {provider.isDefault ? (
+        <Badge color="green" variant="light">
+          Default
+        </Badge>
+      ) : canConfigure ? (
+        <Anchor
+          component="button"
+          type="button"
+          size="xs"
+          onClick={() => onMakeDefault(provider)}
+          aria-label={`Make ${provider.name} the default`}
+        >
+          Make default
+        </Anchor>
+      ) : null}
+      {paymentProviderType(provider.providerName)?.isTestProvider || provider.isTest ? (
+        <Badge color="gray" variant="light">
+          Test
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
+/** Edit and Delete, each for those who may. */
+function ProviderActions({
+  provider,
+  canConfigure,
+  canDelete,
+  onDelete,
+}: Omit<ColumnActions, 'onMakeDefault'> & { provider: PaymentProviderSummary }) {
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      {canConfigure && (
+        <Tooltip label="Edit">
+          <ActionIcon
+            component={Link}
+            to={`/settings/payment-providers/${provider.id}`}
+            variant="subtle"
+            aria-label={`Edit ${provider.name}`}
+          >
+            <IconPencil size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {canDelete && (
+        <Tooltip label="Delete">
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            onClick={() => onDelete(provider)}
+            aria-label={`Delete ${provider.name}`}
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
 /** spec 3 §2 list: logo, name, description, display priority, filter count, enabled, actions. */
 export function usePaymentProvidersColumns({
   canConfigure,
@@ -34,31 +106,11 @@ export function usePaymentProvidersColumns({
         sortable: true,
         filter: { type: 'text' },
         render: (provider) => (
-          <Group gap="xs" wrap="nowrap">
-            <Anchor component={Link} to={`/settings/payment-providers/${provider.id}`}>
-              {provider.name}
-            </Anchor>
-            {provider.isDefault ? (
-              <Badge color="green" variant="light">
-                Default
-              </Badge>
-            ) : canConfigure ? (
-              <Anchor
-                component="button"
-                type="button"
-                size="xs"
-                onClick={() => onMakeDefault(provider)}
-                aria-label={`Make ${provider.name} the default`}
-              >
-                Make default
-              </Anchor>
-            ) : null}
-            {paymentProviderType(provider.providerName)?.isTestProvider || provider.isTest ? (
-              <Badge color="gray" variant="light">
-                Test
-              </Badge>
-            ) : null}
-          </Group>
+          <ProviderName
+            provider={provider}
+            canConfigure={canConfigure}
+            onMakeDefault={onMakeDefault}
+          />
         ),
       },
       {
@@ -87,32 +139,12 @@ export function usePaymentProvidersColumns({
         textAlign: 'right',
         width: 100,
         render: (provider) => (
-          <Group gap={4} justify="flex-end" wrap="nowrap">
-            {canConfigure && (
-              <Tooltip label="Edit">
-                <ActionIcon
-                  component={Link}
-                  to={`/settings/payment-providers/${provider.id}`}
-                  variant="subtle"
-                  aria-label={`Edit ${provider.name}`}
-                >
-                  <IconPencil size={18} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-            {canDelete && (
-              <Tooltip label="Delete">
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  onClick={() => onDelete(provider)}
-                  aria-label={`Delete ${provider.name}`}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </Group>
+          <ProviderActions
+            provider={provider}
+            canConfigure={canConfigure}
+            canDelete={canDelete}
+            onDelete={onDelete}
+          />
         ),
       },
     ],

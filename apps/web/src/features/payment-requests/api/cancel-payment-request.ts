@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { paymentRequestKeys } from './get-payment-requests';
 
-/** Issue 19: POST payment-requests/{id}/cancel (an Open request only). */
+/** POST payment-requests/{id}/cancel (an Open request only). */
 export function cancelPaymentRequest(id: string) {
   return companyClient.post(`/payment-requests/${id}/cancel`, undefined, {
     schema: paymentRequestSchema,

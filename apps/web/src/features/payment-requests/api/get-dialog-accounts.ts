@@ -35,7 +35,7 @@ export function useDialogAccounts(enabled: boolean) {
 }
 
 /**
- * The accounts whose reference or name contains `search` (issue 10 item 8: the picker searches
+ * The accounts whose reference or name contains `search` (the picker searches
  * the server as the user types). Filters are ANDed (spec 2 §7), so the two fields are two calls;
  * the answer is their union by reference, at most as many as the initial list.
  */

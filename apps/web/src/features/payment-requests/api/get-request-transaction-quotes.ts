@@ -16,7 +16,7 @@ function todayIn(timeZone: string): string {
 }
 
 /**
- * GET transactions/{id}/quote for each transaction of a payment request (issue 11: the
+ * GET transactions/{id}/quote for each transaction of a payment request (the
  * transactions tab shows what each costs if paid today). A request pays a handful of
  * transactions, so one small call each; keyed under the transactions area so a change to one
  * reloads it.

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { companyClient } from '@/lib/http';
 import { paymentRequestKeys } from './get-payment-requests';
 
-/** Issue 22 item 7: POST payment-requests/{id}/send mails the link to the billing contact. */
+/** POST payment-requests/{id}/send mails the link to the billing contact. */
 export function sendPaymentRequest(id: string) {
   return companyClient.post(`/payment-requests/${id}/send`, undefined, {
     schema: paymentRequestSendSchema,

@@ -23,7 +23,7 @@ function accountsAnswer(call: StubbedCall) {
   return { body: { items, totalItems: items.length } };
 }
 
-// issue 10 item 8: the first 20 accounts at first, then the server's matches as the user types.
+// The first 20 accounts at first, then the server's matches as the user types.
 describe('the New Request account picker', () => {
   it('searches the server beyond the first 20 accounts and says when nothing is found', async () => {
     const calls = stubFetch({ 'GET /accounts': accountsAnswer });

@@ -16,7 +16,7 @@ interface AccountPickerProps {
 }
 
 /**
- * The New Request dialog's account select (issue 10 item 8): the first 20 accounts at first, the
+ * The New Request dialog's account select: the first 20 accounts at first, the
  * server's matches (reference or name) as the user types, 'Nothing found' when there are none.
  */
 export function AccountPicker({

@@ -6,7 +6,7 @@ import { failureMessage } from '@/ui/form-errors';
 import { useCancelPaymentRequest } from '../api/cancel-payment-request';
 
 /**
- * Issue 19: staff cancel an Open request, after a confirmation; its payment link then says it was
+ * Staff cancel an Open request, after a confirmation; its payment link then says it was
  * cancelled. Disabled (spec 2 §6) without EditPaymentRequest or when the request is not Open.
  */
 export function CancelRequestButton({

@@ -11,7 +11,7 @@ const open = aPaymentRequest(1, { canEdit: true });
 const path = `/payment-requests/${open.id}`;
 const routes = [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }];
 
-describe('cancelling a payment request (issue 19)', () => {
+describe('cancelling a payment request', () => {
   it('asks first; keeping the request sends nothing, confirming cancels it', async () => {
     const calls = stubFetch({
       [`GET /payment-requests/${open.id}`]: { body: open },

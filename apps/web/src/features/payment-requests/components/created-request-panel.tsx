@@ -9,11 +9,17 @@ import { useCancelPaymentRequest } from '../api/cancel-payment-request';
 import { CopyLinkButton, SendRequestButton } from './request-share-actions';
 
 /**
- * Issue 22 item 10: what the New Request dialog shows once the request exists — its link to copy or
+ * What the New Request dialog shows once the request exists — its link to copy or
  * send, a way to the request, and an Undo that cancels it, since the dialog's defaults (spec 2 §2)
  * make a request in one click and a mistaken click must be as easy to take back.
  */
-export function CreatedRequestPanel({ request, onDone }: { request: PaymentRequest; onDone: () => void }) {
+export function CreatedRequestPanel({
+  request,
+  onDone,
+}: {
+  request: PaymentRequest;
+  onDone: () => void;
+}) {
   const mayEdit = usePermission('EditPaymentRequest');
   const cancel = useCancelPaymentRequest();
   const undo = () =>
@@ -23,16 +29,29 @@ export function CreatedRequestPanel({ request, onDone }: { request: PaymentReque
         onDone();
       },
       onError: (error) =>
-        notifications.show({ color: 'red', message: failureMessage('An error occurred while cancelling the payment request: ', error) }),
+        notifications.show({
+          color: 'red',
+          message: failureMessage(
+            'An error occurred while cancelling the payment request: ',
+            error,
+          ),
+        }),
     });
   return (
     <Stack gap="md">
       <Alert color="green" title={paymentRequestMessages.created}>
         <Text size="sm">
-          {formatMoney(request.amountToPay, request.currency)} for {request.customerName ?? request.account?.name ?? 'the customer'}. Share its link with the payer.
+          {formatMoney(request.amountToPay, request.currency)} for{' '}
+          {request.customerName ?? request.account?.name ?? 'the customer'}. Share its link with the
+          payer.
         </Text>
       </Alert>
-      <TextInput label="Payment link" value={request.requestUrl} readOnly onFocus={(event) => event.currentTarget.select()} />
+      <TextInput
+        label="Payment link"
+        value={request.requestUrl}
+        readOnly
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <Group gap="sm">
         <CopyLinkButton request={request} />
         <SendRequestButton request={request} mayEdit={mayEdit} />
@@ -42,7 +61,13 @@ export function CreatedRequestPanel({ request, onDone }: { request: PaymentReque
           Open the payment request
         </Anchor>
         <Group gap="sm">
-          <Button variant="subtle" color="red" disabled={!mayEdit} loading={cancel.isPending} onClick={undo}>
+          <Button
+            variant="subtle"
+            color="red"
+            disabled={!mayEdit}
+            loading={cancel.isPending}
+            onClick={undo}
+          >
             Undo: cancel this request
           </Button>
           <Button onClick={onDone}>Done</Button>

@@ -6,21 +6,24 @@ import {
   type PaymentRequest,
   type TransactionAllocation,
 } from '@ledgerline/contract';
-import { Button, Group, Input, Modal, NumberInput, SegmentedControl, Stack } from '@mantine/core';
+import { Group, Input, Modal, NumberInput, SegmentedControl, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdateAllocationInfo } from '../api/update-allocation-info';
 import { failedUpdate } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 /**
- * spec 2 §3: required and canEditAmount are true, false or unset. Issue 21 item 20: an unset one
+ * spec 2 §3: required and canEditAmount are true, false or unset. An unset one
  * stays unset through an edit (null, not false), so the form holds the three states as text.
  */
 type TriState = 'unset' | 'true' | 'false';
-const triStateOf = (value: boolean | null): TriState => (value === null ? 'unset' : value ? 'true' : 'false');
-const booleanOf = (value: TriState): boolean | null => (value === 'unset' ? null : value === 'true');
+const triStateOf = (value: boolean | null): TriState =>
+  value === null ? 'unset' : value ? 'true' : 'false';
+const booleanOf = (value: TriState): boolean | null =>
+  value === 'unset' ? null : value === 'true';
 const triStateChoices = [
   { value: 'unset', label: 'Not set' },
   { value: 'true', label: 'Yes' },
@@ -55,10 +58,23 @@ function toEntry(values: AllocationValues) {
 function outstandingOf(request: PaymentRequest, transactionId: string): number | null {
   const transaction = request.transactions?.find((candidate) => candidate.id === transactionId);
   if (!transaction) return null;
-  return Math.round((transaction.transactionAmount - transaction.allocatedAmount - transaction.discountedAmount) * 10_000) / 10_000;
+  return (
+    Math.round(
+      (transaction.transactionAmount - transaction.allocatedAmount - transaction.discountedAmount) *
+        10_000,
+    ) / 10_000
+  );
 }
 
-function AllocationForm({ request, allocation, onDone }: { request: PaymentRequest; allocation: TransactionAllocation; onDone: () => void }) {
+function AllocationForm({
+  request,
+  allocation,
+  onDone,
+}: {
+  request: PaymentRequest;
+  allocation: TransactionAllocation;
+  onDone: () => void;
+}) {
   const requestId = request.id;
   const outstanding = outstandingOf(request, allocation.transactionId);
   const update = useUpdateAllocationInfo(requestId);
@@ -74,10 +90,14 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
     },
     validate: (values) => {
       const errors = resolver(toEntry(values) as unknown as AllocationValues);
-      // Issue 10 item 6: the amount within its limits (the contract) and not above what the invoice owes.
+      // The amount within its limits (the contract) and not above what the invoice owes.
       const amount = optional(values.amount);
       if (!errors.amount && typeof amount === 'number') {
-        const issue = allocationAmountIssue(amount, { minimumAmount: null, maximumAmount: null, outstanding });
+        const issue = allocationAmountIssue(amount, {
+          minimumAmount: null,
+          maximumAmount: null,
+          outstanding,
+        });
         if (issue) errors.amount = issue;
       }
       return errors;
@@ -96,12 +116,17 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
     });
   });
   const limitsDisabled = form.values.canEditAmount !== 'true';
-  // Issue 21 item 15: amounts in the request currency's minor units (JPY 0, KWD 3).
+  // Amounts in the request currency's minor units (JPY 0, KWD 3).
   const decimalScale = currencyDecimalPlaces(request.currency);
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <NumberInput label="Amount" decimalScale={decimalScale} min={0} {...form.getInputProps('amount')} />
+        <NumberInput
+          label="Amount"
+          decimalScale={decimalScale}
+          min={0}
+          {...form.getInputProps('amount')}
+        />
         <Input.Wrapper label="Required" id="allocation-required">
           <SegmentedControl
             display="flex"
@@ -119,17 +144,22 @@ function AllocationForm({ request, allocation, onDone }: { request: PaymentReque
           />
         </Input.Wrapper>
         <Group grow align="flex-start">
-          <NumberInput label="Minimum amount" decimalScale={decimalScale} min={0} disabled={limitsDisabled} {...form.getInputProps('minimumAmount')} />
-          <NumberInput label="Maximum amount" decimalScale={decimalScale} min={0} disabled={limitsDisabled} {...form.getInputProps('maximumAmount')} />
+          <NumberInput
+            label="Minimum amount"
+            decimalScale={decimalScale}
+            min={0}
+            disabled={limitsDisabled}
+            {...form.getInputProps('minimumAmount')}
+          />
+          <NumberInput
+            label="Maximum amount"
+            decimalScale={decimalScale}
+            min={0}
+            disabled={limitsDisabled}
+            {...form.getInputProps('maximumAmount')}
+          />
         </Group>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );

@@ -7,7 +7,7 @@ import { renderWithProviders } from '@/test/render';
 import { EditContactDialog } from './edit-contact-dialog';
 import { aPaymentRequest } from './payment-request-fixture';
 
-/** Issue 21 item 28: the company's default country is a contact's initial country. */
+/** The company's default country is a contact's initial country. */
 const routes = {
   'GET /company-settings/preferences': {
     body: {

@@ -7,7 +7,7 @@ import {
   type Contact,
   type PaymentRequest,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -15,6 +15,7 @@ import { useDefaultCountryIn } from '@/lib/api/default-country';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { failedUpdate } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 export type ContactKind = 'billingContact' | 'deliveryContact';
 const addressLabels: Record<AddressField, string> = { ...addressFieldLabels, type: 'Type' };
@@ -34,14 +35,28 @@ function valuesOf(contact: Contact | null): ContactValues {
     firstNames: contact?.firstNames ?? '',
     surname: contact?.surname ?? '',
     emailAddress: contact?.emailAddress ?? '',
-    address: Object.fromEntries(addressFields.map((field) => [field, contact?.address?.[field] ?? ''])) as ContactValues['address'],
+    address: Object.fromEntries(
+      addressFields.map((field) => [field, contact?.address?.[field] ?? '']),
+    ) as ContactValues['address'],
   };
 }
 
-function ContactForm({ request, kind, onDone }: { request: PaymentRequest; kind: ContactKind; onDone: () => void }) {
+function ContactForm({
+  request,
+  kind,
+  onDone,
+}: {
+  request: PaymentRequest;
+  kind: ContactKind;
+  onDone: () => void;
+}) {
   const update = useUpdatePaymentRequest();
-  const form = useForm<ContactValues>({ mode: 'controlled', initialValues: valuesOf(request[kind]), validate: (values) => resolver(values) });
-  // Issue 21 item 28: a contact without a country starts at the company's default country.
+  const form = useForm<ContactValues>({
+    mode: 'controlled',
+    initialValues: valuesOf(request[kind]),
+    validate: (values) => resolver(values),
+  });
+  // A contact without a country starts at the company's default country.
   useDefaultCountryIn(form, 'address.country');
   const submit = form.onSubmit((values) => {
     update.mutate(
@@ -69,26 +84,39 @@ function ContactForm({ request, kind, onDone }: { request: PaymentRequest; kind:
         <TextInput label="Email address" {...form.getInputProps('emailAddress')} />
         <SimpleGrid cols={2}>
           {addressFields.map((field) => (
-            <TextInput key={field} label={addressLabels[field]} {...form.getInputProps(`address.${field}`)} />
+            <TextInput
+              key={field}
+              label={addressLabels[field]}
+              {...form.getInputProps(`address.${field}`)}
+            />
           ))}
         </SimpleGrid>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );
 }
 
 /** spec 2 §5 Contact edit: every field optional; only while the request is Open. */
-export function EditContactDialog({ request, kind, opened, onClose }: { request: PaymentRequest; kind: ContactKind; opened: boolean; onClose: () => void }) {
+export function EditContactDialog({
+  request,
+  kind,
+  opened,
+  onClose,
+}: {
+  request: PaymentRequest;
+  kind: ContactKind;
+  opened: boolean;
+  onClose: () => void;
+}) {
   return (
-    <Modal opened={opened} onClose={onClose} title={kind === 'billingContact' ? 'Edit billing contact' : 'Edit delivery contact'} centered size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={kind === 'billingContact' ? 'Edit billing contact' : 'Edit delivery contact'}
+      centered
+      size="lg"
+    >
       <ContactForm request={request} kind={kind} onDone={onClose} />
     </Modal>
   );

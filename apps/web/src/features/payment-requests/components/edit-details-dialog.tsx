@@ -1,5 +1,10 @@
-import { paymentRequestMessages, updatePaymentRequestBody, usageTypes, type PaymentRequest } from '@ledgerline/contract';
-import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import {
+  paymentRequestMessages,
+  updatePaymentRequestBody,
+  usageTypes,
+  type PaymentRequest,
+} from '@ledgerline/contract';
+import { Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -7,6 +12,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { useUpdatePaymentRequest } from '../api/update-payment-request';
 import { dayOfIso, failedUpdate, shownUsage } from './request-texts';
+import { DialogActions } from '@/ui/dialog-actions';
 
 type DetailsValues = {
   id: string;
@@ -18,10 +24,16 @@ type DetailsValues = {
 };
 const resolver = zod4Resolver(updatePaymentRequestBody);
 
-const editable = ['description', 'validFrom', 'validUntil', 'paymentRequiredBy', 'usageType'] as const;
+const editable = [
+  'description',
+  'validFrom',
+  'validUntil',
+  'paymentRequiredBy',
+  'usageType',
+] as const;
 
 /**
- * Issue 21 item 16: only what the user changed is sent (absent fields stay, spec 2 §5), so editing
+ * Only what the user changed is sent (absent fields stay, spec 2 §5), so editing
  * the description leaves the request's valid-from and valid-until instants as they are instead of
  * resending them as the days the date fields hold. The usage type only when it may change (§4).
  */
@@ -49,7 +61,9 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
     validate: (values) => resolver(values),
   });
   const submit = form.onSubmit((values) => {
-    const body = updatePaymentRequestBody.parse(changedFields(values, form.getInitialValues(), request.canChangeUsage === true));
+    const body = updatePaymentRequestBody.parse(
+      changedFields(values, form.getInitialValues(), request.canChangeUsage === true),
+    );
     update.mutate(body, {
       onSuccess: () => {
         notifications.show({ color: 'green', message: paymentRequestMessages.updated });
@@ -66,34 +80,54 @@ function DetailsForm({ request, onDone }: { request: PaymentRequest; onDone: () 
       <Stack gap="md">
         <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
         <Group grow align="flex-start">
-          <CalendarDateInput label="Valid from" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validFrom')} />
-          <CalendarDateInput label="Valid to" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('validUntil')} />
+          <CalendarDateInput
+            label="Valid from"
+            clearable
+            popoverProps={{ withinPortal: false }}
+            {...form.getInputProps('validFrom')}
+          />
+          <CalendarDateInput
+            label="Valid to"
+            clearable
+            popoverProps={{ withinPortal: false }}
+            {...form.getInputProps('validUntil')}
+          />
         </Group>
-        <CalendarDateInput label="Payment requested by" clearable popoverProps={{ withinPortal: false }} {...form.getInputProps('paymentRequiredBy')} />
+        <CalendarDateInput
+          label="Payment requested by"
+          clearable
+          popoverProps={{ withinPortal: false }}
+          {...form.getInputProps('paymentRequiredBy')}
+        />
         <Select
           label="Usage type"
           data={[...usageTypes]}
           allowDeselect={false}
           disabled={!request.canChangeUsage}
-          description={request.canChangeUsage ? undefined : 'Changeable only while Open, of type Transaction, with Immediate capture and no payments yet.'}
+          description={
+            request.canChangeUsage
+              ? undefined
+              : 'Changeable only while Open, of type Transaction, with Immediate capture and no payments yet.'
+          }
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('usageType')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={update.isPending} />
       </Stack>
     </form>
   );
 }
 
 /** spec 2 §5 Payment request edit. */
-export function EditDetailsDialog({ request, opened, onClose }: { request: PaymentRequest; opened: boolean; onClose: () => void }) {
+export function EditDetailsDialog({
+  request,
+  opened,
+  onClose,
+}: {
+  request: PaymentRequest;
+  opened: boolean;
+  onClose: () => void;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} title="Edit payment request" centered>
       <DetailsForm request={request} onDone={onClose} />

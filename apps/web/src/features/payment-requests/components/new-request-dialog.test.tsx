@@ -12,8 +12,18 @@ import { NewRequestDialog } from './new-request-dialog';
 const accounts = {
   body: {
     items: [
-      { id: '0199f0aa-0000-7000-8000-0000000000a1', accountReference: 'ACC000001', name: 'Acme Ltd', currency: 'GBP' },
-      { id: '0199f0aa-0000-7000-8000-0000000000a2', accountReference: 'ACC000002', name: 'Brookfield Ltd', currency: 'USD' },
+      {
+        id: '0199f0aa-0000-7000-8000-0000000000a1',
+        accountReference: 'ACC000001',
+        name: 'Acme Ltd',
+        currency: 'GBP',
+      },
+      {
+        id: '0199f0aa-0000-7000-8000-0000000000a2',
+        accountReference: 'ACC000002',
+        name: 'Brookfield Ltd',
+        currency: 'USD',
+      },
     ],
     totalItems: 2,
   },
@@ -22,15 +32,24 @@ const accounts = {
 describe('the New Request dialog', () => {
   it('loads 20 accounts, fills the defaults of spec 2 and sends the trimmed request', async () => {
     const onClose = vi.fn();
-    const calls = stubFetch({ 'GET /accounts': accounts, 'POST /payment-requests': { status: 201, body: aPaymentRequest(9) } });
+    const calls = stubFetch({
+      'GET /accounts': accounts,
+      'POST /payment-requests': { status: 201, body: aPaymentRequest(9) },
+    });
     renderWithProviders(<NewRequestDialog opened onClose={onClose} />, { user: aUser() });
-    expect(await screen.findByRole('textbox', { name: 'Account' })).toHaveValue('ACC000001 – Acme Ltd');
+    expect(await screen.findByRole('textbox', { name: 'Account' })).toHaveValue(
+      'ACC000001 – Acme Ltd',
+    );
     const accountsQuery = new URL(calls[0]!.url, 'http://localhost').searchParams;
     expect(accountsQuery.get('itemsPerPage')).toBe('20');
     expect(screen.getByRole('textbox', { name: 'Currency' })).toHaveValue('GBP');
     expect(screen.getByRole('textbox', { name: 'Amount' })).toHaveValue('100.00');
-    expect(screen.getByRole('textbox', { name: 'Description' })).toHaveValue('Goods and/or services.');
-    expect(screen.getByRole('textbox', { name: 'Payment terms' })).toHaveValue('30 days from transaction date');
+    expect(screen.getByRole('textbox', { name: 'Description' })).toHaveValue(
+      'Goods and/or services.',
+    );
+    expect(screen.getByRole('textbox', { name: 'Payment terms' })).toHaveValue(
+      '30 days from transaction date',
+    );
     const today = format(new Date(), 'yyyy-MM-dd');
     const due = format(addDays(new Date(), 30), 'yyyy-MM-dd');
     await userEvent.type(screen.getByRole('textbox', { name: 'Payment terms' }), '  ');
@@ -47,27 +66,39 @@ describe('the New Request dialog', () => {
       description: 'Goods and/or services.',
       paymentTerms: '30 days from transaction date',
     });
-    // Issue 22 item 10: the new request's link to share, then Done closes.
-    expect(screen.getByRole('textbox', { name: 'Payment link' })).toHaveValue(aPaymentRequest(9).requestUrl);
+    // The new request's link to share, then Done closes.
+    expect(screen.getByRole('textbox', { name: 'Payment link' })).toHaveValue(
+      aPaymentRequest(9).requestUrl,
+    );
     expect(onClose).not.toHaveBeenCalled();
     await userEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(onClose).toHaveBeenCalled();
   });
 
-  it('after Create offers Copy, Send, the request and an Undo that cancels it (issue 22 item 10)', async () => {
+  it('after Create offers Copy, Send, the request and an Undo that cancels it', async () => {
     const onClose = vi.fn();
     const created = aPaymentRequest(9);
     const calls = stubFetch({
       'GET /accounts': accounts,
       'POST /payment-requests': { status: 201, body: created },
-      [`POST /payment-requests/${created.id}/send`]: { status: 202, body: { emailAddress: 'alice@acme.test' } },
-      [`POST /payment-requests/${created.id}/cancel`]: { body: { ...created, requestStatus: 'Cancelled' } },
+      [`POST /payment-requests/${created.id}/send`]: {
+        status: 202,
+        body: { emailAddress: 'alice@acme.test' },
+      },
+      [`POST /payment-requests/${created.id}/cancel`]: {
+        body: { ...created, requestStatus: 'Cancelled' },
+      },
     });
     renderWithProviders(<NewRequestDialog opened onClose={onClose} />, { user: aUser() });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Create' }));
-    expect(await screen.findByRole('dialog', { name: 'Payment request created' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Open the payment request' })).toHaveAttribute('href', `/payment-requests/${created.id}`);
+    expect(
+      await screen.findByRole('dialog', { name: 'Payment request created' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open the payment request' })).toHaveAttribute(
+      'href',
+      `/payment-requests/${created.id}`,
+    );
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await user.click(screen.getByRole('button', { name: 'Copy link' }));
     expect(writeText).toHaveBeenCalledWith(created.requestUrl);
@@ -77,8 +108,14 @@ describe('the New Request dialog', () => {
     expect(await screen.findByText('Payment request cancelled')).toBeInTheDocument();
     expect(onClose).toHaveBeenCalled();
     expect(
-      calls.filter((call) => call.method === 'POST').map((call) => new URL(call.url, 'http://x').pathname),
-    ).toEqual(['/api/v0/payment-requests', `/api/v0/payment-requests/${created.id}/send`, `/api/v0/payment-requests/${created.id}/cancel`]);
+      calls
+        .filter((call) => call.method === 'POST')
+        .map((call) => new URL(call.url, 'http://x').pathname),
+    ).toEqual([
+      '/api/v0/payment-requests',
+      `/api/v0/payment-requests/${created.id}/send`,
+      `/api/v0/payment-requests/${created.id}/cancel`,
+    ]);
   });
 
   it('keeps the chosen account when it is chosen again (a required select does not deselect)', async () => {
@@ -93,7 +130,7 @@ describe('the New Request dialog', () => {
     expect(screen.queryByText('Account is required')).not.toBeInTheDocument();
   });
 
-  it('keeps the two date fields level when one of them shows an error (issue 10 item 14)', async () => {
+  it('keeps the two date fields level when one of them shows an error', async () => {
     stubFetch({ 'GET /accounts': accounts });
     renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
     const due = await screen.findByRole('textbox', { name: 'Due date' });
@@ -112,7 +149,8 @@ describe('the New Request dialog', () => {
     stubFetch({ 'GET /accounts': accounts });
     renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
     await userEvent.click(await screen.findByRole('textbox', { name: 'Currency' }));
-    for (const code of ['GBP', 'USD', 'EUR', 'THB', 'CAD', 'YEN']) expect(screen.getByRole('option', { name: code })).toBeInTheDocument();
+    for (const code of ['GBP', 'USD', 'EUR', 'THB', 'CAD', 'YEN'])
+      expect(screen.getByRole('option', { name: code })).toBeInTheDocument();
   });
 
   it('shows the rules of spec 2 §5 and sends nothing while they fail', async () => {
@@ -131,7 +169,12 @@ describe('the New Request dialog', () => {
   });
 
   it('shows Loading Error when the accounts cannot be read', async () => {
-    stubFetch({ 'GET /accounts': { status: 500, body: { type: 'about:blank', title: 'Internal Server Error', status: 500 } } });
+    stubFetch({
+      'GET /accounts': {
+        status: 500,
+        body: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+      },
+    });
     renderWithProviders(<NewRequestDialog opened onClose={() => {}} />, { user: aUser() });
     expect(await screen.findByText('Loading Error')).toBeInTheDocument();
   });

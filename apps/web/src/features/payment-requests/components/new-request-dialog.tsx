@@ -9,7 +9,16 @@ import {
   type PaymentRequest,
 } from '@ledgerline/contract';
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  Skeleton,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -21,6 +30,7 @@ import { useCreatePaymentRequest } from '../api/create-payment-request';
 import { useDialogAccounts, type DialogAccount } from '../api/get-dialog-accounts';
 import { AccountPicker } from './account-picker';
 import { CreatedRequestPanel } from './created-request-panel';
+import { DialogActions } from '@/ui/dialog-actions';
 
 type NewRequestValues = {
   requestType: 'Transaction';
@@ -48,7 +58,10 @@ function toBody(values: NewRequestValues) {
 }
 
 /** spec 2 §2 New Request dialog defaults: first account, first currency, 100.00, today and 30 days later. */
-export function newRequestInitialValues(accounts: readonly DialogAccount[], today: Date): NewRequestValues {
+export function newRequestInitialValues(
+  accounts: readonly DialogAccount[],
+  today: Date,
+): NewRequestValues {
   return {
     requestType: 'Transaction',
     accountId: accounts[0]?.id ?? null,
@@ -87,7 +100,10 @@ function NewRequestForm({
       },
       onError: (error) => {
         form.setErrors(problemFieldErrors(error, { fields: form.getValues() }));
-        notifications.show({ color: 'red', message: failureMessage('An error occurred while creating the payment request: ', error) });
+        notifications.show({
+          color: 'red',
+          message: failureMessage('An error occurred while creating the payment request: ', error),
+        });
       },
     });
   });
@@ -104,30 +120,35 @@ function NewRequestForm({
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('currency')}
         />
-        {/* Issue 21 item 15: the chosen currency's minor units (YEN is JPY: none). */}
+        {/* The chosen currency's minor units (YEN is JPY: none). */}
         <NumberInput
           label="Amount"
           required
-          decimalScale={currencyDecimalPlaces(currencyAliases[form.values.currency] ?? form.values.currency)}
+          decimalScale={currencyDecimalPlaces(
+            currencyAliases[form.values.currency] ?? form.values.currency,
+          )}
           fixedDecimalScale
           min={0}
           {...form.getInputProps('amount')}
         />
         <Group grow align="flex-start">
-          <CalendarDateInput label="Transaction date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('transactionDate')} />
-          <CalendarDateInput label="Due date" required popoverProps={{ withinPortal: false }} {...form.getInputProps('dueDate')} />
+          <CalendarDateInput
+            label="Transaction date"
+            required
+            popoverProps={{ withinPortal: false }}
+            {...form.getInputProps('transactionDate')}
+          />
+          <CalendarDateInput
+            label="Due date"
+            required
+            popoverProps={{ withinPortal: false }}
+            {...form.getInputProps('dueDate')}
+          />
         </Group>
         <TextInput label="Description" {...form.getInputProps('description')} />
         <TextInput label="Payment terms" {...form.getInputProps('paymentTerms')} />
         <LinkExpiryHint />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending}>
-            Create
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending} submitLabel="Create" />
       </Stack>
     </form>
   );
@@ -142,7 +163,12 @@ export function NewRequestDialog({ opened, onClose }: { opened: boolean; onClose
     onClose();
   };
   return (
-    <Modal opened={opened} onClose={close} title={created ? 'Payment request created' : 'New Request'} centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'Payment request created' : 'New Request'}
+      centered
+    >
       {created ? (
         <CreatedRequestPanel request={created} onDone={close} />
       ) : accounts.isPending ? (

@@ -12,7 +12,16 @@ const detail = aPaymentRequest(1, {
   test: true,
   canEdit: true,
   canChangeUsage: true,
-  transactionAllocations: [{ transactionId, amount: 101, required: true, canEditAmount: false, minimumAmount: null, maximumAmount: null }],
+  transactionAllocations: [
+    {
+      transactionId,
+      amount: 101,
+      required: true,
+      canEditAmount: false,
+      minimumAmount: null,
+      maximumAmount: null,
+    },
+  ],
   transactions: [
     {
       id: transactionId,
@@ -50,18 +59,27 @@ const detail = aPaymentRequest(1, {
 });
 const path = `/payment-requests/${detail.id}`;
 const render = (user = aUser()) =>
-  renderWithProviders(<PaymentRequestPage />, { user, path, routes: [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }] });
+  renderWithProviders(<PaymentRequestPage />, {
+    user,
+    path,
+    routes: [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }],
+  });
 
 describe('the payment request page', () => {
   it('shows the amount as title and the details, payment URL, QR code and contacts', async () => {
     const calls = stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
     render();
     expect(await screen.findByRole('heading', { name: '£101.00' })).toBeInTheDocument();
-    expect(new URL(calls[0]!.url, 'http://localhost').searchParams.get('expand')).toBe('transactions');
+    expect(new URL(calls[0]!.url, 'http://localhost').searchParams.get('expand')).toBe(
+      'transactions',
+    );
     expect(screen.getByText('Test')).toBeInTheDocument();
-    // The status at the top (issue 22 item 7) and beside the amount in the details card (spec 2 §2).
+    // The status at the top and beside the amount in the details card (spec 2 §2).
     expect(screen.getAllByText('Open')).toHaveLength(2);
-    expect(screen.getByRole('link', { name: detail.requestUrl })).toHaveAttribute('href', detail.requestUrl);
+    expect(screen.getByRole('link', { name: detail.requestUrl })).toHaveAttribute(
+      'href',
+      detail.requestUrl,
+    );
     expect(screen.getByRole('button', { name: 'Copy payment URL' })).toBeInTheDocument();
     expect(screen.getByText('Alice Smith')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'QR code' }));
@@ -72,12 +90,16 @@ describe('the payment request page', () => {
   it('lists the transactions with overdue styling and the payment attempts newest first with links', async () => {
     stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
     render();
-    await userEvent.click(await screen.findByRole('tab', { name: /^Transactions\s*1 transactions$/ }));
+    await userEvent.click(
+      await screen.findByRole('tab', { name: /^Transactions\s*1 transactions$/ }),
+    );
     expect(await screen.findByText('INV00000001')).toBeInTheDocument();
     expect(document.querySelector('[data-overdue]')).not.toBeNull();
-    await userEvent.click(screen.getByRole('tab', { name: /^Payment transactions\s*2 payment transactions$/ }));
+    await userEvent.click(
+      screen.getByRole('tab', { name: /^Payment transactions\s*2 payment transactions$/ }),
+    );
     const tab = await screen.findByRole('tabpanel', { name: /Payment transactions/ });
-    // Issue 22 item 7: references, not UUIDs.
+    // References, not UUIDs.
     const links = within(tab).getAllByRole('link', { name: /^LL-B/ });
     expect(links.map((link) => link.textContent)).toEqual(['LL-B2', 'LL-B1']);
     expect(tab).not.toHaveTextContent('0199f0aa');
@@ -94,51 +116,89 @@ describe('the payment request page', () => {
     });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
-    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
+    await userEvent.click(
+      within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText(
+        'Yes',
+      ),
+    );
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Minimum amount' }), '20');
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '10');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Maximum Amount must be greater than 0 and/or Minimum Amount')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText(
+        'Maximum Amount must be greater than 0 and/or Minimum Amount',
+      ),
+    ).toBeInTheDocument();
     const maximum = within(dialog).getByRole('textbox', { name: 'Maximum amount' });
     await userEvent.clear(maximum);
     await userEvent.type(maximum, '150');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toEqual([{ transactionId, amount: 101, required: true, canEditAmount: true, minimumAmount: 20, maximumAmount: 150 }]);
+    expect(patch.body).toEqual([
+      {
+        transactionId,
+        amount: 101,
+        required: true,
+        canEditAmount: true,
+        minimumAmount: 20,
+        maximumAmount: 150,
+      },
+    ]);
   });
 
-  // Issue 10 item 6: 999,999 on a £101 invoice with a maximum of 300 was accepted.
+  // 999,999 on a £101 invoice with a maximum of 300 was accepted.
   it('keeps the allocation amount within its limits and what the invoice owes', async () => {
     const calls = stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: detail } });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
-    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('Yes'));
+    await userEvent.click(
+      within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText(
+        'Yes',
+      ),
+    );
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Maximum amount' }), '300');
     await userEvent.clear(amount);
     await userEvent.type(amount, '999999');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Amount must not be more than the Maximum Amount')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText('Amount must not be more than the Maximum Amount'),
+    ).toBeInTheDocument();
     await userEvent.clear(amount);
     await userEvent.type(amount, '250.5');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(
-      await within(dialog).findByText('Amount must not be more than the amount outstanding on the transaction'),
+      await within(dialog).findByText(
+        'Amount must not be more than the amount outstanding on the transaction',
+      ),
     ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'PATCH')).toBe(false);
   });
 
-  // Issue 21 item 20: an unset required / canEditAmount stayed unset only until the first edit.
+  // An unset required / canEditAmount stayed unset only until the first edit.
   it('keeps unset required and canEditAmount unset (null, not false) when only the amount changes', async () => {
     const unset = {
       ...detail,
-      transactionAllocations: [{ transactionId, amount: 101, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }],
+      transactionAllocations: [
+        {
+          transactionId,
+          amount: 101,
+          required: null,
+          canEditAmount: null,
+          minimumAmount: null,
+          maximumAmount: null,
+        },
+      ],
     };
     const calls = stubFetch({
       [`GET /payment-requests/${detail.id}`]: { body: unset },
@@ -146,10 +206,14 @@ describe('the payment request page', () => {
     });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     for (const name of ['Required', 'Can edit amount']) {
-      expect(within(within(dialog).getByRole('radiogroup', { name })).getByLabelText('Not set')).toBeChecked();
+      expect(
+        within(within(dialog).getByRole('radiogroup', { name })).getByLabelText('Not set'),
+      ).toBeChecked();
     }
     expect(within(dialog).getByRole('textbox', { name: 'Minimum amount' })).toBeDisabled();
     const amount = within(dialog).getByRole('textbox', { name: 'Amount' });
@@ -158,7 +222,16 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    expect(patch.body).toEqual([{ transactionId, amount: 90, required: null, canEditAmount: null, minimumAmount: null, maximumAmount: null }]);
+    expect(patch.body).toEqual([
+      {
+        transactionId,
+        amount: 90,
+        required: null,
+        canEditAmount: null,
+        minimumAmount: null,
+        maximumAmount: null,
+      },
+    ]);
   });
 
   it('sets required to No and back to Not set', async () => {
@@ -168,23 +241,42 @@ describe('the payment request page', () => {
     });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Transactions/ }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Edit allocation info of INV00000001' }),
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Edit allocation info' });
     const required = within(dialog).getByRole('radiogroup', { name: 'Required' });
     expect(within(required).getByLabelText('Yes')).toBeChecked();
     await userEvent.click(within(required).getByLabelText('Not set'));
-    await userEvent.click(within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText('No'));
+    await userEvent.click(
+      within(within(dialog).getByRole('radiogroup', { name: 'Can edit amount' })).getByLabelText(
+        'No',
+      ),
+    );
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual([
-      { transactionId, amount: 101, required: null, canEditAmount: false, minimumAmount: null, maximumAmount: null },
+      {
+        transactionId,
+        amount: 101,
+        required: null,
+        canEditAmount: false,
+        minimumAmount: null,
+        maximumAmount: null,
+      },
     ]);
   });
 
   it('shows the cannot-edit hint and disables editing when the request is not Open', async () => {
-    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, requestStatus: 'Completed', canEdit: false } } });
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, requestStatus: 'Completed', canEdit: false },
+      },
+    });
     render();
-    expect(await screen.findByText('Only Open payment requests can be edited.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Only Open payment requests can be edited.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Edit details' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Edit billing contact' })).toBeDisabled();
   });
@@ -203,7 +295,16 @@ describe('the payment request page', () => {
   it('edits the details and shows the server rule message', async () => {
     const calls = stubFetch({
       [`GET /payment-requests/${detail.id}`]: { body: detail },
-      'PATCH /payment-requests': { status: 400, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'One or more fields are invalid.', errors: { validUntil: ['Valid To must be less than Valid From'] } } },
+      'PATCH /payment-requests': {
+        status: 400,
+        body: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'One or more fields are invalid.',
+          errors: { validUntil: ['Valid To must be less than Valid From'] },
+        },
+      },
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
@@ -212,37 +313,52 @@ describe('the payment request page', () => {
     await userEvent.clear(description);
     await userEvent.type(description, '  New words ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Valid To must be less than Valid From')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByText('Valid To must be less than Valid From'),
+    ).toBeInTheDocument();
     const patch = calls.find((call) => call.method === 'PATCH')!;
-    // Issue 21 item 16: only the description; the valid-from instant is not resent as a UTC midnight.
+    // Only the description; the valid-from instant is not resent as a UTC midnight.
     expect(patch.body).toEqual({ id: detail.id, description: 'New words' });
   });
 
   it('sends a changed valid-to day and keeps the other dates out of the body', async () => {
     const calls = stubFetch({
-      [`GET /payment-requests/${detail.id}`]: { body: { ...detail, validFrom: '2026-06-01T15:45:12.345Z', validUntil: '2026-06-30T23:59:59.999Z' } },
+      [`GET /payment-requests/${detail.id}`]: {
+        body: {
+          ...detail,
+          validFrom: '2026-06-01T15:45:12.345Z',
+          validUntil: '2026-06-30T23:59:59.999Z',
+        },
+      },
       'PATCH /payment-requests': { body: detail },
     });
     render();
     await userEvent.click(await screen.findByRole('button', { name: 'Edit details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit payment request' });
     const validTo = within(dialog).getByRole('textbox', { name: 'Valid to' });
-    // In the user's date format (the default yyyy/MM/dd, issue 22 item 13).
+    // In the user's date format (the default yyyy/MM/dd).
     expect(validTo).toHaveValue('2026/06/30');
     await userEvent.clear(validTo);
     await userEvent.type(validTo, '2026/07/15');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Payment request updated')).toBeInTheDocument();
-    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({ id: detail.id, validUntil: '2026-07-15T23:59:59.999Z' });
+    expect(calls.find((call) => call.method === 'PATCH')!.body).toEqual({
+      id: detail.id,
+      validUntil: '2026-07-15T23:59:59.999Z',
+    });
   });
 
-  // Issue 21 item 16: 'Valid to 30 June' showed 29 June west of Greenwich.
+  // 'Valid to 30 June' showed 29 June west of Greenwich.
   it.each(['Pacific Standard Time', 'New Zealand Standard Time', 'GMT Standard Time'])(
     'shows Valid from 1 June and Valid to 30 June in %s',
     async (timeZoneId) => {
       stubFetch({
         [`GET /payment-requests/${detail.id}`]: {
-          body: { ...detail, validFrom: '2026-06-01T00:00:00.000Z', validUntil: '2026-06-30T23:59:59.999Z' },
+          body: {
+            ...detail,
+            validFrom: '2026-06-01T00:00:00.000Z',
+            validUntil: '2026-06-30T23:59:59.999Z',
+          },
         },
       });
       render(aUser({ userSetting: { ...aUser().userSetting, timeZoneId } }));
@@ -252,15 +368,23 @@ describe('the payment request page', () => {
     },
   );
 
-  // Issue 21 item 15: amounts follow the currency's minor units.
+  // Amounts follow the currency's minor units.
   it('shows a JPY request without decimals', async () => {
-    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'JPY', amountToPay: 101 } } });
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, currency: 'JPY', amountToPay: 101 },
+      },
+    });
     render();
     expect(await screen.findByRole('heading', { name: 'JP¥101' })).toBeInTheDocument();
   });
 
   it('shows a KWD request with three decimals', async () => {
-    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, currency: 'KWD', amountToPay: 1.234 } } });
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, currency: 'KWD', amountToPay: 1.234 },
+      },
+    });
     render();
     expect(await screen.findByRole('heading', { name: /^KWD\s1\.234$/ })).toBeInTheDocument();
   });
@@ -268,7 +392,11 @@ describe('the payment request page', () => {
   it("shows the account's default usage type when the request has none of its own (spec 2 §4)", async () => {
     stubFetch({
       [`GET /payment-requests/${detail.id}`]: {
-        body: { ...detail, options: { usage: null }, account: { ...detail.account!, defaultUsageType: 'Multiple' } },
+        body: {
+          ...detail,
+          options: { usage: null },
+          account: { ...detail.account!, defaultUsageType: 'Multiple' },
+        },
       },
     });
     render();
@@ -276,13 +404,19 @@ describe('the payment request page', () => {
     expect(screen.getByText('Usage type').nextSibling).toHaveTextContent('Multiple');
   });
 
-  // issue 21 item 23: the server names the contact's field by its whole path; the dialog edits one contact.
+  // The server names the contact's field by its whole path; the dialog edits one contact.
   it('shows a billingContact.address.city error from the server under the City input of the contact dialog', async () => {
     stubFetch({
       [`GET /payment-requests/${detail.id}`]: { body: detail },
       'PATCH /payment-requests': {
         status: 400,
-        body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'One or more fields are invalid.', errors: { 'billingContact.address.city': ['City must be at most 255 characters'] } },
+        body: {
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'One or more fields are invalid.',
+          errors: { 'billingContact.address.city': ['City must be at most 255 characters'] },
+        },
       },
     });
     render();
@@ -290,16 +424,23 @@ describe('the payment request page', () => {
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     const city = within(dialog).getByRole('textbox', { name: 'City' });
-    await waitFor(() => expect(city).toHaveAccessibleDescription('City must be at most 255 characters'));
+    await waitFor(() =>
+      expect(city).toHaveAccessibleDescription('City must be at most 255 characters'),
+    );
   });
 
-  // issue 21 item 25, spec 2 §8: "a 403 shows a forbidden toast for the operation" ('Forbidden request', spec 1 §2.5).
+  // Spec 2 §8: "a 403 shows a forbidden toast for the operation" ('Forbidden request', spec 1 §2.5).
   it('shows the forbidden toast, not the generic failure, when the server refuses the edit with 403', async () => {
     stubFetch({
       [`GET /payment-requests/${detail.id}`]: { body: detail },
       'PATCH /payment-requests': {
         status: 403,
-        body: { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'This needs the EditPaymentRequest permission.' },
+        body: {
+          type: 'about:blank',
+          title: 'Forbidden',
+          status: 403,
+          detail: 'This needs the EditPaymentRequest permission.',
+        },
       },
     });
     render();
@@ -308,14 +449,22 @@ describe('the payment request page', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Forbidden request')).toBeInTheDocument();
     expect(screen.queryByText(/An error occurred/)).not.toBeInTheDocument();
-    expect(screen.queryByText(/This needs the EditPaymentRequest permission/)).not.toBeInTheDocument();
+    expect(
+      screen.queryByText(/This needs the EditPaymentRequest permission/),
+    ).not.toBeInTheDocument();
   });
 
   it('says when there are no payment attempts and hides Transactions for an Account request', async () => {
-    stubFetch({ [`GET /payment-requests/${detail.id}`]: { body: { ...detail, requestType: 'Account', transactions: [], paymentTransactions: [] } } });
+    stubFetch({
+      [`GET /payment-requests/${detail.id}`]: {
+        body: { ...detail, requestType: 'Account', transactions: [], paymentTransactions: [] },
+      },
+    });
     render();
     await userEvent.click(await screen.findByRole('tab', { name: /Payment transactions/ }));
-    expect(await screen.findByText('There have been no payment attempts for this payment request.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('There have been no payment attempts for this payment request.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: /^Transactions/ })).not.toBeInTheDocument();
   });
 

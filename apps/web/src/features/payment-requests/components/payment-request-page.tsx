@@ -1,3 +1,4 @@
+import type { PaymentRequest } from '@ledgerline/contract';
 import {
   Alert,
   Anchor,
@@ -24,6 +25,36 @@ import { RequestPaymentsTab } from './request-payments-tab';
 import { cannotEditHint, requestStatusTone } from './request-texts';
 import { RequestTransactionsTab } from './request-transactions-tab';
 import { scrollingTabs } from '@/ui/scrolling-tabs';
+
+/** The request's status, its amount as the title, who and what it is, and its actions. */
+function RequestHeading({ request, mayEdit }: { request: PaymentRequest; mayEdit: boolean }) {
+  return (
+    <Group justify="space-between" align="flex-end" gap="md">
+      {/* spec 2 §2: the amount to pay is the title; who and what it is beside it, the status on top. */}
+      <Stack gap={4}>
+        <Group gap="xs">
+          <StatusTag
+            label={spaceWords(request.requestStatus)}
+            tone={requestStatusTone[request.requestStatus]}
+          />
+        </Group>
+        <Group gap="sm" align="baseline">
+          <Title order={1} size="h2">
+            {formatMoney(request.amountToPay, request.currency)}
+          </Title>
+          <Text c="dimmed" data-testid="request-subtitle">
+            {[request.customerName, request.customerReference].filter(Boolean).join(' · ')}
+          </Text>
+        </Group>
+      </Stack>
+      <Group gap="sm">
+        <CopyLinkButton request={request} />
+        <SendRequestButton request={request} mayEdit={mayEdit} />
+        <CancelRequestButton request={request} mayEdit={mayEdit} />
+      </Group>
+    </Group>
+  );
+}
 
 /** spec 2 §2 Payment request detail: the amount to pay as title; Info, Transactions and Payment transactions tabs. */
 export function PaymentRequestPage() {
@@ -60,33 +91,23 @@ export function PaymentRequestPage() {
         </Anchor>
         <Text span>{request.customerReference ?? request.customerName ?? request.id}</Text>
       </Breadcrumbs>
-      <Group justify="space-between" align="flex-end" gap="md">
-        {/* spec 2 §2: the amount to pay is the title; issue 22 item 7: who and what it is beside it, the status on top. */}
-        <Stack gap={4}>
-          <Group gap="xs">
-            <StatusTag label={spaceWords(request.requestStatus)} tone={requestStatusTone[request.requestStatus]} />
-          </Group>
-          <Group gap="sm" align="baseline">
-            <Title order={1} size="h2">{formatMoney(request.amountToPay, request.currency)}</Title>
-            <Text c="dimmed" data-testid="request-subtitle">
-              {[request.customerName, request.customerReference].filter(Boolean).join(' · ')}
-            </Text>
-          </Group>
-        </Stack>
-        <Group gap="sm">
-          <CopyLinkButton request={request} />
-          <SendRequestButton request={request} mayEdit={mayEdit} />
-          <CancelRequestButton request={request} mayEdit={mayEdit} />
-        </Group>
-      </Group>
+      <RequestHeading request={request} mayEdit={mayEdit} />
       {request.canEdit === false && <Alert color="gray">{cannotEditHint(request)}</Alert>}
       <Tabs defaultValue="info" keepMounted={false} classNames={scrollingTabs}>
         <Tabs.List>
           <Tabs.Tab value="info">Info</Tabs.Tab>
           {request.requestType === 'Transaction' && (
-            <CountTab value="transactions" label="Transactions" count={request.transactions?.length ?? 0} />
+            <CountTab
+              value="transactions"
+              label="Transactions"
+              count={request.transactions?.length ?? 0}
+            />
           )}
-          <CountTab value="payments" label="Payment transactions" count={request.paymentTransactions?.length ?? 0} />
+          <CountTab
+            value="payments"
+            label="Payment transactions"
+            count={request.paymentTransactions?.length ?? 0}
+          />
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
           <RequestInfoTab request={request} editable={editable} />

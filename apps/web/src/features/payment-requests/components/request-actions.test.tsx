@@ -25,15 +25,20 @@ const request = aPaymentRequest(7, {
 });
 const path = `/payment-requests/${request.id}`;
 const routes = [{ path: '/payment-requests/:id', element: <PaymentRequestPage /> }];
-const render = (user = aUser()) => renderWithProviders(<PaymentRequestPage />, { user, path, routes });
+const render = (user = aUser()) =>
+  renderWithProviders(<PaymentRequestPage />, { user, path, routes });
 const posts = (calls: { method: string; url: string }[]) =>
-  calls.filter((call) => call.method === 'POST').map((call) => new URL(call.url, 'http://x').pathname);
+  calls
+    .filter((call) => call.method === 'POST')
+    .map((call) => new URL(call.url, 'http://x').pathname);
 
-describe('the payment request page’s actions (issue 22 item 7)', () => {
+describe('the payment request page’s actions', () => {
   it('heads the page with the status, the amount as title and the customer and reference beside it', async () => {
     stubFetch({ [`GET /payment-requests/${request.id}`]: { body: request } });
     render();
-    expect(await screen.findByRole('heading', { level: 1, name: '£28,947.00' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: '£28,947.00' }),
+    ).toBeInTheDocument();
     expect(screen.getByTestId('request-subtitle')).toHaveTextContent('Customer 7 · ACC000007');
   });
 
@@ -50,7 +55,10 @@ describe('the payment request page’s actions (issue 22 item 7)', () => {
   it('resends the link once it was mailed, and says to whom', async () => {
     const calls = stubFetch({
       [`GET /payment-requests/${request.id}`]: { body: request },
-      [`POST /payment-requests/${request.id}/send`]: { status: 202, body: { emailAddress: 'alice@acme.test' } },
+      [`POST /payment-requests/${request.id}/send`]: {
+        status: 202,
+        body: { emailAddress: 'alice@acme.test' },
+      },
     });
     render();
     const user = userEvent.setup();
@@ -69,7 +77,8 @@ describe('the payment request page’s actions (issue 22 item 7)', () => {
           type: 'about:blank',
           title: 'Unprocessable Content',
           status: 422,
-          detail: 'The payment request has no billing contact e-mail address: add one to its billing contact, then send it',
+          detail:
+            'The payment request has no billing contact e-mail address: add one to its billing contact, then send it',
         },
       },
     });
@@ -84,7 +93,11 @@ describe('the payment request page’s actions (issue 22 item 7)', () => {
   });
 
   it('disables Send and Cancel on a request that is not Open, but not Copy link', async () => {
-    stubFetch({ [`GET /payment-requests/${request.id}`]: { body: { ...request, requestStatus: 'Cancelled', canEdit: false } } });
+    stubFetch({
+      [`GET /payment-requests/${request.id}`]: {
+        body: { ...request, requestStatus: 'Cancelled', canEdit: false },
+      },
+    });
     render();
     expect(await screen.findByRole('button', { name: 'Resend' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Cancel request' })).toBeDisabled();

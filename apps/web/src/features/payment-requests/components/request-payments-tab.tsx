@@ -11,7 +11,8 @@ import { EmptyState } from '@/ui/empty-state';
 /** spec 2 §2 Payment transactions tab: the payment attempts, newest first (the server's order). */
 export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
   const payments = request.paymentTransactions ?? [];
-  if (payments.length === 0) return <EmptyState message="There have been no payment attempts for this payment request." />;
+  if (payments.length === 0)
+    return <EmptyState message="There have been no payment attempts for this payment request." />;
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table striped>
@@ -30,13 +31,18 @@ export function RequestPaymentsTab({ request }: { request: PaymentRequest }) {
                 <DateTime value={payment.createdOn} />
               </Table.Td>
               <Table.Td>
-                {/* Issue 22 item 7: the payment's reference, which a merchant reads, links to it (not its UUID). */}
+                {/* The payment's reference, which a merchant reads, links to it (not its UUID). */}
                 <Anchor component={Link} to={`/payment-transactions/${payment.id}`}>
                   {payment.ledgerlineReference}
                 </Anchor>
               </Table.Td>
               <Table.Td>
-                <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status as keyof typeof paymentStatusTone] ?? 'neutral'} />
+                <StatusTag
+                  label={spaceWords(payment.status)}
+                  tone={
+                    paymentStatusTone[payment.status as keyof typeof paymentStatusTone] ?? 'neutral'
+                  }
+                />
               </Table.Td>
               <Table.Td ta="right">
                 <Money amount={payment.totalAmount} currency={payment.currency} />

@@ -6,7 +6,7 @@ import { copiedMessage, copyFailedMessage } from '@/ui/copy-button';
 import { failureMessage } from '@/ui/form-errors';
 import { useSendPaymentRequest } from '../api/send-payment-request';
 
-/** Copies the request's payment link (issue 22 items 7 and 10), with the copy toasts of spec 2 §8. */
+/** Copies the request's payment link, with the copy toasts of spec 2 §8. */
 export function CopyLinkButton({ request }: { request: PaymentRequest }) {
   const copy = async () => {
     try {
@@ -25,19 +25,32 @@ export function CopyLinkButton({ request }: { request: PaymentRequest }) {
 }
 
 /**
- * Mails the link to the billing contact (issue 22 item 7): 'Send by e-mail' the first time,
+ * Mails the link to the billing contact: 'Send by e-mail' the first time,
  * 'Resend' once a mail has gone. Needs EditPaymentRequest and an Open request, like the other
  * actions on a request (spec 2 §6: disabled, not hidden); a request without a billing e-mail gets
  * the server's message.
  */
-export function SendRequestButton({ request, mayEdit }: { request: PaymentRequest; mayEdit: boolean }) {
+export function SendRequestButton({
+  request,
+  mayEdit,
+}: {
+  request: PaymentRequest;
+  mayEdit: boolean;
+}) {
   const send = useSendPaymentRequest();
   const sentBefore = (request.mails?.length ?? 0) > 0;
   const onClick = () =>
     send.mutate(request.id, {
-      onSuccess: (answer) => notifications.show({ color: 'green', message: paymentRequestMessages.sent(answer.emailAddress) }),
+      onSuccess: (answer) =>
+        notifications.show({
+          color: 'green',
+          message: paymentRequestMessages.sent(answer.emailAddress),
+        }),
       onError: (error) =>
-        notifications.show({ color: 'red', message: failureMessage('An error occurred while sending the payment request: ', error) }),
+        notifications.show({
+          color: 'red',
+          message: failureMessage('An error occurred while sending the payment request: ', error),
+        }),
     });
   return (
     <Button

@@ -12,7 +12,7 @@ export function cannotEditHint(request: PaymentRequest): string {
 /**
  * An ISO instant as the day a date field holds and the details card shows (yyyy-mm-dd, its UTC
  * day): the site sends a valid-from day as its UTC start and a valid-to day as its UTC end, so
- * 'Valid to 30 June' reads 30 June in every time zone (issue 21 item 16).
+ * 'Valid to 30 June' reads 30 June in every time zone.
  */
 export const dayOfIso = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
 

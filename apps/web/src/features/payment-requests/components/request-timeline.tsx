@@ -17,7 +17,12 @@ interface TimelineEvent {
 /** The request's events, newest first: its creation, each payment attempt and each mail of its link. */
 export function requestEvents(request: PaymentRequest): TimelineEvent[] {
   const events: TimelineEvent[] = [
-    { key: 'created', at: request.createdOn, icon: <IconPlus size={12} />, title: 'Request created' },
+    {
+      key: 'created',
+      at: request.createdOn,
+      icon: <IconPlus size={12} />,
+      title: 'Request created',
+    },
     ...(request.paymentTransactions ?? []).map((payment) => ({
       key: `payment-${payment.id}`,
       at: payment.statusDateTime,
@@ -28,7 +33,8 @@ export function requestEvents(request: PaymentRequest): TimelineEvent[] {
           <Anchor component={Link} to={`/payment-transactions/${payment.id}`}>
             {payment.ledgerlineReference}
           </Anchor>{' '}
-          of <Money amount={payment.totalAmount} currency={payment.currency} />: {spaceWords(payment.status)}
+          of <Money amount={payment.totalAmount} currency={payment.currency} />:{' '}
+          {spaceWords(payment.status)}
         </>
       ),
     })),
@@ -42,7 +48,7 @@ export function requestEvents(request: PaymentRequest): TimelineEvent[] {
   return events.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
 }
 
-/** Issue 22 item 7: what happened to the request, attempts and mails, as one timeline. */
+/** What happened to the request, attempts and mails, as one timeline. */
 export function RequestTimeline({ request }: { request: PaymentRequest }) {
   return (
     <Card withBorder padding="lg">
@@ -51,7 +57,11 @@ export function RequestTimeline({ request }: { request: PaymentRequest }) {
       </Title>
       <Timeline bulletSize={20} lineWidth={2} aria-label="Timeline">
         {requestEvents(request).map((event) => (
-          <Timeline.Item key={event.key} bullet={event.icon} title={<Text size="sm">{event.title}</Text>}>
+          <Timeline.Item
+            key={event.key}
+            bullet={event.icon}
+            title={<Text size="sm">{event.title}</Text>}
+          >
             <Text size="xs" c="dimmed">
               <DateTime value={event.at} />
             </Text>

@@ -12,7 +12,7 @@ export interface ExportRequest {
   paymentProviderId: string | null;
   /** The grid's filter when "include table filters" is ticked. */
   filter: string | null;
-  /** The grid's search box when "include table filters" is ticked (issue 22 item 6). */
+  /** The grid's search box when "include table filters" is ticked. */
   search: string | null;
 }
 

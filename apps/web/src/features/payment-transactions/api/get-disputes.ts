@@ -7,7 +7,7 @@ export const disputeKeys = () => companyQueryKeys('disputes');
 
 const pageResponse = pageOf(paymentDisputeSchema);
 
-/** Issue 19: GET disputes (paged, newest first; filter by stage). */
+/** GET disputes (paged, newest first; filter by stage). */
 export function getDisputes(params: PageQueryParams, signal?: AbortSignal) {
   return companyClient.get('/disputes', { query: { ...params }, schema: pageResponse, signal });
 }
@@ -18,6 +18,9 @@ export const disputesQueryOptions = (params: PageQueryParams) =>
     queryFn: ({ signal }) => getDisputes(params, signal),
   });
 
-export function useDisputes(params: PageQueryParams, options: { placeholderData?: typeof keepPreviousData } = {}) {
+export function useDisputes(
+  params: PageQueryParams,
+  options: { placeholderData?: typeof keepPreviousData } = {},
+) {
   return useQuery({ ...disputesQueryOptions(params), ...options });
 }

@@ -24,7 +24,7 @@ export function getExportProviders(signal?: AbortSignal) {
 export function useExportProviders(enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: companyQueryKeys('providers').list(providersRead),
+      queryKey: [...companyQueryKeys('payment-providers').all(), 'export', providersRead],
       queryFn: ({ signal }) => getExportProviders(signal),
       // The dialog says the list could not be read; exporting every provider still works.
       meta: { inlineErrors: true },

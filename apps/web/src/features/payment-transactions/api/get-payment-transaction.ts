@@ -24,7 +24,7 @@ export const paymentTransactionQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getPaymentTransaction(id, signal),
     // spec 2 §8: the detail page shows its own error state.
     meta: { inlineErrors: true },
-    // A malformed id names no record: the page says so without a call (issue 10 item 10).
+    // A malformed id names no record: the page says so without a call.
     enabled: isRecordId(id),
   });
 

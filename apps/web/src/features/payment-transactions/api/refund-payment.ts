@@ -5,9 +5,11 @@ import { disputeKeys } from './get-disputes';
 import { paymentTransactionKeys } from './get-payment-transactions';
 import { providerEventKeys } from './get-provider-events';
 
-/** Issue 19: POST payment-transactions/{id}/refund — give money back through the payment's provider. */
+/** POST payment-transactions/{id}/refund — give money back through the payment's provider. */
 export function refundPayment(id: string, body: RefundBody) {
-  return companyClient.post(`/payment-transactions/${encodeURIComponent(id)}/refund`, body, { schema: refundResultSchema });
+  return companyClient.post(`/payment-transactions/${encodeURIComponent(id)}/refund`, body, {
+    schema: refundResultSchema,
+  });
 }
 
 export function useRefundPayment(id: string) {

@@ -10,7 +10,7 @@ import { paymentTransactionKeys } from './get-payment-transactions';
 
 const apiPath = (path: string) => path.replace(/^\/api\/v0/, '');
 
-/** Issue 19: GET payment-transactions/reservations — Pending payments, the one lapsing first first. */
+/** GET payment-transactions/reservations — Pending payments, the one lapsing first first. */
 export function getReservations(page: number, pageSize: number, signal?: AbortSignal) {
   return companyClient.get(apiPath(reservationRoutes.list.path), {
     query: { page, pageSize },
@@ -27,7 +27,7 @@ export function useReservations(page: number, pageSize: number) {
   });
 }
 
-/** Issue 19: bulk capture (the whole of each) or cancel; one result per id, in the order sent. */
+/** Bulk capture (the whole of each) or cancel; one result per id, in the order sent. */
 export function useReservationAction(action: 'capture' | 'cancel') {
   const queryClient = useQueryClient();
   return useMutation({

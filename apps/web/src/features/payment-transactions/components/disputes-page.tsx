@@ -96,7 +96,7 @@ function useDisputeColumns() {
 }
 
 /**
- * Issue 19: every dispute and chargeback the providers reported, newest first; the open ones
+ * Every dispute and chargeback the providers reported, newest first; the open ones
  * (Opened, Under review) are those to answer at the provider before their respond-by date.
  */
 export function DisputesPage() {

@@ -29,7 +29,7 @@ function exportRoute(call: { url: string }) {
   return { body: 'PaymentTransactionId\r\n' };
 }
 
-// issue 19 item 9: one day (from = to) is a whole day's export (spec 2 §5).
+// One day (from = to) is a whole day's export (spec 2 §5).
 describe('the export dialog’s dates', () => {
   it('exports one day when from and to are the same day', async () => {
     local.set(
@@ -40,10 +40,9 @@ describe('the export dialog’s dates', () => {
       'GET /providers': { body: { items: [], totalItems: 0 } },
       'GET /payment-transactions/export': exportRoute,
     });
-    renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" />,
-      { user: aUser() },
-    );
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     expect(screen.queryByText('From Date must be less than To Date')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
@@ -61,21 +60,22 @@ describe('the export dialog’s dates', () => {
       JSON.stringify({ fromDate: '2026-03-05', toDate: '2026-03-04' }),
     );
     const calls = stubFetch({ 'GET /providers': { body: { items: [], totalItems: 0 } } });
-    renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" />,
-      { user: aUser() },
-    );
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     expect(screen.getByText('From Date must be less than To Date')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Export' })).toBeDisabled();
     expect(calls.some((call) => call.url.includes('/export'))).toBe(false);
   });
 });
 
-// issue 21 item 17, spec 2 §2 Export dialog: "When table filters are included and the status or type
+// Spec 2 §2 Export dialog: "When table filters are included and the status or type
 // filter is already set, the corresponding select is disabled."
 describe('the export dialog’s status and type selects', () => {
   function exportedFilter(calls: { url: string }[]) {
-    const exportCall = calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!;
+    const exportCall = calls.find((call) =>
+      call.url.startsWith('/api/v0/payment-transactions/export'),
+    )!;
     return new URL(exportCall.url, 'http://x').searchParams.get('filter');
   }
 
@@ -145,10 +145,12 @@ describe('the export dialog’s status and type selects', () => {
   });
 });
 
-// issue 22 item 6: "include table filters" carries the list's search box too.
+// "include table filters" carries the list's search box too.
 describe('the export dialog and the table’s search', () => {
   const exported = (calls: { url: string }[]) => {
-    const exportCall = calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!;
+    const exportCall = calls.find((call) =>
+      call.url.startsWith('/api/v0/payment-transactions/export'),
+    )!;
     return new URL(exportCall.url, 'http://x').searchParams;
   };
 

@@ -55,7 +55,9 @@ const storageKey = (companyId: number) => `ledgerline.payment-transactions.expor
 
 function loadOptions(companyId: number): ExportOptions {
   try {
-    const stored = JSON.parse(local.get(storageKey(companyId)) ?? 'null') as Partial<ExportOptions> | null;
+    const stored = JSON.parse(
+      local.get(storageKey(companyId)) ?? 'null',
+    ) as Partial<ExportOptions> | null;
     return { ...defaults, ...stored };
   } catch {
     return defaults;
@@ -92,28 +94,45 @@ interface ExportDialogProps {
    * its filters are included, the dialog's own control gives way to it (spec 2 §2 Export dialog).
    */
   tableFilters?: Record<string, GridFilter>;
-  /** The grid's search box ('' when none): exported with the table's filters (issue 22 item 6). */
+  /** The grid's search box ('' when none): exported with the table's filters. */
   tableSearch?: string;
 }
 
-export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, tableSearch = '' }: ExportDialogProps) {
+export function ExportDialog({
+  opened,
+  onClose,
+  tableFilter,
+  tableFilters = {},
+  tableSearch = '',
+}: ExportDialogProps) {
   const companyId = useCompanyId();
   const [options, setOptions] = useState(() => loadOptions(companyId));
   const { mutate, isPending } = useExportPaymentTransactions();
   // A typed text that is no day stays in the field with its message (CalendarDateInput) and
   // exports nothing.
-  const notADay = [options.fromDate, options.toDate].some((day) => day !== null && !isCalendarDate(day));
+  const notADay = [options.fromDate, options.toDate].some(
+    (day) => day !== null && !isCalendarDate(day),
+  );
   const datesWrong =
-    !notADay && options.fromDate !== null && options.toDate !== null && options.fromDate > options.toDate;
-  const fromTable = (field: string) => (options.includeTableFilters ? tableSelectValue(tableFilters, field) : null);
+    !notADay &&
+    options.fromDate !== null &&
+    options.toDate !== null &&
+    options.fromDate > options.toDate;
+  const fromTable = (field: string) =>
+    options.includeTableFilters ? tableSelectValue(tableFilters, field) : null;
   const tableStatus = fromTable('status');
   const tableType = fromTable('type');
   const statusesFromTable = fromTable('allocatedStatus') !== null;
   const ownFilterItems: FilterItemInput[] = [
-    ...(options.status && tableStatus === null ? [{ field: 'status', operator: 'eq' as const, value: options.status }] : []),
-    ...(options.type && tableType === null ? [{ field: 'type', operator: 'eq' as const, value: options.type }] : []),
+    ...(options.status && tableStatus === null
+      ? [{ field: 'status', operator: 'eq' as const, value: options.status }]
+      : []),
+    ...(options.type && tableType === null
+      ? [{ field: 'type', operator: 'eq' as const, value: options.type }]
+      : []),
   ];
-  const change = (next: Partial<ExportOptions>) => setOptions((current) => ({ ...current, ...next }));
+  const change = (next: Partial<ExportOptions>) =>
+    setOptions((current) => ({ ...current, ...next }));
 
   function submit() {
     if (datesWrong || notADay) return;
@@ -124,7 +143,9 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
         fromDate: utcMidnight(options.fromDate),
         toDate: utcMidnight(options.toDate),
         paymentProviderId: options.paymentProviderId,
-        excludeAllocatedStatus: statusesFromTable ? [] : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
+        excludeAllocatedStatus: statusesFromTable
+          ? []
+          : allocatedStatuses.filter((status) => !options.allocatedStatuses.includes(status)),
         filter: exportFilter(options.includeTableFilters ? tableFilter : null, ownFilterItems),
         search: options.includeTableFilters && tableSearch.trim() ? tableSearch.trim() : null,
       },
@@ -135,7 +156,11 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
           notifications.show({ color: 'green', message: 'file exported successfully' });
           onClose();
         },
-        onError: (error) => notifications.show({ color: 'red', message: failureMessage('The export failed: ', error) }),
+        onError: (error) =>
+          notifications.show({
+            color: 'red',
+            message: failureMessage('The export failed: ', error),
+          }),
       },
     );
   }
@@ -145,7 +170,10 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
       <Stack>
         <Select
           label="Export type"
-          data={exportTypes.map((value) => ({ value, label: value === 'Allocations' ? 'Allocations' : 'Payments and allocations' }))}
+          data={exportTypes.map((value) => ({
+            value,
+            label: value === 'Allocations' ? 'Allocations' : 'Payments and allocations',
+          }))}
           value={options.exportType}
           onChange={(value) => value && change({ exportType: value as ExportType })}
           allowDeselect={false}
@@ -158,7 +186,12 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
             onChange={(value) => change({ fromDate: value })}
             error={datesWrong ? paymentTransactionMessages.fromBeforeTo : undefined}
           />
-          <CalendarDateInput label="To date" clearable value={options.toDate} onChange={(value) => change({ toDate: value })} />
+          <CalendarDateInput
+            label="To date"
+            clearable
+            value={options.toDate}
+            onChange={(value) => change({ toDate: value })}
+          />
         </SimpleGrid>
         <ExportProviderSelect
           opened={opened}
@@ -170,7 +203,9 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
             label="Status"
             data={enumOptions(paymentTransactionStatuses)}
             value={tableStatus ?? options.status ?? ''}
-            onChange={(value) => change({ status: (value || null) as PaymentTransactionStatus | null })}
+            onChange={(value) =>
+              change({ status: (value || null) as PaymentTransactionStatus | null })
+            }
             disabled={tableStatus !== null}
             description={tableStatus !== null ? 'The table’s status filter applies.' : undefined}
             allowDeselect={false}
@@ -187,13 +222,20 @@ export function ExportDialog({ opened, onClose, tableFilter, tableFilters = {}, 
         </SimpleGrid>
         <Checkbox.Group
           label="Allocated statuses"
-          description={statusesFromTable ? 'The table’s allocated status filter applies.' : undefined}
+          description={
+            statusesFromTable ? 'The table’s allocated status filter applies.' : undefined
+          }
           value={options.allocatedStatuses}
           onChange={(values) => change({ allocatedStatuses: values as AllocatedStatus[] })}
         >
           <SimpleGrid cols={2} mt="xs">
             {allocatedStatuses.map((status) => (
-              <Checkbox key={status} value={status} label={spaceWords(status)} disabled={statusesFromTable} />
+              <Checkbox
+                key={status}
+                value={status}
+                label={spaceWords(status)}
+                disabled={statusesFromTable}
+              />
             ))}
           </SimpleGrid>
         </Checkbox.Group>

@@ -22,17 +22,16 @@ const goCardless = {
   providerName: 'GoCardless',
 };
 
-// issue 10 item 5: spec 2 §2, §3, §7 — the export's payment provider, from the providers list.
+// Spec 2 §2, §3, §7 — the export's payment provider, from the providers list.
 describe('the export dialog’s payment provider', () => {
   it('offers the company’s providers and sends the chosen one', async () => {
     const calls = stubFetch({
       'GET /providers': { body: { items: [stripe, goCardless], totalItems: 2 } },
       'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' },
     });
-    renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" />,
-      { user: aUser() },
-    );
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     const select = screen.getByRole('textbox', { name: 'Payment provider' });
     expect(select).toHaveValue('All providers');
     await userEvent.click(select);
@@ -53,10 +52,9 @@ describe('the export dialog’s payment provider', () => {
     const calls = stubFetch({
       'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' },
     });
-    renderWithProviders(
-      <ExportDialog opened onClose={() => {}} tableFilter="" />,
-      { user: aUser() },
-    );
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     expect(
       await screen.findByText('The payment providers could not be loaded.'),
     ).toBeInTheDocument();

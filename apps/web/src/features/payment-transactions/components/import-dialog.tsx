@@ -1,5 +1,23 @@
-import { allocatedStatuses, importLimits, importTemplate, type ImportResult } from '@ledgerline/contract';
-import { Alert, Anchor, Button, Code, FileInput, Group, List, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import {
+  allocatedStatuses,
+  importLimits,
+  importTemplate,
+  type ImportResult,
+} from '@ledgerline/contract';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  FileInput,
+  Group,
+  List,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -24,7 +42,9 @@ function Count({ label, value }: { label: string; value: number }) {
 const shownRows = 200;
 
 function ImportResultView({ result }: { result: ImportResult }) {
-  const rows = [...result.results].sort((a, b) => (a.resultStatus === 'Ok' ? 1 : 0) - (b.resultStatus === 'Ok' ? 1 : 0)).slice(0, shownRows);
+  const rows = [...result.results]
+    .sort((a, b) => (a.resultStatus === 'Ok' ? 1 : 0) - (b.resultStatus === 'Ok' ? 1 : 0))
+    .slice(0, shownRows);
   return (
     <Stack>
       <SimpleGrid cols={4}>
@@ -49,7 +69,17 @@ function ImportResultView({ result }: { result: ImportResult }) {
               <Table.Tr key={row.line}>
                 <Table.Td>{row.line}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{row.id}</Table.Td>
-                <Table.Td c={row.resultStatus === 'Error' ? 'red' : row.resultStatus === 'Warning' ? 'orange' : undefined}>{row.resultStatus}</Table.Td>
+                <Table.Td
+                  c={
+                    row.resultStatus === 'Error'
+                      ? 'red'
+                      : row.resultStatus === 'Warning'
+                        ? 'orange'
+                        : undefined
+                  }
+                >
+                  {row.resultStatus}
+                </Table.Td>
                 <Table.Td>{row.importStatus}</Table.Td>
                 <Table.Td>{row.message}</Table.Td>
               </Table.Tr>
@@ -59,7 +89,8 @@ function ImportResultView({ result }: { result: ImportResult }) {
       </Table.ScrollContainer>
       {result.results.length > shownRows && (
         <Text size="xs" c="dimmed">
-          The first {shownRows} of {result.results.length.toLocaleString('en-GB')} rows, errors and warnings first.
+          The first {shownRows} of {result.results.length.toLocaleString('en-GB')} rows, errors and
+          warnings first.
         </Text>
       )}
     </Stack>
@@ -67,7 +98,7 @@ function ImportResultView({ result }: { result: ImportResult }) {
 }
 
 /**
- * What the file must hold, in words (issue 22 item 12), with a template to start from: the columns,
+ * What the file must hold, in words, with a template to start from: the columns,
  * the statuses written as the file writes them, and the limits.
  */
 function ImportColumns() {
@@ -148,13 +179,22 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
     mutate(file, {
       onSuccess: (answer) => {
         setResult(answer);
-        notifications.show({ color: 'green', message: `Imported ${answer.importedCount} of ${answer.processedCount} rows` });
+        notifications.show({
+          color: 'green',
+          message: `Imported ${answer.importedCount} of ${answer.processedCount} rows`,
+        });
       },
     });
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Import allocated statuses" size={result ? 'xl' : 'lg'} centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Import allocated statuses"
+      size={result ? 'xl' : 'lg'}
+      centered
+    >
       {result ? (
         <Stack>
           <ImportResultView result={result} />
@@ -165,7 +205,14 @@ export function ImportDialog({ opened, onClose }: { opened: boolean; onClose: ()
       ) : (
         <Stack>
           <ImportColumns />
-          <FileInput label="File" placeholder="Choose a CSV file" accept=".csv,text/csv" value={file} onChange={setFile} clearable />
+          <FileInput
+            label="File"
+            placeholder="Choose a CSV file"
+            accept=".csv,text/csv"
+            value={file}
+            onChange={setFile}
+            clearable
+          />
           {error && <Alert color="red">{failureMessage('The import failed: ', error)}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

@@ -39,23 +39,37 @@ const payment = {
 
 describe('the dashboard payment panels', () => {
   it('lists the latest paid payments as the spec asks for them, each linking to its transaction', async () => {
-    const calls = stubFetch({ 'GET /payment-transactions': { body: { items: [payment], totalItems: 1, totalItemsEstimated: false } } });
+    const calls = stubFetch({
+      'GET /payment-transactions': {
+        body: { items: [payment], totalItems: 1, totalItemsEstimated: false },
+      },
+    });
     renderWithProviders(<SuccessfulPaymentsPanel />, { user: aUser() });
     const link = await screen.findByRole('link', { name: /Acme Trading/ });
     expect(link).toHaveAttribute('href', `/payment-transactions/${payment.id}`);
-    // issue 22 item 13: the currency as the rest of the site writes it, £1,234.50, not GBP 1,234.50.
+    // The currency as the rest of the site writes it, £1,234.50, not GBP 1,234.50.
     expect(link).toHaveTextContent('£1,234.50');
     expect(link).not.toHaveTextContent('GBP');
     expect(link).toHaveTextContent('2026/11/20 10:00:00');
     const query = new URL(calls[0]!.url, 'http://localhost').searchParams;
-    expect(Object.fromEntries(query)).toMatchObject({ page: '1', itemsPerPage: '8', sort: '-StatusDateTime', filter: 'Status eq Paid', expand: 'paymentrequest' });
+    expect(Object.fromEntries(query)).toMatchObject({
+      page: '1',
+      itemsPerPage: '8',
+      sort: '-StatusDateTime',
+      filter: 'Status eq Paid',
+      expand: 'paymentrequest',
+    });
     expect(calls[0]!.headers.get('dataset-id')).toBe('1');
   });
 
   it('says so when there are no payments of either kind', async () => {
     stubFetch({
-      'GET /payment-transactions': { body: { items: [], totalItems: 0, totalItemsEstimated: false } },
-      'GET /payment-transactions/status/all-failures': { body: { items: [], totalItems: 0, totalItemsEstimated: false } },
+      'GET /payment-transactions': {
+        body: { items: [], totalItems: 0, totalItemsEstimated: false },
+      },
+      'GET /payment-transactions/status/all-failures': {
+        body: { items: [], totalItems: 0, totalItemsEstimated: false },
+      },
     });
     renderWithProviders(
       <>

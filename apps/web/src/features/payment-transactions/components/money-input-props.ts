@@ -2,7 +2,7 @@ import { currencyDecimalPlaces } from '@ledgerline/contract';
 import { currencyPrefix } from '@/ui/money-format';
 
 /**
- * A money amount in a dialog's NumberInput written as the page writes money (issue 22 item 8: the
+ * A money amount in a dialog's NumberInput written as the page writes money (the
  * capture dialog showed 28947): the currency's symbol, thousands separated, and the currency's own
  * minor units.
  */

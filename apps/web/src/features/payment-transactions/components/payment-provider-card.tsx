@@ -9,7 +9,7 @@ import { ProviderDataButton } from './provider-data-dialog';
 /**
  * spec 2 §2: the provider card links to the provider configuration. That page needs
  * ConfigurePaymentProvider (spec 3): whoever lacks it would land on /error/403, so they see the
- * configuration's name, kind and status here instead (issue 21 item 18).
+ * configuration's name, kind and status here instead.
  */
 export function PaymentProviderCard({ payment }: { payment: PaymentTransaction }) {
   const mayConfigure = useGrantedByServer('ConfigurePaymentProvider');
@@ -35,7 +35,10 @@ export function PaymentProviderCard({ payment }: { payment: PaymentTransaction }
           <Field label="Provider">{text(payment.paymentProviderName)}</Field>
         )}
         <Field label="Provider reference">{text(payment.paymentProviderReference)}</Field>
-        <ProviderDataButton paymentTransactionId={payment.id} providerName={payment.paymentProviderName} />
+        <ProviderDataButton
+          paymentTransactionId={payment.id}
+          providerName={payment.paymentProviderName}
+        />
       </Stack>
     </Card>
   );
@@ -50,7 +53,9 @@ function ConfigurationFields({ providerId, kind }: { providerId: string; kind: s
     <>
       <Field label="Configuration">{found ? found.name : 'No longer configured'}</Field>
       <Field label="Provider">{text(found?.providerName ?? kind)}</Field>
-      {found && <Field label="Status">{`${found.enabled ? 'Enabled' : 'Disabled'}${found.isTest ? ' (test)' : ''}`}</Field>}
+      {found && (
+        <Field label="Status">{`${found.enabled ? 'Enabled' : 'Disabled'}${found.isTest ? ' (test)' : ''}`}</Field>
+      )}
     </>
   );
 }

@@ -22,7 +22,13 @@ const refund = {
   feeCurrency: 'GBP',
   customerName: 'Alice Smith',
   companyName: 'Acme Ltd',
-  customerDetails: { companyName: 'Acme Ltd', firstNames: 'Alice', surname: 'Smith', emailAddress: 'alice@acme.example', city: 'Leeds' },
+  customerDetails: {
+    companyName: 'Acme Ltd',
+    firstNames: 'Alice',
+    surname: 'Smith',
+    emailAddress: 'alice@acme.example',
+    city: 'Leeds',
+  },
   accountId: null,
   payerId: null,
   paymentRequestId: null,
@@ -34,7 +40,7 @@ const refund = {
 };
 
 describe('the payment transaction page', () => {
-  // Issue 21 items 21, 22: the call names its parts; the page shows the account and the provider
+  // The call names its parts; the page shows the account and the provider
   // configuration as the detail answers them, and the settlement status.
   it('asks for every part, and shows the account, the provider configuration and the settlement status', async () => {
     const providerId = '0199f0aa-0000-7000-8000-0000000000d1';
@@ -47,9 +53,20 @@ describe('the payment transaction page', () => {
           status: 'Processing',
           settlementStatus: 'Scheduled',
           accountId,
-          account: { id: accountId, accountReference: 'ACC000001', name: 'Acme Ltd', currency: 'GBP' },
+          account: {
+            id: accountId,
+            accountReference: 'ACC000001',
+            name: 'Acme Ltd',
+            currency: 'GBP',
+          },
           paymentProviderId: providerId,
-          paymentProvider: { id: providerId, name: 'Direct Debits', providerName: 'GoCardless', isTest: false, enabled: true },
+          paymentProvider: {
+            id: providerId,
+            name: 'Direct Debits',
+            providerName: 'GoCardless',
+            isTest: false,
+            enabled: true,
+          },
           paymentAllocations: [],
           paymentFeeTransactions: [],
         },
@@ -60,11 +77,25 @@ describe('the payment transaction page', () => {
       path: `/payment-transactions/${id}`,
       routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
     });
-    expect(await screen.findByRole('link', { name: 'ACC000001 – Acme Ltd' })).toHaveAttribute('href', `/accounts/${accountId}`);
-    expect(screen.getByRole('link', { name: 'Direct Debits (GoCardless)' })).toHaveAttribute('href', `/settings/payment-providers/${providerId}`);
+    expect(await screen.findByRole('link', { name: 'ACC000001 – Acme Ltd' })).toHaveAttribute(
+      'href',
+      `/accounts/${accountId}`,
+    );
+    expect(screen.getByRole('link', { name: 'Direct Debits (GoCardless)' })).toHaveAttribute(
+      'href',
+      `/settings/payment-providers/${providerId}`,
+    );
     expect(screen.getByText('Settlement status').nextSibling).toHaveTextContent('Scheduled');
-    const detail = new URL(calls.find((call) => call.url.includes(`/payment-transactions/${id}`))!.url, 'http://localhost');
-    for (const flag of ['includeAccount', 'includePaymentRequest', 'includePaymentAllocations', 'includeLatePaymentTransactions']) {
+    const detail = new URL(
+      calls.find((call) => call.url.includes(`/payment-transactions/${id}`))!.url,
+      'http://localhost',
+    );
+    for (const flag of [
+      'includeAccount',
+      'includePaymentRequest',
+      'includePaymentAllocations',
+      'includeLatePaymentTransactions',
+    ]) {
       expect(detail.searchParams.get(flag)).toBe('true');
     }
   });
@@ -77,10 +108,31 @@ describe('the payment transaction page', () => {
           type: 'Payment',
           status: 'Paid',
           paymentAllocations: [
-            { id: '0199f0aa-0000-7000-8000-0000000000a1', createdOn: '2026-11-20T10:00:00.000Z', type: 'Payment', status: 'Allocated', entityType: 'Transaction', transactionId: '0199f0aa-0000-7000-8000-0000000000b1', accountId: null, paymentTransactionId: id, settlementOfferId: null, discountedAmount: 0, allocatedAmount: 99 },
+            {
+              id: '0199f0aa-0000-7000-8000-0000000000a1',
+              createdOn: '2026-11-20T10:00:00.000Z',
+              type: 'Payment',
+              status: 'Allocated',
+              entityType: 'Transaction',
+              transactionId: '0199f0aa-0000-7000-8000-0000000000b1',
+              accountId: null,
+              paymentTransactionId: id,
+              settlementOfferId: null,
+              discountedAmount: 0,
+              allocatedAmount: 99,
+            },
           ],
           paymentFeeTransactions: [
-            { id: '0199f0aa-0000-7000-8000-0000000000c1', createdOn: '2026-11-20T10:00:00.000Z', transactionId: null, paymentTransactionId: id, feeDetails: [{ type: 'FixedSum', currency: 'GBP', amount: 40 }, { type: 'Interest', currency: 'GBP', amount: 2.5 }] },
+            {
+              id: '0199f0aa-0000-7000-8000-0000000000c1',
+              createdOn: '2026-11-20T10:00:00.000Z',
+              transactionId: null,
+              paymentTransactionId: id,
+              feeDetails: [
+                { type: 'FixedSum', currency: 'GBP', amount: 40 },
+                { type: 'Interest', currency: 'GBP', amount: 2.5 },
+              ],
+            },
           ],
         },
       },
@@ -94,13 +146,16 @@ describe('the payment transaction page', () => {
     expect(allocationsTab).toHaveTextContent('1');
     expect(screen.getByRole('tab', { name: /Late payments/ })).toHaveTextContent('2');
     await userEvent.click(allocationsTab);
-    expect(await screen.findByRole('link', { name: 'Transaction' })).toHaveAttribute('href', '/transactions/0199f0aa-0000-7000-8000-0000000000b1');
+    expect(await screen.findByRole('link', { name: 'Transaction' })).toHaveAttribute(
+      'href',
+      '/transactions/0199f0aa-0000-7000-8000-0000000000b1',
+    );
     await userEvent.click(screen.getByRole('tab', { name: /Late payments/ }));
     expect(await screen.findByText('Fixed Sum')).toBeInTheDocument();
     expect(screen.getByText('£40.00')).toBeInTheDocument();
   });
 
-  it('links the account, the request and each allocated invoice by its reference (issue 22 item 8)', async () => {
+  it('links the account, the request and each allocated invoice by its reference', async () => {
     const accountId = '0199f0aa-0000-7000-8000-0000000000d1';
     const requestId = '0199f0aa-0000-7000-8000-0000000000e1';
     stubFetch({
@@ -112,9 +167,29 @@ describe('the payment transaction page', () => {
           accountId,
           account: { id: accountId, accountReference: 'ACC001', name: 'Acme Ltd', currency: 'GBP' },
           paymentRequestId: requestId,
-          paymentRequest: { id: requestId, customerName: 'Acme Ltd', customerReference: 'PO-77', requestStatus: 'Completed', amountToPay: 99, currency: 'GBP' },
+          paymentRequest: {
+            id: requestId,
+            customerName: 'Acme Ltd',
+            customerReference: 'PO-77',
+            requestStatus: 'Completed',
+            amountToPay: 99,
+            currency: 'GBP',
+          },
           paymentAllocations: [
-            { id: '0199f0aa-0000-7000-8000-0000000000a1', createdOn: '2026-11-20T10:00:00.000Z', type: 'Payment', status: 'Allocated', entityType: 'Transaction', transactionId: '0199f0aa-0000-7000-8000-0000000000b1', transactionReference: 'INV00000042', accountId, paymentTransactionId: id, settlementOfferId: null, discountedAmount: 0, allocatedAmount: 99 },
+            {
+              id: '0199f0aa-0000-7000-8000-0000000000a1',
+              createdOn: '2026-11-20T10:00:00.000Z',
+              type: 'Payment',
+              status: 'Allocated',
+              entityType: 'Transaction',
+              transactionId: '0199f0aa-0000-7000-8000-0000000000b1',
+              transactionReference: 'INV00000042',
+              accountId,
+              paymentTransactionId: id,
+              settlementOfferId: null,
+              discountedAmount: 0,
+              allocatedAmount: 99,
+            },
           ],
         },
       },
@@ -124,14 +199,27 @@ describe('the payment transaction page', () => {
       path: `/payment-transactions/${id}`,
       routes: [{ path: '/payment-transactions/:id', element: <PaymentTransactionPage /> }],
     });
-    expect(await screen.findByRole('link', { name: 'ACC001 – Acme Ltd' })).toHaveAttribute('href', `/accounts/${accountId}`);
-    expect(screen.getByRole('link', { name: 'PO-77' })).toHaveAttribute('href', `/payment-requests/${requestId}`);
+    expect(await screen.findByRole('link', { name: 'ACC001 – Acme Ltd' })).toHaveAttribute(
+      'href',
+      `/accounts/${accountId}`,
+    );
+    expect(screen.getByRole('link', { name: 'PO-77' })).toHaveAttribute(
+      'href',
+      `/payment-requests/${requestId}`,
+    );
     await userEvent.click(screen.getByRole('tab', { name: /Payment allocations/ }));
-    expect(await screen.findByRole('link', { name: 'INV00000042' })).toHaveAttribute('href', '/transactions/0199f0aa-0000-7000-8000-0000000000b1');
+    expect(await screen.findByRole('link', { name: 'INV00000042' })).toHaveAttribute(
+      'href',
+      '/transactions/0199f0aa-0000-7000-8000-0000000000b1',
+    );
   });
 
   it('says beside the amount paid that a Pending payment is not captured yet, keeping the spec’s label', async () => {
-    stubFetch({ [`GET /payment-transactions/${id}`]: { body: { ...refund, type: 'Payment', status: 'Pending', totalAmount: 28947 } } });
+    stubFetch({
+      [`GET /payment-transactions/${id}`]: {
+        body: { ...refund, type: 'Payment', status: 'Pending', totalAmount: 28947 },
+      },
+    });
     renderWithProviders(<p>Elsewhere</p>, {
       user: aUser(),
       path: `/payment-transactions/${id}`,
@@ -156,7 +244,12 @@ describe('the payment transaction page', () => {
   });
 
   it('shows the load failure', async () => {
-    stubFetch({ [`GET /payment-transactions/${id}`]: { status: 500, body: { type: 'about:blank', title: 'Internal Server Error', status: 500 } } });
+    stubFetch({
+      [`GET /payment-transactions/${id}`]: {
+        status: 500,
+        body: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+      },
+    });
     renderWithProviders(<p>Elsewhere</p>, {
       user: aUser(),
       path: `/payment-transactions/${id}`,
@@ -166,12 +259,18 @@ describe('the payment transaction page', () => {
   });
 });
 
-// issue 21 item 18, spec 2 §2: "The provider card links to the provider configuration"; that page
+// Spec 2 §2: "The provider card links to the provider configuration"; that page
 // needs ConfigurePaymentProvider, so without it the card shows the configuration instead of a
 // link that would end in /error/403.
 describe('the payment provider card', () => {
   const providerId = '0199f0aa-0000-7000-8000-0000000000d1';
-  const paid = { ...refund, type: 'Payment', status: 'Paid', paymentProviderId: providerId, paymentProviderName: 'Stripe' };
+  const paid = {
+    ...refund,
+    type: 'Payment',
+    status: 'Paid',
+    paymentProviderId: providerId,
+    paymentProviderName: 'Stripe',
+  };
   const configuration = {
     id: providerId,
     providerName: 'Stripe',
@@ -197,7 +296,10 @@ describe('the payment provider card', () => {
   it('links to the configuration for those with ConfigurePaymentProvider', async () => {
     const calls = stubFetch({ [`GET /payment-transactions/${id}`]: { body: paid } });
     renderPage(['ConfigurePaymentProvider']);
-    expect(await screen.findByRole('link', { name: 'Stripe' })).toHaveAttribute('href', `/settings/payment-providers/${providerId}`);
+    expect(await screen.findByRole('link', { name: 'Stripe' })).toHaveAttribute(
+      'href',
+      `/settings/payment-providers/${providerId}`,
+    );
     expect(calls.some((call) => call.url.startsWith('/api/v0/providers'))).toBe(false);
   });
 
@@ -212,7 +314,10 @@ describe('the payment provider card', () => {
     expect(screen.getByText('Disabled')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Stripe' })).not.toBeInTheDocument();
     expect(document.querySelector('a[href^="/settings/payment-providers"]')).toBeNull();
-    const read = new URL(calls.find((call) => call.url.startsWith('/api/v0/providers'))!.url, 'http://x');
+    const read = new URL(
+      calls.find((call) => call.url.startsWith('/api/v0/providers'))!.url,
+      'http://x',
+    );
     expect(read.searchParams.get('filter')).toBe(`id eq ${providerId}`);
   });
 

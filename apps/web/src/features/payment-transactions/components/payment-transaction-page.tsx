@@ -1,4 +1,17 @@
-import { Anchor, Breadcrumbs, Card, Grid, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Breadcrumbs,
+  Card,
+  Grid,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { CustomerDetails, PaymentTransaction } from '@ledgerline/contract';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '@/ui/date-time';
@@ -23,7 +36,16 @@ import { EmptyState } from '@/ui/empty-state';
 
 function PayeeCard({ details }: { details: CustomerDetails | null }) {
   const name = [details?.firstNames, details?.surname].filter(Boolean).join(' ');
-  const address = [details?.address1, details?.address2, details?.address3, details?.address4, details?.city, details?.state, details?.postCode, details?.country]
+  const address = [
+    details?.address1,
+    details?.address2,
+    details?.address3,
+    details?.address4,
+    details?.city,
+    details?.state,
+    details?.postCode,
+    details?.country,
+  ]
     .filter(Boolean)
     .join(', ');
   return (
@@ -50,93 +72,102 @@ function requestLabel(payment: PaymentTransaction): string {
 
 function AllocationsTable({ payment }: { payment: PaymentTransaction }) {
   const allocations = payment.paymentAllocations ?? [];
-  if (allocations.length === 0) return <EmptyState message="This payment has not been allocated." />;
+  if (allocations.length === 0)
+    return <EmptyState message="This payment has not been allocated." />;
   return (
     <WideTable>
-    <Table striped aria-label="Payment allocations">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Created on</Table.Th>
-          <Table.Th>Type</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Applied to</Table.Th>
-          <Table.Th ta="right">Discounted amount</Table.Th>
-          <Table.Th ta="right">Allocated amount</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {allocations.map((allocation) => (
-          <Table.Tr key={allocation.id}>
-            <Table.Td>
-              <DateTime value={allocation.createdOn} />
-            </Table.Td>
-            <Table.Td>{spaceWords(allocation.type)}</Table.Td>
-            <Table.Td>{spaceWords(allocation.status)}</Table.Td>
-            <Table.Td>
-              {allocation.entityType === 'Transaction' && allocation.transactionId ? (
-                // Issue 22 item 8: the invoice by its reference, not a bare 'Transaction'.
-                <Anchor component={Link} to={`/transactions/${allocation.transactionId}`}>
-                  {allocation.transactionReference ?? 'Transaction'}
-                </Anchor>
-              ) : allocation.accountId ? (
-                <Anchor component={Link} to={`/accounts/${allocation.accountId}`}>
-                  {payment.account?.id === allocation.accountId ? `Account ${payment.account.accountReference}` : 'Account'}
-                </Anchor>
-              ) : (
-                spaceWords(allocation.entityType)
-              )}
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money amount={allocation.discountedAmount} currency={payment.currency} />
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money amount={allocation.allocatedAmount} currency={payment.currency} />
-            </Table.Td>
+      <Table striped aria-label="Payment allocations">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Created on</Table.Th>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Applied to</Table.Th>
+            <Table.Th ta="right">Discounted amount</Table.Th>
+            <Table.Th ta="right">Allocated amount</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {allocations.map((allocation) => (
+            <Table.Tr key={allocation.id}>
+              <Table.Td>
+                <DateTime value={allocation.createdOn} />
+              </Table.Td>
+              <Table.Td>{spaceWords(allocation.type)}</Table.Td>
+              <Table.Td>{spaceWords(allocation.status)}</Table.Td>
+              <Table.Td>
+                {allocation.entityType === 'Transaction' && allocation.transactionId ? (
+                  // The invoice by its reference, not a bare 'Transaction'.
+                  <Anchor component={Link} to={`/transactions/${allocation.transactionId}`}>
+                    {allocation.transactionReference ?? 'Transaction'}
+                  </Anchor>
+                ) : allocation.accountId ? (
+                  <Anchor component={Link} to={`/accounts/${allocation.accountId}`}>
+                    {payment.account?.id === allocation.accountId
+                      ? `Account ${payment.account.accountReference}`
+                      : 'Account'}
+                  </Anchor>
+                ) : (
+                  spaceWords(allocation.entityType)
+                )}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money amount={allocation.discountedAmount} currency={payment.currency} />
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money amount={allocation.allocatedAmount} currency={payment.currency} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </WideTable>
   );
 }
 
 function FeeLinesTable({ payment }: { payment: PaymentTransaction }) {
-  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) => fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })));
-  if (lines.length === 0) return <EmptyState message="No late-payment fees were charged with this payment." />;
+  const lines = (payment.paymentFeeTransactions ?? []).flatMap((fee) =>
+    fee.feeDetails.map((detail, index) => ({ key: `${fee.id}-${index}`, fee, detail })),
+  );
+  if (lines.length === 0)
+    return <EmptyState message="No late-payment fees were charged with this payment." />;
   return (
     <WideTable>
-    <Table striped aria-label="Late payment fees">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Created on</Table.Th>
-          <Table.Th>Fee</Table.Th>
-          <Table.Th>Transaction</Table.Th>
-          <Table.Th ta="right">Amount</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {lines.map(({ key, fee, detail }) => (
-          <Table.Tr key={key}>
-            <Table.Td>
-              <DateTime value={fee.createdOn} />
-            </Table.Td>
-            <Table.Td>{detail.type ? spaceWords(detail.type) : '-'}</Table.Td>
-            <Table.Td>
-              {fee.transactionId ? (
-                <Anchor component={Link} to={`/transactions/${fee.transactionId}`}>
-                  Transaction
-                </Anchor>
-              ) : (
-                '-'
-              )}
-            </Table.Td>
-            <Table.Td ta="right">
-              <Money amount={detail.amount ?? null} currency={detail.currency ?? payment.currency} />
-            </Table.Td>
+      <Table striped aria-label="Late payment fees">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Created on</Table.Th>
+            <Table.Th>Fee</Table.Th>
+            <Table.Th>Transaction</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {lines.map(({ key, fee, detail }) => (
+            <Table.Tr key={key}>
+              <Table.Td>
+                <DateTime value={fee.createdOn} />
+              </Table.Td>
+              <Table.Td>{detail.type ? spaceWords(detail.type) : '-'}</Table.Td>
+              <Table.Td>
+                {fee.transactionId ? (
+                  <Anchor component={Link} to={`/transactions/${fee.transactionId}`}>
+                    Transaction
+                  </Anchor>
+                ) : (
+                  '-'
+                )}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Money
+                  amount={detail.amount ?? null}
+                  currency={detail.currency ?? payment.currency}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </WideTable>
   );
 }
@@ -167,7 +198,10 @@ export function PaymentTransactionPage() {
 
   const amountLabel = payment.type === 'Payment' ? 'Amount paid' : 'Amount refunded';
   const allocations = payment.paymentAllocations ?? [];
-  const feeLines = (payment.paymentFeeTransactions ?? []).reduce((n, fee) => n + fee.feeDetails.length, 0);
+  const feeLines = (payment.paymentFeeTransactions ?? []).reduce(
+    (n, fee) => n + fee.feeDetails.length,
+    0,
+  );
   const refunds = payment.refunds ?? [];
   const disputes = payment.disputes ?? [];
   const isPayment = payment.type === 'Payment';
@@ -181,7 +215,9 @@ export function PaymentTransactionPage() {
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start">
         <Group gap="sm" align="baseline">
-          <Title order={1} size="h2">{formatMoney(payment.totalAmount, payment.currency)}</Title>
+          <Title order={1} size="h2">
+            {formatMoney(payment.totalAmount, payment.currency)}
+          </Title>
           <StatusTag label={spaceWords(payment.status)} tone={paymentStatusTone[payment.status]} />
         </Group>
         <Group gap="sm">
@@ -204,7 +240,11 @@ export function PaymentTransactionPage() {
             />
           )}
           {payment.payerQuote && (
-            <CountTab value="payer-quote" label="Offered to the payer" count={payment.payerQuote.invoices.length} />
+            <CountTab
+              value="payer-quote"
+              label="Offered to the payer"
+              count={payment.payerQuote.invoices.length}
+            />
           )}
         </Tabs.List>
         <Tabs.Panel value="info" pt="md">
@@ -214,13 +254,21 @@ export function PaymentTransactionPage() {
                 <Title order={3} size="h5" mb="md">
                   Details
                 </Title>
-                <AllocatedStatusSelect paymentTransactionId={payment.id} value={payment.allocatedStatus} />
+                <AllocatedStatusSelect
+                  paymentTransactionId={payment.id}
+                  value={payment.allocatedStatus}
+                />
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" mt="md">
                   <Field label={amountLabel}>
-                    {/* spec 2's label stays; issue 22 item 8: a Pending payment says so beside its amount. */}
+                    {/* spec 2's label stays; a Pending payment says so beside its amount. */}
                     <Group gap="xs">
                       <Money amount={payment.totalAmount} currency={payment.currency} />
-                      {payment.status === 'Pending' && <StatusTag label="Pending: not captured yet" tone={paymentStatusTone.Pending} />}
+                      {payment.status === 'Pending' && (
+                        <StatusTag
+                          label="Pending: not captured yet"
+                          tone={paymentStatusTone.Pending}
+                        />
+                      )}
                     </Group>
                   </Field>
                   <Field label="Type">{payment.type}</Field>
@@ -232,9 +280,14 @@ export function PaymentTransactionPage() {
                     <DateTime value={payment.createdOn} />
                   </Field>
                   <Field label="Fee">
-                    <Money amount={payment.fee} currency={payment.feeCurrency ?? payment.currency} />
+                    <Money
+                      amount={payment.fee}
+                      currency={payment.feeCurrency ?? payment.currency}
+                    />
                   </Field>
-                  <Field label="Customer">{text(payment.paymentRequest?.customerName ?? payment.customerName)}</Field>
+                  <Field label="Customer">
+                    {text(payment.paymentRequest?.customerName ?? payment.customerName)}
+                  </Field>
                   <Field label="Account">
                     {payment.account ? (
                       <Anchor component={Link} to={`/accounts/${payment.account.id}`}>
@@ -254,7 +307,9 @@ export function PaymentTransactionPage() {
                     )}
                   </Field>
                   <Field label="Settlement status">{payment.settlementStatus ?? '-'}</Field>
-                  <Field label="Payment method">{payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}</Field>
+                  <Field label="Payment method">
+                    {payment.paymentMethodType ? spaceWords(payment.paymentMethodType) : '-'}
+                  </Field>
                   {payment.refundOfId && (
                     <Field label="Refund of">
                       <Anchor component={Link} to={`/payment-transactions/${payment.refundOfId}`}>

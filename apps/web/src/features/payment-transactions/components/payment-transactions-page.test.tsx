@@ -38,14 +38,23 @@ function aPayment(n: number) {
 describe('the payment transactions list', () => {
   it('asks for the newest first and shows the columns of spec 2, the id only when asked', async () => {
     const calls = stubFetch({
-      'GET /payment-transactions': { body: { items: [aPayment(1), aPayment(2)], totalItems: 1_000_000, totalItemsEstimated: true } },
+      'GET /payment-transactions': {
+        body: {
+          items: [aPayment(1), aPayment(2)],
+          totalItems: 1_000_000,
+          totalItemsEstimated: true,
+        },
+      },
     });
     renderWithProviders(<PaymentTransactionsPage />, { user: aUser() });
     expect(await screen.findByText('Customer 1')).toBeInTheDocument();
     const table = screen.getByText('Customer 1').closest('table') as HTMLElement;
     expect(within(table).getByText('Not Authorised')).toBeInTheDocument();
     expect(within(table).getByText('£101.00')).toBeInTheDocument();
-    expect(within(table).getByRole('link', { name: 'View payment LL000000001' })).toHaveAttribute('href', `/payment-transactions/${aPayment(1).id}`);
+    expect(within(table).getByRole('link', { name: 'View payment LL000000001' })).toHaveAttribute(
+      'href',
+      `/payment-transactions/${aPayment(1).id}`,
+    );
     expect(screen.getByText(/of about 1,000,000/)).toBeInTheDocument();
     const query = new URL(calls[0]!.url, 'http://localhost').searchParams;
     expect(query.get('sort')).toBe('-statusDateTime');
@@ -57,22 +66,32 @@ describe('the payment transactions list', () => {
   });
 
   it('says so when there are none', async () => {
-    stubFetch({ 'GET /payment-transactions': { body: { items: [], totalItems: 0, totalItemsEstimated: false } } });
+    stubFetch({
+      'GET /payment-transactions': {
+        body: { items: [], totalItems: 0, totalItemsEstimated: false },
+      },
+    });
     renderWithProviders(<PaymentTransactionsPage />, { user: aUser() });
     expect(await screen.findByText('No payment transactions found')).toBeInTheDocument();
   });
 });
 
-// Issue 22 item 6: a search box and several statuses, answered by the server, kept in the address.
+// A search box and several statuses, answered by the server, kept in the address.
 describe('the payment transactions toolbar', () => {
   const page = { items: [aPayment(1)], totalItems: 1, totalItemsEstimated: false };
   const queryOf = (call: { url: string }) => new URL(call.url, 'http://localhost').searchParams;
 
   it('searches on the server and writes the search into the address', async () => {
     const calls = stubFetch({ 'GET /payment-transactions': { body: page } });
-    const { router } = renderWithProviders(<PaymentTransactionsPage />, { user: aUser(), path: '/payment-transactions' });
+    const { router } = renderWithProviders(<PaymentTransactionsPage />, {
+      user: aUser(),
+      path: '/payment-transactions',
+    });
     await screen.findByText('Customer 1');
-    await userEvent.type(screen.getByRole('searchbox', { name: 'Search payment transactions' }), 'LL0001{Enter}');
+    await userEvent.type(
+      screen.getByRole('searchbox', { name: 'Search payment transactions' }),
+      'LL0001{Enter}',
+    );
     await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('search')).toBe('LL0001'));
     expect(queryOf(calls.at(-1)!).get('page')).toBe('1');
     expect(new URLSearchParams(router.state.location.search).get('search')).toBe('LL0001');
@@ -80,18 +99,27 @@ describe('the payment transactions toolbar', () => {
 
   it('asks for several statuses at once from the multi-select', async () => {
     const calls = stubFetch({ 'GET /payment-transactions': { body: page } });
-    const { router } = renderWithProviders(<PaymentTransactionsPage />, { user: aUser(), path: '/payment-transactions' });
+    const { router } = renderWithProviders(<PaymentTransactionsPage />, {
+      user: aUser(),
+      path: '/payment-transactions',
+    });
     await screen.findByText('Customer 1');
     const statuses = screen.getByRole('textbox', { name: 'Status' });
     await userEvent.click(statuses);
     await userEvent.click(await screen.findByRole('option', { name: 'Failed' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Rejected' }));
-    await vi.waitFor(() => expect(queryOf(calls.at(-1)!).get('filter')).toBe('status eq Failed,status eq Rejected'));
-    expect(new URLSearchParams(router.state.location.search).get('f.status')).toBe('in:Failed,Rejected');
+    await vi.waitFor(() =>
+      expect(queryOf(calls.at(-1)!).get('filter')).toBe('status eq Failed,status eq Rejected'),
+    );
+    expect(new URLSearchParams(router.state.location.search).get('f.status')).toBe(
+      'in:Failed,Rejected',
+    );
   });
 
   it('opens the view the address describes: search, statuses, sort and page', async () => {
-    const calls = stubFetch({ 'GET /payment-transactions': { body: { ...page, totalItems: 100 } } });
+    const calls = stubFetch({
+      'GET /payment-transactions': { body: { ...page, totalItems: 100 } },
+    });
     renderWithProviders(<PaymentTransactionsPage />, {
       user: aUser(),
       path: '/payment-transactions?search=Acme&f.status=in:Failed,Rejected&sort=totalAmount&page=3',
@@ -102,7 +130,8 @@ describe('the payment transactions toolbar', () => {
     expect(query.get('filter')).toBe('status eq Failed,status eq Rejected');
     expect(query.get('sort')).toBe('totalAmount');
     expect(query.get('page')).toBe('3');
-    expect(screen.getByRole('searchbox', { name: 'Search payment transactions' })).toHaveValue('Acme');
+    expect(screen.getByRole('searchbox', { name: 'Search payment transactions' })).toHaveValue(
+      'Acme',
+    );
   });
 });
-

@@ -22,6 +22,46 @@ const statusOptions = paymentTransactionStatuses.map((value) => ({
 }));
 
 /** spec 2 §2 Payment transactions list; default sort statusDateTime descending (§9). */
+/** Reservations, and Export and Import for those who may. */
+function PageActions({
+  canExport,
+  canImport,
+  onOpen,
+}: {
+  canExport: boolean;
+  canImport: boolean;
+  onOpen: (dialog: 'export' | 'import') => void;
+}) {
+  return (
+    <>
+      <Button
+        component={Link}
+        to="/payment-transactions/reservations"
+        variant="default"
+        leftSection={<IconHourglass size={16} />}
+      >
+        Reservations
+      </Button>
+      <Button
+        variant="default"
+        leftSection={<IconDownload size={16} />}
+        disabled={!canExport}
+        onClick={() => onOpen('export')}
+      >
+        Export
+      </Button>
+      <Button
+        variant="default"
+        leftSection={<IconUpload size={16} />}
+        disabled={!canImport}
+        onClick={() => onOpen('import')}
+      >
+        Import
+      </Button>
+    </>
+  );
+}
+
 export function PaymentTransactionsPage() {
   const grid = useGridState({
     name: 'payment transaction',
@@ -43,34 +83,7 @@ export function PaymentTransactionsPage() {
       <PageHeader
         title="Payment Transactions"
         description="Payments and refunds that arrived through your payment providers."
-        actions={
-          <>
-            <Button
-              component={Link}
-              to="/payment-transactions/reservations"
-              variant="default"
-              leftSection={<IconHourglass size={16} />}
-            >
-              Reservations
-            </Button>
-            <Button
-              variant="default"
-              leftSection={<IconDownload size={16} />}
-              disabled={!canExport}
-              onClick={() => setDialog('export')}
-            >
-              Export
-            </Button>
-            <Button
-              variant="default"
-              leftSection={<IconUpload size={16} />}
-              disabled={!canImport}
-              onClick={() => setDialog('import')}
-            >
-              Import
-            </Button>
-          </>
-        }
+        actions={<PageActions canExport={canExport} canImport={canImport} onOpen={setDialog} />}
       />
       <Group justify="space-between" align="flex-end" gap="sm">
         <GridToolbar

@@ -34,18 +34,26 @@ const pending = {
 } as const;
 
 describe('pending payment actions', () => {
-  it('writes the amount to capture as money (issue 22 item 8: not 28947)', async () => {
-    renderWithProviders(<PendingActions payment={{ ...pending, totalAmount: 28947 }} />, { user: aUser() });
+  it('writes the amount to capture as money (not 28947)', async () => {
+    renderWithProviders(<PendingActions payment={{ ...pending, totalAmount: 28947 }} />, {
+      user: aUser(),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Pending payment' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Capture' }));
-    expect(await screen.findByRole('textbox', { name: 'Amount to capture' })).toHaveValue('£28,947.00');
+    expect(await screen.findByRole('textbox', { name: 'Amount to capture' })).toHaveValue(
+      '£28,947.00',
+    );
     expect(screen.getByText('At most £28,947.00')).toBeInTheDocument();
   });
 
   it('captures after a yes, and shows an isError answer as an error', async () => {
     const calls = stubFetch({
       [`POST /payment-transactions/${id}/pending/capture`]: {
-        body: { isError: true, errorMessage: 'The sandbox provider declined the capture.', paymentTransaction: pending },
+        body: {
+          isError: true,
+          errorMessage: 'The sandbox provider declined the capture.',
+          paymentTransaction: pending,
+        },
       },
     });
     renderWithProviders(<PendingActions payment={pending} />, { user: aUser() });
@@ -55,7 +63,9 @@ describe('pending payment actions', () => {
     await userEvent.clear(amount);
     await userEvent.type(amount, '300');
     await userEvent.click(screen.getByRole('button', { name: 'Capture' }));
-    expect(await screen.findByText('Amount to capture cannot be more than the amount authorised.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Amount to capture cannot be more than the amount authorised.'),
+    ).toBeInTheDocument();
     await userEvent.clear(amount);
     await userEvent.type(amount, '120.5');
     await userEvent.type(screen.getByRole('textbox', { name: 'Note' }), 'Part shipped');
@@ -63,19 +73,26 @@ describe('pending payment actions', () => {
     expect(await screen.findByText('Capture £120.50 of this payment?')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Yes' }));
-    expect(await screen.findByText('The sandbox provider declined the capture.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The sandbox provider declined the capture.'),
+    ).toBeInTheDocument();
     expect(calls[0]!.body).toEqual({ amountToCapture: 120.5, note: 'Part shipped' });
   });
 
   it('disables what the user may not do, and shows nothing for a payment that is not pending', async () => {
     stubFetch({});
     const viewer = aUser({ role: 'Viewer', permissions: [] });
-    const { unmount } = renderWithProviders(<PendingActions payment={pending} />, { user: viewer, flags: { PermissionPolicy: true } });
+    const { unmount } = renderWithProviders(<PendingActions payment={pending} />, {
+      user: viewer,
+      flags: { PermissionPolicy: true },
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Pending payment' }));
     expect(await screen.findByRole('menuitem', { name: 'Capture' })).toBeDisabled();
     expect(screen.getByRole('menuitem', { name: 'Cancel' })).toBeDisabled();
     unmount();
-    renderWithProviders(<PendingActions payment={{ ...pending, status: 'Paid' }} />, { user: aUser() });
+    renderWithProviders(<PendingActions payment={{ ...pending, status: 'Paid' }} />, {
+      user: aUser(),
+    });
     expect(screen.queryByRole('button', { name: 'Pending payment' })).not.toBeInTheDocument();
   });
 });
@@ -86,23 +103,56 @@ describe('the provider data dialog', () => {
       [`GET /provider-events/records/${id}`]: {
         body: {
           items: [
-            { id: '0199f0aa-0000-7000-8000-0000000000e1', providerName: 'Sandbox', eventType: 'payment.authorise', recordType: null, recordId: null, status: 'ok', payloadFileName: null, createdOn: '2026-11-20T09:00:00.000Z' },
-            { id: '0199f0aa-0000-7000-8000-0000000000e2', providerName: 'Sandbox', eventType: 'payment.capture', recordType: 'capture', recordId: 'sbx_1', status: 'succeeded', payloadFileName: 'sbx_1.json', createdOn: '2026-11-20T10:00:00.000Z' },
+            {
+              id: '0199f0aa-0000-7000-8000-0000000000e1',
+              providerName: 'Sandbox',
+              eventType: 'payment.authorise',
+              recordType: null,
+              recordId: null,
+              status: 'ok',
+              payloadFileName: null,
+              createdOn: '2026-11-20T09:00:00.000Z',
+            },
+            {
+              id: '0199f0aa-0000-7000-8000-0000000000e2',
+              providerName: 'Sandbox',
+              eventType: 'payment.capture',
+              recordType: 'capture',
+              recordId: 'sbx_1',
+              status: 'succeeded',
+              payloadFileName: 'sbx_1.json',
+              createdOn: '2026-11-20T10:00:00.000Z',
+            },
           ],
         },
       },
-      'GET /provider-events/payloads': (call) => ({ body: `payload of ${new URL(call.url, 'http://x').searchParams.get('id')}` }),
+      'GET /provider-events/payloads': (call) => ({
+        body: `payload of ${new URL(call.url, 'http://x').searchParams.get('id')}`,
+      }),
     });
-    renderWithProviders(<ProviderDataButton paymentTransactionId={id} providerName="Sandbox" />, { user: aUser() });
+    renderWithProviders(<ProviderDataButton paymentTransactionId={id} providerName="Sandbox" />, {
+      user: aUser(),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'View' }));
-    expect(await screen.findByText('payload of 0199f0aa-0000-7000-8000-0000000000e2')).toBeInTheDocument();
+    expect(
+      await screen.findByText('payload of 0199f0aa-0000-7000-8000-0000000000e2'),
+    ).toBeInTheDocument();
     expect(screen.getByText('Sandbox · payment.capture · succeeded')).toBeInTheDocument();
   });
 
   it("says 'Error loading data' when it cannot load", async () => {
-    stubFetch({ [`GET /provider-events/records/${id}`]: { status: 500, body: { type: 'about:blank', title: 'Internal Server Error', status: 500 } } });
-    renderWithProviders(<ProviderDataButton paymentTransactionId={id} providerName="Sandbox" />, { user: aUser() });
+    stubFetch({
+      [`GET /provider-events/records/${id}`]: {
+        status: 500,
+        body: { type: 'about:blank', title: 'Internal Server Error', status: 500 },
+      },
+    });
+    renderWithProviders(<ProviderDataButton paymentTransactionId={id} providerName="Sandbox" />, {
+      user: aUser(),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'View' }));
-    expect(await screen.findByText('Error loading data', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Error loading data', {}, { timeout: 4000 }),
+    ).toBeInTheDocument();
   });
 });

@@ -1,4 +1,9 @@
-import { refundLimits, refundMessages, type PaymentTransaction, type RefundResult } from '@ledgerline/contract';
+import {
+  refundLimits,
+  refundMessages,
+  type PaymentTransaction,
+  type RefundResult,
+} from '@ledgerline/contract';
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -13,7 +18,10 @@ import { useRefundPayment } from '../api/refund-payment';
 /** What the server said: the provider's refusal as an error, else what happened. */
 function announce(result: RefundResult) {
   if (result.isError) {
-    notifications.show({ color: 'red', message: result.errorMessage ?? 'The provider refused the refund.' });
+    notifications.show({
+      color: 'red',
+      message: result.errorMessage ?? 'The provider refused the refund.',
+    });
     return;
   }
   const underWay = result.refund?.status === 'Processing';
@@ -21,6 +29,28 @@ function announce(result: RefundResult) {
     color: 'green',
     message: underWay ? 'Refund requested: the provider is processing it' : 'Payment refunded',
   });
+}
+
+/** The confirmation's question: how much goes back, through which provider, and what follows. */
+function RefundQuestion({
+  payment,
+  amount,
+  whole,
+}: {
+  payment: PaymentTransaction;
+  amount: number;
+  whole: boolean;
+}) {
+  return (
+    <Text size="sm">
+      Give {formatMoney(amount, payment.currency)} back to the payer through{' '}
+      {payment.paymentProviderName ?? 'the provider'}?{' '}
+      {whole
+        ? 'The invoices it paid will owe again.'
+        : 'The invoices it paid will owe that much again.'}{' '}
+      This cannot be undone.
+    </Text>
+  );
 }
 
 function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClose: () => void }) {
@@ -34,18 +64,15 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
     const value = typeof amount === 'number' ? amount : Number.NaN;
     if (Number.isNaN(value)) return setErrors({ amount: refundMessages.amountRequired });
     if (!(value > 0)) return setErrors({ amount: refundMessages.amountPositive });
-    if (value > left) return setErrors({ amount: refundMessages.moreThanLeft(formatMoney(left, payment.currency)) });
+    if (value > left)
+      return setErrors({
+        amount: refundMessages.moreThanLeft(formatMoney(left, payment.currency)),
+      });
     setErrors({});
-    const whole = value === left;
     modals.openConfirmModal({
       title: 'Refund payment',
       centered: true,
-      children: (
-        <Text size="sm">
-          Give {formatMoney(value, payment.currency)} back to the payer through {payment.paymentProviderName ?? 'the provider'}?{' '}
-          {whole ? 'The invoices it paid will owe again.' : 'The invoices it paid will owe that much again.'} This cannot be undone.
-        </Text>
-      ),
+      children: <RefundQuestion payment={payment} amount={value} whole={value === left} />,
       labels: { confirm: 'Yes, refund', cancel: 'No' },
       confirmProps: { color: 'red' },
       onConfirm: () =>
@@ -59,7 +86,10 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
             onError: (error) => {
               const fields = problemFieldErrors(error);
               setErrors(fields);
-              notifications.show({ color: 'red', message: failureMessage('The refund failed: ', error) });
+              notifications.show({
+                color: 'red',
+                message: failureMessage('The refund failed: ', error),
+              });
             },
           },
         ),
@@ -103,7 +133,7 @@ function RefundDialog({ payment, onClose }: { payment: PaymentTransaction; onClo
 }
 
 /**
- * Issue 19: a paid payment (or a Duplicated one) with money left offers a refund, behind the
+ * A paid payment (or a Duplicated one) with money left offers a refund, behind the
  * RefundPayment permission (Administrators).
  */
 export function RefundAction({ payment }: { payment: PaymentTransaction }) {

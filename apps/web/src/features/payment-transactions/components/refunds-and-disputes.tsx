@@ -9,7 +9,7 @@ import { spaceWords } from '@/ui/words';
 import { WideTable } from '@/ui/wide-table';
 import { EmptyState } from '@/ui/empty-state';
 
-/** Issue 19: a dispute's stage as a badge: open ones want attention, a loss is money gone. */
+/** A dispute's stage as a badge: open ones want attention, a loss is money gone. */
 export const disputeStageTone: Record<DisputeStage, StatusTone> = {
   Opened: 'warning',
   UnderReview: 'warning',
@@ -17,85 +17,91 @@ export const disputeStageTone: Record<DisputeStage, StatusTone> = {
   Lost: 'danger',
 };
 
-/** Issue 19: the Refund transactions of a payment, newest first. */
+/** The Refund transactions of a payment, newest first. */
 export function RefundsTable({ payment }: { payment: PaymentTransaction }) {
   const refunds = payment.refunds ?? [];
-  if (refunds.length === 0) return <EmptyState message="No money of this payment has been refunded." />;
+  if (refunds.length === 0)
+    return <EmptyState message="No money of this payment has been refunded." />;
   return (
     <WideTable>
-    <Table striped aria-label="Refunds">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Created on</Table.Th>
-          <Table.Th>Reference</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th>Reason</Table.Th>
-          <Table.Th ta="right">Amount refunded</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {refunds.map((refund) => (
-          <Table.Tr key={refund.id}>
-            <Table.Td>
-              <DateTime value={refund.createdOn} />
-            </Table.Td>
-            <Table.Td>
-              <Anchor component={Link} to={`/payment-transactions/${refund.id}`}>
-                {refund.ledgerlineReference}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>
-              <StatusBadge status={refund.status} tones={paymentStatusTone} />
-            </Table.Td>
-            <Table.Td>{refund.refundReason ?? '-'}</Table.Td>
-            <Table.Td ta="right">
-              <Money amount={refund.totalAmount} currency={refund.currency} />
-            </Table.Td>
+      <Table striped aria-label="Refunds">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Created on</Table.Th>
+            <Table.Th>Reference</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Reason</Table.Th>
+            <Table.Th ta="right">Amount refunded</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {refunds.map((refund) => (
+            <Table.Tr key={refund.id}>
+              <Table.Td>
+                <DateTime value={refund.createdOn} />
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/payment-transactions/${refund.id}`}>
+                  {refund.ledgerlineReference}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={refund.status} tones={paymentStatusTone} />
+              </Table.Td>
+              <Table.Td>{refund.refundReason ?? '-'}</Table.Td>
+              <Table.Td ta="right">
+                <Money amount={refund.totalAmount} currency={refund.currency} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </WideTable>
   );
 }
 
-/** Issue 19: a payment's disputes and chargebacks, newest first, as its provider reported them. */
+/** A payment's disputes and chargebacks, newest first, as its provider reported them. */
 export function DisputesTable({ disputes }: { disputes: readonly PaymentDispute[] }) {
-  if (disputes.length === 0) return <EmptyState message="No dispute or chargeback has been reported for this payment." />;
+  if (disputes.length === 0)
+    return <EmptyState message="No dispute or chargeback has been reported for this payment." />;
   return (
     <WideTable>
-    <Table striped aria-label="Disputes">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Opened on</Table.Th>
-          <Table.Th>Stage</Table.Th>
-          <Table.Th>Reason</Table.Th>
-          <Table.Th>Respond by</Table.Th>
-          <Table.Th>Closed on</Table.Th>
-          <Table.Th>Provider reference</Table.Th>
-          <Table.Th ta="right">Amount</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {disputes.map((dispute) => (
-          <Table.Tr key={dispute.id}>
-            <Table.Td>
-              <DateTime value={dispute.openedOn} />
-            </Table.Td>
-            <Table.Td>
-              <StatusBadge status={dispute.stage} tones={disputeStageTone} />
-            </Table.Td>
-            <Table.Td>{dispute.reason ? spaceWords(dispute.reason.replace(/_/g, ' ')) : '-'}</Table.Td>
-            <Table.Td>{dispute.respondBy ? <DateTime value={dispute.respondBy} /> : '-'}</Table.Td>
-            <Table.Td>{dispute.closedOn ? <DateTime value={dispute.closedOn} /> : '-'}</Table.Td>
-            <Table.Td style={{ overflowWrap: 'anywhere' }}>{dispute.disputeReference}</Table.Td>
-            <Table.Td ta="right">
-              <Money amount={dispute.amount} currency={dispute.currency} />
-            </Table.Td>
+      <Table striped aria-label="Disputes">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Opened on</Table.Th>
+            <Table.Th>Stage</Table.Th>
+            <Table.Th>Reason</Table.Th>
+            <Table.Th>Respond by</Table.Th>
+            <Table.Th>Closed on</Table.Th>
+            <Table.Th>Provider reference</Table.Th>
+            <Table.Th ta="right">Amount</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {disputes.map((dispute) => (
+            <Table.Tr key={dispute.id}>
+              <Table.Td>
+                <DateTime value={dispute.openedOn} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={dispute.stage} tones={disputeStageTone} />
+              </Table.Td>
+              <Table.Td>
+                {dispute.reason ? spaceWords(dispute.reason.replace(/_/g, ' ')) : '-'}
+              </Table.Td>
+              <Table.Td>
+                {dispute.respondBy ? <DateTime value={dispute.respondBy} /> : '-'}
+              </Table.Td>
+              <Table.Td>{dispute.closedOn ? <DateTime value={dispute.closedOn} /> : '-'}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{dispute.disputeReference}</Table.Td>
+              <Table.Td ta="right">
+                <Money amount={dispute.amount} currency={dispute.currency} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
     </WideTable>
   );
 }

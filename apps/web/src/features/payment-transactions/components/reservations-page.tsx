@@ -1,5 +1,17 @@
 import type { Reservation, ReservationActionResult } from '@ledgerline/contract';
-import { Alert, Anchor, Button, Checkbox, Group, List, Skeleton, Stack, Table, Text, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  List,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+} from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -23,18 +35,20 @@ function lapses(expiresOn: string | null, now: number) {
   if (!expiresOn) return { text: 'No end known', urgent: false };
   const left = new Date(expiresOn).getTime() - now;
   if (left <= 0) return { text: 'Lapsed: being cancelled', urgent: true };
-  if (left < 48 * hour) return { text: `Ends in ${Math.max(1, Math.round(left / hour))} h`, urgent: true };
+  if (left < 48 * hour)
+    return { text: `Ends in ${Math.max(1, Math.round(left / hour))} h`, urgent: true };
   return { text: `Ends in ${Math.round(left / (24 * hour))} days`, urgent: false };
 }
 
 function total(rows: readonly Reservation[]) {
   const byCurrency = new Map<string, number>();
-  for (const row of rows) byCurrency.set(row.currency, (byCurrency.get(row.currency) ?? 0) + row.totalAmount);
+  for (const row of rows)
+    byCurrency.set(row.currency, (byCurrency.get(row.currency) ?? 0) + row.totalAmount);
   return [...byCurrency].map(([currency, amount]) => formatMoney(amount, currency)).join(' + ');
 }
 
 /**
- * Issue 19: the reservations queue — money authorised but not yet taken, the one whose
+ * The reservations queue — money authorised but not yet taken, the one whose
  * authorisation lapses first at the top, with bulk capture (the whole of each) and bulk cancel.
  * A part capture stays on the payment's own page.
  */
@@ -91,9 +105,13 @@ export function ReservationsPage() {
                   message: `${done} ${done === 1 ? 'reservation' : 'reservations'} ${action === 'capture' ? 'captured' : 'cancelled'}`,
                 });
               if (failed.length > 0)
-                notifications.show({ color: 'red', message: `${failed.length} could not be ${action === 'capture' ? 'captured' : 'cancelled'}: see why below.` });
+                notifications.show({
+                  color: 'red',
+                  message: `${failed.length} could not be ${action === 'capture' ? 'captured' : 'cancelled'}: see why below.`,
+                });
             },
-            onError: (error) => notifications.show({ color: 'red', message: failureMessage('', error) }),
+            onError: (error) =>
+              notifications.show({ color: 'red', message: failureMessage('', error) }),
           },
         ),
     });
@@ -108,11 +126,17 @@ export function ReservationsPage() {
         description="Payments authorised but not yet taken. Capture them before their authorisation ends, or cancel them so the invoices can be paid again."
       />
       {refused.length > 0 && (
-        <Alert color="red" title="Some reservations were not changed" withCloseButton onClose={() => setRefused([])}>
+        <Alert
+          color="red"
+          title="Some reservations were not changed"
+          withCloseButton
+          onClose={() => setRefused([])}
+        >
           <List size="sm">
             {refused.map((result) => (
               <List.Item key={result.id}>
-                {rows.find((row) => row.id === result.id)?.ledgerlineReference ?? result.id}: {result.errorMessage}
+                {rows.find((row) => row.id === result.id)?.ledgerlineReference ?? result.id}:{' '}
+                {result.errorMessage}
               </List.Item>
             ))}
           </List>
@@ -129,10 +153,20 @@ export function ReservationsPage() {
           minRows={1}
           style={{ flex: 1, minWidth: 240 }}
         />
-        <Button disabled={!canCapture || chosen.length === 0} loading={capture.isPending} onClick={() => run('capture')}>
+        <Button
+          disabled={!canCapture || chosen.length === 0}
+          loading={capture.isPending}
+          onClick={() => run('capture')}
+        >
           Capture selected
         </Button>
-        <Button color="red" variant="light" disabled={!canCancel || chosen.length === 0} loading={cancel.isPending} onClick={() => run('cancel')}>
+        <Button
+          color="red"
+          variant="light"
+          disabled={!canCancel || chosen.length === 0}
+          loading={cancel.isPending}
+          onClick={() => run('cancel')}
+        >
           Cancel selected
         </Button>
       </Group>
@@ -148,7 +182,11 @@ export function ReservationsPage() {
         <EmptyState message="No payment is reserved: nothing waits to be captured." />
       ) : (
         <Table.ScrollContainer minWidth={640}>
-          <Table striped aria-label="Reservations" aria-busy={busy || reservations.isPlaceholderData}>
+          <Table
+            striped
+            aria-label="Reservations"
+            aria-busy={busy || reservations.isPlaceholderData}
+          >
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>
@@ -156,7 +194,9 @@ export function ReservationsPage() {
                     aria-label="Select every reservation on this page"
                     checked={allOnPage}
                     indeterminate={!allOnPage && chosen.length > 0}
-                    onChange={(event) => rows.forEach((row) => toggle(row.id, event.currentTarget.checked))}
+                    onChange={(event) =>
+                      rows.forEach((row) => toggle(row.id, event.currentTarget.checked))
+                    }
                   />
                 </Table.Th>
                 <Table.Th>Authorisation ends</Table.Th>
@@ -179,7 +219,11 @@ export function ReservationsPage() {
                       />
                     </Table.Td>
                     <Table.Td>
-                      <Text size="sm" fw={ends.urgent ? 700 : undefined} c={ends.urgent ? 'red.8' : undefined}>
+                      <Text
+                        size="sm"
+                        fw={ends.urgent ? 700 : undefined}
+                        c={ends.urgent ? 'red.8' : undefined}
+                      >
                         {ends.text}
                       </Text>
                       {row.expiresOn && (
@@ -193,7 +237,9 @@ export function ReservationsPage() {
                         {row.ledgerlineReference}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td>{row.paymentRequest?.customerName ?? row.customerName ?? '-'}</Table.Td>
+                    <Table.Td>
+                      {row.paymentRequest?.customerName ?? row.customerName ?? '-'}
+                    </Table.Td>
                     <Table.Td>{row.paymentProviderName ?? '-'}</Table.Td>
                     <Table.Td ta="right">
                       <Money amount={row.totalAmount} currency={row.currency} />

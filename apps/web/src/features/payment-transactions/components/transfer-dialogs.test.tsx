@@ -15,12 +15,16 @@ beforeAll(() => {
 
 describe('the export dialog', () => {
   it('starts from the spec’s defaults, sends the unticked statuses and the table filter, and remembers the options', async () => {
-    const calls = stubFetch({ 'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' } });
+    const calls = stubFetch({
+      'GET /payment-transactions/export': { body: 'PaymentTransactionId\r\n' },
+    });
     const { unmount } = renderWithProviders(
       <ExportDialog opened onClose={() => {}} tableFilter="status eq Paid" />,
       { user: aUser() },
     );
-    expect(screen.getByRole('textbox', { name: 'Export type' })).toHaveValue('Payments and allocations');
+    expect(screen.getByRole('textbox', { name: 'Export type' })).toHaveValue(
+      'Payments and allocations',
+    );
     expect(screen.getByRole('checkbox', { name: 'Waiting To Be Allocated' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Error' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Auto Allocated' })).not.toBeChecked();
@@ -29,21 +33,33 @@ describe('the export dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     expect(await screen.findByText('file exported successfully')).toBeInTheDocument();
     // The dialog also reads the providers list; the export is the call to /export.
-    const exportCall = calls.find((call) => call.url.startsWith('/api/v0/payment-transactions/export'))!;
+    const exportCall = calls.find((call) =>
+      call.url.startsWith('/api/v0/payment-transactions/export'),
+    )!;
     const query = new URL(exportCall.url, 'http://localhost').searchParams;
     expect(query.get('exportType')).toBe('PaymentsAndAllocations');
     expect(query.get('excludeAllocatedStatus')).toBe('Unallocated,ManuallyAllocated,NotApplicable');
     expect(query.get('filter')).toBe('status eq Paid');
     expect(exportCall.headers.get('dataset-id')).toBe('1');
     unmount();
-    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, { user: aUser() });
+    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="" />, {
+      user: aUser(),
+    });
     expect(screen.getByRole('checkbox', { name: 'Auto Allocated' })).toBeChecked();
   });
 
   it('gives way to the table’s allocated status filter when it is included', async () => {
     stubFetch({});
     window.localStorage.clear();
-    renderWithProviders(<ExportDialog opened onClose={() => {}} tableFilter="allocatedStatus eq Error" tableFilters={{ allocatedStatus: { type: 'select', value: 'Error' } }} />, { user: aUser() });
+    renderWithProviders(
+      <ExportDialog
+        opened
+        onClose={() => {}}
+        tableFilter="allocatedStatus eq Error"
+        tableFilters={{ allocatedStatus: { type: 'select', value: 'Error' } }}
+      />,
+      { user: aUser() },
+    );
     await userEvent.click(screen.getByRole('checkbox', { name: "Include the table's filters" }));
     expect(screen.getByRole('checkbox', { name: 'Error' })).toBeDisabled();
     expect(screen.getByText('The table’s allocated status filter applies.')).toBeInTheDocument();
@@ -60,14 +76,30 @@ describe('the import dialog', () => {
           notImportedCount: 1,
           duplicatedCount: 0,
           results: [
-            { id: 'a', line: 2, resultStatus: 'Ok', importStatus: 'Imported', allocatedStatus: 'Error', message: 'Allocated status changed from Unallocated to Error.' },
-            { id: 'nope', line: 3, resultStatus: 'Error', importStatus: 'NotImported', allocatedStatus: 'Error', message: "'nope' is not a payment transaction id." },
+            {
+              id: 'a',
+              line: 2,
+              resultStatus: 'Ok',
+              importStatus: 'Imported',
+              allocatedStatus: 'Error',
+              message: 'Allocated status changed from Unallocated to Error.',
+            },
+            {
+              id: 'nope',
+              line: 3,
+              resultStatus: 'Error',
+              importStatus: 'NotImported',
+              allocatedStatus: 'Error',
+              message: "'nope' is not a payment transaction id.",
+            },
           ],
         },
       },
     });
     renderWithProviders(<ImportDialog opened onClose={() => {}} />, { user: aUser() });
-    const file = new File(['PaymentTransactionId,AllocatedStatus\r\n'], 'statuses.csv', { type: 'text/csv' });
+    const file = new File(['PaymentTransactionId,AllocatedStatus\r\n'], 'statuses.csv', {
+      type: 'text/csv',
+    });
     // Mantine's FileInput labels a button and keeps the file input beside it.
     await userEvent.upload(document.querySelector('input[type="file"]') as HTMLInputElement, file);
     expect(screen.getByRole('button', { name: 'File' })).toHaveTextContent('statuses.csv');
@@ -80,13 +112,14 @@ describe('the import dialog', () => {
     expect(calls[0]!.headers.get('dataset-id')).toBe('1');
   });
 
-  // issue 22 item 12: the dialog says what the file holds and offers a template to start from.
+  // The dialog says what the file holds and offers a template to start from.
   it('explains the columns and offers a CSV template the import reads', async () => {
     renderWithProviders(<ImportDialog opened onClose={() => {}} />, { user: aUser() });
     const columns = await screen.findByRole('table', { name: 'Import file columns' });
     expect(within(columns).getByText('PaymentTransactionId')).toBeInTheDocument();
     expect(within(columns).getByText('AllocatedStatus')).toBeInTheDocument();
-    for (const status of allocatedStatuses) expect(within(columns).getByText(status)).toBeInTheDocument();
+    for (const status of allocatedStatuses)
+      expect(within(columns).getByText(status)).toBeInTheDocument();
     expect(within(columns).getByText('(waiting to be allocated)')).toBeInTheDocument();
 
     const template = screen.getByRole('link', { name: 'Download the CSV template' });

@@ -1,5 +1,5 @@
 import { companyQueryKeys } from '@/lib/query-keys';
 
-/** Issue 23: the reminder schedules and previews of the current company. */
+/** The reminder schedules and previews of the current company. */
 export const reminderScheduleKeys = () => companyQueryKeys('reminder-schedules');
 export const reminderPreviewKeys = () => companyQueryKeys('reminder-preview');

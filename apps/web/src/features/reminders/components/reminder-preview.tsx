@@ -13,7 +13,7 @@ import { WideTable } from '@/ui/wide-table';
 import { useReminderPreview } from '../api/get-reminder-preview';
 import { useRunReminders } from '../api/run-reminders';
 
-/** Issue 23: what the reminder run of a day sends (tomorrow by default), with Send now per account. */
+/** What the reminder run of a day sends (tomorrow by default), with Send now per account. */
 export function ReminderPreview() {
   const [day, setDay] = useState<string | null>(null);
   const chosen = day && isCalendarDate(day) ? day : null;
@@ -37,7 +37,10 @@ export function ReminderPreview() {
                   : 'Customer notifications are switched off for this tenant',
           }),
         onError: (error) =>
-          notifications.show({ color: 'red', message: failureMessage('The reminder could not be sent', error) }),
+          notifications.show({
+            color: 'red',
+            message: failureMessage('The reminder could not be sent', error),
+          }),
       },
     );
 
@@ -65,12 +68,16 @@ export function ReminderPreview() {
       ) : (
         <>
           {!data.customerNotificationsAllowed ? (
-            <Alert color="yellow">Customer notifications are switched off for this tenant: no reminder goes out.</Alert>
+            <Alert color="yellow">
+              Customer notifications are switched off for this tenant: no reminder goes out.
+            </Alert>
           ) : null}
           <Text size="sm" c="dimmed">
-            {data.totalItems === 1 ? '1 account gets a reminder' : `${data.totalItems} accounts get a reminder`} on {formatDate(data.date)}.
-            {' '}Held back: {data.skipped.disputed} with a disputed amount, {data.skipped.paused} paused,{' '}
-            {data.skipped.noEmailAddress} without an e-mail address.
+            {data.totalItems === 1
+              ? '1 account gets a reminder'
+              : `${data.totalItems} accounts get a reminder`}{' '}
+            on {formatDate(data.date)}. Held back: {data.skipped.disputed} with a disputed amount,{' '}
+            {data.skipped.paused} paused, {data.skipped.noEmailAddress} without an e-mail address.
           </Text>
           {data.items.length > 0 ? (
             <WideTable>
@@ -95,11 +102,17 @@ export function ReminderPreview() {
                       </Table.Td>
                       <Table.Td>{item.emailAddress}</Table.Td>
                       <Table.Td>{item.subject}</Table.Td>
-                      <Table.Td>{item.invoices.map((invoice) => invoice.transactionReference).join(', ')}</Table.Td>
+                      <Table.Td>
+                        {item.invoices.map((invoice) => invoice.transactionReference).join(', ')}
+                      </Table.Td>
                       <Table.Td>
                         <Stack gap={0}>
                           {item.totals.map((total) => (
-                            <Money key={total.currency} amount={total.totalOwed} currency={total.currency} />
+                            <Money
+                              key={total.currency}
+                              amount={total.totalOwed}
+                              currency={total.currency}
+                            />
                           ))}
                         </Stack>
                       </Table.Td>

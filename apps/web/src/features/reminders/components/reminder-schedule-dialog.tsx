@@ -35,7 +35,7 @@ const newStep = (days: number): StepValues => ({
 
 const placeholderHelp = reminderPlaceholders.map((name) => `{${name}}`).join(' ');
 
-/** Issue 23: create or edit a reminder schedule, its steps and their templates. */
+/** Create or edit a reminder schedule, its steps and their templates. */
 export function ReminderScheduleDialog({
   schedule,
   opened,
@@ -81,14 +81,20 @@ export function ReminderScheduleDialog({
       { id: schedule?.id ?? null, body },
       {
         onSuccess: () => {
-          notifications.show({ color: 'green', message: schedule ? 'Reminder schedule saved' : 'Reminder schedule created' });
+          notifications.show({
+            color: 'green',
+            message: schedule ? 'Reminder schedule saved' : 'Reminder schedule created',
+          });
           onClose();
         },
         onError: (error) => {
           const fields = problemFieldErrors(error, { fields: body });
           setErrors(fields);
           if (Object.keys(fields).length === 0)
-            notifications.show({ color: 'red', message: failureMessage('The reminder schedule could not be saved', error) });
+            notifications.show({
+              color: 'red',
+              message: failureMessage('The reminder schedule could not be saved', error),
+            });
         },
       },
     );
@@ -103,13 +109,30 @@ export function ReminderScheduleDialog({
       closeButtonProps={{ 'aria-label': 'Close dialog' }}
     >
       <Stack gap="md">
-        <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={reminderLimits.name.max} />
+        <TextInput
+          label="Name"
+          required
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          maxLength={reminderLimits.name.max}
+        />
         <Text size="sm" c="dimmed">
-          Each step falls a number of days before (negative) or after (positive) an invoice&apos;s due date. Placeholders: {placeholderHelp}
+          Each step falls a number of days before (negative) or after (positive) an invoice&apos;s
+          due date. Placeholders: {placeholderHelp}
         </Text>
-        {errors.steps ? <Text c="red" size="sm">{errors.steps}</Text> : null}
+        {errors.steps ? (
+          <Text c="red" size="sm">
+            {errors.steps}
+          </Text>
+        ) : null}
         {steps.map((step, index) => (
-          <Card key={step.id ?? `new-${index}`} withBorder padding="sm" aria-label={`Step ${index + 1}`}>
+          <Card
+            key={step.id ?? `new-${index}`}
+            withBorder
+            padding="sm"
+            aria-label={`Step ${index + 1}`}
+          >
             <Stack gap="xs">
               <Group align="flex-end">
                 <NumberInput
@@ -122,12 +145,29 @@ export function ReminderScheduleDialog({
                   error={errors[`steps.${index}.days`]}
                   w={260}
                 />
-                <Button variant="subtle" color="red" onClick={() => setSteps((current) => current.filter((_, i) => i !== index))} disabled={steps.length === 1}>
+                <Button
+                  variant="subtle"
+                  color="red"
+                  onClick={() => setSteps((current) => current.filter((_, i) => i !== index))}
+                  disabled={steps.length === 1}
+                >
                   Remove step {index + 1}
                 </Button>
               </Group>
-              <TextInput label={`Step ${index + 1} subject`} value={step.subject} onChange={(e) => setStep(index, { subject: e.currentTarget.value })} error={errors[`steps.${index}.subject`]} />
-              <Textarea label={`Step ${index + 1} body`} autosize minRows={4} value={step.body} onChange={(e) => setStep(index, { body: e.currentTarget.value })} error={errors[`steps.${index}.body`]} />
+              <TextInput
+                label={`Step ${index + 1} subject`}
+                value={step.subject}
+                onChange={(e) => setStep(index, { subject: e.currentTarget.value })}
+                error={errors[`steps.${index}.subject`]}
+              />
+              <Textarea
+                label={`Step ${index + 1} body`}
+                autosize
+                minRows={4}
+                value={step.body}
+                onChange={(e) => setStep(index, { body: e.currentTarget.value })}
+                error={errors[`steps.${index}.body`]}
+              />
             </Stack>
           </Card>
         ))}
@@ -135,13 +175,22 @@ export function ReminderScheduleDialog({
           <Button
             variant="light"
             disabled={steps.length >= reminderLimits.steps.max}
-            onClick={() => setSteps((current) => [...current, newStep(Math.max(0, ...current.map((s) => Number(s.days) || 0)) + 7)])}
+            onClick={() =>
+              setSteps((current) => [
+                ...current,
+                newStep(Math.max(0, ...current.map((s) => Number(s.days) || 0)) + 7),
+              ])
+            }
           >
             Add step
           </Button>
           <Group>
-            <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button onClick={submit} loading={save.isPending}>Save</Button>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={submit} loading={save.isPending}>
+              Save
+            </Button>
           </Group>
         </Group>
       </Stack>

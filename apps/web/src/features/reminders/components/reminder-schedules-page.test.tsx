@@ -13,8 +13,18 @@ const schedule = {
   id: scheduleId,
   name: 'Standard dunning',
   steps: [
-    { id: '0199f0aa-0000-7000-8000-0000000000e1', days: -3, subject: 'Soon', body: '{invoiceTable}' },
-    { id: '0199f0aa-0000-7000-8000-0000000000e2', days: 7, subject: 'Late', body: '{invoiceTable}' },
+    {
+      id: '0199f0aa-0000-7000-8000-0000000000e1',
+      days: -3,
+      subject: 'Soon',
+      body: '{invoiceTable}',
+    },
+    {
+      id: '0199f0aa-0000-7000-8000-0000000000e2',
+      days: 7,
+      subject: 'Late',
+      body: '{invoiceTable}',
+    },
   ],
   isDefault: true,
   createdOn: '2026-11-01T10:00:00.000Z',
@@ -67,11 +77,19 @@ const routes = {
   'GET /reminders/preview': { body: preview },
 };
 
-describe('reminder schedules (issue 23)', () => {
+describe('reminder schedules', () => {
   it('lists the schedules with their steps and the default, and what goes out tomorrow', async () => {
     const calls = stubFetch({
       ...routes,
-      'POST /reminders/run': { body: { date: '2026-11-27', customerNotificationsAllowed: true, reminders: 1, invoices: 1, reminderIds: [] } },
+      'POST /reminders/run': {
+        body: {
+          date: '2026-11-27',
+          customerNotificationsAllowed: true,
+          reminders: 1,
+          invoices: 1,
+          reminderIds: [],
+        },
+      },
     });
     renderWithProviders(<ReminderSchedulesPage />, { user: aUser() });
     const table = await screen.findByRole('table', { name: 'Reminder schedules' });
@@ -83,11 +101,17 @@ describe('reminder schedules (issue 23)', () => {
     expect(screen.getByText(/2 with a disputed amount, 1 paused/)).toBeInTheDocument();
     await userEvent.click(within(toSend).getByRole('button', { name: 'Send now' }));
     await screen.findByText('Reminder sent to Alpha Trading');
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ accountId, date: '2026-11-27' });
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      accountId,
+      date: '2026-11-27',
+    });
   }, 20_000);
 
   it('checks a new schedule before saving it and posts its steps', async () => {
-    const calls = stubFetch({ ...routes, 'POST /reminder-schedules': { status: 201, body: schedule } });
+    const calls = stubFetch({
+      ...routes,
+      'POST /reminder-schedules': { status: 201, body: schedule },
+    });
     renderWithProviders(<ReminderSchedulesPage />, { user: aUser() });
     await userEvent.click(await screen.findByRole('button', { name: 'New Reminder Schedule' }));
     const dialog = await screen.findByRole('dialog', { name: 'New Reminder Schedule' });
@@ -97,7 +121,9 @@ describe('reminder schedules (issue 23)', () => {
     await userEvent.paste('Pay {totalOwing}');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText(reminderMessages.nameRequired)).toBeInTheDocument();
-    expect(within(dialog).getByText(reminderMessages.unknownPlaceholder('totalOwing'))).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(reminderMessages.unknownPlaceholder('totalOwing')),
+    ).toBeInTheDocument();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
     await userEvent.click(within(dialog).getByRole('textbox', { name: 'Name' }));
     await userEvent.paste('Gentle');
@@ -113,7 +139,10 @@ describe('reminder schedules (issue 23)', () => {
   }, 45_000);
 
   it('deletes a schedule only once confirmed', async () => {
-    const calls = stubFetch({ ...routes, [`DELETE /reminder-schedules/${scheduleId}`]: { status: 204 } });
+    const calls = stubFetch({
+      ...routes,
+      [`DELETE /reminder-schedules/${scheduleId}`]: { status: 204 },
+    });
     renderWithProviders(<ReminderSchedulesPage />, { user: aUser() });
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Standard dunning' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete Reminder Schedule' });

@@ -1,5 +1,17 @@
 import { reminderMessages, reminderTimePattern, type ReminderSchedule } from '@ledgerline/contract';
-import { Alert, Badge, Button, Card, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -20,9 +32,24 @@ import { ReminderScheduleDialog } from './reminder-schedule-dialog';
 const stepWords = (schedule: ReminderSchedule) =>
   schedule.steps
     .map((step) =>
-      step.days === 0 ? 'on the due date' : step.days < 0 ? `${-step.days} before` : `${step.days} after`,
+      step.days === 0
+        ? 'on the due date'
+        : step.days < 0
+          ? `${-step.days} before`
+          : `${step.days} after`,
     )
     .join(', ');
+
+/** A refused save: the errors under their fields, or, when none names a field, a toast. */
+function runSettingsFailure(error: Error, body: Record<string, unknown>) {
+  const fields = problemFieldErrors(error, { fields: body });
+  if (Object.keys(fields).length === 0)
+    notifications.show({
+      color: 'red',
+      message: failureMessage('The reminder settings could not be saved', error),
+    });
+  return fields;
+}
 
 /** The default schedule and when the daily run goes out, in the company's own zone. */
 function RunSettings({ schedules }: { schedules: ReminderSchedule[] }) {
@@ -42,51 +69,71 @@ function RunSettings({ schedules }: { schedules: ReminderSchedule[] }) {
       setErrors({ reminderTime: reminderMessages.reminderTime });
       return;
     }
-    const body = { defaultReminderScheduleId: schedule === 'none' ? null : schedule, reminderTime: time, reminderTimeZone: zone.trim() };
+    const body = {
+      defaultReminderScheduleId: schedule === 'none' ? null : schedule,
+      reminderTime: time,
+      reminderTimeZone: zone.trim(),
+    };
     update.mutate(body, {
       onSuccess: () => {
         setErrors({});
         setEdited({});
         notifications.show({ color: 'green', message: 'Reminder settings saved' });
       },
-      onError: (error) => {
-        const fields = problemFieldErrors(error, { fields: body });
-        setErrors(fields);
-        if (Object.keys(fields).length === 0)
-          notifications.show({ color: 'red', message: failureMessage('The reminder settings could not be saved', error) });
-      },
+      onError: (error) => setErrors(runSettingsFailure(error, body)),
     });
   }
 
   return (
     <Card withBorder padding="md">
       <Stack gap="sm">
-        <Title order={2} size="h4">Daily run</Title>
+        <Title order={2} size="h4">
+          Daily run
+        </Title>
         <Group align="flex-start" grow>
           <Select
             label="Default schedule"
             description="For accounts whose reminders are the company default"
-            data={[{ value: 'none', label: 'No default' }, ...schedules.map((s) => ({ value: s.id, label: s.name }))]}
+            data={[
+              { value: 'none', label: 'No default' },
+              ...schedules.map((s) => ({ value: s.id, label: s.name })),
+            ]}
             value={schedule}
             onChange={(value) => value && setEdited((e) => ({ ...e, schedule: value }))}
             allowDeselect={false}
             disabled={!canEdit}
             error={errors.defaultReminderScheduleId}
           />
-          <TextInput label="Time of the run" description="HH:MM, every day" value={time} onChange={(e) => setEdited((x) => ({ ...x, time: e.currentTarget.value }))} disabled={!canEdit} error={errors.reminderTime} />
-          <TextInput label="Time zone" description="e.g. Europe/London" value={zone} onChange={(e) => setEdited((x) => ({ ...x, zone: e.currentTarget.value }))} disabled={!canEdit} error={errors.reminderTimeZone} />
+          <TextInput
+            label="Time of the run"
+            description="HH:MM, every day"
+            value={time}
+            onChange={(e) => setEdited((x) => ({ ...x, time: e.currentTarget.value }))}
+            disabled={!canEdit}
+            error={errors.reminderTime}
+          />
+          <TextInput
+            label="Time zone"
+            description="e.g. Europe/London"
+            value={zone}
+            onChange={(e) => setEdited((x) => ({ ...x, zone: e.currentTarget.value }))}
+            disabled={!canEdit}
+            error={errors.reminderTimeZone}
+          />
         </Group>
         <Group justify="flex-end">
-          <Button onClick={save} loading={update.isPending} disabled={!canEdit}>Save run settings</Button>
+          <Button onClick={save} loading={update.isPending} disabled={!canEdit}>
+            Save run settings
+          </Button>
         </Group>
       </Stack>
     </Card>
   );
 }
 
-/** Issue 23: Settings › Reminder Schedules — the schedules, the daily run, and what goes out tomorrow. */
+/** Settings › Reminder Schedules — the schedules, the daily run, and what goes out tomorrow. */
 export function ReminderSchedulesPage() {
-  // issue 22 item 6: the search box, answered by the server and kept in the address; the run's
+  // The search box, answered by the server and kept in the address; the run's
   // settings still choose among every schedule.
   const grid = useGridState({ address: true });
   const search = grid.query.search ?? '';
@@ -102,9 +149,13 @@ export function ReminderSchedulesPage() {
       message: `Delete the reminder schedule ${schedule.name}?`,
       onConfirm: () =>
         remove.mutate(schedule.id, {
-          onSuccess: () => notifications.show({ color: 'green', message: 'Reminder schedule deleted' }),
+          onSuccess: () =>
+            notifications.show({ color: 'green', message: 'Reminder schedule deleted' }),
           onError: (error) =>
-            notifications.show({ color: 'red', message: failureMessage('The reminder schedule could not be deleted: ', error) }),
+            notifications.show({
+              color: 'red',
+              message: failureMessage('The reminder schedule could not be deleted: ', error),
+            }),
         }),
     });
 
@@ -151,10 +202,25 @@ export function ReminderSchedulesPage() {
                   <Table.Td>{stepWords(schedule)}</Table.Td>
                   <Table.Td>
                     <Group gap="xs" justify="flex-end">
-                      <Button size="xs" variant="subtle" leftSection={<IconPencil size={14} />} disabled={!canEdit} onClick={() => setEditing(schedule)} aria-label={`Edit ${schedule.name}`}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        leftSection={<IconPencil size={14} />}
+                        disabled={!canEdit}
+                        onClick={() => setEditing(schedule)}
+                        aria-label={`Edit ${schedule.name}`}
+                      >
                         Edit
                       </Button>
-                      <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} disabled={!canEdit} onClick={() => confirmDelete(schedule)} aria-label={`Delete ${schedule.name}`}>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        leftSection={<IconTrash size={14} />}
+                        disabled={!canEdit}
+                        onClick={() => confirmDelete(schedule)}
+                        aria-label={`Delete ${schedule.name}`}
+                      >
                         Delete
                       </Button>
                     </Group>
@@ -165,9 +231,7 @@ export function ReminderSchedulesPage() {
           </Table>
         </WideTable>
       )}
-      <RunSettings
-        schedules={[...(all.data ?? [])].sort((a, b) => a.name.localeCompare(b.name))}
-      />
+      <RunSettings schedules={[...(all.data ?? [])].sort((a, b) => a.name.localeCompare(b.name))} />
       <ReminderPreview />
       {editing !== null ? (
         <ReminderScheduleDialog

@@ -20,7 +20,7 @@ const queryOf = (choice: AgedReceivablesChoice, grid?: GridQuery) => ({
   ...(grid ? { page: grid.page, itemsPerPage: grid.itemsPerPage, sort: grid.sort } : {}),
 });
 
-/** Issue 23 `GET reports/aged-receivables`: one page of accounts, the company totals. */
+/** `GET reports/aged-receivables`: one page of accounts, the company totals. */
 export function getAgedReceivables(
   choice: AgedReceivablesChoice,
   grid: GridQuery,
@@ -40,7 +40,11 @@ export const agedReceivablesQueryOptions = (choice: AgedReceivablesChoice, grid:
     placeholderData: keepPreviousData,
   });
 
-export function useAgedReceivables(choice: AgedReceivablesChoice, grid: GridQuery, enabled: boolean) {
+export function useAgedReceivables(
+  choice: AgedReceivablesChoice,
+  grid: GridQuery,
+  enabled: boolean,
+) {
   return useQuery({ ...agedReceivablesQueryOptions(choice, grid), enabled });
 }
 

@@ -5,7 +5,17 @@ import {
   type AgedReceivables,
   type AgingBasis,
 } from '@ledgerline/contract';
-import { Alert, Button, Card, Group, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -69,7 +79,7 @@ function barsOf(report: AgedReceivables): AgedBar[] {
   ];
 }
 
-/** Issue 23: the aged receivables, as of a day, by due or transaction date, in one currency. */
+/** The aged receivables, as of a day, by due or transaction date, in one currency. */
 export function ReportsPage() {
   const { choice, set } = useReportChoice();
   const grid = useGridState({
@@ -81,7 +91,10 @@ export function ReportsPage() {
   const data = report.data;
   const currency = data?.currency ?? choice.currency ?? '';
   // The totals row only under rows: an empty report shows its empty state alone.
-  const columns = useAgedReceivablesColumns(currency, data && data.totalItems > 0 ? data.totals : undefined);
+  const columns = useAgedReceivablesColumns(
+    currency,
+    data && data.totalItems > 0 ? data.totals : undefined,
+  );
   const [downloading, setDownloading] = useState(false);
 
   // A refusal of the server names its field: shown under that field, as the forms do.

@@ -14,10 +14,16 @@ export const bucketTitles = {
   over90: 'Over 90 days',
 } as const;
 
-const amountColumns = [...(Object.keys(bucketTitles) as (keyof typeof bucketTitles)[]), 'total'] as const;
+const amountColumns = [
+  ...(Object.keys(bucketTitles) as (keyof typeof bucketTitles)[]),
+  'total',
+] as const;
 
-/** Issue 23: account, name, the five buckets and the total, each money column with its total below. */
-export function useAgedReceivablesColumns(currency: string, totals: AgedReceivablesTotals | undefined) {
+/** Account, name, the five buckets and the total, each money column with its total below. */
+export function useAgedReceivablesColumns(
+  currency: string,
+  totals: AgedReceivablesTotals | undefined,
+) {
   return useMemo((): DataGridColumn<AgedReceivablesRow>[] => {
     const money = (amount: number) => formatMoney(amount, currency);
     return [
@@ -34,22 +40,26 @@ export function useAgedReceivablesColumns(currency: string, totals: AgedReceivab
         footer: totals ? <Text fw={700}>Total</Text> : undefined,
       },
       { accessor: 'name', title: 'Name', sortable: true },
-      ...amountColumns.map(
-        (bucket): DataGridColumn<AgedReceivablesRow> => ({
-          accessor: bucket,
-          title: bucket === 'total' ? 'Total' : bucketTitles[bucket],
-          sortable: true,
-          textAlign: 'right',
-          noWrap: true,
-          render: (row) =>
-            bucket === 'total' ? <Text fw={600} span>{money(row[bucket])}</Text> : money(row[bucket]),
-          footer: totals ? (
-            <Text fw={700} ta="right" span display="block">
-              {money(totals[bucket])}
+      ...amountColumns.map((bucket): DataGridColumn<AgedReceivablesRow> => ({
+        accessor: bucket,
+        title: bucket === 'total' ? 'Total' : bucketTitles[bucket],
+        sortable: true,
+        textAlign: 'right',
+        noWrap: true,
+        render: (row) =>
+          bucket === 'total' ? (
+            <Text fw={600} span>
+              {money(row[bucket])}
             </Text>
-          ) : undefined,
-        }),
-      ),
+          ) : (
+            money(row[bucket])
+          ),
+        footer: totals ? (
+          <Text fw={700} ta="right" span display="block">
+            {money(totals[bucket])}
+          </Text>
+        ) : undefined,
+      })),
     ];
   }, [currency, totals]);
 }

@@ -19,7 +19,7 @@ const saved = {
 };
 const path = `/settlement-configuration-groups/${groupId}/configurations`;
 
-/** An absolute discount saved before issue 19, without its currency. */
+/** An absolute discount saved before discounts had a currency, without one. */
 const legacy: SettlementConfiguration = {
   id: '0199f0aa-0000-7000-8000-0000000000c9',
   type: 'AbsoluteDiscount',
@@ -32,7 +32,7 @@ const legacy: SettlementConfiguration = {
   filterGroup: { filterConfigurations: [] },
 };
 
-describe('the settlement configuration dialog’s currency (issue 19)', () => {
+describe('the settlement configuration dialog’s currency', () => {
   // Opening a list of 167 currencies in jsdom takes seconds on a busy machine.
   it(
     'offers the ISO 4217 list as a select and sends the chosen code with the discount',

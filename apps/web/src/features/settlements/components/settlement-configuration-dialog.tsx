@@ -17,6 +17,7 @@ import {
   type CreatableType,
   type SettlementConfigurationFormValues,
 } from './settlement-configuration-form';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface FormProps {
   groupId: string;
@@ -140,14 +141,7 @@ function ConfigurationForm({ groupId, type, configuration, onDone }: FormProps) 
             {...form.getInputProps('maximumTransactionValue')}
           />
         </Group>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

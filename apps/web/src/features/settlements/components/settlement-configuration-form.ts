@@ -91,7 +91,7 @@ export function validateConfiguration(values: SettlementConfigurationFormValues)
   } else {
     if (isBlank(values.amount) || Number(values.amount) < 0)
       errors.amount = settlementMessages.amountRequired;
-    // Issue 19: an absolute discount is money of one currency.
+    // An absolute discount is money of one currency.
     if (values.currency.trim() === '') errors.currency = settlementMessages.currencyRequired;
   }
   if (values.description.trim().length > 255)

@@ -112,7 +112,7 @@ describe('settlements (spec 3 §2)', () => {
   });
 });
 
-// issue 21 item 25, spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
+// Spec 2 §2: "Breadcrumb helpers exist for … payment providers and settlements."
 describe('the settlement pages’ breadcrumbs', () => {
   it('lead from Settlements to the group', async () => {
     stubFetch({ [`GET /settlement-configuration-groups/${groupId}`]: { body: group } });
@@ -138,7 +138,10 @@ describe('the settlement pages’ breadcrumbs', () => {
       path: '/settlements/new',
       routes: [{ path: '/settlements/new', element: <SettlementGroupCreatePage /> }],
     });
-    expect(await screen.findByRole('link', { name: 'Settlements' })).toHaveAttribute('href', '/settlements');
+    expect(await screen.findByRole('link', { name: 'Settlements' })).toHaveAttribute(
+      'href',
+      '/settlements',
+    );
     expect(screen.getByText('New Settlement Group', { selector: 'span' })).toBeInTheDocument();
   });
 });

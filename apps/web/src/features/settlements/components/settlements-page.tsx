@@ -16,7 +16,7 @@ import { WideTable } from '@/ui/wide-table';
 import { EmptyState } from '@/ui/empty-state';
 
 function SettlementGroupsList() {
-  // issue 22 item 6: the search box, answered by the server and kept in the address.
+  // The search box, answered by the server and kept in the address.
   const grid = useGridState({ address: true });
   const search = grid.query.search ?? '';
   const groups = useSettlementGroups(search);
@@ -69,59 +69,59 @@ function SettlementGroupsList() {
         />
       ) : (
         <WideTable>
-        <Table striped highlightOnHover aria-label="Settlement groups">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th>Configurations</Table.Th>
-              <Table.Th>Customers</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sorted.map((group) => (
-              <Table.Tr key={group.id}>
-                <Table.Td>
-                  <Group gap="xs">
-                    <Anchor component={Link} to={`/settlements/${group.id}`}>
-                      {group.name}
-                    </Anchor>
-                    {group.isDefault && <Badge color="blue">Default</Badge>}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{group.description}</Table.Td>
-                <Table.Td>{group.configurations.length}</Table.Td>
-                <Table.Td>
-                  {group.customerEnabled && <Badge color="green">Customer enabled</Badge>}
-                </Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end">
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      leftSection={<IconPencil size={14} />}
-                      disabled={!canEdit}
-                      onClick={() => void navigate(`/settlements/${group.id}`)}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      leftSection={<IconTrash size={14} />}
-                      disabled={!canDelete}
-                      onClick={() => confirmDelete(group.id, group.name)}
-                    >
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
+          <Table striped highlightOnHover aria-label="Settlement groups">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Description</Table.Th>
+                <Table.Th>Configurations</Table.Th>
+                <Table.Th>Customers</Table.Th>
+                <Table.Th aria-label="Actions" />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {sorted.map((group) => (
+                <Table.Tr key={group.id}>
+                  <Table.Td>
+                    <Group gap="xs">
+                      <Anchor component={Link} to={`/settlements/${group.id}`}>
+                        {group.name}
+                      </Anchor>
+                      {group.isDefault && <Badge color="blue">Default</Badge>}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{group.description}</Table.Td>
+                  <Table.Td>{group.configurations.length}</Table.Td>
+                  <Table.Td>
+                    {group.customerEnabled && <Badge color="green">Customer enabled</Badge>}
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        leftSection={<IconPencil size={14} />}
+                        disabled={!canEdit}
+                        onClick={() => void navigate(`/settlements/${group.id}`)}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        leftSection={<IconTrash size={14} />}
+                        disabled={!canDelete}
+                        onClick={() => confirmDelete(group.id, group.name)}
+                      >
+                        Delete
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         </WideTable>
       )}
     </Stack>

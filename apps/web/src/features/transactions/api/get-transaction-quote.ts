@@ -15,7 +15,7 @@ export function todayIn(timeZone: string, now = new Date()): string {
   }).format(now);
 }
 
-/** GET transactions/{id}/quote: what the transaction costs if paid on paidOn (issue 11). */
+/** GET transactions/{id}/quote: what the transaction costs if paid on paidOn. */
 export function getTransactionQuote(
   id: string,
   paidOn: string,

@@ -17,7 +17,7 @@ const pageResponse = estimatedPageOf(
 
 /**
  * GET transactions/quotes: the list page of GET transactions, each row with what it costs if paid
- * on paidOn (issue 11: the list's discounted amount), in one request.
+ * on paidOn (the list's discounted amount), in one request.
  */
 export function getTransactionsWithQuotes(
   params: PageQueryParams,

@@ -32,9 +32,14 @@ function renderTab() {
   stubFetch({
     [dataPath(pdf.id)]: {
       body: { pdf: true },
-      headers: { 'Content-Disposition': `inline; filename="delivery note.pdf"; filename*=UTF-8''delivery%20note.pdf` },
+      headers: {
+        'Content-Disposition': `inline; filename="delivery note.pdf"; filename*=UTF-8''delivery%20note.pdf`,
+      },
     },
-    [dataPath(image.id)]: { body: { png: true }, headers: { 'Content-Disposition': 'attachment; filename="remittance.png"' } },
+    [dataPath(image.id)]: {
+      body: { png: true },
+      headers: { 'Content-Disposition': 'attachment; filename="remittance.png"' },
+    },
   });
   renderWithProviders(<DocumentsTab transaction={transaction} />, { user: aUser() });
 }
@@ -62,12 +67,15 @@ describe('the documents tab', () => {
   });
 });
 
-// issue 21 item 24, spec 2 §7: "download; file name from the content-disposition header, default document.pdf".
+// Spec 2 §7: "download; file name from the content-disposition header, default document.pdf".
 describe('the downloaded file’s name', () => {
   const download = async (headers?: Record<string, string>, doc = image) => {
     saveBlob.mockClear();
     stubFetch({ [dataPath(doc.id)]: { body: { bytes: true }, headers } });
-    const { unmount } = renderWithProviders(<DocumentsTab transaction={{ ...transaction, documents: [doc] }} />, { user: aUser() });
+    const { unmount } = renderWithProviders(
+      <DocumentsTab transaction={{ ...transaction, documents: [doc] }} />,
+      { user: aUser() },
+    );
     await userEvent.click(screen.getByRole('button', { name: `Download ${doc.fileName}` }));
     await waitFor(() => expect(saveBlob).toHaveBeenCalled());
     unmount();
@@ -76,12 +84,16 @@ describe('the downloaded file’s name', () => {
 
   it('is the RFC 5987 filename* of the answer, over its plain filename and the listed name', async () => {
     expect(
-      await download({ 'Content-Disposition': `attachment; filename="r_sum_.png"; filename*=UTF-8''r%C3%A9sum%C3%A9%20scan.png` }),
+      await download({
+        'Content-Disposition': `attachment; filename="r_sum_.png"; filename*=UTF-8''r%C3%A9sum%C3%A9%20scan.png`,
+      }),
     ).toBe('résumé scan.png');
   });
 
   it('is the plain filename of the answer when it has no filename*', async () => {
-    expect(await download({ 'Content-Disposition': 'attachment; filename="Remittance 2026-11.png"' })).toBe('Remittance 2026-11.png');
+    expect(
+      await download({ 'Content-Disposition': 'attachment; filename="Remittance 2026-11.png"' }),
+    ).toBe('Remittance 2026-11.png');
   });
 
   it('is document.pdf when the answer names no file', async () => {
@@ -92,14 +104,21 @@ describe('the downloaded file’s name', () => {
   it('names the PDF viewer after the answer’s file name', async () => {
     URL.createObjectURL = vi.fn(() => 'blob:http://localhost/viewed');
     URL.revokeObjectURL = vi.fn();
-    stubFetch({ [dataPath(pdf.id)]: { body: { pdf: true }, headers: { 'Content-Disposition': `inline; filename*=UTF-8''Lieferschein%20%C3%9C.pdf` } } });
-    renderWithProviders(<DocumentsTab transaction={{ ...transaction, documents: [pdf] }} />, { user: aUser() });
+    stubFetch({
+      [dataPath(pdf.id)]: {
+        body: { pdf: true },
+        headers: { 'Content-Disposition': `inline; filename*=UTF-8''Lieferschein%20%C3%9C.pdf` },
+      },
+    });
+    renderWithProviders(<DocumentsTab transaction={{ ...transaction, documents: [pdf] }} />, {
+      user: aUser(),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'delivery note.pdf' }));
     expect(await screen.findByRole('dialog', { name: 'Lieferschein Ü.pdf' })).toBeInTheDocument();
   });
 });
 
-// issue 10 item 13: a file over the limit is refused before it is sent.
+// A file over the limit is refused before it is sent.
 describe('uploading a document', () => {
   it('refuses a file over 10 MB without sending it', async () => {
     const calls = stubFetch({});

@@ -65,7 +65,7 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
 
   const onFile = (file: File | null) => {
     if (!file) return;
-    // Refused before it is sent, not after 10 MB have gone up (issue 10 item 13).
+    // Refused before it is sent, not after 10 MB have gone up.
     if (file.size > documentLimits.maxBytes) {
       notifications.show({
         color: 'red',
@@ -83,7 +83,9 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
     });
   };
 
-  const fetchDocument = async (doc: TransactionDocument): Promise<{ blob: Blob; name: string } | null> => {
+  const fetchDocument = async (
+    doc: TransactionDocument,
+  ): Promise<{ blob: Blob; name: string } | null> => {
     try {
       const file = await getDocumentData(transaction.id, doc.id);
       return { blob: file.blob, name: file.fileName ?? defaultFileName };
@@ -105,7 +107,7 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
     } else saveBlob(file.blob, file.name);
   };
 
-  // Every document can be saved, a PDF too (issue 10 item 3: the viewer is not the only way).
+  // Every document can be saved, a PDF too (the viewer is not the only way).
   const download = async (doc: TransactionDocument) => {
     const file = await fetchDocument(doc);
     if (file) saveBlob(file.blob, file.name);
@@ -144,55 +146,57 @@ export function DocumentsTab({ transaction }: { transaction: TransactionDetail }
         <EmptyState message="No documents" />
       ) : (
         <WideTable>
-        <Table striped aria-label="Documents">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>File name</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Uploaded</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {transaction.documents.map((doc) => (
-              <Table.Tr key={doc.id}>
-                <Table.Td>
-                  <Anchor component="button" type="button" onClick={() => void open(doc)}>
-                    {doc.fileName}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{doc.fileType}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSize(doc.fileSize)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <DateTime value={doc.createdOn} />
-                </Table.Td>
-                <Table.Td>
-                  <Group justify="flex-end" gap="xs" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => void download(doc)}
-                      aria-label={`Download ${doc.fileName}`}
-                    >
-                      Download
-                    </Button>
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="light"
-                      disabled={!canDelete}
-                      onClick={() => confirmDelete(doc)}
-                      aria-label={`Delete ${doc.fileName}`}
-                    >
-                      Delete
-                    </Button>
-                  </Group>
-                </Table.Td>
+          <Table striped aria-label="Documents">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>File name</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Size</Table.Th>
+                <Table.Th>Uploaded</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {transaction.documents.map((doc) => (
+                <Table.Tr key={doc.id}>
+                  <Table.Td>
+                    <Anchor component="button" type="button" onClick={() => void open(doc)}>
+                      {doc.fileName}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{doc.fileType}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatFileSize(doc.fileSize)}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <DateTime value={doc.createdOn} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group justify="flex-end" gap="xs" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => void download(doc)}
+                        aria-label={`Download ${doc.fileName}`}
+                      >
+                        Download
+                      </Button>
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        disabled={!canDelete}
+                        onClick={() => confirmDelete(doc)}
+                        aria-label={`Delete ${doc.fileName}`}
+                      >
+                        Delete
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
         </WideTable>
       )}
       <PdfViewer viewed={viewed} onClose={() => setViewed(null)} />

@@ -63,7 +63,7 @@ const quote = {
   amountToPay: 1470,
 };
 
-describe('the "if paid today" line (issue 11)', () => {
+describe('the "if paid today" line', () => {
   it('shows the discount and the amount to pay, and the generated offer apart', async () => {
     const calls = stubFetch({
       [`GET /transactions/${id}`]: { body: detail },

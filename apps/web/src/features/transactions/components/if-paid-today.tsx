@@ -8,7 +8,7 @@ const notAppliedReason = {
   NoReferenceRate: 'No Bank Rate is recorded for the reference date: interest is not charged.',
 } as const;
 
-/** Issue 11: the "if paid today" line — the best discount, the late-payment fees, the amount to pay. */
+/** The "if paid today" line — the best discount, the late-payment fees, the amount to pay. */
 export function IfPaidToday({ transactionId }: { transactionId: string }) {
   const quote = useTransactionQuote(transactionId);
   if (quote.isPending) return null;

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { daysOverdue } from './overdue-badge';
 
 const today = new Date(2026, 10, 26, 9, 0);
-const invoice = { dueDate: '2026-11-20', paidStatus: 'Unpaid', transactionType: 'Invoice' } as const;
+const invoice = {
+  dueDate: '2026-11-20',
+  paidStatus: 'Unpaid',
+  transactionType: 'Invoice',
+} as const;
 
-describe('daysOverdue (issue 22 item 9)', () => {
+describe('daysOverdue', () => {
   it('counts calendar days past the due date', () => {
     expect(daysOverdue(invoice, today)).toBe(6);
     expect(daysOverdue({ ...invoice, dueDate: '2026-11-25' }, today)).toBe(1);

@@ -3,9 +3,9 @@ import {
   type SettlementOffer,
   type TransactionDetail,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { CalendarDateInput } from '@/ui/calendar-date-input';
-import { useForm } from '@mantine/form';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { failureMessage, problemFieldErrors } from '@/ui/form-errors';
 import { spaceWords } from '@/ui/words';
@@ -18,12 +18,27 @@ import {
   type OfferType,
   type SettlementOfferFormValues,
 } from './settlement-offer-form';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface OfferFormProps {
   transaction: TransactionDetail;
   /** The offer edited; none to add one. */
   offer?: SettlementOffer;
   onDone: () => void;
+}
+
+/** A clearable calendar-day field of the offer form, bound to `field`. */
+function calendarDayProps(
+  form: UseFormReturnType<SettlementOfferFormValues>,
+  field: 'validFrom' | 'validUntil',
+) {
+  return {
+    value: form.values[field],
+    onChange: (day: string | null) => form.setFieldValue(field, day),
+    error: form.getInputProps(field).error,
+    clearable: true,
+    popoverProps: { withinPortal: false },
+  };
 }
 
 function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
@@ -55,16 +70,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
     });
   });
 
-  const dateProps = (field: 'validFrom' | 'validUntil') => {
-    const props = form.getInputProps(field);
-    return {
-      value: form.values[field],
-      onChange: (day: string | null) => form.setFieldValue(field, day),
-      error: props.error,
-      clearable: true,
-      popoverProps: { withinPortal: false },
-    };
-  };
+  const dateProps = (field: 'validFrom' | 'validUntil') => calendarDayProps(form, field);
 
   return (
     <form onSubmit={submit} noValidate>
@@ -85,7 +91,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
             label="Percentage discount"
             required
             // No min/max here: the input would clamp 101 to 100 without a word; the contract's
-            // rule refuses it with its message instead (issue 10 item 13).
+            // rule refuses it with its message instead.
             decimalScale={4}
             suffix=" %"
             {...form.getInputProps('percentageDiscount')}
@@ -95,7 +101,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
             label="Amount"
             required
             min={0}
-            // Issue 21 item 15: the transaction currency's minor units.
+            // The transaction currency's minor units.
             decimalScale={currencyDecimalPlaces(transaction.currency)}
             {...form.getInputProps('amount')}
           />
@@ -104,14 +110,7 @@ function OfferForm({ transaction, offer, onDone }: OfferFormProps) {
         <TextInput label="Description" {...form.getInputProps('description')} />
         <CalendarDateInput label="Valid from" {...dateProps('validFrom')} />
         <CalendarDateInput label="Valid to" {...dateProps('validUntil')} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

@@ -19,7 +19,6 @@ export interface SettlementOfferFormValues {
   percentageDiscount: number | string;
 }
 
-
 /**
  * spec 2 §2: once a transaction has offers only their types may be added; otherwise any. An
  * edited offer keeps the choice of every type.
@@ -58,7 +57,7 @@ export function initialOfferValues(
 const numberOrText = (value: number | string) =>
   typeof value === 'number' ? value : value.trim() === '' ? undefined : value;
 
-/** spec 2 §5 "Dates are converted before sending": the days go as YYYY-MM-DD (issue 10 item 2). */
+/** spec 2 §5 "Dates are converted before sending": the days go as YYYY-MM-DD. */
 export function offerBodyOf(values: SettlementOfferFormValues): Record<string, unknown> {
   const percentage = values.type === 'PercentageDiscount';
   return {

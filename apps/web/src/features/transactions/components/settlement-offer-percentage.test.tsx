@@ -15,7 +15,7 @@ const transaction = {
   settlementOffers: [],
 } as unknown as TransactionDetail;
 
-// issue 10 item 13: 101 % is refused with a message, not quietly turned into 100 %.
+// 101 % is refused with a message, not quietly turned into 100 %.
 describe('the settlement offer percentage', () => {
   it('keeps what was typed and says it is out of range', async () => {
     const calls = stubFetch({});

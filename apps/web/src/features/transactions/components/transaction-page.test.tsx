@@ -101,7 +101,7 @@ function renderPage(
 }
 
 describe('the transaction page', () => {
-  // Issue 21 item 21: spec 2 §3 transactionTypeName, the ERP's own name of the type.
+  // Spec 2 §3 transactionTypeName, the ERP's own name of the type.
   it("shows the type by the ERP's name when it has one", async () => {
     stubFetch({
       [`GET /transactions/${id}`]: {
@@ -129,7 +129,7 @@ describe('the transaction page', () => {
     expect(screen.getByRole('tab', { name: /Documents/ })).toHaveTextContent('1');
   });
 
-  // issue 22 item 13: every tab that holds a list shows its count, the same way.
+  // Every tab that holds a list shows its count, the same way.
   it('counts every list tab: offers, allocations, late payments and documents', async () => {
     const fee = {
       id: '0199f0aa-0000-7000-8000-0000000000f1',
@@ -141,17 +141,25 @@ describe('the transaction page', () => {
         { type: 'Interest', currency: 'GBP', amount: 2.5 },
       ],
     };
-    stubFetch({ [`GET /transactions/${id}`]: { body: { ...detail, paymentFeeTransactions: [fee] } } });
+    stubFetch({
+      [`GET /transactions/${id}`]: { body: { ...detail, paymentFeeTransactions: [fee] } },
+    });
     renderPage();
     await screen.findByRole('heading', { name: '£1,234.50' });
-    expect(screen.getByRole('tab', { name: /^Settlement offers\s*2 settlement offers$/ })).toBeInTheDocument();
-    expect(screen.getByRole('tab', { name: /^Payment allocations\s*0 payment allocations$/ })).toBeInTheDocument();
-    expect(screen.getByRole('tab', { name: /^Late payments\s*2 late payments$/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('tab', { name: /^Settlement offers\s*2 settlement offers$/ }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('tab', { name: /^Payment allocations\s*0 payment allocations$/ }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('tab', { name: /^Late payments\s*2 late payments$/ }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: /^Documents\s*1 documents$/ })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Info' })).toBeInTheDocument();
   });
 
-  it('badges an invoice past due with its days late, at the top and beside its due date (issue 22 item 9)', async () => {
+  it('badges an invoice past due with its days late, at the top and beside its due date', async () => {
     const dueDate = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     stubFetch({ [`GET /transactions/${id}`]: { body: { ...detail, dueDate } } });
     renderPage();
@@ -159,7 +167,7 @@ describe('the transaction page', () => {
     expect(screen.getAllByText('Overdue · 3 days')).toHaveLength(2);
   });
 
-  // Issue 10 item 2: a transaction dated 23 Nov showed as 22/11 in Pacific time; a calendar day is
+  // A transaction dated 23 Nov showed as 22/11 in Pacific time; a calendar day is
   // the same day in every zone, while an instant (a document's upload time) is the user's.
   it.each([
     ['Pacific Standard Time', '2026/11/23 02:30:00'],
@@ -227,11 +235,11 @@ describe('the transaction page', () => {
       amount: 12.5,
       percentageDiscount: null,
     });
-    // A calendar day, sent as it is (issue 10 item 2).
+    // A calendar day, sent as it is.
     expect((post.body as { validUntil: string }).validUntil).toBe('2026-12-01');
   }, 20_000);
 
-  // Issue 10 item 7: a typed date that is not a real day is an inline error, never rolled over.
+  // A typed date that is not a real day is an inline error, never rolled over.
   it('refuses a typed valid-from of 2026-13-45 inline and sends nothing', async () => {
     const calls = stubFetch({ [`GET /transactions/${id}`]: { body: detail } });
     renderPage();

@@ -75,8 +75,9 @@ describe('the transactions list', () => {
     expect(query.get('itemsPerPage')).toBe('10');
   });
 
-  it('badges invoices past due with their days late, not paid or credit notes (issue 22 item 9)', async () => {
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  it('badges invoices past due with their days late, not paid or credit notes', async () => {
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     stubFetch({
       'GET /transactions/quotes': {
         body: {
@@ -92,7 +93,8 @@ describe('the transactions list', () => {
       },
     });
     renderWithProviders(<TransactionsPage />, { user: aUser() });
-    const row = async (reference: string) => (await screen.findByText(reference)).closest('tr') as HTMLElement;
+    const row = async (reference: string) =>
+      (await screen.findByText(reference)).closest('tr') as HTMLElement;
     expect(within(await row('INV0000001')).getByText('Overdue · 12 days')).toBeInTheDocument();
     for (const reference of ['INV0000003', 'INV0000005', 'INV0000002'])
       expect(within(await row(reference)).queryByText(/Overdue/)).not.toBeInTheDocument();

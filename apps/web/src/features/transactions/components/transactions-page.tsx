@@ -14,7 +14,7 @@ import { OverdueBadge } from './overdue-badge';
 
 type QuotedTransaction = Transaction & { quote?: TransactionQuoteSummary };
 
-/** Issue 22 item 9: an invoice past due says so, with its days late, beside its paid status. */
+/** An invoice past due says so, with its days late, beside its paid status. */
 function paidStatusWithOverdue(transaction: QuotedTransaction) {
   return (
     <Group gap={4} wrap="nowrap">
@@ -33,7 +33,7 @@ export function TransactionsPage() {
   });
   const transactions = useTransactionsWithQuotes(grid.query, { placeholderData: keepPreviousData });
   const baseColumns = useTransactionColumns();
-  // Issue 11: what each invoice costs if paid today, its discount (generated or manual) and fees.
+  // What each invoice costs if paid today, its discount (generated or manual) and fees.
   const columns = useMemo(
     (): DataGridColumn<QuotedTransaction>[] => [
       ...(baseColumns as DataGridColumn<QuotedTransaction>[]).map((column) =>

@@ -8,7 +8,7 @@ const usersAllResponse = z.object({ items: z.array(userSchema) });
 
 /**
  * spec 1 §7 GET users/all: every user of the tenant (the users grid sorts and pages them), or with
- * `search` those the search box finds (issue 22 item 6).
+ * `search` those the search box finds.
  */
 export async function getUsers(signal?: AbortSignal, search = ''): Promise<User[]> {
   const response = await tenantClient.get('/users/all', {

@@ -6,13 +6,14 @@ import {
   type Role,
   type User,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, showSubmitFailure } from '@/ui/form-errors';
 import { useCreateUser } from '../api/create-user';
 import { useUpdateUser } from '../api/update-user';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface UserFormValues {
   id: string;
@@ -33,16 +34,21 @@ const addResolver = zod4Resolver(createUserBody);
 // Editing checks the Name field with the same rule as adding; the body then goes as displayName.
 const editResolver = zod4Resolver(createUserBody.pick({ name: true }));
 
+/** The user's values, or a new Standard user's. */
+function initialValuesOf(user: User | undefined): UserFormValues {
+  return {
+    id: user?.id ?? '',
+    name: user?.displayName ?? '',
+    email: user?.emailAddress ?? '',
+    role: user?.role ?? 'Standard',
+  };
+}
+
 function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
   const editing = user !== undefined;
   const form = useForm<UserFormValues>({
     mode: 'controlled',
-    initialValues: {
-      id: user?.id ?? '',
-      name: user?.displayName ?? '',
-      email: user?.emailAddress ?? '',
-      role: user?.role ?? 'Standard',
-    },
+    initialValues: initialValuesOf(user),
     validate: (values) =>
       editing ? editResolver({ name: values.name }) : addResolver({ ...values }),
   });
@@ -109,14 +115,7 @@ function UserForm({ user, isCurrentUser, onDone }: UserFormProps) {
           description={editing && isCurrentUser ? messages.cannotChangeOwnRole : undefined}
           {...form.getInputProps('role')}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={create.isPending || update.isPending} />
       </Stack>
     </form>
   );

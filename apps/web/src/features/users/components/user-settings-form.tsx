@@ -39,7 +39,25 @@ const formatOptions = (formats: readonly string[]) =>
 const shortFormatOptions = formatOptions(shortDateFormats);
 const longFormatOptions = formatOptions(longDateFormats);
 
-/** The server's field errors (400 problem `errors`) as form errors: the first message of each. */
+/** A date and time written in the formats chosen, as they change. */
+function DateExample({ values }: { values: UserSetting }) {
+  const shortExample = format(exampleDate, datePattern(values, { time: true }));
+  const longExample = format(exampleDate, datePattern(values, { long: true, time: true }));
+  return (
+    <Card withBorder={false} bg="var(--mantine-color-default-hover)" p="sm" aria-live="polite">
+      <Text size="sm" fw={500}>
+        Example
+      </Text>
+      <Text size="sm" data-testid="short-example">
+        {shortExample}
+      </Text>
+      <Text size="sm" data-testid="long-example">
+        {longExample}
+      </Text>
+    </Card>
+  );
+}
+
 /** spec 2 §2 /my-settings, editable part. */
 export function UserSettingsForm({ setting }: { setting: UserSetting }) {
   const form = useForm<UserSetting>({
@@ -65,8 +83,6 @@ export function UserSettingsForm({ setting }: { setting: UserSetting }) {
   );
 
   const { values } = form;
-  const shortExample = format(exampleDate, datePattern(values, { time: true }));
-  const longExample = format(exampleDate, datePattern(values, { long: true, time: true }));
 
   return (
     <Card component="form" onSubmit={save} noValidate aria-label="Display settings">
@@ -98,17 +114,7 @@ export function UserSettingsForm({ setting }: { setting: UserSetting }) {
           />
         </SimpleGrid>
         <Switch label="24-hour clock" {...form.getInputProps('use24Hour', { type: 'checkbox' })} />
-        <Card withBorder={false} bg="var(--mantine-color-default-hover)" p="sm" aria-live="polite">
-          <Text size="sm" fw={500}>
-            Example
-          </Text>
-          <Text size="sm" data-testid="short-example">
-            {shortExample}
-          </Text>
-          <Text size="sm" data-testid="long-example">
-            {longExample}
-          </Text>
-        </Card>
+        <DateExample values={values} />
         <Radio.Group
           label="Show advanced information"
           value={values.showAdvancedInfo ? 'enabled' : 'disabled'}

@@ -56,7 +56,7 @@ describe('Users page', () => {
     expect(within(own).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument();
     expect(within(own).getByRole('button', { name: 'Edit Ada Lovelace' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete Charles Babbage' })).toBeInTheDocument();
-    // issue 10 item 14: the own row keeps the delete slot empty, so Edit stays in its column.
+    // The own row keeps the delete slot empty, so Edit stays in its column.
     const editCell = within(own).getByRole('button', { name: 'Edit Ada Lovelace' }).parentElement!;
     expect(editCell.lastElementChild).toHaveAttribute('data-slot', 'no-delete');
   });
@@ -84,7 +84,7 @@ describe('Users page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  // issue 10 item 13: said once, beside the fields, not again in a toast.
+  // Said once, beside the fields, not again in a toast.
   it('shows 409 duplicates inline, and not a second time in a toast', async () => {
     renderPage({
       'POST /users': problem(409, {

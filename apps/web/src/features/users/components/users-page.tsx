@@ -31,7 +31,7 @@ export function UsersPage() {
     defaultSort: { field: 'displayName', direction: 'asc' },
     address: true,
   });
-  // issue 22 item 6: the search box's words, found by the server; the grid sorts and pages them.
+  // The search box's words, found by the server; the grid sorts and pages them.
   const users = useUsers(grid.query.search ?? '');
   const [dialog, setDialog] = useState<Dialog>({ opened: false, key: 0 });
   const { mutate: deleteUser } = useDeleteUser();

@@ -72,7 +72,7 @@ export function useUsersColumns({ currentUserId, onEdit, onDelete }: UsersColumn
               </Tooltip>
             ) : (
               // spec 1 §2.6: no delete on your own row; its place stays empty, so the Edit icons
-              // line up in one column (issue 10 item 14).
+              // line up in one column.
               <Box w={28} h={28} aria-hidden data-slot="no-delete" />
             )}
           </Group>

@@ -13,7 +13,7 @@ export function useEndpoints(enabled = true, search = '') {
     queryFn: async ({ signal }) =>
       (
         await companyClient.get('/web-hooks/endpoints', {
-          // issue 22 item 6: the search box's words, found by the server.
+          // The search box's words, found by the server.
           ...(search ? { query: { search } } : {}),
           schema: endpointsResponse,
           signal,

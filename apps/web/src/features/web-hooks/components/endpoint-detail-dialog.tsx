@@ -106,6 +106,41 @@ function SigningSecret({ endpointId }: { endpointId: string }) {
   );
 }
 
+/** Sends a delivery's event again, and says so. */
+function ResendButton({
+  delivery,
+  resend,
+}: {
+  delivery: { id: string; eventType: string; eventId: string };
+  resend: ReturnType<typeof useResendDelivery>;
+}) {
+  return (
+    <Button
+      size="xs"
+      variant="subtle"
+      leftSection={<IconSend size={14} />}
+      aria-label={`Resend ${delivery.eventType} ${delivery.eventId}`}
+      loading={resend.isPending && resend.variables === delivery.id}
+      onClick={() =>
+        resend.mutate(delivery.id, {
+          onSuccess: () =>
+            notifications.show({
+              color: 'green',
+              message: 'The event will be sent again.',
+            }),
+          onError: (error) =>
+            notifications.show({
+              color: 'red',
+              message: failureMessage('The event could not be sent again: ', error),
+            }),
+        })
+      }
+    >
+      Resend
+    </Button>
+  );
+}
+
 function DeliveryLog({ endpointId }: { endpointId: string }) {
   const [page, setPage] = useState(1);
   const deliveries = useDeliveries(endpointId, page, itemsPerPage);
@@ -162,29 +197,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                     {delivery.nextAttemptOn ? <DateTime value={delivery.nextAttemptOn} /> : '—'}
                   </Table.Td>
                   <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      leftSection={<IconSend size={14} />}
-                      aria-label={`Resend ${delivery.eventType} ${delivery.eventId}`}
-                      loading={resend.isPending && resend.variables === delivery.id}
-                      onClick={() =>
-                        resend.mutate(delivery.id, {
-                          onSuccess: () =>
-                            notifications.show({
-                              color: 'green',
-                              message: 'The event will be sent again.',
-                            }),
-                          onError: (error) =>
-                            notifications.show({
-                              color: 'red',
-                              message: failureMessage('The event could not be sent again: ', error),
-                            }),
-                        })
-                      }
-                    >
-                      Resend
-                    </Button>
+                    <ResendButton delivery={delivery} resend={resend} />
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -192,7 +205,13 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           </Table>
         </Table.ScrollContainer>
       )}
-      <Pager page={page} pageSize={itemsPerPage} total={total} onChange={setPage} label="Delivery pages" />
+      <Pager
+        page={page}
+        pageSize={itemsPerPage}
+        total={total}
+        onChange={setPage}
+        label="Delivery pages"
+      />
     </Stack>
   );
 }

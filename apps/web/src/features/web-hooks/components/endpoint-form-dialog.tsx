@@ -4,12 +4,13 @@ import {
   type WebHookEndpoint,
   type WebHookEndpointInput,
 } from '@ledgerline/contract';
-import { Button, Group, Modal, MultiSelect, Stack, Switch, TextInput } from '@mantine/core';
+import { Modal, MultiSelect, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { failureMessage, showSubmitFailure } from '@/ui/form-errors';
 import { useSaveEndpoint } from '../api/save-endpoint';
+import { DialogActions } from '@/ui/dialog-actions';
 
 interface EndpointFormValues {
   url: string;
@@ -108,14 +109,7 @@ function EndpointForm({ endpoint, onDone }: { endpoint?: WebHookEndpoint; onDone
             {...form.getInputProps('disabled', { type: 'checkbox' })}
           />
         )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogActions onCancel={onDone} loading={save.isPending} />
       </Stack>
     </form>
   );

@@ -7,7 +7,7 @@ import { useDashboardAccess } from '../api/get-dashboard-access';
 import { EndpointsScreen } from './endpoints-screen';
 
 /**
- * spec 3 §2 Web hooks page (issue 15): with Svix configured, its app portal in a frame whose
+ * spec 3 §2 Web hooks page: with Svix configured, its app portal in a frame whose
  * address comes from dashboard-access; without Svix, Ledgerline's own endpoint screens.
  */
 export function WebHooksPage() {
