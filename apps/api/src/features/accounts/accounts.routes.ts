@@ -17,7 +17,8 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { erpWriteAccess, scopeOf } from './account-scope.js';
+import { datasetScopeOf } from '../../platform/scope.js';
+import { erpWriteAccess } from './erp-write-access.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createAccountsService, type AccountsService } from './accounts.service.js';
 import { payersRoutes } from './payers.routes.js';
@@ -61,7 +62,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
     async (request) => {
       const query = parsePageQuery(accountQuery, request.query);
-      return request.tenantRead((tx) => accounts.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => accounts.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -83,7 +84,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       const expand = parseExpand(accountExpansions, request.query.expand);
       return request.tenantRead((tx) =>
-        accounts.get(tx, scopeOf(request), request.params.id, expand),
+        accounts.get(tx, datasetScopeOf(request), request.params.id, expand),
       );
     },
   );
@@ -111,7 +112,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       request.auditResource = { type: 'Account', id: request.params.id };
       return request.unitOfWork((tx) =>
-        accounts.updateSettings(tx, scopeOf(request), request.params.id, request.body),
+        accounts.updateSettings(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
@@ -134,7 +135,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          accounts.create(tx, scopeOf(request), request.body),
+          accounts.create(tx, datasetScopeOf(request), request.body),
         );
         request.auditResource = { type: 'Account', id: created.body.id };
         return created;
@@ -161,7 +162,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       request.auditResource = { type: 'Account', id: request.params.id };
       return request.unitOfWork((tx) =>
-        accounts.update(tx, scopeOf(request), request.params.id, request.body),
+        accounts.update(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
@@ -182,7 +183,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const { accountReference } = request.params;
       // The audit records the status the caller gets, so learn it before the unit of work.
       const exists = await request.tenantRead((tx) => accounts.exists(tx, scope, accountReference));

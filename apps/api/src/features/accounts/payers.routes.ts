@@ -13,7 +13,8 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { erpWriteAccess, scopeOf } from './account-scope.js';
+import { datasetScopeOf } from '../../platform/scope.js';
+import { erpWriteAccess } from './erp-write-access.js';
 import type { AccountsService } from './accounts.service.js';
 
 const tags = ['payers'];
@@ -41,7 +42,7 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     async (request) => {
       const query = parsePageQuery(payerQuery, request.query);
       return request.tenantRead((tx) =>
-        accounts.payersPage(tx, scopeOf(request), request.params.id, query),
+        accounts.payersPage(tx, datasetScopeOf(request), request.params.id, query),
       );
     },
   );
@@ -62,7 +63,9 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     },
     async (request) => {
       const query = parsePageQuery(payerQuery, request.query);
-      return request.tenantRead((tx) => accounts.companyPayersPage(tx, scopeOf(request), query));
+      return request.tenantRead((tx) =>
+        accounts.companyPayersPage(tx, datasetScopeOf(request), query),
+      );
     },
   );
 
@@ -80,7 +83,9 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
       },
     },
     async (request) =>
-      request.tenantRead((tx) => accounts.payersCount(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) =>
+        accounts.payersCount(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
 
   r.get(
@@ -98,7 +103,7 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     },
     async (request) =>
       request.tenantRead((tx) =>
-        accounts.payer(tx, scopeOf(request), request.params.id, request.params.payerId),
+        accounts.payer(tx, datasetScopeOf(request), request.params.id, request.params.payerId),
       ),
   );
 
@@ -121,7 +126,7 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          accounts.createPayer(tx, scopeOf(request), request.params.id, request.body),
+          accounts.createPayer(tx, datasetScopeOf(request), request.params.id, request.body),
         );
         request.auditResource = { type: 'Payer', id: created.body.id };
         return created;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   bankQuery,
@@ -11,21 +11,17 @@ import {
   updateBankBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { createBanksRepository, type BankScope } from './banks.repository.js';
+import { createBanksRepository } from './banks.repository.js';
 import { createBanksService, type BanksService } from './banks.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 export interface BanksRoutesOptions {
   banks?: BanksService;
 }
 
 /** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
-function scopeOf(request: FastifyRequest): BankScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Banks routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['banks'];
 const writeAccess =
@@ -55,7 +51,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     },
     async (request) => {
       const query = parsePageQuery(bankQuery, request.query);
-      return request.tenantRead((tx) => banks.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => banks.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -72,7 +68,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
       },
     },
     async (request) =>
-      request.tenantRead((tx) => banks.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => banks.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.post(
@@ -91,7 +87,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          banks.create(tx, scopeOf(request), request.body),
+          banks.create(tx, datasetScopeOf(request), request.body),
         );
         request.auditResource = { type: 'Bank', id: created.body.id };
         return created;
@@ -114,7 +110,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     },
     async (request) => {
       request.auditResource = { type: 'Bank', id: request.body.id };
-      return request.unitOfWork((tx) => banks.update(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) => banks.update(tx, datasetScopeOf(request), request.body));
     },
   );
 }

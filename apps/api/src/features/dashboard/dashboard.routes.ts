@@ -13,7 +13,7 @@ import { companyDetails, companyLogos } from '../../db/schema-company.js';
 import { paymentProviders } from '../../db/schema-providers.js';
 import { requirePrincipal } from '../../platform/context.js';
 import type { FeatureFlagStore } from '../../platform/feature-flags.js';
-import { scopeOf } from '../reports/index.js';
+import { datasetScopeOf as scopeOf } from '../../platform/scope.js';
 import { dashboardFigures } from '../reports/index.js';
 
 /** spec 1 §2.4 to-do list, computed from the company's real state. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createLatePaymentBody,
@@ -11,15 +11,10 @@ import {
   updateLatePaymentBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import { createLatePaymentsRepository, type LatePaymentScope } from './late-payments.repository.js';
-import { createLatePaymentsService } from './late-payments.service.js';
 
-function scopeOf(request: FastifyRequest): LatePaymentScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Late payment routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { createLatePaymentsRepository } from './late-payments.repository.js';
+import { createLatePaymentsService } from './late-payments.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['late-payments'];
 const base = '/api/v0/late-payment-configurations';
@@ -42,7 +37,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = parsePageQuery(latePaymentQuery, request.query);
-      return request.tenantRead((tx) => latePayments.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => latePayments.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -58,7 +53,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
         response: { 200: ukLatePaymentInfoSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => latePayments.ukInfo(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => latePayments.ukInfo(tx, datasetScopeOf(request))),
   );
 
   r.get(
@@ -73,7 +68,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      request.tenantRead((tx) => latePayments.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => latePayments.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.post(
@@ -93,7 +88,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const created = await request.unitOfWork(async (tx) => {
-        const configuration = await latePayments.create(tx, scopeOf(request), request.body);
+        const configuration = await latePayments.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'LatePaymentConfiguration', id: configuration.id };
         return configuration;
       }, 201);
@@ -119,7 +114,9 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     async (request) => {
       const { id, ...values } = request.body;
       request.auditResource = { type: 'LatePaymentConfiguration', id };
-      return request.unitOfWork((tx) => latePayments.update(tx, scopeOf(request), id, values));
+      return request.unitOfWork((tx) =>
+        latePayments.update(tx, datasetScopeOf(request), id, values),
+      );
     },
   );
 
@@ -142,7 +139,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       request.auditResource = { type: 'LatePaymentConfiguration', id: request.params.id };
       await request.unitOfWork(
-        (tx) => latePayments.remove(tx, scopeOf(request), request.params.id),
+        (tx) => latePayments.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();

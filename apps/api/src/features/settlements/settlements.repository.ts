@@ -14,14 +14,10 @@ import {
   settlementConfigurations as configurations,
 } from '../../db/schema-money-rules.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type GroupFields = (typeof settlementGroupQuery)['fields'];
 type ConfigurationRow = typeof configurations.$inferSelect;
-
-export interface SettlementScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 export interface GroupValues {
   name: string;
@@ -63,30 +59,23 @@ function configurationValues(input: SettlementConfigurationInput) {
   };
 }
 
-const groupScope = (scope: SettlementScope) =>
-  and(eq(groups.tenantId, scope.tenantId), eq(groups.datasetId, scope.datasetId));
-const configurationScope = (scope: SettlementScope) =>
-  and(eq(configurations.tenantId, scope.tenantId), eq(configurations.datasetId, scope.datasetId));
+const groupScope = (scope: DatasetScope) => and(inDataset(groups, scope));
+const configurationScope = (scope: DatasetScope) => and(inDataset(configurations, scope));
 
 const columns = { id: groups.id, name: groups.name, description: groups.description };
 
 export function createSettlementsRepository() {
-  async function defaultGroupId(executor: Executor, scope: SettlementScope) {
+  async function defaultGroupId(executor: Executor, scope: DatasetScope) {
     const [row] = await executor
       .select({ id: companyPreferences.defaultSettlementConfigurationGroupId })
       .from(companyPreferences)
-      .where(
-        and(
-          eq(companyPreferences.tenantId, scope.tenantId),
-          eq(companyPreferences.datasetId, scope.datasetId),
-        ),
-      );
+      .where(and(inDataset(companyPreferences, scope)));
     return row?.id ?? null;
   }
 
   async function withConfigurations(
     executor: Executor,
-    scope: SettlementScope,
+    scope: DatasetScope,
     rows: (typeof groups.$inferSelect)[],
   ): Promise<SettlementGroup[]> {
     if (rows.length === 0) return [];
@@ -120,7 +109,7 @@ export function createSettlementsRepository() {
   }
 
   return {
-    async page(executor: Executor, scope: SettlementScope, query: PageQuery<GroupFields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<GroupFields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: groups.id });
       const where = and(groupScope(scope), compiled.where);
       const rows = await executor
@@ -137,7 +126,7 @@ export function createSettlementsRepository() {
       };
     },
 
-    async find(executor: Executor, scope: SettlementScope, id: string) {
+    async find(executor: Executor, scope: DatasetScope, id: string) {
       const rows = await executor
         .select()
         .from(groups)
@@ -146,12 +135,12 @@ export function createSettlementsRepository() {
       return group ?? null;
     },
 
-    async insertGroup(executor: Executor, scope: SettlementScope, id: string, values: GroupValues) {
+    async insertGroup(executor: Executor, scope: DatasetScope, id: string, values: GroupValues) {
       await executor.insert(groups).values({ ...values, id, ...scope });
     },
 
     /** False when the company has no such group. */
-    async updateGroup(executor: Executor, scope: SettlementScope, id: string, values: GroupValues) {
+    async updateGroup(executor: Executor, scope: DatasetScope, id: string, values: GroupValues) {
       const rows = await executor
         .update(groups)
         .set({ ...values, updatedOn: new Date() })
@@ -160,7 +149,7 @@ export function createSettlementsRepository() {
       return rows.length > 0;
     },
 
-    async deleteGroup(executor: Executor, scope: SettlementScope, id: string) {
+    async deleteGroup(executor: Executor, scope: DatasetScope, id: string) {
       const rows = await executor
         .delete(groups)
         .where(and(groupScope(scope), eq(groups.id, id)))
@@ -169,7 +158,7 @@ export function createSettlementsRepository() {
     },
 
     /** Takes the group's row lock, so a concurrent delete waits for this write. */
-    async lockGroup(executor: Executor, scope: SettlementScope, id: string) {
+    async lockGroup(executor: Executor, scope: DatasetScope, id: string) {
       const rows = await executor
         .select({ id: groups.id })
         .from(groups)
@@ -179,18 +168,12 @@ export function createSettlementsRepository() {
     },
 
     /** How many accounts chose the group, and whether it is the company default. */
-    async uses(executor: Executor, scope: SettlementScope, id: string) {
+    async uses(executor: Executor, scope: DatasetScope, id: string) {
       const [[accountUses], defaultId] = await Promise.all([
         executor
           .select({ n: count() })
           .from(accounts)
-          .where(
-            and(
-              eq(accounts.tenantId, scope.tenantId),
-              eq(accounts.datasetId, scope.datasetId),
-              eq(accounts.settlementConfigurationGroupId, id),
-            ),
-          ),
+          .where(and(inDataset(accounts, scope), eq(accounts.settlementConfigurationGroupId, id))),
         defaultGroupId(executor, scope),
       ]);
       return { accounts: accountUses?.n ?? 0, isDefault: defaultId === id };
@@ -198,7 +181,7 @@ export function createSettlementsRepository() {
 
     async insertConfiguration(
       executor: Executor,
-      scope: SettlementScope,
+      scope: DatasetScope,
       groupId: string,
       id: string,
       input: SettlementConfigurationInput,
@@ -210,7 +193,7 @@ export function createSettlementsRepository() {
 
     async updateConfiguration(
       executor: Executor,
-      scope: SettlementScope,
+      scope: DatasetScope,
       groupId: string,
       id: string,
       input: SettlementConfigurationInput,
@@ -231,7 +214,7 @@ export function createSettlementsRepository() {
 
     async deleteConfiguration(
       executor: Executor,
-      scope: SettlementScope,
+      scope: DatasetScope,
       groupId: string,
       id: string,
     ) {

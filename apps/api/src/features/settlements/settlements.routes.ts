@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createSettlementGroupBody,
@@ -14,15 +14,10 @@ import {
   updateSettlementGroupBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import { createSettlementsRepository, type SettlementScope } from './settlements.repository.js';
-import { createSettlementsService } from './settlements.service.js';
 
-function scopeOf(request: FastifyRequest): SettlementScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Settlements routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { createSettlementsRepository } from './settlements.repository.js';
+import { createSettlementsService } from './settlements.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['settlements'];
 const base = '/api/v0/settlement-configuration-groups';
@@ -49,7 +44,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = parsePageQuery(settlementGroupQuery, request.query);
-      return request.tenantRead((tx) => settlements.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => settlements.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -65,7 +60,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      request.tenantRead((tx) => settlements.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => settlements.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.post(
@@ -86,7 +81,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const group = await request.unitOfWork(async (tx) => {
-        const created = await settlements.create(tx, scopeOf(request), request.body);
+        const created = await settlements.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'SettlementConfigurationGroup', id: created.id };
         return created;
       }, 201);
@@ -113,7 +108,9 @@ export async function settlementsRoutes(app: FastifyInstance) {
     async (request) => {
       const { id, ...values } = request.body;
       request.auditResource = { type: 'SettlementConfigurationGroup', id };
-      return request.unitOfWork((tx) => settlements.update(tx, scopeOf(request), id, values));
+      return request.unitOfWork((tx) =>
+        settlements.update(tx, datasetScopeOf(request), id, values),
+      );
     },
   );
 
@@ -137,7 +134,7 @@ export async function settlementsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.id };
       await request.unitOfWork(
-        (tx) => settlements.remove(tx, scopeOf(request), request.params.id),
+        (tx) => settlements.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();
@@ -165,7 +162,12 @@ export async function settlementsRoutes(app: FastifyInstance) {
       request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.groupId };
       const group = await request.unitOfWork(
         (tx) =>
-          settlements.addConfiguration(tx, scopeOf(request), request.params.groupId, request.body),
+          settlements.addConfiguration(
+            tx,
+            datasetScopeOf(request),
+            request.params.groupId,
+            request.body,
+          ),
         201,
       );
       return reply.status(201).send(group);
@@ -193,7 +195,13 @@ export async function settlementsRoutes(app: FastifyInstance) {
       const { id, ...input } = request.body;
       request.auditResource = { type: 'SettlementConfiguration', id };
       return request.unitOfWork((tx) =>
-        settlements.updateConfiguration(tx, scopeOf(request), request.params.groupId, id, input),
+        settlements.updateConfiguration(
+          tx,
+          datasetScopeOf(request),
+          request.params.groupId,
+          id,
+          input,
+        ),
       );
     },
   );
@@ -217,7 +225,8 @@ export async function settlementsRoutes(app: FastifyInstance) {
       const { groupId, configurationId } = request.params;
       request.auditResource = { type: 'SettlementConfiguration', id: configurationId };
       await request.unitOfWork(
-        (tx) => settlements.removeConfiguration(tx, scopeOf(request), groupId, configurationId),
+        (tx) =>
+          settlements.removeConfiguration(tx, datasetScopeOf(request), groupId, configurationId),
         204,
       );
       return reply.status(204).send();

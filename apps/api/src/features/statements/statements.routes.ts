@@ -8,7 +8,7 @@ import {
   statementPaySchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { scopeOf } from '../accounts/index.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import { issueStatementLink } from './statement-links.js';
 import { statementPdf } from './statement-pdf.js';
 import type { StatementsService } from './statements.service.js';
@@ -34,10 +34,15 @@ export async function statementsRoutes(
   r.post(
     '/api/v0/accounts/:id/statement-link',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CreateStatementLink' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'CreateStatementLink',
+      },
       schema: {
         tags,
-        summary: "A new link to the account's statement, where the payer pays some or all of its open invoices at once",
+        summary:
+          "A new link to the account's statement, where the payer pays some or all of its open invoices at once",
         description:
           'Needs EditPaymentRequest (whoever may create payment requests). Each call issues a new link; earlier ones keep working until they expire. ' +
           "The link expires as new payment request links do (company preferences' default link expiry); expiresAt null: it does not expire. " +
@@ -48,12 +53,20 @@ export async function statementsRoutes(
     },
     async (request, reply) => {
       request.auditResource = { type: 'Account', id: request.params.id };
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const link = await request.unitOfWork(
-        (tx) => issueStatementLink(tx, { tenantId: scope.tenantId, datasetId: String(scope.datasetId) }, request.params.id, publicUrl),
+        (tx) =>
+          issueStatementLink(
+            tx,
+            { tenantId: scope.tenantId, datasetId: String(scope.datasetId) },
+            request.params.id,
+            publicUrl,
+          ),
         201,
       );
-      return reply.status(201).send({ url: link.url, expiresAt: link.expiresAt?.toISOString() ?? null });
+      return reply
+        .status(201)
+        .send({ url: link.url, expiresAt: link.expiresAt?.toISOString() ?? null });
     },
   );
 
@@ -63,7 +76,8 @@ export async function statementsRoutes(
       config: { access: 'none', rateLimit },
       schema: {
         tags,
-        summary: "An account's statement: every open invoice, oldest first, with what it costs if paid today",
+        summary:
+          "An account's statement: every open invoice, oldest first, with what it costs if paid today",
         description: publicNote,
         params: tokenParams,
         response: { 200: statementPageSchema },
@@ -79,7 +93,12 @@ export async function statementsRoutes(
     '/api/v0/statements/:token/pdf',
     {
       config: { access: 'none', rateLimit },
-      schema: { tags, summary: 'The statement as a PDF', description: publicNote, params: tokenParams },
+      schema: {
+        tags,
+        summary: 'The statement as a PDF',
+        description: publicNote,
+        params: tokenParams,
+      },
     },
     async (request, reply) => {
       const statement = await statements.page(request.params.token);

@@ -16,11 +16,7 @@ import {
   transactionDocuments,
   transactions,
 } from '../../db/schema-receivables.js';
-import {
-  compileFilters,
-  compileSearch,
-  type Bind,
-} from '../../platform/paging/compile-filter.js';
+import { compileFilters, compileSearch, type Bind } from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import {
   createStatementCache,
@@ -28,6 +24,7 @@ import {
   StatementValues,
 } from '../../platform/paging/statement-cache.js';
 import { countRows } from '../../platform/paging/count.js';
+import { type DatasetScope, inDataset, sameDataset } from '../../platform/scope.js';
 
 type Row = typeof transactions.$inferSelect;
 type AccountRow = Pick<
@@ -36,12 +33,6 @@ type AccountRow = Pick<
 >;
 type OfferRow = typeof settlementOffers.$inferSelect;
 type Fields = (typeof transactionQuery)['fields'];
-
-/** The company whose transactions a call sees: every query is scoped by both (style.md §4). */
-export interface TransactionScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 /** The columns an ERP connector sets; id, scope and the timestamps are the server's. */
 export type TransactionValues = Omit<
@@ -123,10 +114,8 @@ const columns = {
   accountName: accounts.name,
 };
 
-const inScope = (scope: TransactionScope) =>
-  and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
-const accountsInScope = (scope: TransactionScope) =>
-  and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
+const inScope = (scope: DatasetScope) => and(inDataset(t, scope));
+const accountsInScope = (scope: DatasetScope) => and(inDataset(accounts, scope));
 
 export function createTransactionsRepository() {
   const statements = createStatementCache();
@@ -136,7 +125,7 @@ export function createTransactionsRepository() {
    */
   function filterOf(
     executor: Executor,
-    scope: TransactionScope,
+    scope: DatasetScope,
     query: Pick<PageQuery<Fields>, 'filters' | 'search'>,
     bind: Bind = (value) => value,
   ): SQL | undefined {
@@ -179,7 +168,7 @@ export function createTransactionsRepository() {
   }
 
   /** Accounts by id: one statement for any number of ids (an array parameter), built once. */
-  async function accountsById(executor: Executor, scope: TransactionScope, ids: string[]) {
+  async function accountsById(executor: Executor, scope: DatasetScope, ids: string[]) {
     if (ids.length === 0) return new Map<string, AccountRow>();
     const values = new StatementValues();
     const where = and(
@@ -201,7 +190,7 @@ export function createTransactionsRepository() {
      * One page; the index (tenant, dataset, transaction_date, id) serves the default order. With
      * `expand=account` the page's accounts come in the same query (a join on the account's key).
      */
-    async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<Fields, 'account'>) {
       const expand = query.expand.includes('account');
       const { rows: read, total } = await readPage<
         Row | { transaction: Row; account: AccountRow | null },
@@ -240,11 +229,7 @@ export function createTransactionsRepository() {
                 .from(page)
                 .leftJoin(
                   accounts,
-                  and(
-                    eq(accounts.tenantId, pageColumns.tenantId),
-                    eq(accounts.datasetId, pageColumns.datasetId),
-                    eq(accounts.id, pageColumns.accountId),
-                  ),
+                  and(sameDataset(accounts, pageColumns), eq(accounts.id, pageColumns.accountId)),
                 )
                 .orderBy(...order);
             }
@@ -260,13 +245,10 @@ export function createTransactionsRepository() {
       };
     },
 
-    count: (
-      executor: Executor,
-      scope: TransactionScope,
-      query: Pick<PageQuery<Fields>, 'filters'>,
-    ) => countRows(executor, t, and(inScope(scope), filterOf(executor, scope, query))),
+    count: (executor: Executor, scope: DatasetScope, query: Pick<PageQuery<Fields>, 'filters'>) =>
+      countRows(executor, t, and(inScope(scope), filterOf(executor, scope, query))),
 
-    async findRow(executor: Executor, scope: TransactionScope, id: string): Promise<Row | null> {
+    async findRow(executor: Executor, scope: DatasetScope, id: string): Promise<Row | null> {
       const [row] = await executor
         .select()
         .from(t)
@@ -275,7 +257,7 @@ export function createTransactionsRepository() {
     },
 
     /** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
-    async amountOwed(executor: Executor, scope: TransactionScope, id: string): Promise<string> {
+    async amountOwed(executor: Executor, scope: DatasetScope, id: string): Promise<string> {
       const [row] = await executor
         .select({
           owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
@@ -287,7 +269,7 @@ export function createTransactionsRepository() {
 
     async findByReference(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       reference: string,
       type: string,
     ) {
@@ -303,7 +285,7 @@ export function createTransactionsRepository() {
     /** The account a connector names by id or reference (its reference feeds the custom host id). */
     async accountOf(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       by: { id?: string | null; reference?: string | null },
     ) {
       const match = by.id
@@ -318,7 +300,7 @@ export function createTransactionsRepository() {
 
     async detail(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       id: string,
     ): Promise<TransactionDetail | null> {
       const row = await this.findRow(executor, scope, id);
@@ -327,13 +309,7 @@ export function createTransactionsRepository() {
       const offers = await executor
         .select()
         .from(settlementOffers)
-        .where(
-          and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
-            eq(settlementOffers.transactionId, id),
-          ),
-        )
+        .where(and(inDataset(settlementOffers, scope), eq(settlementOffers.transactionId, id)))
         .orderBy(asc(settlementOffers.createdOn), asc(settlementOffers.id));
       const documents = await executor
         .select({
@@ -345,11 +321,7 @@ export function createTransactionsRepository() {
         })
         .from(transactionDocuments)
         .where(
-          and(
-            eq(transactionDocuments.tenantId, scope.tenantId),
-            eq(transactionDocuments.datasetId, scope.datasetId),
-            eq(transactionDocuments.transactionId, id),
-          ),
+          and(inDataset(transactionDocuments, scope), eq(transactionDocuments.transactionId, id)),
         )
         .orderBy(asc(transactionDocuments.createdOn), asc(transactionDocuments.id));
       const owed = await this.amountOwed(executor, scope, id);
@@ -367,12 +339,7 @@ export function createTransactionsRepository() {
       };
     },
 
-    async insert(
-      executor: Executor,
-      scope: TransactionScope,
-      id: string,
-      values: TransactionValues,
-    ) {
+    async insert(executor: Executor, scope: DatasetScope, id: string, values: TransactionValues) {
       const [row] = await executor
         .insert(t)
         .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
@@ -380,12 +347,7 @@ export function createTransactionsRepository() {
       return row!;
     },
 
-    async update(
-      executor: Executor,
-      scope: TransactionScope,
-      id: string,
-      values: TransactionValues,
-    ) {
+    async update(executor: Executor, scope: DatasetScope, id: string, values: TransactionValues) {
       const [row] = await executor
         .update(t)
         .set({ ...values, updatedOn: new Date() })
@@ -394,14 +356,13 @@ export function createTransactionsRepository() {
       return row ?? null;
     },
 
-    async offersOf(executor: Executor, scope: TransactionScope, transactionId: string) {
+    async offersOf(executor: Executor, scope: DatasetScope, transactionId: string) {
       return executor
         .select()
         .from(settlementOffers)
         .where(
           and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
+            inDataset(settlementOffers, scope),
             eq(settlementOffers.transactionId, transactionId),
           ),
         );
@@ -409,7 +370,7 @@ export function createTransactionsRepository() {
 
     async insertOffer(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       id: string,
       values: SettlementOfferValues,
@@ -431,7 +392,7 @@ export function createTransactionsRepository() {
 
     async updateOffer(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       id: string,
       values: SettlementOfferValues,
@@ -441,8 +402,7 @@ export function createTransactionsRepository() {
         .set(values)
         .where(
           and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
+            inDataset(settlementOffers, scope),
             eq(settlementOffers.transactionId, transactionId),
             eq(settlementOffers.id, id),
           ),
@@ -451,18 +411,12 @@ export function createTransactionsRepository() {
       return row ? toSettlementOffer(row) : null;
     },
 
-    async deleteOffer(
-      executor: Executor,
-      scope: TransactionScope,
-      transactionId: string,
-      id: string,
-    ) {
+    async deleteOffer(executor: Executor, scope: DatasetScope, transactionId: string, id: string) {
       const [row] = await executor
         .delete(settlementOffers)
         .where(
           and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
+            inDataset(settlementOffers, scope),
             eq(settlementOffers.transactionId, transactionId),
             eq(settlementOffers.id, id),
           ),

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   countSchema,
@@ -19,7 +19,7 @@ import {
   updateSettlementOfferBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { ValidationError } from '../../platform/errors.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
 import type { CustomHostIdRebuild } from './custom-host-id.jobs.js';
@@ -29,8 +29,9 @@ import { createCustomHostIdService } from './custom-host-id.service.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { documentsRoutes } from './documents.routes.js';
 import { createDocumentsService } from './documents.service.js';
-import { createTransactionsRepository, type TransactionScope } from './transactions.repository.js';
+import { createTransactionsRepository } from './transactions.repository.js';
 import { createTransactionsService, type TransactionsService } from './transactions.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 export interface TransactionsRoutesOptions {
   transactions?: TransactionsService;
@@ -39,11 +40,6 @@ export interface TransactionsRoutesOptions {
 }
 
 /** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
-function scopeOf(request: FastifyRequest): TransactionScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Transactions routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['transactions'];
 const listDescription =
@@ -90,7 +86,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     },
     async (request) => {
       const query = parsePageQuery(transactionQuery, request.query);
-      return request.tenantRead((tx) => transactions.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => transactions.page(tx, datasetScopeOf(request), query));
     },
   );
 
@@ -109,7 +105,9 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     },
     async (request) => {
       const { filters } = parsePageQuery(transactionQuery, { filter: request.query.filter });
-      return request.tenantRead((tx) => transactions.count(tx, scopeOf(request), { filters }));
+      return request.tenantRead((tx) =>
+        transactions.count(tx, datasetScopeOf(request), { filters }),
+      );
     },
   );
 
@@ -128,7 +126,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       },
     },
     async (request) =>
-      request.tenantRead((tx) => transactions.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => transactions.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.post(
@@ -152,7 +150,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     async (request, reply) => {
       const matchExisting = request.query['match-existing'] === 'true';
       const answer = await request.unitOfWork(async (tx) => {
-        const scope = scopeOf(request);
+        const scope = datasetScopeOf(request);
         const status = (await transactions.willMatch(tx, scope, request.body, matchExisting))
           ? 200
           : 201;
@@ -190,7 +188,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       const offer = await request.unitOfWork(async (tx) => {
         const created = await transactions.addOffer(
           tx,
-          scopeOf(request),
+          datasetScopeOf(request),
           request.params.id,
           request.body,
         );
@@ -221,7 +219,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     async (request) => {
       request.auditResource = { type: 'SettlementOffer', id: request.body.id };
       return request.unitOfWork((tx) =>
-        transactions.updateOffer(tx, scopeOf(request), request.params.id, request.body),
+        transactions.updateOffer(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
@@ -252,7 +250,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         );
       request.auditResource = { type: 'SettlementOffer', id: offerId };
       await request.unitOfWork(
-        (tx) => transactions.deleteOffer(tx, scopeOf(request), request.params.id, offerId),
+        (tx) => transactions.deleteOffer(tx, datasetScopeOf(request), request.params.id, offerId),
         204,
       );
       return reply.status(204).send();
