@@ -37,15 +37,23 @@ const totals =
  * Reads need no named permission (design §4: a Viewer reads everything in the tenant).
  */
 export async function accountsRoutes(app: FastifyInstance, options: AccountsRoutesOptions = {}) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const accounts =
     options.accounts ??
     createAccountsService({
       accounts: createAccountsRepository(),
       payers: createPayersRepository(),
     });
+  await app.register(payersRoutes, { accounts });
+  listAccounts(app, accounts);
+  getAccount(app, accounts);
+  updateAccountSettings(app, accounts);
+  createAccount(app, accounts);
+  updateAccount(app, accounts);
+  upsertAccountByReference(app, accounts);
+}
 
-  r.get(
+function listAccounts(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts',
     {
       config: { access: 'dataset' },
@@ -65,8 +73,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       return request.tenantRead((tx) => accounts.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id',
     {
       config: { access: 'dataset' },
@@ -88,8 +98,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       );
     },
   );
+}
 
-  r.put(
+function updateAccountSettings(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id/settings',
     {
       config: {
@@ -116,8 +128,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       );
     },
   );
+}
 
-  r.post(
+function createAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreateAccount' },
@@ -143,8 +157,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  r.put(
+function updateAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpdateAccount' },
@@ -166,8 +182,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       );
     },
   );
+}
 
-  r.put(
+function upsertAccountByReference(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/by-reference/:accountReference',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpsertAccount' },
@@ -198,8 +216,6 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       return reply.status(result.created ? 201 : 200).send(result.account);
     },
   );
-
-  await app.register(payersRoutes, { accounts });
 }
 
 /** app.ts registers the area with `app.register(import('./features/accounts/accounts.routes.js'))`. */

@@ -21,10 +21,16 @@ const tags = ['payers'];
 
 /** spec 2 §2, §7: the payers of an account (GET accounts/{id}/payers…), and their creation by connectors. */
 export async function payersRoutes(app: FastifyInstance, options: { accounts: AccountsService }) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts } = options;
+  listAccountPayers(app, accounts);
+  listPayers(app, accounts);
+  countAccountPayers(app, accounts);
+  getAccountPayer(app, accounts);
+  createAccountPayer(app, accounts);
+}
 
-  r.get(
+function listAccountPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers',
     {
       config: { access: 'dataset' },
@@ -46,8 +52,10 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
       );
     },
   );
+}
 
-  r.get(
+function listPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/payers',
     {
       config: { access: 'dataset' },
@@ -68,8 +76,10 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
       );
     },
   );
+}
 
-  r.get(
+function countAccountPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers/count',
     {
       config: { access: 'dataset' },
@@ -87,8 +97,10 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
         accounts.payersCount(tx, datasetScopeOf(request), request.params.id),
       ),
   );
+}
 
-  r.get(
+function getAccountPayer(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers/:payerId',
     {
       config: { access: 'dataset' },
@@ -106,8 +118,10 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
         accounts.payer(tx, datasetScopeOf(request), request.params.id, request.params.payerId),
       ),
   );
+}
 
-  r.post(
+function createAccountPayer(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts/:id/payers',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreatePayer' },

@@ -32,10 +32,15 @@ const writeAccess =
  * writes need no named permission (docs/decisions/020-erp-data-writes.md). The area wires its own service (style.md §3).
  */
 export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOptions = {}) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const banks = options.banks ?? createBanksService({ repository: createBanksRepository() });
+  listBanks(app, banks);
+  getBank(app, banks);
+  createBank(app, banks);
+  updateBank(app, banks);
+}
 
-  r.get(
+function listBanks(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/banks',
     {
       config: { access: 'dataset' },
@@ -54,8 +59,10 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
       return request.tenantRead((tx) => banks.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/banks/:id',
     {
       config: { access: 'dataset' },
@@ -70,8 +77,10 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     async (request) =>
       request.tenantRead((tx) => banks.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/banks',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreateBank' },
@@ -95,8 +104,10 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  r.put(
+function updateBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/banks',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpdateBank' },

@@ -13,7 +13,7 @@ import {
 } from '@ledgerline/contract';
 
 import { createLatePaymentsRepository } from './late-payments.repository.js';
-import { createLatePaymentsService } from './late-payments.service.js';
+import { createLatePaymentsService, type LatePaymentsService } from './late-payments.service.js';
 import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['late-payments'];
@@ -21,10 +21,17 @@ const base = '/api/v0/late-payment-configurations';
 
 /** spec 3 §7 late-payment-configurations; writes need Create/Edit/DeleteLatePayments (spec 3 §6). */
 export async function latePaymentsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const latePayments = createLatePaymentsService({ repository: createLatePaymentsRepository() });
+  listLatePayments(app, latePayments);
+  getUkLatePaymentInfo(app, latePayments);
+  getLatePayment(app, latePayments);
+  createLatePayment(app, latePayments);
+  updateLatePayment(app, latePayments);
+  deleteLatePayment(app, latePayments);
+}
 
-  r.get(
+function listLatePayments(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset' },
@@ -40,8 +47,10 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
       return request.tenantRead((tx) => latePayments.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getUkLatePaymentInfo(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/uk/info`,
     {
       config: { access: 'dataset' },
@@ -55,8 +64,10 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     },
     async (request) => request.tenantRead((tx) => latePayments.ukInfo(tx, datasetScopeOf(request))),
   );
+}
 
-  r.get(
+function getLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset' },
@@ -70,8 +81,10 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     async (request) =>
       request.tenantRead((tx) => latePayments.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
       config: {
@@ -95,8 +108,10 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
       return reply.status(201).send(created);
     },
   );
+}
 
-  r.put(
+function updateLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     base,
     {
       config: {
@@ -119,8 +134,10 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
       );
     },
   );
+}
 
-  r.delete(
+function deleteLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
       config: {

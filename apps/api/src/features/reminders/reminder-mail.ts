@@ -56,7 +56,9 @@ export function invoiceTableText(invoices: readonly ReminderInvoice[]): string {
   return rows
     .map((row) =>
       row
-        .map((cell, column) => (column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+        .map((cell, column) =>
+          column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+        )
         .join('  ')
         .trimEnd(),
     )
@@ -136,7 +138,9 @@ export function renderReminder(
           return escapeHtml(text[name]);
         })
         .join('');
-      return paragraph.includes(`${marker}invoiceTable${marker}`) ? `<div>${inner}</div>` : `<p>${inner}</p>`;
+      return paragraph.includes(`${marker}invoiceTable${marker}`)
+        ? `<div>${inner}</div>`
+        : `<p>${inner}</p>`;
     })
     .join('');
   return { subject, text: body, html };

@@ -26,7 +26,10 @@ import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { companyHas } from '../company-settings/index.js';
 import { createReminderSchedulesRepository } from './reminder-schedules.repository.js';
-import { createReminderSchedulesService } from './reminder-schedules.service.js';
+import {
+  createReminderSchedulesService,
+  type ReminderSchedulesService,
+} from './reminder-schedules.service.js';
 import { toReminderBody, type Reminders } from './reminders.service.js';
 import { type DatasetScope, datasetScopeOf, inDataset } from '../../platform/scope.js';
 
@@ -59,13 +62,31 @@ const settingsOf = (row: Awaited<ReturnType<typeof accountRow>>) => ({
  * and choice. Reads need no permission; schedules and runs need ConfigureSystemSettings, an
  * account's choice EditAccountSettings (it is one of the account's settings).
  */
-export async function remindersRoutes(app: FastifyInstance, options: { reminders: Reminders }) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const schedules = createReminderSchedulesService({
-    repository: createReminderSchedulesRepository(),
-  });
+/** What the reminders' route functions use. */
+interface RemindersRoutesDeps {
+  reminders: Reminders;
+  schedules: ReminderSchedulesService;
+}
 
-  r.get(
+export async function remindersRoutes(app: FastifyInstance, options: { reminders: Reminders }) {
+  const deps: RemindersRoutesDeps = {
+    reminders: options.reminders,
+    schedules: createReminderSchedulesService({ repository: createReminderSchedulesRepository() }),
+  };
+  listReminderSchedules(app, deps);
+  getReminderSchedule(app, deps);
+  createReminderSchedule(app, deps);
+  updateReminderSchedule(app, deps);
+  deleteReminderSchedule(app, deps);
+  previewReminders(app, deps);
+  runReminders(app, deps);
+  listAccountReminders(app);
+  getAccountReminderSettings(app);
+  updateAccountReminderSettings(app);
+}
+
+function listReminderSchedules(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset' },
@@ -78,11 +99,13 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request) => {
       const query = parsePageQuery(reminderScheduleQuery, request.query);
-      return request.tenantRead((tx) => schedules.page(tx, datasetScopeOf(request), query));
+      return request.tenantRead((tx) => deps.schedules.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset' },
@@ -94,10 +117,14 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       },
     },
     async (request) =>
-      request.tenantRead((tx) => schedules.get(tx, datasetScopeOf(request), request.params.id)),
+      request.tenantRead((tx) =>
+        deps.schedules.get(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
+}
 
-  r.post(
+function createReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
       config: {
@@ -118,15 +145,17 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request, reply) => {
       const created = await request.unitOfWork(async (tx) => {
-        const schedule = await schedules.create(tx, datasetScopeOf(request), request.body);
+        const schedule = await deps.schedules.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'ReminderSchedule', id: schedule.id };
         return schedule;
       }, 201);
       return reply.status(201).send(created);
     },
   );
+}
 
-  r.put(
+function updateReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     `${base}/:id`,
     {
       config: {
@@ -147,12 +176,14 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     async (request) => {
       request.auditResource = { type: 'ReminderSchedule', id: request.params.id };
       return request.unitOfWork((tx) =>
-        schedules.update(tx, datasetScopeOf(request), request.params.id, request.body),
+        deps.schedules.update(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
+}
 
-  r.delete(
+function deleteReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
       config: {
@@ -170,14 +201,16 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     async (request, reply) => {
       request.auditResource = { type: 'ReminderSchedule', id: request.params.id };
       await request.unitOfWork(
-        (tx) => schedules.remove(tx, datasetScopeOf(request), request.params.id),
+        (tx) => deps.schedules.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();
     },
   );
+}
 
-  r.get(
+function previewReminders(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/reminders/preview',
     {
       config: { access: 'dataset' },
@@ -195,11 +228,13 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request) =>
       request.tenantRead((tx) =>
-        options.reminders.preview(tx, datasetScopeOf(request), request.query),
+        deps.reminders.preview(tx, datasetScopeOf(request), request.query),
       ),
   );
+}
 
-  r.post(
+function runReminders(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/reminders/run',
     {
       config: {
@@ -230,8 +265,8 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
           request.auditResource = { type: 'Account', id: accountId };
         }
         const day =
-          request.body.date ?? (await options.reminders.companyDay(tx, scope, new Date(), false));
-        return options.reminders.run((fn) => fn(tx), scope, {
+          request.body.date ?? (await deps.reminders.companyDay(tx, scope, new Date(), false));
+        return deps.reminders.run((fn) => fn(tx), scope, {
           day,
           accountId,
           source: accountId ? 'SendNow' : 'Schedule',
@@ -244,12 +279,14 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
           },
         });
       });
-      if (answer.reminders > 0) await options.reminders.nudgeOutbox();
+      if (answer.reminders > 0) await deps.reminders.nudgeOutbox();
       return answer;
     },
   );
+}
 
-  r.get(
+function listAccountReminders(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/reminders',
     {
       config: { access: 'dataset' },
@@ -284,8 +321,10 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       });
     },
   );
+}
 
-  r.get(
+function getAccountReminderSettings(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/reminder-settings',
     {
       config: { access: 'dataset' },
@@ -301,8 +340,10 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
         settingsOf(await accountRow(tx, datasetScopeOf(request), request.params.id)),
       ),
   );
+}
 
-  r.put(
+function updateAccountReminderSettings(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id/reminder-settings',
     {
       config: {

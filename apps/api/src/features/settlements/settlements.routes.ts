@@ -16,7 +16,7 @@ import {
 } from '@ledgerline/contract';
 
 import { createSettlementsRepository } from './settlements.repository.js';
-import { createSettlementsService } from './settlements.service.js';
+import { createSettlementsService, type SettlementsService } from './settlements.service.js';
 import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['settlements'];
@@ -27,10 +27,19 @@ const base = '/api/v0/settlement-configuration-groups';
  * writes need Create/Edit/DeleteSettlementConfigurations (spec 3 §6). Limits: docs/api.md.
  */
 export async function settlementsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const settlements = createSettlementsService({ repository: createSettlementsRepository() });
+  listSettlementGroups(app, settlements);
+  getSettlementGroup(app, settlements);
+  createSettlementGroup(app, settlements);
+  updateSettlementGroup(app, settlements);
+  deleteSettlementGroup(app, settlements);
+  addSettlementConfiguration(app, settlements);
+  updateSettlementConfiguration(app, settlements);
+  deleteSettlementConfiguration(app, settlements);
+}
 
-  r.get(
+function listSettlementGroups(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
@@ -47,8 +56,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       return request.tenantRead((tx) => settlements.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
@@ -62,8 +73,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
     async (request) =>
       request.tenantRead((tx) => settlements.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
       config: {
@@ -88,8 +101,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       return reply.status(201).send(group);
     },
   );
+}
 
-  r.put(
+function updateSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     base,
     {
       config: {
@@ -113,8 +128,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
       config: {
@@ -140,8 +157,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       return reply.status(204).send();
     },
   );
+}
 
-  r.post(
+function addSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     `${base}/:groupId/configurations`,
     {
       config: {
@@ -173,8 +192,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       return reply.status(201).send(group);
     },
   );
+}
 
-  r.put(
+function updateSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     `${base}/:groupId/configurations`,
     {
       config: {
@@ -205,8 +226,10 @@ export async function settlementsRoutes(app: FastifyInstance) {
       );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:groupId/configurations/:configurationId`,
     {
       config: {

@@ -45,9 +45,13 @@ export async function documentsRoutes(
   const { documents } = options;
   // Another area may already parse multipart for the whole app; then this scope inherits it.
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  uploadDocument(app, documents);
+  downloadDocument(app, documents);
+  deleteDocument(app, documents);
+}
 
-  r.post(
+function uploadDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions/:id/documents',
     {
       config: {
@@ -81,8 +85,10 @@ export async function documentsRoutes(
       return reply.status(201).send(document);
     },
   );
+}
 
-  r.get(
+function downloadDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/:id/documents/:documentId/data',
     {
       config: { access: 'dataset' },
@@ -112,8 +118,10 @@ export async function documentsRoutes(
         .send(document.data);
     },
   );
+}
 
-  r.delete(
+function deleteDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     '/api/v0/transactions/:id/documents/:documentId',
     {
       config: {

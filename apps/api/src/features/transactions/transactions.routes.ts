@@ -56,7 +56,6 @@ const offerRules =
  * settlement offers, and POST transactions for ERP connectors. The area wires its own service.
  */
 export async function transactionsRoutes(app: FastifyInstance, options: TransactionsRoutesOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const repository = createTransactionsRepository();
   const customHostIds = createCustomHostIdService({ repository: createCustomHostIdRepository() });
   const transactions =
@@ -71,8 +70,17 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       transactions: repository,
     }),
   });
+  listTransactions(app, transactions);
+  countTransactions(app, transactions);
+  getTransaction(app, transactions);
+  createTransaction(app, transactions);
+  addSettlementOffers(app, transactions);
+  updateSettlementOffers(app, transactions);
+  deleteSettlementOffers(app, transactions);
+}
 
-  r.get(
+function listTransactions(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions',
     {
       config: { access: 'dataset' },
@@ -89,8 +97,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       return request.tenantRead((tx) => transactions.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function countTransactions(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/count',
     {
       config: { access: 'dataset' },
@@ -110,8 +120,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       );
     },
   );
+}
 
-  r.get(
+function getTransaction(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/:id',
     {
       config: { access: 'dataset' },
@@ -128,8 +140,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     async (request) =>
       request.tenantRead((tx) => transactions.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createTransaction(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'PushTransaction' },
@@ -163,10 +177,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  const transactionParam = uuidParam;
-
-  r.post(
+function addSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -179,7 +193,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         summary:
           'Add a settlement offer (Open, priority 0, the transaction’s currency; validUntil defaults to the due date)',
         description: offerRules,
-        params: transactionParam,
+        params: uuidParam,
         body: createSettlementOfferBody,
         response: { 201: settlementOfferSchema },
       },
@@ -198,8 +212,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       return reply.status(201).send(offer);
     },
   );
+}
 
-  r.put(
+function updateSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -211,7 +227,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         tags,
         summary: 'Edit the settlement offer whose id the body carries',
         description: offerRules,
-        params: transactionParam,
+        params: uuidParam,
         body: updateSettlementOfferBody,
         response: { 200: settlementOfferSchema },
       },
@@ -223,8 +239,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -236,7 +254,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         tags,
         summary: 'Delete the settlement offer whose id the body (or the offerId parameter) carries',
         description: 'spec 2 §4: a Used offer cannot be deleted (409). Answers 204.',
-        params: transactionParam,
+        params: uuidParam,
         querystring: deleteSettlementOfferQuery,
         body: deleteSettlementOfferBody.nullish(),
       },
