@@ -1,7 +1,6 @@
 import { and, getTableColumns, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   PageQuery,
-  SettlementOffer,
   Transaction,
   TransactionContact,
   TransactionDetail,
@@ -24,6 +23,13 @@ import {
   StatementValues,
 } from '../../platform/paging/statement-cache.js';
 import { countRows } from '../../platform/paging/count.js';
+import {
+  deleteOffer,
+  insertOffer,
+  offersOf,
+  toSettlementOffer,
+  updateOffer,
+} from './settlement-offers.repository.js';
 import { type DatasetScope, inDataset, sameDataset } from '../../platform/scope.js';
 
 type Row = typeof transactions.$inferSelect;
@@ -31,7 +37,6 @@ type AccountRow = Pick<
   typeof accounts.$inferSelect,
   'id' | 'accountReference' | 'name' | 'currency'
 >;
-type OfferRow = typeof settlementOffers.$inferSelect;
 type Fields = (typeof transactionQuery)['fields'];
 
 /** The columns an ERP connector sets; id, scope and the timestamps are the server's. */
@@ -39,13 +44,8 @@ export type TransactionValues = Omit<
   Row,
   'tenantId' | 'datasetId' | 'id' | 'createdOn' | 'updatedOn'
 >;
-export type SettlementOfferValues = Pick<
-  OfferRow,
-  'type' | 'description' | 'validFrom' | 'validUntil' | 'currency' | 'amount' | 'percentageDiscount'
->;
 
 const t = transactions;
-const number = (value: string | null) => (value === null ? null : Number(value));
 
 const accountColumns = {
   id: accounts.id,
@@ -83,23 +83,6 @@ export function toTransaction(row: Row, account?: AccountRow | null): Transactio
   };
 }
 
-export function toSettlementOffer(row: OfferRow): SettlementOffer {
-  return {
-    id: row.id,
-    type: row.type as SettlementOffer['type'],
-    transactionId: row.transactionId,
-    status: row.status as SettlementOffer['status'],
-    description: row.description,
-    validFrom: row.validFrom,
-    validUntil: row.validUntil,
-    currency: row.currency,
-    amount: number(row.amount),
-    percentageDiscount: number(row.percentageDiscount),
-    priority: row.priority,
-    createdOn: row.createdOn.toISOString(),
-  };
-}
-
 const columns = {
   id: t.id,
   transactionReference: t.transactionReference,
@@ -114,8 +97,80 @@ const columns = {
   accountName: accounts.name,
 };
 
-const inScope = (scope: DatasetScope) => and(inDataset(t, scope));
-const accountsInScope = (scope: DatasetScope) => and(inDataset(accounts, scope));
+async function findRow(executor: Executor, scope: DatasetScope, id: string): Promise<Row | null> {
+  const [row] = await executor
+    .select()
+    .from(t)
+    .where(and(inDataset(t, scope), eq(t.id, id)));
+  return row ?? null;
+}
+
+/** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
+async function amountOwed(executor: Executor, scope: DatasetScope, id: string): Promise<string> {
+  const [row] = await executor
+    .select({
+      owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
+    })
+    .from(t)
+    .where(and(inDataset(t, scope), eq(t.id, id)));
+  return row?.owed ?? '0';
+}
+
+async function findByReference(
+  executor: Executor,
+  scope: DatasetScope,
+  reference: string,
+  type: string,
+) {
+  const [row] = await executor
+    .select()
+    .from(t)
+    .where(
+      and(inDataset(t, scope), eq(t.transactionReference, reference), eq(t.transactionType, type)),
+    );
+  return row ?? null;
+}
+
+/** The account a connector names by id or reference (its reference feeds the custom host id). */
+async function accountOf(
+  executor: Executor,
+  scope: DatasetScope,
+  by: { id?: string | null; reference?: string | null },
+) {
+  const match = by.id ? eq(accounts.id, by.id) : eq(accounts.accountReference, by.reference ?? '');
+  const [row] = await executor
+    .select({ id: accounts.id, accountReference: accounts.accountReference })
+    .from(accounts)
+    .where(and(inDataset(accounts, scope), match));
+  return row ?? null;
+}
+
+async function insertTransaction(
+  executor: Executor,
+  scope: DatasetScope,
+  id: string,
+  values: TransactionValues,
+) {
+  const [row] = await executor
+    .insert(t)
+    .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
+    .returning();
+  return row!;
+}
+
+async function updateTransaction(
+  executor: Executor,
+  scope: DatasetScope,
+  id: string,
+  values: TransactionValues,
+) {
+  const [row] = await executor
+    .update(t)
+    .set({ ...values, updatedOn: new Date() })
+    .where(and(inDataset(t, scope), eq(t.id, id)))
+    .returning();
+  return row ?? null;
+}
 
 export function createTransactionsRepository() {
   const statements = createStatementCache();
@@ -246,64 +301,14 @@ export function createTransactionsRepository() {
     },
 
     count: (executor: Executor, scope: DatasetScope, query: Pick<PageQuery<Fields>, 'filters'>) =>
-      countRows(executor, t, and(inScope(scope), filterOf(executor, scope, query))),
-
-    async findRow(executor: Executor, scope: DatasetScope, id: string): Promise<Row | null> {
-      const [row] = await executor
-        .select()
-        .from(t)
-        .where(and(inScope(scope), eq(t.id, id)));
-      return row ?? null;
-    },
-
-    /** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
-    async amountOwed(executor: Executor, scope: DatasetScope, id: string): Promise<string> {
-      const [row] = await executor
-        .select({
-          owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
-        })
-        .from(t)
-        .where(and(inScope(scope), eq(t.id, id)));
-      return row?.owed ?? '0';
-    },
-
-    async findByReference(
-      executor: Executor,
-      scope: DatasetScope,
-      reference: string,
-      type: string,
-    ) {
-      const [row] = await executor
-        .select()
-        .from(t)
-        .where(
-          and(inScope(scope), eq(t.transactionReference, reference), eq(t.transactionType, type)),
-        );
-      return row ?? null;
-    },
-
-    /** The account a connector names by id or reference (its reference feeds the custom host id). */
-    async accountOf(
-      executor: Executor,
-      scope: DatasetScope,
-      by: { id?: string | null; reference?: string | null },
-    ) {
-      const match = by.id
-        ? eq(accounts.id, by.id)
-        : eq(accounts.accountReference, by.reference ?? '');
-      const [row] = await executor
-        .select({ id: accounts.id, accountReference: accounts.accountReference })
-        .from(accounts)
-        .where(and(accountsInScope(scope), match));
-      return row ?? null;
-    },
+      countRows(executor, t, and(inDataset(t, scope), filterOf(executor, scope, query))),
 
     async detail(
       executor: Executor,
       scope: DatasetScope,
       id: string,
     ): Promise<TransactionDetail | null> {
-      const row = await this.findRow(executor, scope, id);
+      const row = await findRow(executor, scope, id);
       if (!row) return null;
       const [account] = (await accountsById(executor, scope, [row.accountId])).values();
       const offers = await executor
@@ -324,7 +329,7 @@ export function createTransactionsRepository() {
           and(inDataset(transactionDocuments, scope), eq(transactionDocuments.transactionId, id)),
         )
         .orderBy(asc(transactionDocuments.createdOn), asc(transactionDocuments.id));
-      const owed = await this.amountOwed(executor, scope, id);
+      const owed = await amountOwed(executor, scope, id);
       return {
         ...toTransaction(row),
         account: account!,
@@ -339,91 +344,17 @@ export function createTransactionsRepository() {
       };
     },
 
-    async insert(executor: Executor, scope: DatasetScope, id: string, values: TransactionValues) {
-      const [row] = await executor
-        .insert(t)
-        .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
-        .returning();
-      return row!;
-    },
-
-    async update(executor: Executor, scope: DatasetScope, id: string, values: TransactionValues) {
-      const [row] = await executor
-        .update(t)
-        .set({ ...values, updatedOn: new Date() })
-        .where(and(inScope(scope), eq(t.id, id)))
-        .returning();
-      return row ?? null;
-    },
-
-    async offersOf(executor: Executor, scope: DatasetScope, transactionId: string) {
-      return executor
-        .select()
-        .from(settlementOffers)
-        .where(
-          and(
-            inDataset(settlementOffers, scope),
-            eq(settlementOffers.transactionId, transactionId),
-          ),
-        );
-    },
-
-    async insertOffer(
-      executor: Executor,
-      scope: DatasetScope,
-      transactionId: string,
-      id: string,
-      values: SettlementOfferValues,
-    ) {
-      const [row] = await executor
-        .insert(settlementOffers)
-        .values({
-          ...values,
-          id,
-          transactionId,
-          status: 'Open',
-          priority: 0,
-          tenantId: scope.tenantId,
-          datasetId: scope.datasetId,
-        })
-        .returning();
-      return toSettlementOffer(row!);
-    },
-
-    async updateOffer(
-      executor: Executor,
-      scope: DatasetScope,
-      transactionId: string,
-      id: string,
-      values: SettlementOfferValues,
-    ) {
-      const [row] = await executor
-        .update(settlementOffers)
-        .set(values)
-        .where(
-          and(
-            inDataset(settlementOffers, scope),
-            eq(settlementOffers.transactionId, transactionId),
-            eq(settlementOffers.id, id),
-          ),
-        )
-        .returning();
-      return row ? toSettlementOffer(row) : null;
-    },
-
-    async deleteOffer(executor: Executor, scope: DatasetScope, transactionId: string, id: string) {
-      const [row] = await executor
-        .delete(settlementOffers)
-        .where(
-          and(
-            inDataset(settlementOffers, scope),
-            eq(settlementOffers.transactionId, transactionId),
-            eq(settlementOffers.id, id),
-          ),
-        )
-        .returning({ id: settlementOffers.id });
-      return row !== undefined;
-    },
+    findRow,
+    amountOwed,
+    findByReference,
+    accountOf,
+    insert: insertTransaction,
+    update: updateTransaction,
+    offersOf,
+    insertOffer,
+    updateOffer,
+    deleteOffer,
   };
 }
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
+export { toSettlementOffer, type SettlementOfferValues } from './settlement-offers.repository.js';
