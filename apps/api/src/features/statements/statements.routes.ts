@@ -20,18 +20,37 @@ const publicNote =
   'Rate limited per client address (429 with Retry-After).';
 
 /**
- * Account statements (issue 23): the staff call that issues a link, and the public statement
+ * Account statements: the staff call that issues a link, and the public statement
  * page's calls. The page itself (`/statement/{token}`) is the payer page's entry (pay.html).
  */
-export async function statementsRoutes(
-  app: FastifyInstance,
-  options: { statements: StatementsService; publicUrl: string; perMinute: number },
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { statements, publicUrl } = options;
-  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+export interface StatementsRoutesOptions {
+  statements: StatementsService;
+  publicUrl: string;
+  /** How many calls of the public statement page a client address may make a minute. */
+  perMinute: number;
+}
 
-  r.post(
+/** What the statements' route functions use. */
+interface StatementsRoutesDeps {
+  statements: StatementsService;
+  publicUrl: string;
+  rateLimit: { max: number; timeWindow: string };
+}
+
+export async function statementsRoutes(app: FastifyInstance, options: StatementsRoutesOptions) {
+  const deps: StatementsRoutesDeps = {
+    statements: options.statements,
+    publicUrl: options.publicUrl,
+    rateLimit: { max: options.perMinute, timeWindow: '1 minute' },
+  };
+  issueStatementLinkRoute(app, deps);
+  getStatement(app, deps);
+  getStatementPdf(app, deps);
+  payStatement(app, deps);
+}
+
+function issueStatementLinkRoute(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts/:id/statement-link',
     {
       config: {
@@ -60,7 +79,7 @@ export async function statementsRoutes(
             tx,
             { tenantId: scope.tenantId, datasetId: String(scope.datasetId) },
             request.params.id,
-            publicUrl,
+            deps.publicUrl,
           ),
         201,
       );
@@ -69,11 +88,13 @@ export async function statementsRoutes(
         .send({ url: link.url, expiresAt: link.expiresAt?.toISOString() ?? null });
     },
   );
+}
 
-  r.get(
+function getStatement(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/statements/:token',
     {
-      config: { access: 'none', rateLimit },
+      config: { access: 'none', rateLimit: deps.rateLimit },
       schema: {
         tags,
         summary:
@@ -85,14 +106,16 @@ export async function statementsRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return statements.page(request.params.token);
+      return deps.statements.page(request.params.token);
     },
   );
+}
 
-  r.get(
+function getStatementPdf(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/statements/:token/pdf',
     {
-      config: { access: 'none', rateLimit },
+      config: { access: 'none', rateLimit: deps.rateLimit },
       schema: {
         tags,
         summary: 'The statement as a PDF',
@@ -101,7 +124,7 @@ export async function statementsRoutes(
       },
     },
     async (request, reply) => {
-      const statement = await statements.page(request.params.token);
+      const statement = await deps.statements.page(request.params.token);
       const name = `statement-${statement.accountReference.replace(/[^A-Za-z0-9_-]/g, '_')}-${statement.quotedOn}.pdf`;
       return reply
         .header('cache-control', 'no-store')
@@ -111,11 +134,13 @@ export async function statementsRoutes(
         .send(statementPdf(statement));
     },
   );
+}
 
-  r.post(
+function payStatement(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/statements/:token/pay',
     {
-      config: { access: 'none', rateLimit, operation: 'PayStatement' },
+      config: { access: 'none', rateLimit: deps.rateLimit, operation: 'PayStatement' },
       schema: {
         tags,
         summary: 'Pay the invoices ticked: the payment request to pay them with, made or reused',
@@ -129,7 +154,7 @@ export async function statementsRoutes(
       },
     },
     async (request, reply) => {
-      const answer = await statements.pay(request.params.token, request.body.transactionIds, {
+      const answer = await deps.statements.pay(request.params.token, request.body.transactionIds, {
         ipAddress: request.ip,
         requestId: String(request.id),
       });
