@@ -19,7 +19,7 @@ const columns = {
   paymentTransactionId: d.paymentTransactionId,
 };
 
-/** Issue 19: the company's disputes and chargebacks, each with the payment it is about. */
+/** The company's disputes and chargebacks, each with the payment it is about. */
 export function createDisputesRepository() {
   return {
     async page(executor: Executor, scope: DatasetScope, query: PageQuery<Fields>) {

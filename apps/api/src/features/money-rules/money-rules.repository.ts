@@ -126,7 +126,7 @@ function moneyRulesOf(row: RulesRow | undefined): MoneyRules {
   };
 }
 
-/** Every rule of a company, read once per request (issue 11: never per invoice) in one statement. */
+/** Every rule of a company, read once per request (never per invoice) in one statement. */
 export async function loadMoneyRules(executor: Executor, scope: DatasetScope): Promise<MoneyRules> {
   const [row] = rowsOf<RulesRow>(await executor.execute(sql`select ${moneyRulesColumns(scope)}`));
   return moneyRulesOf(row);

@@ -24,7 +24,7 @@ const paidOnNote =
   'fees: UK statutory interest and the fixed sum when late payments apply; amountToPay = outstanding − best discount + fees.';
 
 /**
- * The money rules where an amount to pay is shown (issue 11): one transaction's quote for the
+ * The money rules where an amount to pay is shown: one transaction's quote for the
  * accounting transaction page and the payment request's transactions tab, and a page of
  * transactions with their quotes for the transaction list. Transactions are read through the
  * transactions repository.

@@ -151,7 +151,7 @@ export async function recordLatePaymentFees(
     paymentTransactionId: payment.paymentTransactionId,
     feeDetails,
   });
-  // Issue 15: transaction.late-fee-applied, delivered once the payment's transaction commits.
+  // The transaction.late-fee-applied web hook event, delivered once the payment's transaction commits.
   await recordWebhookEvent(tx, scope, {
     type: 'transaction.late-fee-applied',
     recordType: 'Transaction',

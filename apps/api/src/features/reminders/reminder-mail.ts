@@ -87,7 +87,7 @@ export interface ReminderMailInput {
 }
 
 /**
- * A step's template filled in (issue 23): the subject (one line, each value cut as every subject
+ * A step's template filled in: the subject (one line, each value cut as every subject
  * value is), the text part and the HTML part (values escaped, the invoice table a real table).
  * A template without {statementLink} gets the link after its body, so every mail carries it.
  */

@@ -32,7 +32,7 @@ function storedSteps(
     .sort((a, b) => a.days - b.days);
 }
 
-/** Issue 23: reminder schedules of a company; another company's or tenant's is not found. */
+/** Reminder schedules of a company; another company's or tenant's is not found. */
 export function createReminderSchedulesService(deps: { repository: ReminderSchedulesRepository }) {
   const { repository } = deps;
   const notFound = (id: string) => new NotFoundError(`Reminder schedule ${id} was not found.`);

@@ -57,7 +57,7 @@ const settingsOf = (row: Awaited<ReturnType<typeof accountRow>>) => ({
 });
 
 /**
- * Issue 23: reminder schedules (like settlement groups), the preview of a day's reminders, a run
+ * Reminder schedules (like settlement groups), the preview of a day's reminders, a run
  * (the day's reminders now, for the company or one account: Send now) and an account's reminders
  * and choice. Reads need no permission; schedules and runs need ConfigureSystemSettings, an
  * account's choice EditAccountSettings (it is one of the account's settings).

@@ -81,7 +81,7 @@ export function toReminderBody(row: typeof reminders.$inferSelect): Reminder {
 type InTransaction = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /**
- * Issue 23: the reminder runs (the daily job at the company's time in its zone, POST
+ * The reminder runs (the daily job at the company's time in its zone, POST
  * reminders/run, Send now), the preview, and the outbox that mails what a run kept.
  */
 export function createReminders(deps: {

@@ -13,7 +13,7 @@ function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): 
 }
 
 /**
- * Issue 23: the aged receivables report (the dashboard's money figures are in features/dashboard).
+ * The aged receivables report (the dashboard's money figures are in features/dashboard).
  * Reads: every role (design §4, a Viewer reads everything in the tenant).
  */
 export async function reportsRoutes(app: FastifyInstance) {

@@ -20,7 +20,7 @@ import {
 } from './reports.repository.js';
 import type { DatasetScope } from '../../platform/scope.js';
 
-/** Issue 23: `GET reports/aged-receivables`, a page of it or (CSV) every row. */
+/** `GET reports/aged-receivables`, a page of it or (CSV) every row. */
 export async function agedReceivables(
   executor: Executor,
   scope: DatasetScope,
@@ -109,7 +109,7 @@ export function countbackDso(
   return Number(days.toFixed(1));
 }
 
-/** Issue 22 item 4, issue 23: the dashboard's money figures. */
+/** The dashboard's money figures. */
 export async function dashboardFigures(
   executor: Executor,
   scope: DatasetScope,

@@ -20,7 +20,7 @@ export const hashStatementToken = (token: string) =>
   createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
- * Issues a new statement link of one account (issue 23): a random, unguessable token whose hash is
+ * Issues a new statement link of one account: a random, unguessable token whose hash is
  * stored, expiring as the company's new payment request links do (company preferences' default
  * link expiry, counted from now; none set: the link does not expire). Runs inside the caller's
  * transaction (tenant-scoped); the account must belong to the scope (404 otherwise). The reminder

@@ -106,7 +106,7 @@ function invoiceOf(
 }
 
 /**
- * The statement page and its pay call (issue 23), without sign-in: the token in the link is what
+ * The statement page and its pay call, without sign-in: the token in the link is what
  * gives access. Paying makes (or reuses) a Transaction payment request of the invoices ticked, so
  * the payment goes through the payer page (`/pay/{id}`) with every provider and lifecycle rule.
  */

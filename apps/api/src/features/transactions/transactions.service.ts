@@ -28,7 +28,7 @@ type TransactionRow = NonNullable<Awaited<ReturnType<TransactionsRepository['fin
 
 const decimal = (value: number | null | undefined) =>
   value === null || value === undefined ? null : String(value);
-/** A calendar day as stored (YYYY-MM-DD, issue 10 item 2); absent or empty is none. */
+/** A calendar day as stored (YYYY-MM-DD); absent or empty is none. */
 const dayOf = (value: string | null | undefined) => value || null;
 
 function valuesOf(input: CreateTransactionInput, accountId: string): TransactionValues {
@@ -81,7 +81,7 @@ export function createTransactionsService(deps: {
     const transactionId = transaction.id;
     if (input.type === 'PercentageDiscount' || input.amount === null || input.amount === undefined)
       return;
-    // Issue 21 item 15: in the transaction's currency's minor units (JPY 0, KWD 3).
+    // In the transaction's currency's minor units (JPY 0, KWD 3).
     const units = minorUnitsIssue(input.amount, transaction.currency);
     if (units) throw new ValidationError({ amount: [units] }, units);
     const owed = await repository.amountOwed(tx, scope, transactionId);
