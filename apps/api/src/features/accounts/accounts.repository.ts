@@ -24,15 +24,10 @@ import {
 import { createStatementCache, readPage } from '../../platform/paging/statement-cache.js';
 import { countRowsTogether } from '../../platform/paging/count.js';
 import { reminders } from '../../db/schema-reminders.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type AccountRow = typeof accounts.$inferSelect;
 type AccountFields = (typeof accountQuery)['fields'];
-
-/** The company whose accounts a call sees: every query is scoped by both (style.md §4). */
-export interface AccountScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 /** The columns an ERP connector sets; the settings are the merchant's own. */
 export interface AccountValues {
@@ -127,8 +122,7 @@ const columns = {
   updatedOn: accounts.updatedOn,
 };
 
-const inScope = (scope: AccountScope) =>
-  and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
+const inScope = (scope: DatasetScope) => and(inDataset(accounts, scope));
 
 const columnValues = (values: AccountValues) => ({
   ...values,
@@ -142,7 +136,7 @@ export function createAccountsRepository() {
   const statements = createStatementCache();
   return {
     /** One page and its total, exact up to 10,000 and estimated past it. */
-    async page(executor: Executor, scope: AccountScope, query: PageQuery<AccountFields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<AccountFields>) {
       const { rows, total } = await readPage<AccountRow, AccountFields>(executor, statements, {
         table: accounts,
         scope,
@@ -157,7 +151,7 @@ export function createAccountsRepository() {
       };
     },
 
-    async find(executor: Executor, scope: AccountScope, id: string): Promise<AccountRow | null> {
+    async find(executor: Executor, scope: DatasetScope, id: string): Promise<AccountRow | null> {
       const [row] = await executor
         .select()
         .from(accounts)
@@ -167,7 +161,7 @@ export function createAccountsRepository() {
 
     async findByReference(
       executor: Executor,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountReference: string,
       exceptId?: string,
     ): Promise<AccountRow | null> {
@@ -185,7 +179,7 @@ export function createAccountsRepository() {
     },
 
     /** The count badges of the account page (spec 2 §2), each capped like the lists, in one query. */
-    async counts(executor: Executor, scope: AccountScope, id: string): Promise<AccountCounts> {
+    async counts(executor: Executor, scope: DatasetScope, id: string): Promise<AccountCounts> {
       const ofAccount = (
         table:
           | typeof transactions
@@ -195,20 +189,21 @@ export function createAccountsRepository() {
           | typeof reminders,
       ) => ({
         table,
-        where: and(
-          eq(table.tenantId, scope.tenantId),
-          eq(table.datasetId, scope.datasetId),
-          eq(table.accountId, id),
-        ),
+        where: and(inDataset(table, scope), eq(table.accountId, id)),
       });
-      const [transactionCount, paymentTransactionCount, paymentRequestCount, payerCount, reminderCount] =
-        await countRowsTogether(executor, [
-          ofAccount(transactions),
-          ofAccount(paymentTransactions),
-          ofAccount(paymentRequests),
-          ofAccount(payers),
-          ofAccount(reminders),
-        ]);
+      const [
+        transactionCount,
+        paymentTransactionCount,
+        paymentRequestCount,
+        payerCount,
+        reminderCount,
+      ] = await countRowsTogether(executor, [
+        ofAccount(transactions),
+        ofAccount(paymentTransactions),
+        ofAccount(paymentRequests),
+        ofAccount(payers),
+        ofAccount(reminders),
+      ]);
       return {
         transactions: transactionCount!,
         paymentTransactions: paymentTransactionCount!,
@@ -218,7 +213,7 @@ export function createAccountsRepository() {
       };
     },
 
-    async insert(executor: Executor, scope: AccountScope, id: string, values: AccountValues) {
+    async insert(executor: Executor, scope: DatasetScope, id: string, values: AccountValues) {
       const [row] = await executor
         .insert(accounts)
         .values({
@@ -232,7 +227,7 @@ export function createAccountsRepository() {
     },
 
     /** Null when the company has no account with this id. */
-    async update(executor: Executor, scope: AccountScope, id: string, values: AccountValues) {
+    async update(executor: Executor, scope: DatasetScope, id: string, values: AccountValues) {
       const [row] = await executor
         .update(accounts)
         .set({ ...columnValues(values), updatedOn: new Date() })
@@ -243,7 +238,7 @@ export function createAccountsRepository() {
 
     async updateSettings(
       executor: Executor,
-      scope: AccountScope,
+      scope: DatasetScope,
       id: string,
       settings: AccountSettings,
     ) {
@@ -261,7 +256,7 @@ export function createAccountsRepository() {
      */
     async configurationsExist(
       executor: Executor,
-      scope: AccountScope,
+      scope: DatasetScope,
       chosen: { settlementGroupId: string | null; latePaymentId: string | null },
     ): Promise<{ settlementGroup: boolean; latePayment: boolean }> {
       const one = async (
@@ -272,13 +267,7 @@ export function createAccountsRepository() {
         const rows = await executor
           .select({ id: table.id })
           .from(table)
-          .where(
-            and(
-              eq(table.tenantId, scope.tenantId),
-              eq(table.datasetId, scope.datasetId),
-              eq(table.id, id),
-            ),
-          )
+          .where(and(inDataset(table, scope), eq(table.id, id)))
           .limit(1);
         return rows.length > 0;
       };

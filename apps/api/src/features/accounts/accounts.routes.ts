@@ -17,7 +17,8 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { erpWriteAccess, scopeOf } from './account-scope.js';
+import { datasetScopeOf } from '../../platform/scope.js';
+import { erpWriteAccess } from './erp-write-access.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createAccountsService, type AccountsService } from './accounts.service.js';
 import { payersRoutes } from './payers.routes.js';
@@ -36,15 +37,23 @@ const totals =
  * Reads need no named permission (design §4: a Viewer reads everything in the tenant).
  */
 export async function accountsRoutes(app: FastifyInstance, options: AccountsRoutesOptions = {}) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const accounts =
     options.accounts ??
     createAccountsService({
       accounts: createAccountsRepository(),
       payers: createPayersRepository(),
     });
+  await app.register(payersRoutes, { accounts });
+  listAccounts(app, accounts);
+  getAccount(app, accounts);
+  updateAccountSettings(app, accounts);
+  createAccount(app, accounts);
+  updateAccount(app, accounts);
+  upsertAccountByReference(app, accounts);
+}
 
-  r.get(
+function listAccounts(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts',
     {
       config: { access: 'dataset' },
@@ -61,11 +70,13 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     },
     async (request) => {
       const query = parsePageQuery(accountQuery, request.query);
-      return request.tenantRead((tx) => accounts.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => accounts.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id',
     {
       config: { access: 'dataset' },
@@ -83,12 +94,14 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       const expand = parseExpand(accountExpansions, request.query.expand);
       return request.tenantRead((tx) =>
-        accounts.get(tx, scopeOf(request), request.params.id, expand),
+        accounts.get(tx, datasetScopeOf(request), request.params.id, expand),
       );
     },
   );
+}
 
-  r.put(
+function updateAccountSettings(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id/settings',
     {
       config: {
@@ -111,12 +124,14 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       request.auditResource = { type: 'Account', id: request.params.id };
       return request.unitOfWork((tx) =>
-        accounts.updateSettings(tx, scopeOf(request), request.params.id, request.body),
+        accounts.updateSettings(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
+}
 
-  r.post(
+function createAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreateAccount' },
@@ -134,7 +149,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          accounts.create(tx, scopeOf(request), request.body),
+          accounts.create(tx, datasetScopeOf(request), request.body),
         );
         request.auditResource = { type: 'Account', id: created.body.id };
         return created;
@@ -142,8 +157,10 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  r.put(
+function updateAccount(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpdateAccount' },
@@ -161,12 +178,14 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
     async (request) => {
       request.auditResource = { type: 'Account', id: request.params.id };
       return request.unitOfWork((tx) =>
-        accounts.update(tx, scopeOf(request), request.params.id, request.body),
+        accounts.update(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
+}
 
-  r.put(
+function upsertAccountByReference(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/by-reference/:accountReference',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpsertAccount' },
@@ -182,7 +201,7 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       },
     },
     async (request, reply) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const { accountReference } = request.params;
       // The audit records the status the caller gets, so learn it before the unit of work.
       const exists = await request.tenantRead((tx) => accounts.exists(tx, scope, accountReference));
@@ -197,8 +216,6 @@ export async function accountsRoutes(app: FastifyInstance, options: AccountsRout
       return reply.status(result.created ? 201 : 200).send(result.account);
     },
   );
-
-  await app.register(payersRoutes, { accounts });
 }
 
 /** app.ts registers the area with `app.register(import('./features/accounts/accounts.routes.js'))`. */

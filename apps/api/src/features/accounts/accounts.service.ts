@@ -14,13 +14,9 @@ import { accountMessages } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../platform/errors.js';
-import {
-  toAccount,
-  type AccountScope,
-  type AccountValues,
-  type AccountsRepository,
-} from './accounts.repository.js';
+import { toAccount, type AccountValues, type AccountsRepository } from './accounts.repository.js';
 import type { PayersRepository } from './payers.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type AccountFields = (typeof accountQuery)['fields'];
 type PayerFields = (typeof payerQuery)['fields'];
@@ -71,19 +67,19 @@ export function createAccountsService(deps: {
 }) {
   const { accounts, payers } = deps;
 
-  async function requireAccount(tx: Tx, scope: AccountScope, id: string) {
+  async function requireAccount(tx: Tx, scope: DatasetScope, id: string) {
     const row = await accounts.find(tx, scope, id);
     if (!row) throw accountNotFound(id);
     return row;
   }
 
   return {
-    page: (tx: Tx, scope: AccountScope, query: PageQuery<AccountFields>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<AccountFields>) =>
       accounts.page(tx, scope, query),
 
     async get(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       id: string,
       expand: readonly 'counts'[],
     ): Promise<Account> {
@@ -101,7 +97,7 @@ export function createAccountsService(deps: {
       return toAccount(row.value, counts.value);
     },
 
-    async create(tx: Tx, scope: AccountScope, input: CreateAccountInput): Promise<Account> {
+    async create(tx: Tx, scope: DatasetScope, input: CreateAccountInput): Promise<Account> {
       if (await accounts.findByReference(tx, scope, input.accountReference)) {
         throw referenceTaken(input.accountReference);
       }
@@ -114,7 +110,7 @@ export function createAccountsService(deps: {
     /** PUT replaces every field the connector owns; id, settings and createdOn stay. */
     async update(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       id: string,
       input: CreateAccountInput,
     ): Promise<Account> {
@@ -128,13 +124,13 @@ export function createAccountsService(deps: {
       return toAccount(row!);
     },
 
-    exists: async (tx: Tx, scope: AccountScope, accountReference: string) =>
+    exists: async (tx: Tx, scope: DatasetScope, accountReference: string) =>
       (await accounts.findByReference(tx, scope, accountReference)) !== null,
 
     /** The connector's sync: the account with this reference is replaced, or created. */
     async upsert(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountReference: string,
       input: UpsertAccountInput,
     ): Promise<{ account: Account; created: boolean }> {
@@ -154,7 +150,7 @@ export function createAccountsService(deps: {
 
     async updateSettings(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       id: string,
       body: AccountSettingsBody,
     ): Promise<Account> {
@@ -192,7 +188,7 @@ export function createAccountsService(deps: {
 
     async payersPage(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountId: string,
       query: PageQuery<PayerFields>,
     ) {
@@ -201,16 +197,16 @@ export function createAccountsService(deps: {
     },
 
     /** spec 1 §2.1 /payers: the payers of every account of the company. */
-    companyPayersPage(tx: Tx, scope: AccountScope, query: PageQuery<PayerFields>) {
+    companyPayersPage(tx: Tx, scope: DatasetScope, query: PageQuery<PayerFields>) {
       return payers.page(tx, scope, null, query);
     },
 
-    async payersCount(tx: Tx, scope: AccountScope, accountId: string) {
+    async payersCount(tx: Tx, scope: DatasetScope, accountId: string) {
       await requireAccount(tx, scope, accountId);
       return payers.count(tx, scope, accountId);
     },
 
-    async payer(tx: Tx, scope: AccountScope, accountId: string, id: string): Promise<Payer> {
+    async payer(tx: Tx, scope: DatasetScope, accountId: string, id: string): Promise<Payer> {
       const payer = await payers.find(tx, scope, accountId, id);
       if (!payer) throw payerNotFound(id);
       return payer;
@@ -218,7 +214,7 @@ export function createAccountsService(deps: {
 
     async createPayer(
       tx: Tx,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountId: string,
       input: CreatePayerInput,
     ): Promise<Payer> {

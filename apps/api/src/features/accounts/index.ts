@@ -2,7 +2,5 @@
  * The accounts area's public entry: what other features may import from it (decision 168). Each
  * line says who uses it and why; a repository or service named here is an allowed crossing.
  */
-// The statements area answers an account's statement in the account's own scope.
-export { scopeOf } from './account-scope.js';
 // The statements area answers an unknown account as the accounts calls do (one message).
 export { accountNotFound } from './accounts.service.js';

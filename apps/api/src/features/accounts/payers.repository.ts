@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { payers } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { countRows } from '../../platform/paging/count.js';
-import type { AccountScope } from './accounts.repository.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type PayerRow = typeof payers.$inferSelect;
 type PayerFields = (typeof payerQuery)['fields'];
@@ -44,23 +44,18 @@ const columns = {
 };
 
 /** The payers of one account of the company; the index (tenant, dataset, account, createdOn, id) serves it. */
-const ofAccount = (scope: AccountScope, accountId: string) =>
-  and(
-    eq(payers.tenantId, scope.tenantId),
-    eq(payers.datasetId, scope.datasetId),
-    eq(payers.accountId, accountId),
-  );
+const ofAccount = (scope: DatasetScope, accountId: string) =>
+  and(inDataset(payers, scope), eq(payers.accountId, accountId));
 
 /** Every payer of the company (the /payers list). */
-const ofCompany = (scope: AccountScope) =>
-  and(eq(payers.tenantId, scope.tenantId), eq(payers.datasetId, scope.datasetId));
+const ofCompany = (scope: DatasetScope) => and(inDataset(payers, scope));
 
 export function createPayersRepository() {
   return {
     /** The payers of one account, or of the whole company when accountId is null. */
     async page(
       executor: Executor,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountId: string | null,
       query: PageQuery<PayerFields>,
     ) {
@@ -82,10 +77,10 @@ export function createPayersRepository() {
       };
     },
 
-    count: (executor: Executor, scope: AccountScope, accountId: string) =>
+    count: (executor: Executor, scope: DatasetScope, accountId: string) =>
       countRows(executor, payers, ofAccount(scope, accountId)),
 
-    async find(executor: Executor, scope: AccountScope, accountId: string, id: string) {
+    async find(executor: Executor, scope: DatasetScope, accountId: string, id: string) {
       const [row] = await executor
         .select()
         .from(payers)
@@ -95,7 +90,7 @@ export function createPayersRepository() {
 
     async insert(
       executor: Executor,
-      scope: AccountScope,
+      scope: DatasetScope,
       accountId: string,
       id: string,
       values: CreatePayerInput,

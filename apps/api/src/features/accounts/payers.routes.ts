@@ -13,17 +13,24 @@ import {
   uuidParam,
 } from '@ledgerline/contract';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { erpWriteAccess, scopeOf } from './account-scope.js';
+import { datasetScopeOf } from '../../platform/scope.js';
+import { erpWriteAccess } from './erp-write-access.js';
 import type { AccountsService } from './accounts.service.js';
 
 const tags = ['payers'];
 
 /** spec 2 §2, §7: the payers of an account (GET accounts/{id}/payers…), and their creation by connectors. */
 export async function payersRoutes(app: FastifyInstance, options: { accounts: AccountsService }) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts } = options;
+  listAccountPayers(app, accounts);
+  listPayers(app, accounts);
+  countAccountPayers(app, accounts);
+  getAccountPayer(app, accounts);
+  createAccountPayer(app, accounts);
+}
 
-  r.get(
+function listAccountPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers',
     {
       config: { access: 'dataset' },
@@ -41,12 +48,14 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     async (request) => {
       const query = parsePageQuery(payerQuery, request.query);
       return request.tenantRead((tx) =>
-        accounts.payersPage(tx, scopeOf(request), request.params.id, query),
+        accounts.payersPage(tx, datasetScopeOf(request), request.params.id, query),
       );
     },
   );
+}
 
-  r.get(
+function listPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/payers',
     {
       config: { access: 'dataset' },
@@ -62,11 +71,15 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     },
     async (request) => {
       const query = parsePageQuery(payerQuery, request.query);
-      return request.tenantRead((tx) => accounts.companyPayersPage(tx, scopeOf(request), query));
+      return request.tenantRead((tx) =>
+        accounts.companyPayersPage(tx, datasetScopeOf(request), query),
+      );
     },
   );
+}
 
-  r.get(
+function countAccountPayers(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers/count',
     {
       config: { access: 'dataset' },
@@ -80,10 +93,14 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
       },
     },
     async (request) =>
-      request.tenantRead((tx) => accounts.payersCount(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) =>
+        accounts.payersCount(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
+}
 
-  r.get(
+function getAccountPayer(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/payers/:payerId',
     {
       config: { access: 'dataset' },
@@ -98,11 +115,13 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     },
     async (request) =>
       request.tenantRead((tx) =>
-        accounts.payer(tx, scopeOf(request), request.params.id, request.params.payerId),
+        accounts.payer(tx, datasetScopeOf(request), request.params.id, request.params.payerId),
       ),
   );
+}
 
-  r.post(
+function createAccountPayer(app: FastifyInstance, accounts: AccountsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts/:id/payers',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreatePayer' },
@@ -121,7 +140,7 @@ export async function payersRoutes(app: FastifyInstance, options: { accounts: Ac
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          accounts.createPayer(tx, scopeOf(request), request.params.id, request.body),
+          accounts.createPayer(tx, datasetScopeOf(request), request.params.id, request.body),
         );
         request.auditResource = { type: 'Payer', id: created.body.id };
         return created;

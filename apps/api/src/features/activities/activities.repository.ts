@@ -1,10 +1,11 @@
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { auditActivityQuery} from '@ledgerline/contract';
+import type { auditActivityQuery } from '@ledgerline/contract';
 import { type AuditActivity, type CursorQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import { compileCursorQuery, toCursorPage } from '../../platform/paging/cursor.js';
 import { countRows } from '../../platform/paging/count.js';
+import { inDataset, inTenant } from '../../platform/scope.js';
 
 type ActivityRow = typeof auditActivities.$inferSelect;
 type ActivityFields = (typeof auditActivityQuery)['fields'];
@@ -42,12 +43,10 @@ export function createActivitiesRepository() {
       query: CursorQuery<ActivityFields>,
     ) {
       const compiled = compileCursorQuery(query, { columns, tieBreaker: auditActivities.id });
-      const scope: SQL = and(
-        eq(auditActivities.tenantId, tenantId),
+      const scope: SQL =
         datasetId === null
-          ? isNull(auditActivities.datasetId)
-          : eq(auditActivities.datasetId, datasetId),
-      )!;
+          ? and(inTenant(auditActivities, { tenantId }), isNull(auditActivities.datasetId))!
+          : inDataset(auditActivities, { tenantId, datasetId });
       const rows = await executor
         .select()
         .from(auditActivities)
@@ -79,9 +78,10 @@ export function createActivitiesRepository() {
         .from(auditActivities)
         .where(
           and(
-            eq(auditActivities.tenantId, tenantId),
+            datasetId === null
+              ? inTenant(auditActivities, { tenantId })
+              : inDataset(auditActivities, { tenantId, datasetId }),
             eq(auditActivities.resourceId, resourceId),
-            datasetId === null ? undefined : eq(auditActivities.datasetId, datasetId),
           ),
         )
         .orderBy(desc(auditActivities.id))

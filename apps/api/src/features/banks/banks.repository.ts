@@ -3,15 +3,10 @@ import type { Bank, PageQuery, bankQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { banks } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type BankRow = typeof banks.$inferSelect;
 type BankFields = (typeof bankQuery)['fields'];
-
-/** The company whose banks a call sees: every query is scoped by both (style.md §4). */
-export interface BankScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 /** The columns an ERP connector sets; id, scope and createdOn are the server's. */
 export type BankValues = Pick<
@@ -54,13 +49,12 @@ const columns = {
   createdOn: banks.createdOn,
 };
 
-const inScope = (scope: BankScope) =>
-  and(eq(banks.tenantId, scope.tenantId), eq(banks.datasetId, scope.datasetId));
+const inScope = (scope: DatasetScope) => and(inDataset(banks, scope));
 
 export function createBanksRepository() {
   return {
     /** One page; the index (tenant, dataset, account name, id) serves the default order. */
-    async page(executor: Executor, scope: BankScope, query: PageQuery<BankFields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<BankFields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: banks.id });
       const where = and(inScope(scope), compiled.where);
       const rows = await executor
@@ -74,7 +68,7 @@ export function createBanksRepository() {
       return { items: rows.map(toBank), totalItems: total?.n ?? 0 };
     },
 
-    async find(executor: Executor, scope: BankScope, id: string): Promise<Bank | null> {
+    async find(executor: Executor, scope: DatasetScope, id: string): Promise<Bank | null> {
       const [row] = await executor
         .select()
         .from(banks)
@@ -84,7 +78,7 @@ export function createBanksRepository() {
 
     async insert(
       executor: Executor,
-      scope: BankScope,
+      scope: DatasetScope,
       id: string,
       values: BankValues,
     ): Promise<Bank> {
@@ -98,7 +92,7 @@ export function createBanksRepository() {
     /** Null when the company has no bank with this id. */
     async update(
       executor: Executor,
-      scope: BankScope,
+      scope: DatasetScope,
       id: string,
       values: BankValues,
     ): Promise<Bank | null> {

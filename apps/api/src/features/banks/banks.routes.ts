@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   bankQuery,
@@ -11,21 +11,17 @@ import {
   updateBankBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
-import { createBanksRepository, type BankScope } from './banks.repository.js';
+import { createBanksRepository } from './banks.repository.js';
 import { createBanksService, type BanksService } from './banks.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 export interface BanksRoutesOptions {
   banks?: BanksService;
 }
 
 /** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
-function scopeOf(request: FastifyRequest): BankScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Banks routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['banks'];
 const writeAccess =
@@ -36,10 +32,15 @@ const writeAccess =
  * writes need no named permission (docs/decisions/020-erp-data-writes.md). The area wires its own service (style.md §3).
  */
 export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOptions = {}) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const banks = options.banks ?? createBanksService({ repository: createBanksRepository() });
+  listBanks(app, banks);
+  getBank(app, banks);
+  createBank(app, banks);
+  updateBank(app, banks);
+}
 
-  r.get(
+function listBanks(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/banks',
     {
       config: { access: 'dataset' },
@@ -55,11 +56,13 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     },
     async (request) => {
       const query = parsePageQuery(bankQuery, request.query);
-      return request.tenantRead((tx) => banks.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => banks.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/banks/:id',
     {
       config: { access: 'dataset' },
@@ -72,10 +75,12 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
       },
     },
     async (request) =>
-      request.tenantRead((tx) => banks.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => banks.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/banks',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'CreateBank' },
@@ -91,7 +96,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
         const created = await runIdempotent(tx, request, 201, () =>
-          banks.create(tx, scopeOf(request), request.body),
+          banks.create(tx, datasetScopeOf(request), request.body),
         );
         request.auditResource = { type: 'Bank', id: created.body.id };
         return created;
@@ -99,8 +104,10 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  r.put(
+function updateBank(app: FastifyInstance, banks: BanksService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/banks',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'UpdateBank' },
@@ -114,7 +121,7 @@ export async function banksRoutes(app: FastifyInstance, options: BanksRoutesOpti
     },
     async (request) => {
       request.auditResource = { type: 'Bank', id: request.body.id };
-      return request.unitOfWork((tx) => banks.update(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) => banks.update(tx, datasetScopeOf(request), request.body));
     },
   );
 }

@@ -8,7 +8,8 @@ import type {
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { NotFoundError } from '../../platform/errors.js';
-import type { BankScope, BankValues, BanksRepository } from './banks.repository.js';
+import type { BankValues, BanksRepository } from './banks.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type BankFields = (typeof bankQuery)['fields'];
 
@@ -34,20 +35,20 @@ export function createBanksService(deps: { repository: BanksRepository }) {
   const notFound = (id: string) => new NotFoundError(`Bank ${id} was not found.`);
 
   return {
-    page: (tx: Tx, scope: BankScope, query: PageQuery<BankFields>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<BankFields>) =>
       repository.page(tx, scope, query),
 
-    async get(tx: Tx, scope: BankScope, id: string): Promise<Bank> {
+    async get(tx: Tx, scope: DatasetScope, id: string): Promise<Bank> {
       const bank = await repository.find(tx, scope, id);
       if (!bank) throw notFound(id);
       return bank;
     },
 
-    create: (tx: Tx, scope: BankScope, input: CreateBankInput): Promise<Bank> =>
+    create: (tx: Tx, scope: DatasetScope, input: CreateBankInput): Promise<Bank> =>
       repository.insert(tx, scope, uuidv7(), valuesOf(input)),
 
     /** PUT replaces every field the connector owns; id and createdOn stay. */
-    async update(tx: Tx, scope: BankScope, input: UpdateBankInput): Promise<Bank> {
+    async update(tx: Tx, scope: DatasetScope, input: UpdateBankInput): Promise<Bank> {
       const bank = await repository.update(tx, scope, input.id, valuesOf(input));
       if (!bank) throw notFound(input.id);
       return bank;

@@ -13,7 +13,7 @@ export interface ClientReportsRoutesOptions {
 }
 
 /**
- * spec 1 §8: the site's error reports and web vitals (issue 21 item 12). No sign-in (an error can
+ * spec 1 §8: the site's error reports and web vitals. No sign-in (an error can
  * come before it), so the intake is bounded: a rate limit per client address, a small body, at most
  * `clientReportLimits.reports` reports a call, enum-only metric labels (a sender cannot grow the
  * label set), and a forwarder that drops rather than queues.

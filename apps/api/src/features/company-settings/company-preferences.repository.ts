@@ -11,7 +11,7 @@ import type {
 } from '../../db/schema-money-rules.js';
 import type { reminderSchedules } from '../../db/schema-reminders.js';
 import { companyPreferences } from '../../db/schema-money-rules.js';
-import type { MoneyRulesScope } from '../money-rules/index.js';
+import type { DatasetScope as MoneyRulesScope } from '../../platform/scope.js';
 
 export type PreferencesScope = MoneyRulesScope;
 type Row = typeof companyPreferences.$inferSelect;

@@ -1,16 +1,12 @@
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, inArray } from 'drizzle-orm';
 import type { PageQuery, PaymentDispute, disputeQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { paymentDisputes as d, paymentTransactions as t } from '../../db/schema-receivables.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import { toPaymentDispute } from '../payment-transactions/index.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type Fields = (typeof disputeQuery)['fields'];
-export interface DisputeScope {
-  tenantId: string;
-  datasetId: number;
-}
-
 const columns = {
   stage: d.stage,
   openedOn: d.openedOn,
@@ -23,16 +19,12 @@ const columns = {
   paymentTransactionId: d.paymentTransactionId,
 };
 
-/** Issue 19: the company's disputes and chargebacks, each with the payment it is about. */
+/** The company's disputes and chargebacks, each with the payment it is about. */
 export function createDisputesRepository() {
   return {
-    async page(executor: Executor, scope: DisputeScope, query: PageQuery<Fields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<Fields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: d.id });
-      const where = and(
-        eq(d.tenantId, scope.tenantId),
-        eq(d.datasetId, scope.datasetId),
-        compiled.where,
-      );
+      const where = and(inDataset(d, scope), compiled.where);
       const [rows, [total]] = await Promise.all([
         executor
           .select()
@@ -50,13 +42,7 @@ export function createDisputesRepository() {
           : await executor
               .select()
               .from(t)
-              .where(
-                and(
-                  eq(t.tenantId, scope.tenantId),
-                  eq(t.datasetId, scope.datasetId),
-                  inArray(t.id, ids),
-                ),
-              );
+              .where(and(inDataset(t, scope), inArray(t.id, ids)));
       const byId = new Map(payments.map((row) => [row.id, row]));
       return {
         items: rows.map((row): PaymentDispute => {

@@ -10,7 +10,7 @@ import {
 import { requirePrincipal } from '../../platform/context.js';
 import { createDisputesRepository } from './disputes.repository.js';
 
-/** Issue 19: GET disputes — the company's disputes and chargebacks, newest first. */
+/** GET disputes — the company's disputes and chargebacks, newest first. */
 export async function disputesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const repository = createDisputesRepository();

@@ -5,14 +5,10 @@ import { accounts } from '../../db/schema-receivables.js';
 import { latePaymentConfigurations as configurations } from '../../db/schema-money-rules.js';
 import { readCompanyPreferences } from '../money-rules/index.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type Fields = (typeof latePaymentQuery)['fields'];
 type Row = typeof configurations.$inferSelect;
-
-export interface LatePaymentScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 export interface LatePaymentValues {
   type: 'Uk' | 'Custom';
@@ -40,8 +36,7 @@ function toConfiguration(row: Row, defaultId: string | null): LatePaymentConfigu
   };
 }
 
-const inScope = (scope: LatePaymentScope) =>
-  and(eq(configurations.tenantId, scope.tenantId), eq(configurations.datasetId, scope.datasetId));
+const inScope = (scope: DatasetScope) => and(inDataset(configurations, scope));
 const columns = {
   id: configurations.id,
   name: configurations.name,
@@ -50,11 +45,11 @@ const columns = {
 };
 
 export function createLatePaymentsRepository() {
-  const defaultId = async (executor: Executor, scope: LatePaymentScope) =>
+  const defaultId = async (executor: Executor, scope: DatasetScope) =>
     (await readCompanyPreferences(executor, scope)).defaultLatePaymentConfigurationId;
 
   return {
-    async page(executor: Executor, scope: LatePaymentScope, query: PageQuery<Fields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<Fields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: configurations.id });
       const where = and(inScope(scope), compiled.where);
       const [rows, [total], defaultConfiguration] = await Promise.all([
@@ -74,7 +69,7 @@ export function createLatePaymentsRepository() {
       };
     },
 
-    async find(executor: Executor, scope: LatePaymentScope, id: string, lock = false) {
+    async find(executor: Executor, scope: DatasetScope, id: string, lock = false) {
       const query = executor
         .select()
         .from(configurations)
@@ -83,21 +78,11 @@ export function createLatePaymentsRepository() {
       return row ? toConfiguration(row, await defaultId(executor, scope)) : null;
     },
 
-    async insert(
-      executor: Executor,
-      scope: LatePaymentScope,
-      id: string,
-      values: LatePaymentValues,
-    ) {
+    async insert(executor: Executor, scope: DatasetScope, id: string, values: LatePaymentValues) {
       await executor.insert(configurations).values({ ...values, id, ...scope });
     },
 
-    async update(
-      executor: Executor,
-      scope: LatePaymentScope,
-      id: string,
-      values: LatePaymentValues,
-    ) {
+    async update(executor: Executor, scope: DatasetScope, id: string, values: LatePaymentValues) {
       const rows = await executor
         .update(configurations)
         .set(values)
@@ -106,21 +91,15 @@ export function createLatePaymentsRepository() {
       return rows.length > 0;
     },
 
-    async remove(executor: Executor, scope: LatePaymentScope, id: string) {
+    async remove(executor: Executor, scope: DatasetScope, id: string) {
       await executor.delete(configurations).where(and(inScope(scope), eq(configurations.id, id)));
     },
 
-    async accountUses(executor: Executor, scope: LatePaymentScope, id: string) {
+    async accountUses(executor: Executor, scope: DatasetScope, id: string) {
       const [row] = await executor
         .select({ n: count() })
         .from(accounts)
-        .where(
-          and(
-            eq(accounts.tenantId, scope.tenantId),
-            eq(accounts.datasetId, scope.datasetId),
-            eq(accounts.latePaymentConfigurationGroupId, id),
-          ),
-        );
+        .where(and(inDataset(accounts, scope), eq(accounts.latePaymentConfigurationGroupId, id)));
       return row?.n ?? 0;
     },
   };

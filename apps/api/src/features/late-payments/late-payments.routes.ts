@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createLatePaymentBody,
@@ -11,25 +11,27 @@ import {
   updateLatePaymentBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import { createLatePaymentsRepository, type LatePaymentScope } from './late-payments.repository.js';
-import { createLatePaymentsService } from './late-payments.service.js';
 
-function scopeOf(request: FastifyRequest): LatePaymentScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Late payment routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { createLatePaymentsRepository } from './late-payments.repository.js';
+import { createLatePaymentsService, type LatePaymentsService } from './late-payments.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['late-payments'];
 const base = '/api/v0/late-payment-configurations';
 
 /** spec 3 §7 late-payment-configurations; writes need Create/Edit/DeleteLatePayments (spec 3 §6). */
 export async function latePaymentsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const latePayments = createLatePaymentsService({ repository: createLatePaymentsRepository() });
+  listLatePayments(app, latePayments);
+  getUkLatePaymentInfo(app, latePayments);
+  getLatePayment(app, latePayments);
+  createLatePayment(app, latePayments);
+  updateLatePayment(app, latePayments);
+  deleteLatePayment(app, latePayments);
+}
 
-  r.get(
+function listLatePayments(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset' },
@@ -42,11 +44,13 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = parsePageQuery(latePaymentQuery, request.query);
-      return request.tenantRead((tx) => latePayments.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => latePayments.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getUkLatePaymentInfo(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/uk/info`,
     {
       config: { access: 'dataset' },
@@ -58,10 +62,12 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
         response: { 200: ukLatePaymentInfoSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => latePayments.ukInfo(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => latePayments.ukInfo(tx, datasetScopeOf(request))),
   );
+}
 
-  r.get(
+function getLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset' },
@@ -73,10 +79,12 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      request.tenantRead((tx) => latePayments.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => latePayments.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
       config: {
@@ -93,15 +101,17 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const created = await request.unitOfWork(async (tx) => {
-        const configuration = await latePayments.create(tx, scopeOf(request), request.body);
+        const configuration = await latePayments.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'LatePaymentConfiguration', id: configuration.id };
         return configuration;
       }, 201);
       return reply.status(201).send(created);
     },
   );
+}
 
-  r.put(
+function updateLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     base,
     {
       config: {
@@ -119,11 +129,15 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     async (request) => {
       const { id, ...values } = request.body;
       request.auditResource = { type: 'LatePaymentConfiguration', id };
-      return request.unitOfWork((tx) => latePayments.update(tx, scopeOf(request), id, values));
+      return request.unitOfWork((tx) =>
+        latePayments.update(tx, datasetScopeOf(request), id, values),
+      );
     },
   );
+}
 
-  r.delete(
+function deleteLatePayment(app: FastifyInstance, latePayments: LatePaymentsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
       config: {
@@ -142,7 +156,7 @@ export async function latePaymentsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       request.auditResource = { type: 'LatePaymentConfiguration', id: request.params.id };
       await request.unitOfWork(
-        (tx) => latePayments.remove(tx, scopeOf(request), request.params.id),
+        (tx) => latePayments.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();

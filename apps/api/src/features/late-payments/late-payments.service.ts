@@ -12,11 +12,8 @@ import { createBankRateHistory, referenceDate } from '../money-rules/index.js';
 import { toCalendarDate } from '../money-rules/index.js';
 import { loadMoneyRules, readBankRates } from '../money-rules/index.js';
 import { debtRecoveryCharges, statutoryMargin } from '../money-rules/index.js';
-import type {
-  LatePaymentScope,
-  LatePaymentValues,
-  LatePaymentsRepository,
-} from './late-payments.repository.js';
+import type { LatePaymentValues, LatePaymentsRepository } from './late-payments.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type Fields = (typeof latePaymentQuery)['fields'];
 
@@ -26,11 +23,7 @@ export function createLatePaymentsService(deps: { repository: LatePaymentsReposi
   const notFound = (id: string) =>
     new NotFoundError(`Late payment configuration ${id} was not found.`);
 
-  async function get(
-    tx: Tx,
-    scope: LatePaymentScope,
-    id: string,
-  ): Promise<LatePaymentConfiguration> {
+  async function get(tx: Tx, scope: DatasetScope, id: string): Promise<LatePaymentConfiguration> {
     const configuration = await repository.find(tx, scope, id);
     if (!configuration) throw notFound(id);
     return configuration;
@@ -46,25 +39,25 @@ export function createLatePaymentsService(deps: { repository: LatePaymentsReposi
   }
 
   return {
-    page: (tx: Tx, scope: LatePaymentScope, query: PageQuery<Fields>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<Fields>) =>
       repository.page(tx, scope, query),
     get,
 
-    async create(tx: Tx, scope: LatePaymentScope, values: LatePaymentValues) {
+    async create(tx: Tx, scope: DatasetScope, values: LatePaymentValues) {
       checkType(values);
       const id = uuidv7();
       await repository.insert(tx, scope, id, values);
       return get(tx, scope, id);
     },
 
-    async update(tx: Tx, scope: LatePaymentScope, id: string, values: LatePaymentValues) {
+    async update(tx: Tx, scope: DatasetScope, id: string, values: LatePaymentValues) {
       checkType(values);
       if (!(await repository.update(tx, scope, id, values))) throw notFound(id);
       return get(tx, scope, id);
     },
 
     /** docs/decisions/040-settlement-groups-and-late-payment.md "Settlement groups in use": the same rule for late-payment configurations. */
-    async remove(tx: Tx, scope: LatePaymentScope, id: string) {
+    async remove(tx: Tx, scope: DatasetScope, id: string) {
       const configuration = await repository.find(tx, scope, id, true);
       if (!configuration) throw notFound(id);
       const accounts = await repository.accountUses(tx, scope, id);
@@ -88,7 +81,7 @@ export function createLatePaymentsService(deps: { repository: LatePaymentsReposi
      */
     async ukInfo(
       tx: Tx,
-      scope: LatePaymentScope,
+      scope: DatasetScope,
       today = toCalendarDate(new Date()),
     ): Promise<UkLatePaymentInfo> {
       const [rates, rules] = await Promise.all([readBankRates(tx), loadMoneyRules(tx, scope)]);

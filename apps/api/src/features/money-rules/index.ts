@@ -15,7 +15,7 @@ export {
   readBankRates,
   readCompanyPreferences,
 } from './money-rules.repository.js';
-export type { InvoiceFacts, InvoiceFactsRow, MoneyRulesScope } from './money-rules.repository.js';
+export type { InvoiceFacts, InvoiceFactsRow } from './money-rules.repository.js';
 // Service, allowed: the one quote of what is due (discounts, late fees) every area that shows or takes money uses.
 export {
   quoteTransactions,

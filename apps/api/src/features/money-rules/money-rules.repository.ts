@@ -1,10 +1,11 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import type { settlementConfigurations } from '../../db/schema-money-rules.js';
 import { bankRates, companyPreferences } from '../../db/schema-money-rules.js';
 import { createBankRateHistory, type BankRateChange } from './bank-rates.js';
 import type { AccountChoice, LatePaymentRule, MoneyRules, SettlementGroupRules } from './quote.js';
 import type { ManualOffer, SettlementFilter, SettlementRule } from './settlement-match.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 /**
  * `any($1::uuid[])`: one bound array for any number of ids, so a page of 1,000 is one parameter
@@ -12,11 +13,6 @@ import type { ManualOffer, SettlementFilter, SettlementRule } from './settlement
  */
 function anyIds(ids: readonly string[]) {
   return sql`any(${`{${ids.join(',')}}`}::uuid[])`;
-}
-
-export interface MoneyRulesScope {
-  tenantId: string;
-  datasetId: number;
 }
 
 type ConfigurationRow = typeof settlementConfigurations.$inferSelect;
@@ -42,16 +38,11 @@ export async function readBankRates(executor: Executor): Promise<BankRateChange[
   return rows.map((row) => ({ from: row.effectiveFrom, rate: row.rate }));
 }
 
-export async function readCompanyPreferences(executor: Executor, scope: MoneyRulesScope) {
+export async function readCompanyPreferences(executor: Executor, scope: DatasetScope) {
   const [row] = await executor
     .select()
     .from(companyPreferences)
-    .where(
-      and(
-        eq(companyPreferences.tenantId, scope.tenantId),
-        eq(companyPreferences.datasetId, scope.datasetId),
-      ),
-    );
+    .where(and(inDataset(companyPreferences, scope)));
   return {
     defaultSettlementConfigurationGroupId: row?.defaultSettlementConfigurationGroupId ?? null,
     defaultLatePaymentConfigurationId: row?.defaultLatePaymentConfigurationId ?? null,
@@ -82,7 +73,7 @@ interface RulesRow {
  * configurations, the two defaults, AllowLatePayments and the Bank Rate history, each as a json
  * column. Numbers travel as text so nothing is rounded.
  */
-function moneyRulesColumns(scope: MoneyRulesScope) {
+function moneyRulesColumns(scope: DatasetScope) {
   const t = sql`${scope.tenantId}::uuid`;
   const d = sql`${scope.datasetId}::integer`;
   return sql`(select json_agg(json_build_object('id', g.id, 'name', g.name, 'customerEnabled', g.customer_enabled))
@@ -135,11 +126,8 @@ function moneyRulesOf(row: RulesRow | undefined): MoneyRules {
   };
 }
 
-/** Every rule of a company, read once per request (issue 11: never per invoice) in one statement. */
-export async function loadMoneyRules(
-  executor: Executor,
-  scope: MoneyRulesScope,
-): Promise<MoneyRules> {
+/** Every rule of a company, read once per request (never per invoice) in one statement. */
+export async function loadMoneyRules(executor: Executor, scope: DatasetScope): Promise<MoneyRules> {
   const [row] = rowsOf<RulesRow>(await executor.execute(sql`select ${moneyRulesColumns(scope)}`));
   return moneyRulesOf(row);
 }
@@ -197,7 +185,7 @@ export type InvoiceFacts = ReturnType<typeof invoiceFactsOf>;
 
 /** The invoice facts' columns for a list of accounts and transactions (each id list one bound array). */
 function pageFactsColumns(
-  scope: MoneyRulesScope,
+  scope: DatasetScope,
   accountIds: readonly string[],
   transactionIds: readonly string[],
 ) {
@@ -217,7 +205,7 @@ function pageFactsColumns(
 
 export async function readInvoiceFacts(
   executor: Executor,
-  scope: MoneyRulesScope,
+  scope: DatasetScope,
   accountIds: readonly string[],
   transactionIds: readonly string[],
 ) {
@@ -234,7 +222,7 @@ export async function readInvoiceFacts(
  */
 export async function readRulesAndInvoiceFacts(
   executor: Executor,
-  scope: MoneyRulesScope,
+  scope: DatasetScope,
   accountIds: readonly string[],
   transactionIds: readonly string[],
 ) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TransactionQuoteSummary } from '@ledgerline/contract';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -12,17 +12,11 @@ import {
   transactionSchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { NotFoundError } from '../../platform/errors.js';
 import { createTransactionsRepository } from '../transactions/index.js';
-import type { MoneyRulesScope } from './money-rules.repository.js';
 import { quoteTransactions, toQuoteBody, toQuoteSummary, today } from './money-rules.service.js';
-
-function scopeOf(request: FastifyRequest): MoneyRulesScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Quote routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['transactions'];
 const paidOnNote =
@@ -30,7 +24,7 @@ const paidOnNote =
   'fees: UK statutory interest and the fixed sum when late payments apply; amountToPay = outstanding − best discount + fees.';
 
 /**
- * The money rules where an amount to pay is shown (issue 11): one transaction's quote for the
+ * The money rules where an amount to pay is shown: one transaction's quote for the
  * accounting transaction page and the payment request's transactions tab, and a page of
  * transactions with their quotes for the transaction list. Transactions are read through the
  * transactions repository.
@@ -56,7 +50,7 @@ export async function moneyRulesRoutes(app: FastifyInstance) {
     async (request) => {
       const { paidOn, ...pageQuery } = request.query;
       const query = parsePageQuery(transactionQuery, pageQuery);
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       return request.tenantRead(async (tx) => {
         const page = await transactions.page(tx, scope, query);
         // The rules with the page's account choices and offers: one statement after the page.
@@ -86,7 +80,7 @@ export async function moneyRulesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       return request.tenantRead(async (tx) => {
         const row = await transactions.findRow(tx, scope, request.params.id);
         if (!row) throw new NotFoundError('Transaction not found.');

@@ -9,10 +9,10 @@ import {
   readInvoiceFacts,
   readRulesAndInvoiceFacts,
   type InvoiceFacts,
-  type MoneyRulesScope,
 } from './money-rules.repository.js';
 import { quoteInvoice, type MoneyRules, type Quote } from './quote.js';
 import { recordWebhookEvent } from '../web-hooks/index.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 /** An accounting transaction as the transactions repository answers it (dates ISO or YYYY-MM-DD). */
 export interface QuotableTransaction {
@@ -68,7 +68,7 @@ export function today(): CalendarDate {
  */
 export async function quoteTransactions(
   executor: Executor,
-  scope: MoneyRulesScope,
+  scope: DatasetScope,
   items: readonly QuotableTransaction[],
   paidOn: CalendarDate,
   rules?: MoneyRules,
@@ -125,19 +125,13 @@ export function priceTransactions(
  */
 export async function recordLatePaymentFees(
   tx: Tx,
-  scope: MoneyRulesScope,
+  scope: DatasetScope,
   payment: { paymentTransactionId: string; transactionId: string; paidOn: CalendarDate },
 ) {
   const [row] = await tx
     .select()
     .from(transactions)
-    .where(
-      and(
-        eq(transactions.tenantId, scope.tenantId),
-        eq(transactions.datasetId, scope.datasetId),
-        eq(transactions.id, payment.transactionId),
-      ),
-    )
+    .where(and(inDataset(transactions, scope), eq(transactions.id, payment.transactionId)))
     .for('update');
   if (!row) return null;
   const [quote] = await quoteTransactions(tx, scope, [row], payment.paidOn);
@@ -157,7 +151,7 @@ export async function recordLatePaymentFees(
     paymentTransactionId: payment.paymentTransactionId,
     feeDetails,
   });
-  // Issue 15: transaction.late-fee-applied, delivered once the payment's transaction commits.
+  // The transaction.late-fee-applied web hook event, delivered once the payment's transaction commits.
   await recordWebhookEvent(tx, scope, {
     type: 'transaction.late-fee-applied',
     recordType: 'Transaction',

@@ -127,7 +127,7 @@ function discountOf<A>(
     }
     case 'AbsoluteDiscount':
       // An amount is money of one currency: only invoices of that currency, never one saved
-      // without it (issue 19; docs/decisions/111-absolute-discounts-require-their-currency.md "Absolute discounts require their currency").
+      // without it (docs/decisions/111-absolute-discounts-require-their-currency.md "Absolute discounts require their currency").
       if (rule.amount === null || rule.currency !== invoice.currency) return null;
       return ar.clampDiscount(ar.figure(rule.amount), outstanding, invoice.currency);
     case 'ReplacementAmount':

@@ -1,15 +1,15 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db/client.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { recordWebhookEvent } from '../web-hooks/index.js';
+import { expireDueRequests } from './payment-requests.repository.js';
 import type { PaymentRequestsService } from './payment-requests.service.js';
 
 export const expiryQueue = 'payment-requests.expire';
 
 /**
  * Payment requests past their valid-until time become Expired (spec 2 §3 request statuses), each
- * with a payment-request.expired web hook event in the same transaction (issue 15). Open and
+ * with a payment-request.expired web hook event in the same transaction. Open and
  * PartCompleted requests expire; a scheduled sweep every five minutes, in batches.
  */
 export function createPaymentRequestExpiry(deps: {
@@ -25,19 +25,7 @@ export function createPaymentRequestExpiry(deps: {
   /** One batch; answers how many requests it expired. */
   async function expireBatch(limit = 500): Promise<number> {
     return database.db.transaction(async (tx) => {
-      const expired = (
-        (await tx.execute(sql`
-          update payment_requests p set request_status = 'Expired'
-          from (
-            select tenant_id, dataset_id, id from payment_requests
-            where request_status in ('Open', 'PartCompleted') and valid_until < now()
-            limit ${limit} for update skip locked
-          ) due
-          where p.tenant_id = due.tenant_id and p.dataset_id = due.dataset_id and p.id = due.id
-          returning p.tenant_id as "tenantId", p.dataset_id as "datasetId", p.id`)) as unknown as {
-          rows: { tenantId: string; datasetId: number; id: string }[];
-        }
-      ).rows;
+      const expired = await expireDueRequests(tx as Tx, limit);
       for (const row of expired) {
         const scope = { tenantId: row.tenantId, datasetId: Number(row.datasetId) };
         await recordWebhookEvent(tx as Tx, scope, {

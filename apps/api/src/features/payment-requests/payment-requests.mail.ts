@@ -1,18 +1,17 @@
 import Big from 'big.js';
-import { and, eq } from 'drizzle-orm';
 import { currencyDecimalPlaces } from '@ledgerline/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { notificationDeliveries } from '../../db/schema-company.js';
-import { paymentRequests } from '../../db/schema-receivables.js';
 import type { Jobs } from '../../platform/jobs.js';
 import { subjectValue, type Mailer } from '../../platform/mail.js';
 import { companyMail, readMailCompany } from '../notifications/index.js';
-import { paymentRequestLinkMail, requestLinkEventPrefix, type PaymentRequestScope } from './payment-requests.repository.js';
+import { requestLinkEventPrefix } from './payment-request-reads.repository.js';
+import { readRequestForLinkMail, recordLinkMailSent } from './payment-requests.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 export const requestLinkJob = 'payment-request.link';
 
-export interface RequestLinkJob extends PaymentRequestScope {
+export interface RequestLinkJob extends DatasetScope {
   paymentRequestId: string;
   emailAddress: string;
   requestUrl: string;
@@ -21,41 +20,26 @@ export interface RequestLinkJob extends PaymentRequestScope {
 }
 
 /**
- * The request's link mailed to its payer (issue 22 item 7), in the company's layout like every
+ * The request's link mailed to its payer, in the company's layout like every
  * mail about the company. Sent by a job after the commit that accepted the send (style.md §7);
  * each sending is recorded in notification_deliveries, which the request page reads back as its
  * timeline, and which keeps a retried job from mailing twice.
  */
-export function createPaymentRequestMails(deps: { database: Database; jobs: Jobs; mailer: Mailer; log: FastifyBaseLogger }) {
+export function createPaymentRequestMails(deps: {
+  database: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}) {
   const { database, jobs, mailer, log } = deps;
 
   async function deliver(job: RequestLinkJob) {
     const scope = { tenantId: job.tenantId, datasetId: job.datasetId };
     const eventKey = `${requestLinkEventPrefix(job.paymentRequestId)}${job.sendId}`;
     const prepared = await database.withTenant(scope.tenantId, async (tx) => {
-      const [request] = await tx
-        .select()
-        .from(paymentRequests)
-        .where(
-          and(
-            eq(paymentRequests.tenantId, scope.tenantId),
-            eq(paymentRequests.datasetId, scope.datasetId),
-            eq(paymentRequests.id, job.paymentRequestId),
-          ),
-        );
-      if (!request) return null; // deleted with its company before the mail went out
-      const [sent] = await tx
-        .select()
-        .from(notificationDeliveries)
-        .where(
-          and(
-            eq(notificationDeliveries.tenantId, scope.tenantId),
-            eq(notificationDeliveries.datasetId, scope.datasetId),
-            eq(notificationDeliveries.eventKey, eventKey),
-            eq(notificationDeliveries.notificationName, paymentRequestLinkMail),
-          ),
-        );
-      if (sent) return null;
+      const request = await readRequestForLinkMail(tx, scope, job.paymentRequestId, eventKey);
+      // Gone with its company before the mail went out, or this sending was mailed already.
+      if (!request) return null;
       return { request, company: await readMailCompany(tx, scope) };
     });
     if (!prepared) return;
@@ -72,10 +56,7 @@ export function createPaymentRequestMails(deps: { database: Database; jobs: Jobs
       ...companyMail(company, lines, { label: 'Pay now', url: job.requestUrl }),
     });
     await database.withTenant(scope.tenantId, (tx) =>
-      tx
-        .insert(notificationDeliveries)
-        .values({ ...scope, eventKey, notificationName: paymentRequestLinkMail, emailAddress: job.emailAddress })
-        .onConflictDoNothing(),
+      recordLinkMailSent(tx, scope, { eventKey, emailAddress: job.emailAddress }),
     );
     log.info({ ...scope, paymentRequestId: request.id }, 'payment request link sent');
   }
@@ -83,7 +64,10 @@ export function createPaymentRequestMails(deps: { database: Database; jobs: Jobs
   return {
     register: () => jobs.work<RequestLinkJob>(requestLinkJob, deliver),
     /** Call after the commit that accepted the send. */
-    send: (job: RequestLinkJob) => jobs.send<RequestLinkJob>(requestLinkJob, job, { singletonKey: `request-link:${job.sendId}` }),
+    send: (job: RequestLinkJob) =>
+      jobs.send<RequestLinkJob>(requestLinkJob, job, {
+        singletonKey: `request-link:${job.sendId}`,
+      }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   allocationInfoBody,
@@ -15,56 +15,78 @@ import {
   updatePaymentRequestBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
 import { randomUUID } from 'node:crypto';
 import { recordWebhookEvent } from '../web-hooks/index.js';
-import { createPaymentRequestsRepository, type PaymentRequestScope } from './payment-requests.repository.js';
+import { createPaymentRequestsRepository } from './payment-requests.repository.js';
 import type { PaymentRequestMails } from './payment-requests.mail.js';
-import { createPaymentRequestsService, type PaymentRequestsService } from './payment-requests.service.js';
+import {
+  createPaymentRequestsService,
+  type PaymentRequestsService,
+} from './payment-requests.service.js';
 
 export interface PaymentRequestsRoutesOptions {
   /** PUBLIC_URL: each request's payment URL is `<publicUrl>/pay/<id>`. */
   publicUrl: string;
   paymentRequests?: PaymentRequestsService;
-  /** Mails a request's link to its payer after the send's commit (issue 22 item 7). */
+  /** Mails a request's link to its payer after the send's commit. */
   requestMails: PaymentRequestMails;
 }
 
-function scopeOf(request: FastifyRequest): PaymentRequestScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Payment request routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
-
 const tags = ['payment-requests'];
-const writes = 'Needs EditPaymentRequest. Only Open requests without applied settlement discounts or late payments can be edited (409 otherwise).';
+const writes =
+  'Needs EditPaymentRequest. Only Open requests without applied settlement discounts or late payments can be edited (409 otherwise).';
 
 /** spec 2 §7 payment-requests calls. */
-export async function paymentRequestsRoutes(app: FastifyInstance, options: PaymentRequestsRoutesOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+export async function paymentRequestsRoutes(
+  app: FastifyInstance,
+  options: PaymentRequestsRoutesOptions,
+) {
   const service =
-    options.paymentRequests ?? createPaymentRequestsService({ repository: createPaymentRequestsRepository(), publicUrl: options.publicUrl });
+    options.paymentRequests ??
+    createPaymentRequestsService({
+      repository: createPaymentRequestsRepository(),
+      publicUrl: options.publicUrl,
+    });
+  listPaymentRequests(app, service);
+  countPaymentRequests(app, service);
+  getPaymentRequest(app, service);
+  createPaymentRequest(app, service);
+  updatePaymentRequest(app, service);
+  cancelPaymentRequest(app, service);
+  sendPaymentRequest(app, service, options);
+  updateAllocationInfo(app, service);
+}
 
-  r.get(
+/** The company's payment requests, paged. */
+function listPaymentRequests(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/payment-requests',
     {
       config: { access: 'dataset' },
       schema: {
         tags,
-        summary: 'Payment requests, paged (default sort: -createdOn; expand or includeTransactions: transactions)',
-        description: '`totalItems` is exact up to 10,000 and the database’s estimate past that; `totalItemsEstimated` says which.',
+        summary:
+          'Payment requests, paged (default sort: -createdOn; expand or includeTransactions: transactions)',
+        description:
+          '`totalItems` is exact up to 10,000 and the database’s estimate past that; `totalItemsEstimated` says which.',
         querystring: pageQuerySchema.extend(paymentRequestListQuery.shape),
         response: { 200: estimatedPageOf(paymentRequestSchema) },
       },
     },
     async (request) => {
       const query = parsePageQuery(paymentRequestQuery, request.query);
-      return request.tenantRead((tx) => service.page(tx, scopeOf(request), query, request.query.includeTransactions));
+      return request.tenantRead((tx) =>
+        service.page(tx, datasetScopeOf(request), query, request.query.includeTransactions),
+      );
     },
   );
+}
 
-  r.get(
+/** How many payment requests match the filter. */
+function countPaymentRequests(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/payment-requests/count',
     {
       config: { access: 'dataset' },
@@ -77,17 +99,21 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request) => {
       const { filters } = parsePageQuery(paymentRequestQuery, { filter: request.query.filter });
-      return request.tenantRead((tx) => service.count(tx, scopeOf(request), { filters }));
+      return request.tenantRead((tx) => service.count(tx, datasetScopeOf(request), { filters }));
     },
   );
+}
 
-  r.get(
+/** One payment request with its allocations and payment attempts. */
+function getPaymentRequest(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/payment-requests/:id',
     {
       config: { access: 'dataset' },
       schema: {
         tags,
-        summary: 'One payment request with its allocations and payment transactions (expand=transactions adds the transactions)',
+        summary:
+          'One payment request with its allocations and payment transactions (expand=transactions adds the transactions)',
         params: uuidParam,
         querystring: pageQuerySchema.pick({ expand: true }),
         response: { 200: paymentRequestSchema },
@@ -95,14 +121,28 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request) => {
       const { expand } = parsePageQuery(paymentRequestQuery, { expand: request.query.expand });
-      return request.tenantRead((tx) => service.get(tx, scopeOf(request), request.params.id, expand.includes('transactions')));
+      return request.tenantRead((tx) =>
+        service.get(
+          tx,
+          datasetScopeOf(request),
+          request.params.id,
+          expand.includes('transactions'),
+        ),
+      );
     },
   );
+}
 
-  r.post(
+/** A new payment request, with its payment-request.created web hook event; honours Idempotency-Key. */
+function createPaymentRequest(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/payment-requests',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CreatePaymentRequest' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'CreatePaymentRequest',
+      },
       schema: {
         tags,
         summary: 'Create a payment request',
@@ -116,7 +156,7 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request, reply) => {
       const answer = await request.unitOfWork(async (tx) => {
-        const scope = scopeOf(request);
+        const scope = datasetScopeOf(request);
         const created = await runIdempotent(tx, request, 201, async () => {
           const paymentRequest = await service.create(tx, scope, request.body);
           await recordWebhookEvent(tx, scope, {
@@ -133,11 +173,18 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  r.patch(
+/** The details, usage type or contacts of a payment request. */
+function updatePaymentRequest(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().patch(
     '/api/v0/payment-requests',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'UpdatePaymentRequest' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'UpdatePaymentRequest',
+      },
       schema: {
         tags,
         summary: 'Update the details, usage type or contacts of a payment request',
@@ -148,14 +195,21 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request) => {
       request.auditResource = { type: 'PaymentRequest', id: request.body.id };
-      return request.unitOfWork((tx) => service.update(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) => service.update(tx, datasetScopeOf(request), request.body));
     },
   );
+}
 
-  r.post(
+/** An Open request cancelled, with its payment-request.cancelled web hook event. */
+function cancelPaymentRequest(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/payment-requests/:id/cancel',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CancelPaymentRequest' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'CancelPaymentRequest',
+      },
       schema: {
         tags,
         summary: 'Cancel an Open payment request (its link then says it was cancelled)',
@@ -168,7 +222,7 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     async (request) => {
       request.auditResource = { type: 'PaymentRequest', id: request.params.id };
       return request.unitOfWork(async (tx) => {
-        const scope = scopeOf(request);
+        const scope = datasetScopeOf(request);
         const cancelled = await service.cancel(tx, scope, request.params.id);
         await recordWebhookEvent(tx, scope, {
           type: 'payment-request.cancelled',
@@ -180,11 +234,22 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
       });
     },
   );
+}
 
-  r.post(
+/** The link of an Open request mailed to its billing contact, after the commit. */
+function sendPaymentRequest(
+  app: FastifyInstance,
+  service: PaymentRequestsService,
+  options: PaymentRequestsRoutesOptions,
+) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/payment-requests/:id/send',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'SendPaymentRequest' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'SendPaymentRequest',
+      },
       schema: {
         tags,
         summary: 'Mail the payment link of an Open request to its billing contact (send or resend)',
@@ -197,8 +262,11 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request, reply) => {
       request.auditResource = { type: 'PaymentRequest', id: request.params.id };
-      const scope = scopeOf(request);
-      const sendable = await request.unitOfWork((tx) => service.sendable(tx, scope, request.params.id), 202);
+      const scope = datasetScopeOf(request);
+      const sendable = await request.unitOfWork(
+        (tx) => service.sendable(tx, scope, request.params.id),
+        202,
+      );
       await options.requestMails.send({
         ...scope,
         paymentRequestId: sendable.row.id,
@@ -209,11 +277,18 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
       return reply.code(202).send({ emailAddress: sendable.emailAddress });
     },
   );
+}
 
-  r.patch(
+/** The allocation info of a payment request's transactions. */
+function updateAllocationInfo(app: FastifyInstance, service: PaymentRequestsService) {
+  app.withTypeProvider<ZodTypeProvider>().patch(
     '/api/v0/payment-requests/:id/transaction-allocation-info',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'UpdatePaymentRequestAllocations' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'UpdatePaymentRequestAllocations',
+      },
       schema: {
         tags,
         summary: 'Update the allocation info of transactions of a payment request',
@@ -225,7 +300,9 @@ export async function paymentRequestsRoutes(app: FastifyInstance, options: Payme
     },
     async (request) => {
       request.auditResource = { type: 'PaymentRequest', id: request.params.id };
-      return request.unitOfWork((tx) => service.updateAllocations(tx, scopeOf(request), request.params.id, request.body));
+      return request.unitOfWork((tx) =>
+        service.updateAllocations(tx, datasetScopeOf(request), request.params.id, request.body),
+      );
     },
   );
 }

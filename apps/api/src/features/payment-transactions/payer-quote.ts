@@ -1,14 +1,10 @@
 import Big from 'big.js';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, inArray } from 'drizzle-orm';
 import { currencyDecimalPlaces, type PayerQuote } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { payQuotes } from '../../db/schema-pay.js';
 import { transactions } from '../../db/schema-receivables.js';
-
-interface Scope {
-  tenantId: string;
-  datasetId: number;
-}
+import { inDataset, type DatasetScope } from '../../platform/scope.js';
 
 /** pay_quotes.offered as the payer page's start stores it (pay/pay-page.ts Offered). */
 interface StoredOffered {
@@ -35,12 +31,12 @@ interface StoredOffered {
 }
 
 /**
- * What the payer page offered for one payment (issue 14), for the merchant's detail; null for a
+ * What the payer page offered for one payment, for the merchant's detail; null for a
  * payment not started on the payer page. Invoice references are read as they are now.
  */
 export async function readPayerQuote(
   executor: Executor,
-  scope: Scope,
+  scope: DatasetScope,
   payment: { id: string; currency: string },
 ): Promise<PayerQuote | null> {
   return (await readPayerQuotes(executor, scope, [payment])).get(payment.id) ?? null;
@@ -52,7 +48,7 @@ export async function readPayerQuote(
  */
 export async function readPayerQuotes(
   executor: Executor,
-  scope: Scope,
+  scope: DatasetScope,
   payments: { id: string; currency: string }[],
 ): Promise<Map<string, PayerQuote>> {
   const quotes = new Map<string, PayerQuote>();
@@ -66,8 +62,7 @@ export async function readPayerQuotes(
     .from(payQuotes)
     .where(
       and(
-        eq(payQuotes.tenantId, scope.tenantId),
-        eq(payQuotes.datasetId, scope.datasetId),
+        inDataset(payQuotes, scope),
         inArray(
           payQuotes.paymentTransactionId,
           payments.map((payment) => payment.id),
@@ -88,13 +83,7 @@ export async function readPayerQuotes(
       : await executor
           .select({ id: transactions.id, reference: transactions.transactionReference })
           .from(transactions)
-          .where(
-            and(
-              eq(transactions.tenantId, scope.tenantId),
-              eq(transactions.datasetId, scope.datasetId),
-              inArray(transactions.id, ids),
-            ),
-          );
+          .where(and(inDataset(transactions, scope), inArray(transactions.id, ids)));
   const referenceOf = new Map(references.map((r) => [r.id, r.reference]));
   const currencyOf = new Map(payments.map((payment) => [payment.id, payment.currency]));
   for (const row of rows) {

@@ -11,7 +11,7 @@ import {
   type ExportSelection,
   type TenantRead,
 } from './payment-transactions.export.js';
-import type { Scope } from './payment-transactions.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 export interface ExportSources {
   /** The database's COPY of one SELECT (PostgreSQL); without it the export reads in batches. */
@@ -23,14 +23,14 @@ export const exportTooLong = (minutes: number) =>
   `The export did not finish within ${minutes} minutes: choose fewer days, a payment provider or the table’s filters.`;
 
 /**
- * PaymentTransactions.csv made whole into a spool file at the database's pace (issue 20 item 5):
+ * PaymentTransactions.csv made whole into a spool file at the database's pace:
  * on PostgreSQL one COPY under a statement_timeout of the time left, on PGlite keyset batches
  * each in a short transaction of its own. No transaction waits on the client that downloads it.
  */
 export async function spoolExport(
   sources: ExportSources,
   read: TenantRead,
-  scope: Scope,
+  scope: DatasetScope,
   selection: ExportSelection,
   deadlineAt: number,
 ): Promise<Spool> {

@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm';
 import { exportColumns, type AllocatedStatus, type ExportType } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { paymentTransactions as t } from '../../db/schema-receivables.js';
-import type { Scope } from './payment-transactions.repository.js';
+import { inDataset, type DatasetScope } from '../../platform/scope.js';
 
 export interface ExportSelection {
   exportType: ExportType;
@@ -78,10 +78,9 @@ function csvLine(): SQL {
   );
 }
 
-function exportWhere(scope: Scope, selection: ExportSelection): SQL | undefined {
+function exportWhere(scope: DatasetScope, selection: ExportSelection): SQL | undefined {
   return and(
-    eq(t.tenantId, scope.tenantId),
-    eq(t.datasetId, scope.datasetId),
+    inDataset(t, scope),
     selection.from ? gte(t.statusDateTime, selection.from) : undefined,
     selection.until ? lt(t.statusDateTime, selection.until) : undefined,
     selection.paymentProviderId ? eq(t.paymentProviderId, selection.paymentProviderId) : undefined,
@@ -103,7 +102,7 @@ const allocationsOf = sql`payment_allocations a
  * or one line per allocation only (Allocations), in status-date order. On PostgreSQL the export
  * runs it as one COPY (one snapshot, streamed at the database's own pace).
  */
-export function exportLines(scope: Scope, selection: ExportSelection): SQL {
+export function exportLines(scope: DatasetScope, selection: ExportSelection): SQL {
   return sql`select ${csvLine()} as line
     from (select * from payment_transactions where ${exportWhere(scope, selection)}) p
     ${allocationJoin(selection)} ${allocationsOf}
@@ -121,7 +120,7 @@ export type TenantRead = <T>(fn: (tx: Executor) => Promise<T>) => Promise<T>;
  */
 export async function* exportPaymentTransactions(
   read: TenantRead,
-  scope: Scope,
+  scope: DatasetScope,
   selection: ExportSelection,
   batchSize = exportBatchSize,
 ): AsyncGenerator<string> {

@@ -2,7 +2,7 @@ import { importTemplate } from '@ledgerline/contract';
 import { describe, expect, it } from 'vitest';
 import { planImport, readImportFile } from './payment-transactions.import.js';
 
-// issue 22 item 12: the import dialog's template is a file the import reads as it is.
+// The import dialog's template is a file the import reads as it is.
 describe('the import template', () => {
   it('is read as one row of a payment id and an allocated status', () => {
     const rows = readImportFile(Buffer.from(importTemplate.text, 'utf8'));

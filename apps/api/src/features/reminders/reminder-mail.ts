@@ -56,7 +56,9 @@ export function invoiceTableText(invoices: readonly ReminderInvoice[]): string {
   return rows
     .map((row) =>
       row
-        .map((cell, column) => (column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+        .map((cell, column) =>
+          column >= 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+        )
         .join('  ')
         .trimEnd(),
     )
@@ -85,7 +87,7 @@ export interface ReminderMailInput {
 }
 
 /**
- * A step's template filled in (issue 23): the subject (one line, each value cut as every subject
+ * A step's template filled in: the subject (one line, each value cut as every subject
  * value is), the text part and the HTML part (values escaped, the invoice table a real table).
  * A template without {statementLink} gets the link after its body, so every mail carries it.
  */
@@ -136,7 +138,9 @@ export function renderReminder(
           return escapeHtml(text[name]);
         })
         .join('');
-      return paragraph.includes(`${marker}invoiceTable${marker}`) ? `<div>${inner}</div>` : `<p>${inner}</p>`;
+      return paragraph.includes(`${marker}invoiceTable${marker}`)
+        ? `<div>${inner}</div>`
+        : `<p>${inner}</p>`;
     })
     .join('');
   return { subject, text: body, html };

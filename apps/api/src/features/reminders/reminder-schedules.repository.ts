@@ -3,35 +3,31 @@ import type { PageQuery, ReminderSchedule, reminderScheduleQuery } from '@ledger
 import type { Executor } from '../../db/client.js';
 import { companyPreferences } from '../../db/schema-money-rules.js';
 import { accounts } from '../../db/schema-receivables.js';
-import { reminderSchedules as schedules, type StoredReminderStep } from '../../db/schema-reminders.js';
+import {
+  reminderSchedules as schedules,
+  type StoredReminderStep,
+} from '../../db/schema-reminders.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 type ScheduleFields = (typeof reminderScheduleQuery)['fields'];
 
-export interface ReminderScope {
-  tenantId: string;
-  datasetId: number;
-}
-
-const scheduleScope = (scope: ReminderScope) =>
-  and(eq(schedules.tenantId, scope.tenantId), eq(schedules.datasetId, scope.datasetId));
+const scheduleScope = (scope: DatasetScope) => and(inDataset(schedules, scope));
 
 const columns = { id: schedules.id, name: schedules.name };
 
-export async function defaultReminderScheduleId(executor: Executor, scope: ReminderScope) {
+export async function defaultReminderScheduleId(executor: Executor, scope: DatasetScope) {
   const [row] = await executor
     .select({ id: companyPreferences.defaultReminderScheduleId })
     .from(companyPreferences)
-    .where(
-      and(
-        eq(companyPreferences.tenantId, scope.tenantId),
-        eq(companyPreferences.datasetId, scope.datasetId),
-      ),
-    );
+    .where(and(inDataset(companyPreferences, scope)));
   return row?.id ?? null;
 }
 
-function toSchedule(row: typeof schedules.$inferSelect, defaultId: string | null): ReminderSchedule {
+function toSchedule(
+  row: typeof schedules.$inferSelect,
+  defaultId: string | null,
+): ReminderSchedule {
   return {
     id: row.id,
     name: row.name,
@@ -44,7 +40,7 @@ function toSchedule(row: typeof schedules.$inferSelect, defaultId: string | null
 
 export function createReminderSchedulesRepository() {
   return {
-    async page(executor: Executor, scope: ReminderScope, query: PageQuery<ScheduleFields>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<ScheduleFields>) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: schedules.id });
       const where = and(scheduleScope(scope), compiled.where);
       const [rows, [total], defaultId] = await Promise.all([
@@ -61,7 +57,7 @@ export function createReminderSchedulesRepository() {
       return { items: rows.map((row) => toSchedule(row, defaultId)), totalItems: total?.n ?? 0 };
     },
 
-    async find(executor: Executor, scope: ReminderScope, id: string, lock = false) {
+    async find(executor: Executor, scope: DatasetScope, id: string, lock = false) {
       const query = executor
         .select()
         .from(schedules)
@@ -73,7 +69,7 @@ export function createReminderSchedulesRepository() {
 
     async insert(
       executor: Executor,
-      scope: ReminderScope,
+      scope: DatasetScope,
       id: string,
       values: { name: string; steps: StoredReminderStep[] },
     ) {
@@ -82,7 +78,7 @@ export function createReminderSchedulesRepository() {
 
     async update(
       executor: Executor,
-      scope: ReminderScope,
+      scope: DatasetScope,
       id: string,
       values: { name: string; steps: StoredReminderStep[] },
     ) {
@@ -92,23 +88,17 @@ export function createReminderSchedulesRepository() {
         .where(and(scheduleScope(scope), eq(schedules.id, id)));
     },
 
-    async remove(executor: Executor, scope: ReminderScope, id: string) {
+    async remove(executor: Executor, scope: DatasetScope, id: string) {
       await executor.delete(schedules).where(and(scheduleScope(scope), eq(schedules.id, id)));
     },
 
     /** How many accounts chose the schedule, and whether it is the company default. */
-    async uses(executor: Executor, scope: ReminderScope, id: string) {
+    async uses(executor: Executor, scope: DatasetScope, id: string) {
       const [[accountUses], defaultId] = await Promise.all([
         executor
           .select({ n: count() })
           .from(accounts)
-          .where(
-            and(
-              eq(accounts.tenantId, scope.tenantId),
-              eq(accounts.datasetId, scope.datasetId),
-              eq(accounts.reminderScheduleId, id),
-            ),
-          ),
+          .where(and(inDataset(accounts, scope), eq(accounts.reminderScheduleId, id))),
         defaultReminderScheduleId(executor, scope),
       ]);
       return { accounts: accountUses?.n ?? 0, isDefault: defaultId === id };

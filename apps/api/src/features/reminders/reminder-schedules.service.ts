@@ -9,10 +9,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import type { StoredReminderStep } from '../../db/schema-reminders.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import type {
-  ReminderScope,
-  ReminderSchedulesRepository,
-} from './reminder-schedules.repository.js';
+import type { ReminderSchedulesRepository } from './reminder-schedules.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type ScheduleFields = (typeof reminderScheduleQuery)['fields'];
 
@@ -20,7 +18,10 @@ type ScheduleFields = (typeof reminderScheduleQuery)['fields'];
  * Steps as stored: a step keeps its id when the body names one the schedule already has (so an
  * invoice that step was sent for is not sent it again); any other step gets a new id.
  */
-function storedSteps(input: ReminderScheduleInput, known: ReadonlySet<string>): StoredReminderStep[] {
+function storedSteps(
+  input: ReminderScheduleInput,
+  known: ReadonlySet<string>,
+): StoredReminderStep[] {
   return input.steps
     .map((step) => ({
       id: step.id && known.has(step.id) ? step.id : uuidv7(),
@@ -31,24 +32,24 @@ function storedSteps(input: ReminderScheduleInput, known: ReadonlySet<string>): 
     .sort((a, b) => a.days - b.days);
 }
 
-/** Issue 23: reminder schedules of a company; another company's or tenant's is not found. */
+/** Reminder schedules of a company; another company's or tenant's is not found. */
 export function createReminderSchedulesService(deps: { repository: ReminderSchedulesRepository }) {
   const { repository } = deps;
   const notFound = (id: string) => new NotFoundError(`Reminder schedule ${id} was not found.`);
 
-  async function get(tx: Tx, scope: ReminderScope, id: string): Promise<ReminderSchedule> {
+  async function get(tx: Tx, scope: DatasetScope, id: string): Promise<ReminderSchedule> {
     const schedule = await repository.find(tx, scope, id);
     if (!schedule) throw notFound(id);
     return schedule;
   }
 
   return {
-    page: (tx: Tx, scope: ReminderScope, query: PageQuery<ScheduleFields>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<ScheduleFields>) =>
       repository.page(tx, scope, query),
 
     get,
 
-    async create(tx: Tx, scope: ReminderScope, input: ReminderScheduleInput) {
+    async create(tx: Tx, scope: DatasetScope, input: ReminderScheduleInput) {
       const id = uuidv7();
       await repository.insert(tx, scope, id, {
         name: input.name,
@@ -57,7 +58,7 @@ export function createReminderSchedulesService(deps: { repository: ReminderSched
       return get(tx, scope, id);
     },
 
-    async update(tx: Tx, scope: ReminderScope, id: string, input: ReminderScheduleInput) {
+    async update(tx: Tx, scope: DatasetScope, id: string, input: ReminderScheduleInput) {
       const current = await repository.find(tx, scope, id, true);
       if (!current) throw notFound(id);
       await repository.update(tx, scope, id, {
@@ -68,7 +69,7 @@ export function createReminderSchedulesService(deps: { repository: ReminderSched
     },
 
     /** A schedule that is the company default or an account's choice is refused (409). */
-    async remove(tx: Tx, scope: ReminderScope, id: string) {
+    async remove(tx: Tx, scope: DatasetScope, id: string) {
       if (!(await repository.find(tx, scope, id, true))) throw notFound(id);
       const uses = await repository.uses(tx, scope, id);
       const where = [

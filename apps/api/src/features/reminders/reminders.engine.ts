@@ -15,8 +15,9 @@ import { loadMoneyRules } from '../money-rules/index.js';
 import { quoteTransactions } from '../money-rules/index.js';
 import type { MoneyRules } from '../money-rules/index.js';
 import { readMailCompany } from '../notifications/index.js';
-import { defaultReminderScheduleId, type ReminderScope } from './reminder-schedules.repository.js';
+import { defaultReminderScheduleId } from './reminder-schedules.repository.js';
 import { renderReminder, totalsOf, type ReminderTotal } from './reminder-mail.js';
+import { type DatasetScope, inDataset, inTenant } from '../../platform/scope.js';
 
 /**
  * The statement link of an account for a reminder (the statements feature issues it, one per
@@ -24,7 +25,7 @@ import { renderReminder, totalsOf, type ReminderTotal } from './reminder-mail.js
  */
 export type StatementLinkIssuer = (
   tx: Tx,
-  scope: ReminderScope,
+  scope: DatasetScope,
   accountId: string,
 ) => Promise<{ url: string } | null>;
 
@@ -98,7 +99,9 @@ const json = <T>(value: unknown, fallback: T): T =>
 /** The address a reminder goes to: the account's default e-mail address, else its first. */
 function addressOf(value: unknown): string | null {
   const list = json<{ emailAddress?: string | null; isDefault?: boolean }[]>(value, []);
-  const chosen = list.find((item) => item.isDefault && item.emailAddress) ?? list.find((item) => item.emailAddress);
+  const chosen =
+    list.find((item) => item.isDefault && item.emailAddress) ??
+    list.find((item) => item.emailAddress);
   return chosen?.emailAddress?.trim() || null;
 }
 
@@ -108,7 +111,10 @@ export async function customerNotificationsAllowed(executor: Executor, tenantId:
     .select({ value: tenantSettings.value })
     .from(tenantSettings)
     .where(
-      and(eq(tenantSettings.tenantId, tenantId), eq(tenantSettings.name, 'AllowCustomerNotifications')),
+      and(
+        inTenant(tenantSettings, { tenantId }),
+        eq(tenantSettings.name, 'AllowCustomerNotifications'),
+      ),
     );
   return row?.value === 'true';
 }
@@ -121,7 +127,7 @@ export async function customerNotificationsAllowed(executor: Executor, tenantId:
  */
 async function readBatch(
   executor: Executor,
-  scope: ReminderScope,
+  scope: DatasetScope,
   day: string,
   defaultScheduleId: string | null,
   after: string | null,
@@ -201,7 +207,7 @@ export interface PlannedBatch {
  */
 export async function planBatch(
   executor: Executor,
-  scope: ReminderScope,
+  scope: DatasetScope,
   context: RunContext,
   after: string | null,
 ): Promise<PlannedBatch> {
@@ -289,21 +295,20 @@ export interface RunContext {
 
 export async function readRunContext(
   executor: Executor,
-  scope: ReminderScope,
+  scope: DatasetScope,
   day: string,
   accountId: string | null,
 ): Promise<RunContext> {
   const [rules, scheduleRows, defaultScheduleId, company, allowed] = await Promise.all([
     loadMoneyRules(executor, scope),
     executor
-      .select({ id: reminderSchedules.id, name: reminderSchedules.name, steps: reminderSchedules.steps })
+      .select({
+        id: reminderSchedules.id,
+        name: reminderSchedules.name,
+        steps: reminderSchedules.steps,
+      })
       .from(reminderSchedules)
-      .where(
-        and(
-          eq(reminderSchedules.tenantId, scope.tenantId),
-          eq(reminderSchedules.datasetId, scope.datasetId),
-        ),
-      ),
+      .where(and(inDataset(reminderSchedules, scope))),
     defaultReminderScheduleId(executor, scope),
     readMailCompany(executor as Tx, scope),
     customerNotificationsAllowed(executor, scope.tenantId),
@@ -369,7 +374,7 @@ export interface ReminderActor {
  */
 export async function writeBatch(
   tx: Tx,
-  scope: ReminderScope,
+  scope: DatasetScope,
   context: RunContext,
   planned: readonly PlannedReminder[],
   source: 'Schedule' | 'SendNow',
@@ -436,7 +441,7 @@ export async function writeBatch(
 }
 
 /** One run's batches serialise with any other run of the company (the schedule, Send now). */
-export async function lockCompanyRun(tx: Tx, scope: ReminderScope) {
+export async function lockCompanyRun(tx: Tx, scope: DatasetScope) {
   await tx.execute(
     sql`select pg_advisory_xact_lock(hashtextextended(${`reminders:${scope.tenantId}:${scope.datasetId}`}, 0))`,
   );

@@ -1,5 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   accountReminderSettingsBody,
@@ -25,23 +25,18 @@ import { reminderSchedules, reminders as reminderRows } from '../../db/schema-re
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { companyHas } from '../company-settings/index.js';
+import { createReminderSchedulesRepository } from './reminder-schedules.repository.js';
 import {
-  createReminderSchedulesRepository,
-  type ReminderScope,
-} from './reminder-schedules.repository.js';
-import { createReminderSchedulesService } from './reminder-schedules.service.js';
+  createReminderSchedulesService,
+  type ReminderSchedulesService,
+} from './reminder-schedules.service.js';
 import { toReminderBody, type Reminders } from './reminders.service.js';
-
-function scopeOf(request: FastifyRequest): ReminderScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Reminders routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { type DatasetScope, datasetScopeOf, inDataset } from '../../platform/scope.js';
 
 const tags = ['reminders'];
 const base = '/api/v0/reminder-schedules';
 
-async function accountRow(tx: Tx, scope: ReminderScope, id: string, lock = false) {
+async function accountRow(tx: Tx, scope: DatasetScope, id: string, lock = false) {
   const query = tx
     .select({
       id: accounts.id,
@@ -50,9 +45,7 @@ async function accountRow(tx: Tx, scope: ReminderScope, id: string, lock = false
       remindersPaused: accounts.remindersPaused,
     })
     .from(accounts)
-    .where(
-      and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId), eq(accounts.id, id)),
-    );
+    .where(and(inDataset(accounts, scope), eq(accounts.id, id)));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new NotFoundError(`Account ${id} was not found.`);
   return row;
@@ -64,18 +57,36 @@ const settingsOf = (row: Awaited<ReturnType<typeof accountRow>>) => ({
 });
 
 /**
- * Issue 23: reminder schedules (like settlement groups), the preview of a day's reminders, a run
+ * Reminder schedules (like settlement groups), the preview of a day's reminders, a run
  * (the day's reminders now, for the company or one account: Send now) and an account's reminders
  * and choice. Reads need no permission; schedules and runs need ConfigureSystemSettings, an
  * account's choice EditAccountSettings (it is one of the account's settings).
  */
-export async function remindersRoutes(app: FastifyInstance, options: { reminders: Reminders }) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const schedules = createReminderSchedulesService({
-    repository: createReminderSchedulesRepository(),
-  });
+/** What the reminders' route functions use. */
+interface RemindersRoutesDeps {
+  reminders: Reminders;
+  schedules: ReminderSchedulesService;
+}
 
-  r.get(
+export async function remindersRoutes(app: FastifyInstance, options: { reminders: Reminders }) {
+  const deps: RemindersRoutesDeps = {
+    reminders: options.reminders,
+    schedules: createReminderSchedulesService({ repository: createReminderSchedulesRepository() }),
+  };
+  listReminderSchedules(app, deps);
+  getReminderSchedule(app, deps);
+  createReminderSchedule(app, deps);
+  updateReminderSchedule(app, deps);
+  deleteReminderSchedule(app, deps);
+  previewReminders(app, deps);
+  runReminders(app, deps);
+  listAccountReminders(app);
+  getAccountReminderSettings(app);
+  updateAccountReminderSettings(app);
+}
+
+function listReminderSchedules(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset' },
@@ -88,23 +99,39 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request) => {
       const query = parsePageQuery(reminderScheduleQuery, request.query);
-      return request.tenantRead((tx) => schedules.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => deps.schedules.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset' },
-      schema: { tags, summary: 'One reminder schedule', params: uuidParam, response: { 200: reminderScheduleSchema } },
+      schema: {
+        tags,
+        summary: 'One reminder schedule',
+        params: uuidParam,
+        response: { 200: reminderScheduleSchema },
+      },
     },
-    async (request) => request.tenantRead((tx) => schedules.get(tx, scopeOf(request), request.params.id)),
+    async (request) =>
+      request.tenantRead((tx) =>
+        deps.schedules.get(tx, datasetScopeOf(request), request.params.id),
+      ),
   );
+}
 
-  r.post(
+function createReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'CreateReminderSchedule' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'CreateReminderSchedule',
+      },
       schema: {
         tags,
         summary: 'Create a reminder schedule',
@@ -118,22 +145,29 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request, reply) => {
       const created = await request.unitOfWork(async (tx) => {
-        const schedule = await schedules.create(tx, scopeOf(request), request.body);
+        const schedule = await deps.schedules.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'ReminderSchedule', id: schedule.id };
         return schedule;
       }, 201);
       return reply.status(201).send(created);
     },
   );
+}
 
-  r.put(
+function updateReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     `${base}/:id`,
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'UpdateReminderSchedule' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'UpdateReminderSchedule',
+      },
       schema: {
         tags,
         summary: 'Replace a reminder schedule’s name and steps',
-        description: 'A step that keeps its `id` keeps what it was sent for: an invoice is not sent it again.',
+        description:
+          'A step that keeps its `id` keeps what it was sent for: an invoice is not sent it again.',
         params: uuidParam,
         body: reminderScheduleBody,
         response: { 200: reminderScheduleSchema },
@@ -141,14 +175,22 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request) => {
       request.auditResource = { type: 'ReminderSchedule', id: request.params.id };
-      return request.unitOfWork((tx) => schedules.update(tx, scopeOf(request), request.params.id, request.body));
+      return request.unitOfWork((tx) =>
+        deps.schedules.update(tx, datasetScopeOf(request), request.params.id, request.body),
+      );
     },
   );
+}
 
-  r.delete(
+function deleteReminderSchedule(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'DeleteReminderSchedule' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'DeleteReminderSchedule',
+      },
       schema: {
         tags,
         summary: 'Delete a reminder schedule. Answers 204.',
@@ -158,18 +200,24 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
     },
     async (request, reply) => {
       request.auditResource = { type: 'ReminderSchedule', id: request.params.id };
-      await request.unitOfWork((tx) => schedules.remove(tx, scopeOf(request), request.params.id), 204);
+      await request.unitOfWork(
+        (tx) => deps.schedules.remove(tx, datasetScopeOf(request), request.params.id),
+        204,
+      );
       return reply.status(204).send();
     },
   );
+}
 
-  r.get(
+function previewReminders(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/reminders/preview',
     {
       config: { access: 'dataset' },
       schema: {
         tags,
-        summary: 'What the reminder run of a day would send (default: tomorrow in the company’s zone)',
+        summary:
+          'What the reminder run of a day would send (default: tomorrow in the company’s zone)',
         description:
           'One item per account that would get a mail, with its invoices, the step each is at and the late fees ' +
           'to date; accounts held back (a disputed amount, reminders paused, no e-mail address) are counted in ' +
@@ -179,16 +227,25 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       },
     },
     async (request) =>
-      request.tenantRead((tx) => options.reminders.preview(tx, scopeOf(request), request.query)),
+      request.tenantRead((tx) =>
+        deps.reminders.preview(tx, datasetScopeOf(request), request.query),
+      ),
   );
+}
 
-  r.post(
+function runReminders(app: FastifyInstance, deps: RemindersRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/reminders/run',
     {
-      config: { access: 'dataset', permission: 'ConfigureSystemSettings', operation: 'RunReminders' },
+      config: {
+        access: 'dataset',
+        permission: 'ConfigureSystemSettings',
+        operation: 'RunReminders',
+      },
       schema: {
         tags,
-        summary: 'Run the reminders of a day now (default: today in the company’s zone); with accountId, one account (Send now)',
+        summary:
+          'Run the reminders of a day now (default: today in the company’s zone); with accountId, one account (Send now)',
         description:
           'Each account with invoices a step falls on or before gets one mail listing them all; a step is sent ' +
           'once per invoice, paid invoices are not listed, accounts with a disputed amount or paused reminders are ' +
@@ -199,7 +256,7 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const principal = requirePrincipal(request.principal);
       const accountId = request.body.accountId ?? null;
       const answer = await request.unitOfWork(async (tx) => {
@@ -207,8 +264,9 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
           await accountRow(tx, scope, accountId);
           request.auditResource = { type: 'Account', id: accountId };
         }
-        const day = request.body.date ?? (await options.reminders.companyDay(tx, scope, new Date(), false));
-        return options.reminders.run((fn) => fn(tx), scope, {
+        const day =
+          request.body.date ?? (await deps.reminders.companyDay(tx, scope, new Date(), false));
+        return deps.reminders.run((fn) => fn(tx), scope, {
           day,
           accountId,
           source: accountId ? 'SendNow' : 'Schedule',
@@ -221,12 +279,14 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
           },
         });
       });
-      if (answer.reminders > 0) await options.reminders.nudgeOutbox();
+      if (answer.reminders > 0) await deps.reminders.nudgeOutbox();
       return answer;
     },
   );
+}
 
-  r.get(
+function listAccountReminders(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/reminders',
     {
       config: { access: 'dataset' },
@@ -239,13 +299,12 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const { page, itemsPerPage } = request.query;
       return request.tenantRead(async (tx) => {
         await accountRow(tx, scope, request.params.id);
         const where = and(
-          eq(reminderRows.tenantId, scope.tenantId),
-          eq(reminderRows.datasetId, scope.datasetId),
+          inDataset(reminderRows, scope),
           eq(reminderRows.accountId, request.params.id),
         );
         const [rows, [total]] = await Promise.all([
@@ -262,8 +321,10 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       });
     },
   );
+}
 
-  r.get(
+function getAccountReminderSettings(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/accounts/:id/reminder-settings',
     {
       config: { access: 'dataset' },
@@ -275,23 +336,32 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
       },
     },
     async (request) =>
-      request.tenantRead(async (tx) => settingsOf(await accountRow(tx, scopeOf(request), request.params.id))),
+      request.tenantRead(async (tx) =>
+        settingsOf(await accountRow(tx, datasetScopeOf(request), request.params.id)),
+      ),
   );
+}
 
-  r.put(
+function updateAccountReminderSettings(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/accounts/:id/reminder-settings',
     {
-      config: { access: 'dataset', permission: 'EditAccountSettings', operation: 'UpdateAccountReminderSettings' },
+      config: {
+        access: 'dataset',
+        permission: 'EditAccountSettings',
+        operation: 'UpdateAccountReminderSettings',
+      },
       schema: {
         tags,
-        summary: "Change an account's reminder schedule ('none', 'default' or a schedule id) or pause its reminders",
+        summary:
+          "Change an account's reminder schedule ('none', 'default' or a schedule id) or pause its reminders",
         params: uuidParam,
         body: accountReminderSettingsBody,
         response: { 200: accountReminderSettingsSchema },
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       request.auditResource = { type: 'Account', id: request.params.id };
       return request.unitOfWork(async (tx) => {
         await accountRow(tx, scope, request.params.id, true);
@@ -307,13 +377,7 @@ export async function remindersRoutes(app: FastifyInstance, options: { reminders
             remindersPaused: request.body.remindersPaused,
             updatedOn: new Date(),
           })
-          .where(
-            and(
-              eq(accounts.tenantId, scope.tenantId),
-              eq(accounts.datasetId, scope.datasetId),
-              eq(accounts.id, request.params.id),
-            ),
-          );
+          .where(and(inDataset(accounts, scope), eq(accounts.id, request.params.id)));
         return settingsOf(await accountRow(tx, scope, request.params.id));
       });
     },

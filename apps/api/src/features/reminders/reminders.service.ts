@@ -8,7 +8,6 @@ import type { Mailer } from '../../platform/mail.js';
 import { readPreferences } from '../company-settings/index.js';
 import { companyMail, readMailCompany, type MailCompany } from '../notifications/index.js';
 import { recordWebhookEvent } from '../web-hooks/index.js';
-import type { ReminderScope } from './reminder-schedules.repository.js';
 import {
   lockCompanyRun,
   planBatch,
@@ -20,6 +19,7 @@ import {
   type ReminderActor,
   type StatementLinkIssuer,
 } from './reminders.engine.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 export const reminderRunQueue = 'reminders.run';
 export const reminderSweepQueue = 'reminders.sweep';
@@ -45,7 +45,10 @@ export function localDayAndTime(zone: string, now: Date): { day: string; time: s
       .formatToParts(now)
       .map((part) => [part.type, part.value]),
   );
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    time: `${parts.hour}:${parts.minute}`,
+  };
 }
 
 export function nextDay(day: string): string {
@@ -78,7 +81,7 @@ export function toReminderBody(row: typeof reminders.$inferSelect): Reminder {
 type InTransaction = <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 
 /**
- * Issue 23: the reminder runs (the daily job at the company's time in its zone, POST
+ * The reminder runs (the daily job at the company's time in its zone, POST
  * reminders/run, Send now), the preview, and the outbox that mails what a run kept.
  */
 export function createReminders(deps: {
@@ -92,7 +95,7 @@ export function createReminders(deps: {
   const { database, jobs, mailer, log } = deps;
 
   /** The day a preview or run is about when none is given: today, or tomorrow, in the company's zone. */
-  async function companyDay(executor: Executor, scope: ReminderScope, now: Date, plusOne: boolean) {
+  async function companyDay(executor: Executor, scope: DatasetScope, now: Date, plusOne: boolean) {
     const preferences = await readPreferences(executor as Tx, scope);
     const { day } = localDayAndTime(preferences.reminderTimeZone, now);
     return plusOne ? nextDay(day) : day;
@@ -100,7 +103,7 @@ export function createReminders(deps: {
 
   async function preview(
     executor: Executor,
-    scope: ReminderScope,
+    scope: DatasetScope,
     input: { date?: string; page: number; itemsPerPage: number },
   ): Promise<ReminderPreview> {
     const day = input.date ?? (await companyDay(executor, scope, new Date(), true));
@@ -134,8 +137,13 @@ export function createReminders(deps: {
    */
   async function run(
     inTransaction: InTransaction,
-    scope: ReminderScope,
-    input: { day: string; accountId: string | null; source: 'Schedule' | 'SendNow'; actor: ReminderActor },
+    scope: DatasetScope,
+    input: {
+      day: string;
+      accountId: string | null;
+      source: 'Schedule' | 'SendNow';
+      actor: ReminderActor;
+    },
     afterBatch: () => Promise<void> = async () => {},
   ): Promise<ReminderRun> {
     const context = await inTransaction((tx) =>
@@ -182,17 +190,14 @@ export function createReminders(deps: {
   async function runScheduled(job: { tenantId: string; datasetId: number; date: string }) {
     const scope = { tenantId: job.tenantId, datasetId: job.datasetId };
     const begun = await database.withTenant(scope.tenantId, async (tx) => {
-      await tx.insert(reminderRuns).values({ ...scope, runOn: job.date }).onConflictDoNothing();
+      await tx
+        .insert(reminderRuns)
+        .values({ ...scope, runOn: job.date })
+        .onConflictDoNothing();
       const [row] = await tx
         .select({ finishedOn: reminderRuns.finishedOn })
         .from(reminderRuns)
-        .where(
-          and(
-            eq(reminderRuns.tenantId, scope.tenantId),
-            eq(reminderRuns.datasetId, scope.datasetId),
-            eq(reminderRuns.runOn, job.date),
-          ),
-        );
+        .where(and(inDataset(reminderRuns, scope), eq(reminderRuns.runOn, job.date)));
       return row !== undefined && row.finishedOn === null;
     });
     if (!begun) return null;
@@ -203,21 +208,24 @@ export function createReminders(deps: {
         day: job.date,
         accountId: null,
         source: 'Schedule',
-        actor: { userId: null, userName: 'Reminder schedule', accessKeyId: null, ipAddress: null, requestId: null },
+        actor: {
+          userId: null,
+          userName: 'Reminder schedule',
+          accessKeyId: null,
+          ipAddress: null,
+          requestId: null,
+        },
       },
       nudgeOutbox,
     );
     await database.withTenant(scope.tenantId, (tx) =>
       tx
         .update(reminderRuns)
-        .set({ finishedOn: new Date(), reminders: sql`${reminderRuns.reminders} + ${answer.reminders}` })
-        .where(
-          and(
-            eq(reminderRuns.tenantId, scope.tenantId),
-            eq(reminderRuns.datasetId, scope.datasetId),
-            eq(reminderRuns.runOn, job.date),
-          ),
-        ),
+        .set({
+          finishedOn: new Date(),
+          reminders: sql`${reminderRuns.reminders} + ${answer.reminders}`,
+        })
+        .where(and(inDataset(reminderRuns, scope), eq(reminderRuns.runOn, job.date))),
     );
     log.info({ ...scope, date: job.date, reminders: answer.reminders }, 'reminder run done');
     return answer;
@@ -247,13 +255,19 @@ export function createReminders(deps: {
         .from(reminderRuns)
         .where(
           and(
-            eq(reminderRuns.tenantId, company.tenantId),
-            eq(reminderRuns.datasetId, Number(company.datasetId)),
+            inDataset(reminderRuns, {
+              tenantId: company.tenantId,
+              datasetId: Number(company.datasetId),
+            }),
             eq(reminderRuns.runOn, local.day),
           ),
         );
       if (done?.finishedOn) continue;
-      due.push({ tenantId: company.tenantId, datasetId: Number(company.datasetId), date: local.day });
+      due.push({
+        tenantId: company.tenantId,
+        datasetId: Number(company.datasetId),
+        date: local.day,
+      });
     }
     for (const job of due)
       await jobs.send(reminderRunQueue, job, {
@@ -282,8 +296,7 @@ export function createReminders(deps: {
           .from(reminders)
           .where(
             and(
-              eq(reminders.tenantId, row.tenant_id),
-              eq(reminders.datasetId, Number(row.dataset_id)),
+              inDataset(reminders, { tenantId: row.tenant_id, datasetId: Number(row.dataset_id) }),
               eq(reminders.id, row.id),
             ),
           ),
@@ -331,13 +344,7 @@ export function createReminders(deps: {
                 ? { status: 'Sent', sentOn: new Date(), errorMessage: null }
                 : { status: 'Failed', errorMessage: failure.slice(0, 500) },
             )
-            .where(
-              and(
-                eq(reminders.tenantId, scope.tenantId),
-                eq(reminders.datasetId, scope.datasetId),
-                eq(reminders.id, reminder.id),
-              ),
-            )
+            .where(and(inDataset(reminders, scope), eq(reminders.id, reminder.id)))
             .returning();
           if (updated && failure === null)
             await recordWebhookEvent(tx, scope, {

@@ -2,7 +2,5 @@
  * The reports area's public entry: what other features may import from it (decision 168). Each
  * line says who uses it and why; a repository or service named here is an allowed crossing.
  */
-// The dashboard reads the reports' figures in their scope.
-export { scopeOf } from './reports.routes.js';
 // Service, allowed: the dashboard's receivables figures are the aged receivables report's.
 export { dashboardFigures } from './reports.service.js';

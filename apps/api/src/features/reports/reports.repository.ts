@@ -6,11 +6,7 @@ import type {
   DashboardMonth,
 } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
-
-export interface ReportScope {
-  tenantId: string;
-  datasetId: number;
-}
+import type { DatasetScope } from '../../platform/scope.js';
 
 /**
  * What the aged receivables count, and which way (docs/decisions/137-aged-receivables.md "Aged receivables"): the
@@ -18,7 +14,12 @@ export interface ReportScope {
  * invoices, orders and despatch notes are not debts.
  */
 export const debitTypes = ['Invoice', 'BalanceIncreasingTransaction'] as const;
-export const creditTypes = ['CreditNote', 'BalanceReducingTransaction', 'Receipt', 'Payment'] as const;
+export const creditTypes = [
+  'CreditNote',
+  'BalanceReducingTransaction',
+  'Receipt',
+  'Payment',
+] as const;
 
 const list = (values: readonly string[]) =>
   sql.join(
@@ -39,7 +40,7 @@ const openNow = sql`abs(t.allocated_amount) + abs(t.discounted_amount) < abs(t.t
  * (Provisional) money never settled anything; money reversed by a refund or a lost dispute has
  * already left the allocation, so it owes again. An item raised after the day did not exist then.
  */
-function openItems(scope: ReportScope, asOf: string, basis: AgingBasis, today: string): SQL {
+function openItems(scope: DatasetScope, asOf: string, basis: AgingBasis, today: string): SQL {
   const { tenantId, datasetId } = scope;
   const agedFrom =
     basis === 'DueDate' ? sql`coalesce(t.due_date, t.transaction_date)` : sql`t.transaction_date`;
@@ -105,7 +106,14 @@ const agedCte = sql`
       group by account_id, currency
     )`;
 
-const bucketColumns = ['current', 'days1to30', 'days31to60', 'days61to90', 'over90', 'total'] as const;
+const bucketColumns = [
+  'current',
+  'days1to30',
+  'days31to60',
+  'days61to90',
+  'over90',
+  'total',
+] as const;
 const nonZero = sql`(not_due <> 0 or days1to30 <> 0 or days31to60 <> 0 or days61to90 <> 0 or over90 <> 0)`;
 
 const sortColumns: Record<string, SQL> = {
@@ -113,7 +121,10 @@ const sortColumns: Record<string, SQL> = {
   name: sql`c.name`,
   // The bucket columns of `aged` ('current' is not_due there: CURRENT is an SQL keyword).
   ...Object.fromEntries(
-    bucketColumns.map((column) => [column, sql.raw(column === 'current' ? 'g.not_due' : `g.${column.toLowerCase()}`)]),
+    bucketColumns.map((column) => [
+      column,
+      sql.raw(column === 'current' ? 'g.not_due' : `g.${column.toLowerCase()}`),
+    ]),
   ),
 };
 
@@ -142,7 +153,13 @@ export interface AgedReportQuery {
  * read (ties by account id), so 100,000 accounts cost 100 account reads; by name or reference
  * every account is joined first.
  */
-function pageOf(scope: ReportScope, column: SQL, direction: SQL, byAccount: boolean, paging: SQL): SQL {
+function pageOf(
+  scope: DatasetScope,
+  column: SQL,
+  direction: SQL,
+  byAccount: boolean,
+  paging: SQL,
+): SQL {
   const account = sql`join accounts c on c.tenant_id = ${scope.tenantId} and c.dataset_id = ${scope.datasetId} and c.id = g.account_id`;
   if (byAccount)
     return sql`
@@ -167,14 +184,13 @@ const rowJson = sql`json_build_object('accountId', c.id, 'accountReference', c.a
  */
 export async function agedReport(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   query: AgedReportQuery,
 ): Promise<AgedReport> {
   const descending = query.sort.startsWith('-');
   const column = sortColumns[query.sort.replace(/^-/, '')] ?? sql`g.total`;
   const direction = descending ? sql`desc` : sql`asc`;
-  const paging =
-    query.limit === null ? sql`` : sql`limit ${query.limit} offset ${query.offset}`;
+  const paging = query.limit === null ? sql`` : sql`limit ${query.limit} offset ${query.offset}`;
   const byAccount = /^-?(accountReference|name)$/.test(query.sort);
   const result = (await executor.execute(sql`
     with ${openItems(scope, query.asOf, query.basis, query.today)},
@@ -225,7 +241,7 @@ function amounts(source: Record<string, unknown>): AgedReceivablesTotals {
 /** Debit items past their due day that still owe something today (the dashboard's overdue count). */
 export async function overdueInvoiceCount(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   today: string,
   currency: string,
 ): Promise<number> {
@@ -250,7 +266,7 @@ export interface MonthFigures extends DashboardMonth {
  */
 export async function monthFigures(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   firstMonth: string,
   today: string,
   currency: string,
@@ -311,7 +327,7 @@ export async function monthFigures(
 /** Payment attempts that failed in the period (from `firstMonth` to the end of `today`), in `currency`. */
 export async function failedPayments(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   firstMonth: string,
   today: string,
   currency: string,
@@ -330,7 +346,7 @@ export async function failedPayments(
 }
 
 /** The company's own currency (datasets.currency): the reports' default. */
-export async function companyCurrency(executor: Executor, scope: ReportScope): Promise<string> {
+export async function companyCurrency(executor: Executor, scope: DatasetScope): Promise<string> {
   const result = (await executor.execute(sql`
     select currency from datasets where tenant_id = ${scope.tenantId} and id = ${scope.datasetId}`)) as unknown as {
     rows: { currency: string }[];

@@ -1,18 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  agedReceivablesQuery,
-  agedReceivablesSchema,
-} from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import type { ReportScope } from './reports.repository.js';
-import { agedReceivables, agedReceivablesCsv } from './reports.service.js';
+import { agedReceivablesQuery, agedReceivablesSchema } from '@ledgerline/contract';
 
-export function scopeOf(request: FastifyRequest): ReportScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Reports routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { agedReceivables, agedReceivablesCsv } from './reports.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 /** The caller asked for CSV: `format=csv`, or an Accept header naming text/csv before JSON. */
 function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): boolean {
@@ -22,7 +13,7 @@ function wantsCsv(request: FastifyRequest, format: 'json' | 'csv' | undefined): 
 }
 
 /**
- * Issue 23: the aged receivables report (the dashboard's money figures are in features/dashboard).
+ * The aged receivables report (the dashboard's money figures are in features/dashboard).
  * Reads: every role (design §4, a Viewer reads everything in the tenant).
  */
 export async function reportsRoutes(app: FastifyInstance) {
@@ -50,18 +41,20 @@ export async function reportsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const csv = wantsCsv(request, request.query.format);
       const report = await request.tenantRead((tx) =>
-        agedReceivables(tx, scopeOf(request), request.query, csv),
+        agedReceivables(tx, datasetScopeOf(request), request.query, csv),
       );
       if (!csv) return report;
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="AgedReceivables-${report.currency}-${report.asOf}.csv"`,
-        )
-        .header('cache-control', 'no-store')
-        // Text, not the JSON schema's shape: Fastify sends a string with its own content type as is.
-        .send(agedReceivablesCsv(report) as never);
+      return (
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="AgedReceivables-${report.currency}-${report.asOf}.csv"`,
+          )
+          .header('cache-control', 'no-store')
+          // Text, not the JSON schema's shape: Fastify sends a string with its own content type as is.
+          .send(agedReceivablesCsv(report) as never)
+      );
     },
   );
 }

@@ -17,13 +17,13 @@ import {
   monthFigures,
   overdueInvoiceCount,
   type MonthFigures,
-  type ReportScope,
 } from './reports.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
-/** Issue 23: `GET reports/aged-receivables`, a page of it or (CSV) every row. */
+/** `GET reports/aged-receivables`, a page of it or (CSV) every row. */
 export async function agedReceivables(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   query: AgedReceivablesQuery,
   everyRow = false,
 ): Promise<AgedReceivables> {
@@ -85,14 +85,19 @@ function daysInMonth(month: string): number {
  * month wholly covered adds its days, the month the balance runs out in adds its share of days.
  * Null when nothing was sold in the window; the window's days when the debt outlasts it.
  */
-export function countbackDso(outstanding: number, months: MonthFigures[], asOf: string): number | null {
+export function countbackDso(
+  outstanding: number,
+  months: MonthFigures[],
+  asOf: string,
+): number | null {
   if (months.every((month) => month.sales === 0)) return null;
   let left = new Big(outstanding);
   let days = new Big(0);
   if (left.lte(0)) return 0;
   for (let i = months.length - 1; i >= 0; i--) {
     const month = months[i]!;
-    const monthDays = month.month === asOf.slice(0, 7) ? Number(asOf.slice(8, 10)) : daysInMonth(month.month);
+    const monthDays =
+      month.month === asOf.slice(0, 7) ? Number(asOf.slice(8, 10)) : daysInMonth(month.month);
     const sales = new Big(month.sales);
     if (left.lte(sales)) {
       days = days.plus(left.div(sales).times(monthDays));
@@ -104,10 +109,10 @@ export function countbackDso(outstanding: number, months: MonthFigures[], asOf: 
   return Number(days.toFixed(1));
 }
 
-/** Issue 22 item 4, issue 23: the dashboard's money figures. */
+/** The dashboard's money figures. */
 export async function dashboardFigures(
   executor: Executor,
-  scope: ReportScope,
+  scope: DatasetScope,
   query: DashboardFiguresQuery,
 ): Promise<DashboardFigures> {
   const asOf = today();
@@ -123,8 +128,20 @@ export async function dashboardFigures(
   });
   // DSO counts back over twelve months at least, whatever the chart shows.
   const window = Math.max(query.months, 12);
-  const months = await monthFigures(executor, scope, firstOfMonth(asOf, window - 1), asOf, currency);
-  const failed = await failedPayments(executor, scope, firstOfMonth(asOf, query.months - 1), asOf, currency);
+  const months = await monthFigures(
+    executor,
+    scope,
+    firstOfMonth(asOf, window - 1),
+    asOf,
+    currency,
+  );
+  const failed = await failedPayments(
+    executor,
+    scope,
+    firstOfMonth(asOf, query.months - 1),
+    asOf,
+    currency,
+  );
   const { totals } = aged;
   const overdue = new Big(totals.total).minus(totals.current);
   return {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createSettlementGroupBody,
@@ -14,15 +14,10 @@ import {
   updateSettlementGroupBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import { createSettlementsRepository, type SettlementScope } from './settlements.repository.js';
-import { createSettlementsService } from './settlements.service.js';
 
-function scopeOf(request: FastifyRequest): SettlementScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Settlements routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { createSettlementsRepository } from './settlements.repository.js';
+import { createSettlementsService, type SettlementsService } from './settlements.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 const tags = ['settlements'];
 const base = '/api/v0/settlement-configuration-groups';
@@ -32,10 +27,19 @@ const base = '/api/v0/settlement-configuration-groups';
  * writes need Create/Edit/DeleteSettlementConfigurations (spec 3 §6). Limits: docs/api.md.
  */
 export async function settlementsRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const settlements = createSettlementsService({ repository: createSettlementsRepository() });
+  listSettlementGroups(app, settlements);
+  getSettlementGroup(app, settlements);
+  createSettlementGroup(app, settlements);
+  updateSettlementGroup(app, settlements);
+  deleteSettlementGroup(app, settlements);
+  addSettlementConfiguration(app, settlements);
+  updateSettlementConfiguration(app, settlements);
+  deleteSettlementConfiguration(app, settlements);
+}
 
-  r.get(
+function listSettlementGroups(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     base,
     {
       config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
@@ -49,11 +53,13 @@ export async function settlementsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const query = parsePageQuery(settlementGroupQuery, request.query);
-      return request.tenantRead((tx) => settlements.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => settlements.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function getSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     `${base}/:id`,
     {
       config: { access: 'dataset', featureFlag: 'settlementConfigurations' },
@@ -65,10 +71,12 @@ export async function settlementsRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      request.tenantRead((tx) => settlements.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => settlements.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     base,
     {
       config: {
@@ -86,15 +94,17 @@ export async function settlementsRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const group = await request.unitOfWork(async (tx) => {
-        const created = await settlements.create(tx, scopeOf(request), request.body);
+        const created = await settlements.create(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'SettlementConfigurationGroup', id: created.id };
         return created;
       }, 201);
       return reply.status(201).send(group);
     },
   );
+}
 
-  r.put(
+function updateSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     base,
     {
       config: {
@@ -113,11 +123,15 @@ export async function settlementsRoutes(app: FastifyInstance) {
     async (request) => {
       const { id, ...values } = request.body;
       request.auditResource = { type: 'SettlementConfigurationGroup', id };
-      return request.unitOfWork((tx) => settlements.update(tx, scopeOf(request), id, values));
+      return request.unitOfWork((tx) =>
+        settlements.update(tx, datasetScopeOf(request), id, values),
+      );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementGroup(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:id`,
     {
       config: {
@@ -137,14 +151,16 @@ export async function settlementsRoutes(app: FastifyInstance) {
     async (request, reply) => {
       request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.id };
       await request.unitOfWork(
-        (tx) => settlements.remove(tx, scopeOf(request), request.params.id),
+        (tx) => settlements.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();
     },
   );
+}
 
-  r.post(
+function addSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     `${base}/:groupId/configurations`,
     {
       config: {
@@ -165,14 +181,21 @@ export async function settlementsRoutes(app: FastifyInstance) {
       request.auditResource = { type: 'SettlementConfigurationGroup', id: request.params.groupId };
       const group = await request.unitOfWork(
         (tx) =>
-          settlements.addConfiguration(tx, scopeOf(request), request.params.groupId, request.body),
+          settlements.addConfiguration(
+            tx,
+            datasetScopeOf(request),
+            request.params.groupId,
+            request.body,
+          ),
         201,
       );
       return reply.status(201).send(group);
     },
   );
+}
 
-  r.put(
+function updateSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     `${base}/:groupId/configurations`,
     {
       config: {
@@ -193,12 +216,20 @@ export async function settlementsRoutes(app: FastifyInstance) {
       const { id, ...input } = request.body;
       request.auditResource = { type: 'SettlementConfiguration', id };
       return request.unitOfWork((tx) =>
-        settlements.updateConfiguration(tx, scopeOf(request), request.params.groupId, id, input),
+        settlements.updateConfiguration(
+          tx,
+          datasetScopeOf(request),
+          request.params.groupId,
+          id,
+          input,
+        ),
       );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementConfiguration(app: FastifyInstance, settlements: SettlementsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     `${base}/:groupId/configurations/:configurationId`,
     {
       config: {
@@ -217,7 +248,8 @@ export async function settlementsRoutes(app: FastifyInstance) {
       const { groupId, configurationId } = request.params;
       request.auditResource = { type: 'SettlementConfiguration', id: configurationId };
       await request.unitOfWork(
-        (tx) => settlements.removeConfiguration(tx, scopeOf(request), groupId, configurationId),
+        (tx) =>
+          settlements.removeConfiguration(tx, datasetScopeOf(request), groupId, configurationId),
         204,
       );
       return reply.status(204).send();

@@ -8,11 +8,8 @@ import { settlementMessages } from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import type {
-  GroupValues,
-  SettlementScope,
-  SettlementsRepository,
-} from './settlements.repository.js';
+import type { GroupValues, SettlementsRepository } from './settlements.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type GroupFields = (typeof settlementGroupQuery)['fields'];
 
@@ -25,29 +22,29 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
   const groupNotFound = (id: string) =>
     new NotFoundError(`Settlement configuration group ${id} was not found.`);
 
-  async function get(tx: Tx, scope: SettlementScope, id: string): Promise<SettlementGroup> {
+  async function get(tx: Tx, scope: DatasetScope, id: string): Promise<SettlementGroup> {
     const group = await repository.find(tx, scope, id);
     if (!group) throw groupNotFound(id);
     return group;
   }
 
-  async function lockedGroup(tx: Tx, scope: SettlementScope, groupId: string) {
+  async function lockedGroup(tx: Tx, scope: DatasetScope, groupId: string) {
     if (!(await repository.lockGroup(tx, scope, groupId))) throw groupNotFound(groupId);
   }
 
   return {
-    page: (tx: Tx, scope: SettlementScope, query: PageQuery<GroupFields>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<GroupFields>) =>
       repository.page(tx, scope, query),
 
     get,
 
-    async create(tx: Tx, scope: SettlementScope, input: GroupValues): Promise<SettlementGroup> {
+    async create(tx: Tx, scope: DatasetScope, input: GroupValues): Promise<SettlementGroup> {
       const id = uuidv7();
       await repository.insertGroup(tx, scope, id, input);
       return get(tx, scope, id);
     },
 
-    async update(tx: Tx, scope: SettlementScope, id: string, input: GroupValues) {
+    async update(tx: Tx, scope: DatasetScope, id: string, input: GroupValues) {
       if (!(await repository.updateGroup(tx, scope, id, input))) throw groupNotFound(id);
       return get(tx, scope, id);
     },
@@ -56,7 +53,7 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
      * docs/decisions/040-settlement-groups-and-late-payment.md "Settlement groups in use": a group an account has chosen, or the
      * company default, is refused with 409 and says where it is used.
      */
-    async remove(tx: Tx, scope: SettlementScope, id: string) {
+    async remove(tx: Tx, scope: DatasetScope, id: string) {
       await lockedGroup(tx, scope, id);
       const uses = await repository.uses(tx, scope, id);
       const where = [
@@ -75,7 +72,7 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
 
     async addConfiguration(
       tx: Tx,
-      scope: SettlementScope,
+      scope: DatasetScope,
       groupId: string,
       input: SettlementConfigurationInput,
     ) {
@@ -86,7 +83,7 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
 
     async updateConfiguration(
       tx: Tx,
-      scope: SettlementScope,
+      scope: DatasetScope,
       groupId: string,
       id: string,
       input: SettlementConfigurationInput,
@@ -97,7 +94,7 @@ export function createSettlementsService(deps: { repository: SettlementsReposito
       return get(tx, scope, groupId);
     },
 
-    async removeConfiguration(tx: Tx, scope: SettlementScope, groupId: string, id: string) {
+    async removeConfiguration(tx: Tx, scope: DatasetScope, groupId: string, id: string) {
       await lockedGroup(tx, scope, groupId);
       if (!(await repository.deleteConfiguration(tx, scope, groupId, id)))
         throw new NotFoundError(`Settlement configuration ${id} was not found in this group.`);

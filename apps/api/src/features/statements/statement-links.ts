@@ -7,6 +7,7 @@ import { accounts } from '../../db/schema-receivables.js';
 import { statementLinks } from '../../db/schema-statements.js';
 import { readPaymentRequestSettings } from '../company-settings/index.js';
 import { accountNotFound } from '../accounts/index.js';
+import { inDataset } from '../../platform/scope.js';
 
 /** The public path of a statement link: `<publicUrl>/statement/<token>`. */
 export const statementPath = (token: string) => `/statement/${token}`;
@@ -15,10 +16,11 @@ export const statementPath = (token: string) => `/statement/${token}`;
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** What is stored of a token: its SHA-256, hex (the token itself is never kept). */
-export const hashStatementToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+export const hashStatementToken = (token: string) =>
+  createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
- * Issues a new statement link of one account (issue 23): a random, unguessable token whose hash is
+ * Issues a new statement link of one account: a random, unguessable token whose hash is
  * stored, expiring as the company's new payment request links do (company preferences' default
  * link expiry, counted from now; none set: the link does not expire). Runs inside the caller's
  * transaction (tenant-scoped); the account must belong to the scope (404 otherwise). The reminder
@@ -35,7 +37,9 @@ export async function issueStatementLink(
   const [account] = await tx
     .select({ id: accounts.id })
     .from(accounts)
-    .where(and(eq(accounts.tenantId, at.tenantId), eq(accounts.datasetId, datasetId), eq(accounts.id, accountId)))
+    .where(
+      and(inDataset(accounts, { tenantId: at.tenantId, datasetId }), eq(accounts.id, accountId)),
+    )
     .limit(1);
   if (!account) throw accountNotFound(accountId);
   const { validUntilAddition } = await readPaymentRequestSettings(tx, at);
@@ -64,7 +68,10 @@ export interface FoundStatementLink {
  * The link of a token, read on an owner connection (the public page does not know the company
  * yet), or null when the token is malformed or unknown. Whether it expired is the caller's call.
  */
-export async function findStatementLink(executor: Executor, token: string): Promise<FoundStatementLink | null> {
+export async function findStatementLink(
+  executor: Executor,
+  token: string,
+): Promise<FoundStatementLink | null> {
   if (!tokenPattern.test(token)) return null;
   const [found] = await executor
     .select({

@@ -1,7 +1,7 @@
 import type { StatementPage } from '@ledgerline/contract';
 
 /**
- * The statement as a PDF (issue 23): one or more A4 pages of text in the standard Helvetica fonts
+ * The statement as a PDF: one or more A4 pages of text in the standard Helvetica fonts
  * (no embedded font), written by hand (docs/decisions/152-statement-pdfs-are-written-by-hand.md "Statement PDFs are written by hand"):
  * a heading, the company and account, one line per open invoice and the totals.
  */

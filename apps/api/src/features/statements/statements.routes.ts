@@ -8,7 +8,7 @@ import {
   statementPaySchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { scopeOf } from '../accounts/index.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import { issueStatementLink } from './statement-links.js';
 import { statementPdf } from './statement-pdf.js';
 import type { StatementsService } from './statements.service.js';
@@ -20,24 +20,48 @@ const publicNote =
   'Rate limited per client address (429 with Retry-After).';
 
 /**
- * Account statements (issue 23): the staff call that issues a link, and the public statement
+ * Account statements: the staff call that issues a link, and the public statement
  * page's calls. The page itself (`/statement/{token}`) is the payer page's entry (pay.html).
  */
-export async function statementsRoutes(
-  app: FastifyInstance,
-  options: { statements: StatementsService; publicUrl: string; perMinute: number },
-) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { statements, publicUrl } = options;
-  const rateLimit = { max: options.perMinute, timeWindow: '1 minute' };
+export interface StatementsRoutesOptions {
+  statements: StatementsService;
+  publicUrl: string;
+  /** How many calls of the public statement page a client address may make a minute. */
+  perMinute: number;
+}
 
-  r.post(
+/** What the statements' route functions use. */
+interface StatementsRoutesDeps {
+  statements: StatementsService;
+  publicUrl: string;
+  rateLimit: { max: number; timeWindow: string };
+}
+
+export async function statementsRoutes(app: FastifyInstance, options: StatementsRoutesOptions) {
+  const deps: StatementsRoutesDeps = {
+    statements: options.statements,
+    publicUrl: options.publicUrl,
+    rateLimit: { max: options.perMinute, timeWindow: '1 minute' },
+  };
+  issueStatementLinkRoute(app, deps);
+  getStatement(app, deps);
+  getStatementPdf(app, deps);
+  payStatement(app, deps);
+}
+
+function issueStatementLinkRoute(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/accounts/:id/statement-link',
     {
-      config: { access: 'dataset', permission: 'EditPaymentRequest', operation: 'CreateStatementLink' },
+      config: {
+        access: 'dataset',
+        permission: 'EditPaymentRequest',
+        operation: 'CreateStatementLink',
+      },
       schema: {
         tags,
-        summary: "A new link to the account's statement, where the payer pays some or all of its open invoices at once",
+        summary:
+          "A new link to the account's statement, where the payer pays some or all of its open invoices at once",
         description:
           'Needs EditPaymentRequest (whoever may create payment requests). Each call issues a new link; earlier ones keep working until they expire. ' +
           "The link expires as new payment request links do (company preferences' default link expiry); expiresAt null: it does not expire. " +
@@ -48,22 +72,33 @@ export async function statementsRoutes(
     },
     async (request, reply) => {
       request.auditResource = { type: 'Account', id: request.params.id };
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const link = await request.unitOfWork(
-        (tx) => issueStatementLink(tx, { tenantId: scope.tenantId, datasetId: String(scope.datasetId) }, request.params.id, publicUrl),
+        (tx) =>
+          issueStatementLink(
+            tx,
+            { tenantId: scope.tenantId, datasetId: String(scope.datasetId) },
+            request.params.id,
+            deps.publicUrl,
+          ),
         201,
       );
-      return reply.status(201).send({ url: link.url, expiresAt: link.expiresAt?.toISOString() ?? null });
+      return reply
+        .status(201)
+        .send({ url: link.url, expiresAt: link.expiresAt?.toISOString() ?? null });
     },
   );
+}
 
-  r.get(
+function getStatement(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/statements/:token',
     {
-      config: { access: 'none', rateLimit },
+      config: { access: 'none', rateLimit: deps.rateLimit },
       schema: {
         tags,
-        summary: "An account's statement: every open invoice, oldest first, with what it costs if paid today",
+        summary:
+          "An account's statement: every open invoice, oldest first, with what it costs if paid today",
         description: publicNote,
         params: tokenParams,
         response: { 200: statementPageSchema },
@@ -71,18 +106,25 @@ export async function statementsRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return statements.page(request.params.token);
+      return deps.statements.page(request.params.token);
     },
   );
+}
 
-  r.get(
+function getStatementPdf(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/statements/:token/pdf',
     {
-      config: { access: 'none', rateLimit },
-      schema: { tags, summary: 'The statement as a PDF', description: publicNote, params: tokenParams },
+      config: { access: 'none', rateLimit: deps.rateLimit },
+      schema: {
+        tags,
+        summary: 'The statement as a PDF',
+        description: publicNote,
+        params: tokenParams,
+      },
     },
     async (request, reply) => {
-      const statement = await statements.page(request.params.token);
+      const statement = await deps.statements.page(request.params.token);
       const name = `statement-${statement.accountReference.replace(/[^A-Za-z0-9_-]/g, '_')}-${statement.quotedOn}.pdf`;
       return reply
         .header('cache-control', 'no-store')
@@ -92,11 +134,13 @@ export async function statementsRoutes(
         .send(statementPdf(statement));
     },
   );
+}
 
-  r.post(
+function payStatement(app: FastifyInstance, deps: StatementsRoutesDeps) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/statements/:token/pay',
     {
-      config: { access: 'none', rateLimit, operation: 'PayStatement' },
+      config: { access: 'none', rateLimit: deps.rateLimit, operation: 'PayStatement' },
       schema: {
         tags,
         summary: 'Pay the invoices ticked: the payment request to pay them with, made or reused',
@@ -110,7 +154,7 @@ export async function statementsRoutes(
       },
     },
     async (request, reply) => {
-      const answer = await statements.pay(request.params.token, request.body.transactionIds, {
+      const answer = await deps.statements.pay(request.params.token, request.body.transactionIds, {
         ipAddress: request.ip,
         requestId: String(request.id),
       });

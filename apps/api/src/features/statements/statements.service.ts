@@ -11,6 +11,7 @@ import {
 } from '@ledgerline/contract';
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
+import { type DatasetScope, inDataset, sameDataset } from '../../platform/scope.js';
 import type { Database, Executor, Tx } from '../../db/client.js';
 import { auditActivities } from '../../db/schema.js';
 import {
@@ -27,8 +28,6 @@ import type { PayRepository } from '../pay/index.js';
 import type { PaymentRequestsService } from '../payment-requests/index.js';
 import { recordWebhookEvent } from '../web-hooks/index.js';
 import { findStatementLink, type FoundStatementLink } from './statement-links.js';
-
-type Scope = { tenantId: string; datasetId: number };
 
 /** Who paid from a statement, for the audit activity (no sign-in: the payer). */
 export interface StatementActor {
@@ -47,7 +46,12 @@ const money = (value: Big | string, currency: string) =>
   Number(new Big(value).toFixed(currencyDecimalPlaces(currency)));
 
 /** The open invoices of one account, oldest first: payable types that still owe something. */
-async function openInvoices(executor: Executor, scope: Scope, accountId: string, lock = false) {
+async function openInvoices(
+  executor: Executor,
+  scope: DatasetScope,
+  accountId: string,
+  lock = false,
+) {
   const query = executor
     .select({
       id: transactions.id,
@@ -64,18 +68,26 @@ async function openInvoices(executor: Executor, scope: Scope, accountId: string,
     .from(transactions)
     .where(
       and(
-        eq(transactions.tenantId, scope.tenantId),
-        eq(transactions.datasetId, scope.datasetId),
+        inDataset(transactions, scope),
         eq(transactions.accountId, accountId),
         inArray(transactions.transactionType, [...payableTransactionTypes]),
         sql`${transactions.transactionAmount} - ${transactions.allocatedAmount} - ${transactions.discountedAmount} > 0`,
       ),
     )
-    .orderBy(asc(transactions.transactionDate), asc(transactions.dueDate), asc(transactions.transactionReference), asc(transactions.id));
+    .orderBy(
+      asc(transactions.transactionDate),
+      asc(transactions.dueDate),
+      asc(transactions.transactionReference),
+      asc(transactions.id),
+    );
   return lock ? query.for('update') : query;
 }
 
-function invoiceOf(row: Awaited<ReturnType<typeof openInvoices>>[number], quote: Quote, on: string): StatementInvoice {
+function invoiceOf(
+  row: Awaited<ReturnType<typeof openInvoices>>[number],
+  quote: Quote,
+  on: string,
+): StatementInvoice {
   const fees = quote.fees.reduce((sum, fee) => sum.plus(fee.amount), new Big(0));
   return {
     transactionId: row.id,
@@ -94,7 +106,7 @@ function invoiceOf(row: Awaited<ReturnType<typeof openInvoices>>[number], quote:
 }
 
 /**
- * The statement page and its pay call (issue 23), without sign-in: the token in the link is what
+ * The statement page and its pay call, without sign-in: the token in the link is what
  * gives access. Paying makes (or reuses) a Transaction payment request of the invoices ticked, so
  * the payment goes through the payer page (`/pay/{id}`) with every provider and lifecycle rule.
  */
@@ -109,15 +121,16 @@ export function createStatementsService(deps: {
   async function usable(token: string): Promise<FoundStatementLink> {
     const link = await findStatementLink(database.db, token);
     if (!link) throw new NotFoundError(sm.unknown);
-    if (link.expiresOn !== null && link.expiresOn.getTime() <= Date.now()) throw new StatementExpiredError();
+    if (link.expiresOn !== null && link.expiresOn.getTime() <= Date.now())
+      throw new StatementExpiredError();
     return link;
   }
 
-  async function accountOf(tx: Executor, scope: Scope, accountId: string) {
+  async function accountOf(tx: Executor, scope: DatasetScope, accountId: string) {
     const [account] = await tx
       .select({ name: accounts.name, reference: accounts.accountReference })
       .from(accounts)
-      .where(and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId), eq(accounts.id, accountId)));
+      .where(and(inDataset(accounts, scope), eq(accounts.id, accountId)));
     if (!account) throw new NotFoundError(sm.unknown);
     return account;
   }
@@ -135,7 +148,10 @@ export function createStatementsService(deps: {
     const invoices = rows.map((row, i) => invoiceOf(row, quotes[i]!, quotedOn));
     const totals = new Map<string, Big>();
     for (const invoice of invoices)
-      totals.set(invoice.currency, (totals.get(invoice.currency) ?? new Big(0)).plus(invoice.amountToPay));
+      totals.set(
+        invoice.currency,
+        (totals.get(invoice.currency) ?? new Big(0)).plus(invoice.amountToPay),
+      );
     const details = company.details;
     return {
       company: {
@@ -145,9 +161,14 @@ export function createStatementsService(deps: {
         emailAddress: details?.email ?? null,
         telephone: details?.telephone ?? null,
         addressLines: details
-          ? [details.address1, details.address2, details.city, details.state, details.postCode, details.country].filter(
-              (line): line is string => !!line && line.trim() !== '',
-            )
+          ? [
+              details.address1,
+              details.address2,
+              details.city,
+              details.state,
+              details.postCode,
+              details.country,
+            ].filter((line): line is string => !!line && line.trim() !== '')
           : [],
       },
       accountName: account.name,
@@ -155,31 +176,39 @@ export function createStatementsService(deps: {
       quotedOn,
       expiresAt: link.expiresOn?.toISOString() ?? null,
       invoices,
-      totals: [...totals].map(([currency, total]) => ({ currency, amountToPay: money(total, currency) })),
+      totals: [...totals].map(([currency, total]) => ({
+        currency,
+        amountToPay: money(total, currency),
+      })),
     };
   }
 
   /** An Open request of the account asking exactly these invoices, still valid: the one to reuse. */
-  async function reusable(tx: Tx, scope: Scope, accountId: string, ids: string[]): Promise<string | null> {
+  async function reusable(
+    tx: Tx,
+    scope: DatasetScope,
+    accountId: string,
+    ids: string[],
+  ): Promise<string | null> {
     const now = new Date();
     const candidates = await tx
       .select({
         id: paymentRequests.id,
-        transactionIds: sql<string[]>`array_agg(${paymentRequestAllocations.transactionId}::text order by ${paymentRequestAllocations.transactionId})`,
+        transactionIds: sql<
+          string[]
+        >`array_agg(${paymentRequestAllocations.transactionId}::text order by ${paymentRequestAllocations.transactionId})`,
       })
       .from(paymentRequests)
       .innerJoin(
         paymentRequestAllocations,
         and(
-          eq(paymentRequestAllocations.tenantId, paymentRequests.tenantId),
-          eq(paymentRequestAllocations.datasetId, paymentRequests.datasetId),
+          sameDataset(paymentRequestAllocations, paymentRequests),
           eq(paymentRequestAllocations.paymentRequestId, paymentRequests.id),
         ),
       )
       .where(
         and(
-          eq(paymentRequests.tenantId, scope.tenantId),
-          eq(paymentRequests.datasetId, scope.datasetId),
+          inDataset(paymentRequests, scope),
           eq(paymentRequests.accountId, accountId),
           eq(paymentRequests.requestType, 'Transaction'),
           eq(paymentRequests.requestStatus, 'Open'),
@@ -212,9 +241,13 @@ export function createStatementsService(deps: {
      * one currency, become (or find) a Transaction request asking each in full; the payer pays it
      * on its page. The request, its web hook event and the audit activity commit together.
      */
-    async pay(token: string, transactionIds: string[], actor: StatementActor): Promise<StatementPay> {
+    async pay(
+      token: string,
+      transactionIds: string[],
+      actor: StatementActor,
+    ): Promise<StatementPay> {
       const link = await usable(token);
-      const scope: Scope = { tenantId: link.tenantId, datasetId: link.datasetId };
+      const scope: DatasetScope = { tenantId: link.tenantId, datasetId: link.datasetId };
       const ids = transactionIds.map((id) => id.toLowerCase());
       return database.withTenant(link.tenantId, async (tx) => {
         const open = await openInvoices(tx, scope, link.accountId, true);
@@ -222,13 +255,17 @@ export function createStatementsService(deps: {
         const seen = new Set<string>();
         ids.forEach((id, index) => {
           const field = `transactionIds.${index}`;
-          if (seen.has(id)) throw new UnprocessableError(sm.listedTwice, { [field]: [sm.listedTwice] });
+          if (seen.has(id))
+            throw new UnprocessableError(sm.listedTwice, { [field]: [sm.listedTwice] });
           seen.add(id);
-          if (!byId.has(id)) throw new UnprocessableError(sm.notOnStatement, { [field]: [sm.notOnStatement] });
+          if (!byId.has(id))
+            throw new UnprocessableError(sm.notOnStatement, { [field]: [sm.notOnStatement] });
         });
-        if (ids.length === 0) throw new UnprocessableError(sm.nothingChosen, { transactionIds: [sm.nothingChosen] });
+        if (ids.length === 0)
+          throw new UnprocessableError(sm.nothingChosen, { transactionIds: [sm.nothingChosen] });
         const currencies = new Set(ids.map((id) => byId.get(id)!.currency));
-        if (currencies.size > 1) throw new UnprocessableError(sm.oneCurrency, { transactionIds: [sm.oneCurrency] });
+        if (currencies.size > 1)
+          throw new UnprocessableError(sm.oneCurrency, { transactionIds: [sm.oneCurrency] });
         // Oldest first, as the statement lists them.
         const ordered = open.filter((row) => seen.has(row.id)).map((row) => row.id);
         const existing = await reusable(tx, scope, link.accountId, ordered);
@@ -237,14 +274,20 @@ export function createStatementsService(deps: {
           const input = createInvoicesRequestBody.parse({
             requestType: 'Transaction',
             accountId: link.accountId,
-            transactionAllocations: ordered.map((transactionId) => ({ transactionId, amount: null })),
+            transactionAllocations: ordered.map((transactionId) => ({
+              transactionId,
+              amount: null,
+            })),
             description: statementDescription,
             usageType: 'Single',
             captureType: 'Immediate',
           });
           // Absent validUntil: the company's default link expiry, as for any new request (the
           // body's parse turns absent into null, which would mean "no expiry").
-          const created = await requests.create(tx, scope, { ...input, validUntil: undefined } as unknown as CreatePaymentRequestInput);
+          const created = await requests.create(tx, scope, {
+            ...input,
+            validUntil: undefined,
+          } as unknown as CreatePaymentRequestInput);
           requestId = created.id;
           await recordWebhookEvent(tx, scope, {
             type: 'payment-request.created',
@@ -265,7 +308,11 @@ export function createStatementsService(deps: {
           ipAddress: actor.ipAddress ?? null,
           requestId: actor.requestId ?? null,
         });
-        return { paymentRequestId: requestId, payUrl: `/pay/${requestId}`, reused: existing !== null };
+        return {
+          paymentRequestId: requestId,
+          payUrl: `/pay/${requestId}`,
+          reused: existing !== null,
+        };
       });
     },
   };

@@ -3,10 +3,10 @@ import type { Database } from '../../db/client.js';
 import type { Jobs } from '../../platform/jobs.js';
 import type { CustomHostIdRepository } from './custom-host-id.repository.js';
 import { parseTemplate, type Template } from './custom-host-id.template.js';
-import type { TransactionScope } from './transactions.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 export const rebuildJob = 'transactions.custom-host-id.rebuild';
-export type RebuildJobData = TransactionScope;
+export type RebuildJobData = DatasetScope;
 
 export interface CustomHostIdRebuildOptions {
   database: Database;
@@ -30,7 +30,7 @@ export function createCustomHostIdRebuild(options: CustomHostIdRebuildOptions) {
   const { database, jobs, repository, log } = options;
   const batchSize = options.batchSize ?? 5000;
 
-  async function settingOf(scope: TransactionScope) {
+  async function settingOf(scope: DatasetScope) {
     const saved = await database.withTenant(scope.tenantId, (tx) => repository.find(tx, scope));
     if (!saved) return null;
     const parsed = parseTemplate(saved.parseValue);
@@ -43,7 +43,7 @@ export function createCustomHostIdRebuild(options: CustomHostIdRebuildOptions) {
     };
   }
 
-  async function rebuild(scope: TransactionScope) {
+  async function rebuild(scope: DatasetScope) {
     const { tenantId } = scope;
     const started = await database.withTenant(tenantId, (tx) =>
       repository.transition(tx, scope, ['QueuedForRebuild', 'Rebuilding'], 'Rebuilding'),
@@ -98,7 +98,7 @@ export function createCustomHostIdRebuild(options: CustomHostIdRebuildOptions) {
      * Sends the job once the request committed; if it cannot be sent the company leaves
      * QueuedForRebuild (the button would stay busy with nothing to run it) and the error goes on.
      */
-    async send(scope: TransactionScope) {
+    async send(scope: DatasetScope) {
       try {
         await jobs.send(rebuildJob, scope);
       } catch (error) {

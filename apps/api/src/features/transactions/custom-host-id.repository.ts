@@ -9,7 +9,7 @@ import type { Executor } from '../../db/client.js';
 import { datasets } from '../../db/schema.js';
 import { customHostIdSettings } from '../../db/schema-receivables.js';
 import { trimmedCharacters, type Template } from './custom-host-id.template.js';
-import type { TransactionScope } from './transactions.repository.js';
+import { type DatasetScope, inDataset, inTenant } from '../../platform/scope.js';
 
 /** spec 3 §3: the setting's id; the only custom host id setting is the transactions'. */
 export const settingId = 'transaction';
@@ -73,14 +73,13 @@ function rowsOf<T>(result: unknown): T[] {
 /** The custom host id setting of a company and its rebuild; every call takes the company's scope. */
 export function createCustomHostIdRepository() {
   const s = customHostIdSettings;
-  const inScope = (scope: TransactionScope) =>
-    and(eq(s.tenantId, scope.tenantId), eq(s.datasetId, scope.datasetId), eq(s.id, settingId));
-  const datasetOf = (scope: TransactionScope) =>
-    and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId));
+  const inScope = (scope: DatasetScope) => and(inDataset(s, scope), eq(s.id, settingId));
+  const datasetOf = (scope: DatasetScope) =>
+    and(inTenant(datasets, scope), eq(datasets.id, scope.datasetId));
 
   async function find(
     executor: Executor,
-    scope: TransactionScope,
+    scope: DatasetScope,
   ): Promise<StoredCustomHostIdSetting | null> {
     const [row] = await executor
       .select({
@@ -101,11 +100,7 @@ export function createCustomHostIdRepository() {
       : null;
   }
 
-  async function save(
-    executor: Executor,
-    scope: TransactionScope,
-    values: CustomHostIdSettingValues,
-  ) {
+  async function save(executor: Executor, scope: DatasetScope, values: CustomHostIdSettingValues) {
     const updatedOn = new Date();
     await executor
       .insert(s)
@@ -140,7 +135,7 @@ export function createCustomHostIdRepository() {
       await save(executor, { tenantId: scope.tenantId, datasetId: scope.toDatasetId }, values);
     },
 
-    async rebuildState(executor: Executor, scope: TransactionScope): Promise<RebuildStatus> {
+    async rebuildState(executor: Executor, scope: DatasetScope): Promise<RebuildStatus> {
       const [row] = await executor
         .select({ rebuildStatus: datasets.rebuildStatus })
         .from(datasets)
@@ -151,7 +146,7 @@ export function createCustomHostIdRepository() {
     /** Moves the company's rebuild from one of `from` to `to`; false when it was in another state. */
     async transition(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       from: readonly RebuildStatus[],
       to: RebuildStatus,
     ): Promise<boolean> {
@@ -182,7 +177,7 @@ export function createCustomHostIdRepository() {
      */
     async rebuildBatch(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       expression: { template: Template; trimWhiteSpace: boolean },
       after: string | null,
       size: number,

@@ -7,20 +7,14 @@ import {
   customHostIdSettingSchema,
   updateCustomHostIdSettingBody,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import type { CustomHostIdRebuild } from './custom-host-id.jobs.js';
 import type { CustomHostIdService } from './custom-host-id.service.js';
-import type { TransactionScope } from './transactions.repository.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 export interface CustomHostIdRoutesOptions {
   service: CustomHostIdService;
   rebuild: CustomHostIdRebuild;
-}
-
-function scopeOf(request: FastifyRequest): TransactionScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Custom host id routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
 }
 
 const tags = ['company-settings'];
@@ -51,7 +45,7 @@ export async function customHostIdRoutes(app: FastifyInstance, options: CustomHo
         response: { 200: customHostIdSettingSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.get(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => service.get(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -72,7 +66,7 @@ export async function customHostIdRoutes(app: FastifyInstance, options: CustomHo
     },
     async (request) => {
       request.auditResource = auditResource;
-      return request.unitOfWork((tx) => service.save(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) => service.save(tx, datasetScopeOf(request), request.body));
     },
   );
 
@@ -99,7 +93,7 @@ export async function customHostIdRoutes(app: FastifyInstance, options: CustomHo
     response: { 202: customHostIdSettingSchema },
   };
   async function requestRebuild(request: FastifyRequest) {
-    const scope = scopeOf(request);
+    const scope = datasetScopeOf(request);
     request.auditResource = auditResource;
     const setting = await request.unitOfWork((tx) => service.requestRebuild(tx, scope), 202);
     await rebuild.send(scope); // after the commit (style.md §7)

@@ -14,7 +14,7 @@ import {
   type Template,
   type TemplateValues,
 } from './custom-host-id.template.js';
-import type { TransactionScope } from './transactions.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 /** No saved setting: nothing is computed until a merchant configures it (docs/decisions/027-custom-host-id.md). */
 const defaults = {
@@ -52,7 +52,7 @@ export type CustomHostIdRule = (
 export function createCustomHostIdService(deps: { repository: CustomHostIdRepository }) {
   const { repository } = deps;
 
-  async function get(tx: Tx, scope: TransactionScope): Promise<CustomHostIdSetting> {
+  async function get(tx: Tx, scope: DatasetScope): Promise<CustomHostIdSetting> {
     const [saved, rebuildState] = await Promise.all([
       repository.find(tx, scope),
       repository.rebuildState(tx, scope),
@@ -66,7 +66,7 @@ export function createCustomHostIdService(deps: { repository: CustomHostIdReposi
 
     async save(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       input: UpdateCustomHostIdSettingInput,
     ): Promise<CustomHostIdSetting> {
       templateOf(input.parseValue);
@@ -86,7 +86,7 @@ export function createCustomHostIdService(deps: { repository: CustomHostIdReposi
      * Queues the company's rebuild: 409 while one is queued or running, 400 without a parse
      * value. The caller sends the job once this has committed (style.md §7).
      */
-    async requestRebuild(tx: Tx, scope: TransactionScope): Promise<CustomHostIdSetting> {
+    async requestRebuild(tx: Tx, scope: DatasetScope): Promise<CustomHostIdSetting> {
       const saved = await repository.find(tx, scope);
       if (!saved) {
         throw new ValidationError(
@@ -106,7 +106,7 @@ export function createCustomHostIdService(deps: { repository: CustomHostIdReposi
     },
 
     /** The push's rule, from the setting read once for the request (spec 3 §3 options). */
-    async ruleFor(tx: Tx, scope: TransactionScope): Promise<CustomHostIdRule> {
+    async ruleFor(tx: Tx, scope: DatasetScope): Promise<CustomHostIdRule> {
       const saved = await repository.find(tx, scope);
       if (!saved) return (_kind, pushed) => pushed;
       const template = templateOf(saved.parseValue);

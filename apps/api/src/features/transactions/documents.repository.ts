@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { TransactionDocument } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { transactionDocuments } from '../../db/schema-receivables.js';
-import type { TransactionScope } from './transactions.repository.js';
+import { type DatasetScope, inDataset } from '../../platform/scope.js';
 
 const d = transactionDocuments;
 type Row = typeof d.$inferSelect;
@@ -19,20 +19,15 @@ export function toTransactionDocument(
   };
 }
 
-const ofTransaction = (scope: TransactionScope, transactionId: string, id: string) =>
-  and(
-    eq(d.tenantId, scope.tenantId),
-    eq(d.datasetId, scope.datasetId),
-    eq(d.transactionId, transactionId),
-    eq(d.id, id),
-  );
+const ofTransaction = (scope: DatasetScope, transactionId: string, id: string) =>
+  and(inDataset(d, scope), eq(d.transactionId, transactionId), eq(d.id, id));
 
 /** The files of a transaction; their bytes live in the row (design §1: files in the database by default). */
 export function createDocumentsRepository() {
   return {
     async insert(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       id: string,
       file: { fileName: string; fileType: string; data: Buffer },
@@ -57,12 +52,7 @@ export function createDocumentsRepository() {
       return toTransactionDocument(row!);
     },
 
-    async findWithData(
-      executor: Executor,
-      scope: TransactionScope,
-      transactionId: string,
-      id: string,
-    ) {
+    async findWithData(executor: Executor, scope: DatasetScope, transactionId: string, id: string) {
       const [row] = await executor
         .select()
         .from(d)
@@ -70,7 +60,7 @@ export function createDocumentsRepository() {
       return row ?? null;
     },
 
-    async delete(executor: Executor, scope: TransactionScope, transactionId: string, id: string) {
+    async delete(executor: Executor, scope: DatasetScope, transactionId: string, id: string) {
       const [row] = await executor
         .delete(d)
         .where(ofTransaction(scope, transactionId, id))

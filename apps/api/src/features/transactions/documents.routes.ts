@@ -8,18 +8,12 @@ import {
   transactionDocumentSchema,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { ValidationError } from '../../platform/errors.js';
 import { readOneFile } from '../../platform/uploads.js';
 import type { DocumentsService } from './documents.service.js';
 import { contentDisposition } from './file-kind.js';
-import type { TransactionScope } from './transactions.repository.js';
-
-function scopeOf(request: FastifyRequest): TransactionScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Document routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
+import { datasetScopeOf } from '../../platform/scope.js';
 
 /** The one file of the upload, in the field "file", read whole (at most documentLimits.maxBytes). */
 async function readUpload(request: FastifyRequest) {
@@ -51,9 +45,13 @@ export async function documentsRoutes(
   const { documents } = options;
   // Another area may already parse multipart for the whole app; then this scope inherits it.
   if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  uploadDocument(app, documents);
+  downloadDocument(app, documents);
+  deleteDocument(app, documents);
+}
 
-  r.post(
+function uploadDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions/:id/documents',
     {
       config: {
@@ -75,15 +73,22 @@ export async function documentsRoutes(
     async (request, reply) => {
       const upload = await readUpload(request);
       const document = await request.unitOfWork(async (tx) => {
-        const created = await documents.upload(tx, scopeOf(request), request.params.id, upload);
+        const created = await documents.upload(
+          tx,
+          datasetScopeOf(request),
+          request.params.id,
+          upload,
+        );
         request.auditResource = { type: 'TransactionDocument', id: created.id };
         return created;
       }, 201);
       return reply.status(201).send(document);
     },
   );
+}
 
-  r.get(
+function downloadDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/:id/documents/:documentId/data',
     {
       config: { access: 'dataset' },
@@ -97,7 +102,12 @@ export async function documentsRoutes(
     },
     async (request, reply) => {
       const document = await request.tenantRead((tx) =>
-        documents.download(tx, scopeOf(request), request.params.id, request.params.documentId),
+        documents.download(
+          tx,
+          datasetScopeOf(request),
+          request.params.id,
+          request.params.documentId,
+        ),
       );
       return reply
         .header('content-type', document.fileType)
@@ -108,8 +118,10 @@ export async function documentsRoutes(
         .send(document.data);
     },
   );
+}
 
-  r.delete(
+function deleteDocument(app: FastifyInstance, documents: DocumentsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     '/api/v0/transactions/:id/documents/:documentId',
     {
       config: {
@@ -129,7 +141,12 @@ export async function documentsRoutes(
       request.auditResource = { type: 'TransactionDocument', id: request.params.documentId };
       await request.unitOfWork(
         (tx) =>
-          documents.remove(tx, scopeOf(request), request.params.id, request.params.documentId),
+          documents.remove(
+            tx,
+            datasetScopeOf(request),
+            request.params.id,
+            request.params.documentId,
+          ),
         204,
       );
       return reply.status(204).send();

@@ -4,7 +4,8 @@ import type { Tx } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { DocumentsRepository } from './documents.repository.js';
 import { cleanFileName, sniffDocumentType } from './file-kind.js';
-import type { TransactionScope, TransactionsRepository } from './transactions.repository.js';
+import type { TransactionsRepository } from './transactions.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 /** spec 2 §2 Documents of an accounting transaction: upload, download, delete. */
 export function createDocumentsService(deps: {
@@ -13,7 +14,7 @@ export function createDocumentsService(deps: {
 }) {
   const { documents, transactions } = deps;
 
-  async function requireTransaction(tx: Tx, scope: TransactionScope, transactionId: string) {
+  async function requireTransaction(tx: Tx, scope: DatasetScope, transactionId: string) {
     if (!(await transactions.findRow(tx, scope, transactionId)))
       throw new NotFoundError('The transaction was not found.');
   }
@@ -21,7 +22,7 @@ export function createDocumentsService(deps: {
   return {
     async upload(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       file: { fileName: string; data: Buffer },
     ): Promise<TransactionDocument> {
@@ -45,7 +46,7 @@ export function createDocumentsService(deps: {
       });
     },
 
-    async download(tx: Tx, scope: TransactionScope, transactionId: string, documentId: string) {
+    async download(tx: Tx, scope: DatasetScope, transactionId: string, documentId: string) {
       const document = await documents.findWithData(tx, scope, transactionId, documentId);
       if (!document) throw new NotFoundError(documentMessages.documentNotFound);
       return document;
@@ -53,7 +54,7 @@ export function createDocumentsService(deps: {
 
     async remove(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       documentId: string,
     ): Promise<void> {

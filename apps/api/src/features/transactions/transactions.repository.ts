@@ -1,7 +1,6 @@
 import { and, getTableColumns, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type {
   PageQuery,
-  SettlementOffer,
   Transaction,
   TransactionContact,
   TransactionDetail,
@@ -16,11 +15,7 @@ import {
   transactionDocuments,
   transactions,
 } from '../../db/schema-receivables.js';
-import {
-  compileFilters,
-  compileSearch,
-  type Bind,
-} from '../../platform/paging/compile-filter.js';
+import { compileFilters, compileSearch, type Bind } from '../../platform/paging/compile-filter.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
 import {
   createStatementCache,
@@ -28,33 +23,29 @@ import {
   StatementValues,
 } from '../../platform/paging/statement-cache.js';
 import { countRows } from '../../platform/paging/count.js';
+import {
+  deleteOffer,
+  insertOffer,
+  offersOf,
+  toSettlementOffer,
+  updateOffer,
+} from './settlement-offers.repository.js';
+import { type DatasetScope, inDataset, sameDataset } from '../../platform/scope.js';
 
 type Row = typeof transactions.$inferSelect;
 type AccountRow = Pick<
   typeof accounts.$inferSelect,
   'id' | 'accountReference' | 'name' | 'currency'
 >;
-type OfferRow = typeof settlementOffers.$inferSelect;
 type Fields = (typeof transactionQuery)['fields'];
-
-/** The company whose transactions a call sees: every query is scoped by both (style.md §4). */
-export interface TransactionScope {
-  tenantId: string;
-  datasetId: number;
-}
 
 /** The columns an ERP connector sets; id, scope and the timestamps are the server's. */
 export type TransactionValues = Omit<
   Row,
   'tenantId' | 'datasetId' | 'id' | 'createdOn' | 'updatedOn'
 >;
-export type SettlementOfferValues = Pick<
-  OfferRow,
-  'type' | 'description' | 'validFrom' | 'validUntil' | 'currency' | 'amount' | 'percentageDiscount'
->;
 
 const t = transactions;
-const number = (value: string | null) => (value === null ? null : Number(value));
 
 const accountColumns = {
   id: accounts.id,
@@ -92,23 +83,6 @@ export function toTransaction(row: Row, account?: AccountRow | null): Transactio
   };
 }
 
-export function toSettlementOffer(row: OfferRow): SettlementOffer {
-  return {
-    id: row.id,
-    type: row.type as SettlementOffer['type'],
-    transactionId: row.transactionId,
-    status: row.status as SettlementOffer['status'],
-    description: row.description,
-    validFrom: row.validFrom,
-    validUntil: row.validUntil,
-    currency: row.currency,
-    amount: number(row.amount),
-    percentageDiscount: number(row.percentageDiscount),
-    priority: row.priority,
-    createdOn: row.createdOn.toISOString(),
-  };
-}
-
 const columns = {
   id: t.id,
   transactionReference: t.transactionReference,
@@ -123,10 +97,80 @@ const columns = {
   accountName: accounts.name,
 };
 
-const inScope = (scope: TransactionScope) =>
-  and(eq(t.tenantId, scope.tenantId), eq(t.datasetId, scope.datasetId));
-const accountsInScope = (scope: TransactionScope) =>
-  and(eq(accounts.tenantId, scope.tenantId), eq(accounts.datasetId, scope.datasetId));
+async function findRow(executor: Executor, scope: DatasetScope, id: string): Promise<Row | null> {
+  const [row] = await executor
+    .select()
+    .from(t)
+    .where(and(inDataset(t, scope), eq(t.id, id)));
+  return row ?? null;
+}
+
+/** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
+async function amountOwed(executor: Executor, scope: DatasetScope, id: string): Promise<string> {
+  const [row] = await executor
+    .select({
+      owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
+    })
+    .from(t)
+    .where(and(inDataset(t, scope), eq(t.id, id)));
+  return row?.owed ?? '0';
+}
+
+async function findByReference(
+  executor: Executor,
+  scope: DatasetScope,
+  reference: string,
+  type: string,
+) {
+  const [row] = await executor
+    .select()
+    .from(t)
+    .where(
+      and(inDataset(t, scope), eq(t.transactionReference, reference), eq(t.transactionType, type)),
+    );
+  return row ?? null;
+}
+
+/** The account a connector names by id or reference (its reference feeds the custom host id). */
+async function accountOf(
+  executor: Executor,
+  scope: DatasetScope,
+  by: { id?: string | null; reference?: string | null },
+) {
+  const match = by.id ? eq(accounts.id, by.id) : eq(accounts.accountReference, by.reference ?? '');
+  const [row] = await executor
+    .select({ id: accounts.id, accountReference: accounts.accountReference })
+    .from(accounts)
+    .where(and(inDataset(accounts, scope), match));
+  return row ?? null;
+}
+
+async function insertTransaction(
+  executor: Executor,
+  scope: DatasetScope,
+  id: string,
+  values: TransactionValues,
+) {
+  const [row] = await executor
+    .insert(t)
+    .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
+    .returning();
+  return row!;
+}
+
+async function updateTransaction(
+  executor: Executor,
+  scope: DatasetScope,
+  id: string,
+  values: TransactionValues,
+) {
+  const [row] = await executor
+    .update(t)
+    .set({ ...values, updatedOn: new Date() })
+    .where(and(inDataset(t, scope), eq(t.id, id)))
+    .returning();
+  return row ?? null;
+}
 
 export function createTransactionsRepository() {
   const statements = createStatementCache();
@@ -136,7 +180,7 @@ export function createTransactionsRepository() {
    */
   function filterOf(
     executor: Executor,
-    scope: TransactionScope,
+    scope: DatasetScope,
     query: Pick<PageQuery<Fields>, 'filters' | 'search'>,
     bind: Bind = (value) => value,
   ): SQL | undefined {
@@ -179,7 +223,7 @@ export function createTransactionsRepository() {
   }
 
   /** Accounts by id: one statement for any number of ids (an array parameter), built once. */
-  async function accountsById(executor: Executor, scope: TransactionScope, ids: string[]) {
+  async function accountsById(executor: Executor, scope: DatasetScope, ids: string[]) {
     if (ids.length === 0) return new Map<string, AccountRow>();
     const values = new StatementValues();
     const where = and(
@@ -201,7 +245,7 @@ export function createTransactionsRepository() {
      * One page; the index (tenant, dataset, transaction_date, id) serves the default order. With
      * `expand=account` the page's accounts come in the same query (a join on the account's key).
      */
-    async page(executor: Executor, scope: TransactionScope, query: PageQuery<Fields, 'account'>) {
+    async page(executor: Executor, scope: DatasetScope, query: PageQuery<Fields, 'account'>) {
       const expand = query.expand.includes('account');
       const { rows: read, total } = await readPage<
         Row | { transaction: Row; account: AccountRow | null },
@@ -240,11 +284,7 @@ export function createTransactionsRepository() {
                 .from(page)
                 .leftJoin(
                   accounts,
-                  and(
-                    eq(accounts.tenantId, pageColumns.tenantId),
-                    eq(accounts.datasetId, pageColumns.datasetId),
-                    eq(accounts.id, pageColumns.accountId),
-                  ),
+                  and(sameDataset(accounts, pageColumns), eq(accounts.id, pageColumns.accountId)),
                 )
                 .orderBy(...order);
             }
@@ -260,80 +300,21 @@ export function createTransactionsRepository() {
       };
     },
 
-    count: (
-      executor: Executor,
-      scope: TransactionScope,
-      query: Pick<PageQuery<Fields>, 'filters'>,
-    ) => countRows(executor, t, and(inScope(scope), filterOf(executor, scope, query))),
-
-    async findRow(executor: Executor, scope: TransactionScope, id: string): Promise<Row | null> {
-      const [row] = await executor
-        .select()
-        .from(t)
-        .where(and(inScope(scope), eq(t.id, id)));
-      return row ?? null;
-    },
-
-    /** spec 2 §4 amount owed, in numeric arithmetic so no cent is lost to floating point. */
-    async amountOwed(executor: Executor, scope: TransactionScope, id: string): Promise<string> {
-      const [row] = await executor
-        .select({
-          owed: sql<string>`(${t.transactionAmount} - ${t.allocatedAmount} - ${t.discountedAmount})::text`,
-        })
-        .from(t)
-        .where(and(inScope(scope), eq(t.id, id)));
-      return row?.owed ?? '0';
-    },
-
-    async findByReference(
-      executor: Executor,
-      scope: TransactionScope,
-      reference: string,
-      type: string,
-    ) {
-      const [row] = await executor
-        .select()
-        .from(t)
-        .where(
-          and(inScope(scope), eq(t.transactionReference, reference), eq(t.transactionType, type)),
-        );
-      return row ?? null;
-    },
-
-    /** The account a connector names by id or reference (its reference feeds the custom host id). */
-    async accountOf(
-      executor: Executor,
-      scope: TransactionScope,
-      by: { id?: string | null; reference?: string | null },
-    ) {
-      const match = by.id
-        ? eq(accounts.id, by.id)
-        : eq(accounts.accountReference, by.reference ?? '');
-      const [row] = await executor
-        .select({ id: accounts.id, accountReference: accounts.accountReference })
-        .from(accounts)
-        .where(and(accountsInScope(scope), match));
-      return row ?? null;
-    },
+    count: (executor: Executor, scope: DatasetScope, query: Pick<PageQuery<Fields>, 'filters'>) =>
+      countRows(executor, t, and(inDataset(t, scope), filterOf(executor, scope, query))),
 
     async detail(
       executor: Executor,
-      scope: TransactionScope,
+      scope: DatasetScope,
       id: string,
     ): Promise<TransactionDetail | null> {
-      const row = await this.findRow(executor, scope, id);
+      const row = await findRow(executor, scope, id);
       if (!row) return null;
       const [account] = (await accountsById(executor, scope, [row.accountId])).values();
       const offers = await executor
         .select()
         .from(settlementOffers)
-        .where(
-          and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
-            eq(settlementOffers.transactionId, id),
-          ),
-        )
+        .where(and(inDataset(settlementOffers, scope), eq(settlementOffers.transactionId, id)))
         .orderBy(asc(settlementOffers.createdOn), asc(settlementOffers.id));
       const documents = await executor
         .select({
@@ -345,14 +326,10 @@ export function createTransactionsRepository() {
         })
         .from(transactionDocuments)
         .where(
-          and(
-            eq(transactionDocuments.tenantId, scope.tenantId),
-            eq(transactionDocuments.datasetId, scope.datasetId),
-            eq(transactionDocuments.transactionId, id),
-          ),
+          and(inDataset(transactionDocuments, scope), eq(transactionDocuments.transactionId, id)),
         )
         .orderBy(asc(transactionDocuments.createdOn), asc(transactionDocuments.id));
-      const owed = await this.amountOwed(executor, scope, id);
+      const owed = await amountOwed(executor, scope, id);
       return {
         ...toTransaction(row),
         account: account!,
@@ -367,109 +344,17 @@ export function createTransactionsRepository() {
       };
     },
 
-    async insert(
-      executor: Executor,
-      scope: TransactionScope,
-      id: string,
-      values: TransactionValues,
-    ) {
-      const [row] = await executor
-        .insert(t)
-        .values({ ...values, id, tenantId: scope.tenantId, datasetId: scope.datasetId })
-        .returning();
-      return row!;
-    },
-
-    async update(
-      executor: Executor,
-      scope: TransactionScope,
-      id: string,
-      values: TransactionValues,
-    ) {
-      const [row] = await executor
-        .update(t)
-        .set({ ...values, updatedOn: new Date() })
-        .where(and(inScope(scope), eq(t.id, id)))
-        .returning();
-      return row ?? null;
-    },
-
-    async offersOf(executor: Executor, scope: TransactionScope, transactionId: string) {
-      return executor
-        .select()
-        .from(settlementOffers)
-        .where(
-          and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
-            eq(settlementOffers.transactionId, transactionId),
-          ),
-        );
-    },
-
-    async insertOffer(
-      executor: Executor,
-      scope: TransactionScope,
-      transactionId: string,
-      id: string,
-      values: SettlementOfferValues,
-    ) {
-      const [row] = await executor
-        .insert(settlementOffers)
-        .values({
-          ...values,
-          id,
-          transactionId,
-          status: 'Open',
-          priority: 0,
-          tenantId: scope.tenantId,
-          datasetId: scope.datasetId,
-        })
-        .returning();
-      return toSettlementOffer(row!);
-    },
-
-    async updateOffer(
-      executor: Executor,
-      scope: TransactionScope,
-      transactionId: string,
-      id: string,
-      values: SettlementOfferValues,
-    ) {
-      const [row] = await executor
-        .update(settlementOffers)
-        .set(values)
-        .where(
-          and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
-            eq(settlementOffers.transactionId, transactionId),
-            eq(settlementOffers.id, id),
-          ),
-        )
-        .returning();
-      return row ? toSettlementOffer(row) : null;
-    },
-
-    async deleteOffer(
-      executor: Executor,
-      scope: TransactionScope,
-      transactionId: string,
-      id: string,
-    ) {
-      const [row] = await executor
-        .delete(settlementOffers)
-        .where(
-          and(
-            eq(settlementOffers.tenantId, scope.tenantId),
-            eq(settlementOffers.datasetId, scope.datasetId),
-            eq(settlementOffers.transactionId, transactionId),
-            eq(settlementOffers.id, id),
-          ),
-        )
-        .returning({ id: settlementOffers.id });
-      return row !== undefined;
-    },
+    findRow,
+    amountOwed,
+    findByReference,
+    accountOf,
+    insert: insertTransaction,
+    update: updateTransaction,
+    offersOf,
+    insertOffer,
+    updateOffer,
+    deleteOffer,
   };
 }
 export type TransactionsRepository = ReturnType<typeof createTransactionsRepository>;
+export { toSettlementOffer, type SettlementOfferValues } from './settlement-offers.repository.js';

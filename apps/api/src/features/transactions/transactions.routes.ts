@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   countSchema,
@@ -19,7 +19,7 @@ import {
   updateSettlementOfferBody,
   uuidParam,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+
 import { ValidationError } from '../../platform/errors.js';
 import { runIdempotent, sendIdempotent } from '../../platform/idempotency.js';
 import type { CustomHostIdRebuild } from './custom-host-id.jobs.js';
@@ -29,8 +29,9 @@ import { createCustomHostIdService } from './custom-host-id.service.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { documentsRoutes } from './documents.routes.js';
 import { createDocumentsService } from './documents.service.js';
-import { createTransactionsRepository, type TransactionScope } from './transactions.repository.js';
+import { createTransactionsRepository } from './transactions.repository.js';
 import { createTransactionsService, type TransactionsService } from './transactions.service.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 
 export interface TransactionsRoutesOptions {
   transactions?: TransactionsService;
@@ -39,11 +40,6 @@ export interface TransactionsRoutesOptions {
 }
 
 /** The company of the call: the tenant of the caller and the Dataset-Id it sent (design §3). */
-function scopeOf(request: FastifyRequest): TransactionScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Transactions routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['transactions'];
 const listDescription =
@@ -60,7 +56,6 @@ const offerRules =
  * settlement offers, and POST transactions for ERP connectors. The area wires its own service.
  */
 export async function transactionsRoutes(app: FastifyInstance, options: TransactionsRoutesOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const repository = createTransactionsRepository();
   const customHostIds = createCustomHostIdService({ repository: createCustomHostIdRepository() });
   const transactions =
@@ -75,8 +70,17 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       transactions: repository,
     }),
   });
+  listTransactions(app, transactions);
+  countTransactions(app, transactions);
+  getTransaction(app, transactions);
+  createTransaction(app, transactions);
+  addSettlementOffers(app, transactions);
+  updateSettlementOffers(app, transactions);
+  deleteSettlementOffers(app, transactions);
+}
 
-  r.get(
+function listTransactions(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions',
     {
       config: { access: 'dataset' },
@@ -90,11 +94,13 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     },
     async (request) => {
       const query = parsePageQuery(transactionQuery, request.query);
-      return request.tenantRead((tx) => transactions.page(tx, scopeOf(request), query));
+      return request.tenantRead((tx) => transactions.page(tx, datasetScopeOf(request), query));
     },
   );
+}
 
-  r.get(
+function countTransactions(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/count',
     {
       config: { access: 'dataset' },
@@ -109,11 +115,15 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     },
     async (request) => {
       const { filters } = parsePageQuery(transactionQuery, { filter: request.query.filter });
-      return request.tenantRead((tx) => transactions.count(tx, scopeOf(request), { filters }));
+      return request.tenantRead((tx) =>
+        transactions.count(tx, datasetScopeOf(request), { filters }),
+      );
     },
   );
+}
 
-  r.get(
+function getTransaction(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v0/transactions/:id',
     {
       config: { access: 'dataset' },
@@ -128,10 +138,12 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       },
     },
     async (request) =>
-      request.tenantRead((tx) => transactions.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => transactions.get(tx, datasetScopeOf(request), request.params.id)),
   );
+}
 
-  r.post(
+function createTransaction(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions',
     {
       config: { access: 'dataset', permission: 'PushErpData', operation: 'PushTransaction' },
@@ -152,7 +164,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     async (request, reply) => {
       const matchExisting = request.query['match-existing'] === 'true';
       const answer = await request.unitOfWork(async (tx) => {
-        const scope = scopeOf(request);
+        const scope = datasetScopeOf(request);
         const status = (await transactions.willMatch(tx, scope, request.body, matchExisting))
           ? 200
           : 201;
@@ -165,10 +177,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       return sendIdempotent(reply, answer);
     },
   );
+}
 
-  const transactionParam = uuidParam;
-
-  r.post(
+function addSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -181,7 +193,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         summary:
           'Add a settlement offer (Open, priority 0, the transaction’s currency; validUntil defaults to the due date)',
         description: offerRules,
-        params: transactionParam,
+        params: uuidParam,
         body: createSettlementOfferBody,
         response: { 201: settlementOfferSchema },
       },
@@ -190,7 +202,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       const offer = await request.unitOfWork(async (tx) => {
         const created = await transactions.addOffer(
           tx,
-          scopeOf(request),
+          datasetScopeOf(request),
           request.params.id,
           request.body,
         );
@@ -200,8 +212,10 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
       return reply.status(201).send(offer);
     },
   );
+}
 
-  r.put(
+function updateSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().put(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -213,7 +227,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         tags,
         summary: 'Edit the settlement offer whose id the body carries',
         description: offerRules,
-        params: transactionParam,
+        params: uuidParam,
         body: updateSettlementOfferBody,
         response: { 200: settlementOfferSchema },
       },
@@ -221,12 +235,14 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
     async (request) => {
       request.auditResource = { type: 'SettlementOffer', id: request.body.id };
       return request.unitOfWork((tx) =>
-        transactions.updateOffer(tx, scopeOf(request), request.params.id, request.body),
+        transactions.updateOffer(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
+}
 
-  r.delete(
+function deleteSettlementOffers(app: FastifyInstance, transactions: TransactionsService) {
+  app.withTypeProvider<ZodTypeProvider>().delete(
     '/api/v0/transactions/:id/settlement-offers',
     {
       config: {
@@ -238,7 +254,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         tags,
         summary: 'Delete the settlement offer whose id the body (or the offerId parameter) carries',
         description: 'spec 2 §4: a Used offer cannot be deleted (409). Answers 204.',
-        params: transactionParam,
+        params: uuidParam,
         querystring: deleteSettlementOfferQuery,
         body: deleteSettlementOfferBody.nullish(),
       },
@@ -252,7 +268,7 @@ export async function transactionsRoutes(app: FastifyInstance, options: Transact
         );
       request.auditResource = { type: 'SettlementOffer', id: offerId };
       await request.unitOfWork(
-        (tx) => transactions.deleteOffer(tx, scopeOf(request), request.params.id, offerId),
+        (tx) => transactions.deleteOffer(tx, datasetScopeOf(request), request.params.id, offerId),
         204,
       );
       return reply.status(204).send();

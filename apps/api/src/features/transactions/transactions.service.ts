@@ -18,17 +18,17 @@ import { compareDecimals } from './decimal.js';
 import {
   toTransaction,
   type SettlementOfferValues,
-  type TransactionScope,
   type TransactionValues,
   type TransactionsRepository,
 } from './transactions.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type Fields = (typeof transactionQuery)['fields'];
 type TransactionRow = NonNullable<Awaited<ReturnType<TransactionsRepository['findRow']>>>;
 
 const decimal = (value: number | null | undefined) =>
   value === null || value === undefined ? null : String(value);
-/** A calendar day as stored (YYYY-MM-DD, issue 10 item 2); absent or empty is none. */
+/** A calendar day as stored (YYYY-MM-DD); absent or empty is none. */
 const dayOf = (value: string | null | undefined) => value || null;
 
 function valuesOf(input: CreateTransactionInput, accountId: string): TransactionValues {
@@ -65,11 +65,7 @@ export function createTransactionsService(deps: {
   const { repository, customHostIds } = deps;
   const notFound = () => new NotFoundError('The transaction was not found.');
 
-  async function transactionOf(
-    tx: Tx,
-    scope: TransactionScope,
-    id: string,
-  ): Promise<TransactionRow> {
+  async function transactionOf(tx: Tx, scope: DatasetScope, id: string): Promise<TransactionRow> {
     const row = await repository.findRow(tx, scope, id);
     if (!row) throw notFound();
     return row;
@@ -78,14 +74,14 @@ export function createTransactionsService(deps: {
   /** spec 2 §5: an amount offer lies between 0 and what is still owed on the transaction. */
   async function checkAmount(
     tx: Tx,
-    scope: TransactionScope,
+    scope: DatasetScope,
     transaction: TransactionRow,
     input: CreateSettlementOfferInput,
   ) {
     const transactionId = transaction.id;
     if (input.type === 'PercentageDiscount' || input.amount === null || input.amount === undefined)
       return;
-    // Issue 21 item 15: in the transaction's currency's minor units (JPY 0, KWD 3).
+    // In the transaction's currency's minor units (JPY 0, KWD 3).
     const units = minorUnitsIssue(input.amount, transaction.currency);
     if (units) throw new ValidationError({ amount: [units] }, units);
     const owed = await repository.amountOwed(tx, scope, transactionId);
@@ -127,7 +123,7 @@ export function createTransactionsService(deps: {
 
   async function usableOffer(
     tx: Tx,
-    scope: TransactionScope,
+    scope: DatasetScope,
     transactionId: string,
     offerId: string,
     usedMessage: string,
@@ -142,13 +138,13 @@ export function createTransactionsService(deps: {
   }
 
   return {
-    page: (tx: Tx, scope: TransactionScope, query: PageQuery<Fields, 'account'>) =>
+    page: (tx: Tx, scope: DatasetScope, query: PageQuery<Fields, 'account'>) =>
       repository.page(tx, scope, query),
 
-    count: (tx: Tx, scope: TransactionScope, query: Pick<PageQuery<Fields>, 'filters'>) =>
+    count: (tx: Tx, scope: DatasetScope, query: Pick<PageQuery<Fields>, 'filters'>) =>
       repository.count(tx, scope, query),
 
-    async get(tx: Tx, scope: TransactionScope, id: string): Promise<TransactionDetail> {
+    async get(tx: Tx, scope: DatasetScope, id: string): Promise<TransactionDetail> {
       const detail = await repository.detail(tx, scope, id);
       if (!detail) throw notFound();
       return detail;
@@ -157,7 +153,7 @@ export function createTransactionsService(deps: {
     /** Whether POST transactions will update rather than create (for its answer's status). */
     async willMatch(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       input: CreateTransactionInput,
       matchExisting: boolean,
     ) {
@@ -179,7 +175,7 @@ export function createTransactionsService(deps: {
      */
     async push(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       input: CreateTransactionInput,
       matchExisting: boolean,
     ): Promise<Transaction> {
@@ -218,7 +214,7 @@ export function createTransactionsService(deps: {
     /** spec 2 §4–§5: a new offer is Open with priority 0, in the transaction's currency. */
     async addOffer(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       input: CreateSettlementOfferInput,
     ): Promise<SettlementOffer> {
@@ -250,7 +246,7 @@ export function createTransactionsService(deps: {
 
     async updateOffer(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       input: UpdateSettlementOfferInput,
     ): Promise<SettlementOffer> {
@@ -272,7 +268,7 @@ export function createTransactionsService(deps: {
 
     async deleteOffer(
       tx: Tx,
-      scope: TransactionScope,
+      scope: DatasetScope,
       transactionId: string,
       offerId: string,
     ): Promise<void> {
