@@ -1,4 +1,4 @@
-import { and, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { requirePrincipal } from './context.js';
 
@@ -48,13 +48,22 @@ export function datasetScopeOf(request: FastifyRequest): DatasetScope {
   return { tenantId, datasetId: request.datasetId };
 }
 
+/**
+ * A scope whose values are a prepared statement's bound parameters (a placeholder or a bound
+ * value), for statements parsed once and run for every company.
+ */
+export interface BoundScope {
+  tenantId: string | SQLWrapper;
+  datasetId: number | SQLWrapper;
+}
+
 /** Rows of the scope's tenant. */
-export function inTenant(table: TenantTable, scope: TenantScope): SQL {
+export function inTenant(table: TenantTable, scope: Pick<BoundScope, 'tenantId'>): SQL {
   return eq(table.tenantId, scope.tenantId);
 }
 
 /** Rows of the scope's company. */
-export function inDataset(table: DatasetTable, scope: DatasetScope): SQL {
+export function inDataset(table: DatasetTable, scope: BoundScope): SQL {
   return and(eq(table.tenantId, scope.tenantId), eq(table.datasetId, scope.datasetId)) as SQL;
 }
 

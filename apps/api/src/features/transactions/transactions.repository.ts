@@ -194,8 +194,10 @@ export function createTransactionsRepository() {
             .from(accounts)
             .where(
               and(
-                eq(accounts.tenantId, bind(scope.tenantId)),
-                eq(accounts.datasetId, bind(scope.datasetId)),
+                inDataset(accounts, {
+                  tenantId: bind(scope.tenantId),
+                  datasetId: bind(scope.datasetId),
+                }),
                 sql`${accounts.name} ilike ${pattern} escape '\\'`,
               ),
             ),
@@ -213,8 +215,10 @@ export function createTransactionsRepository() {
               .from(accounts)
               .where(
                 and(
-                  eq(accounts.tenantId, bind(scope.tenantId)),
-                  eq(accounts.datasetId, bind(scope.datasetId)),
+                  inDataset(accounts, {
+                    tenantId: bind(scope.tenantId),
+                    datasetId: bind(scope.datasetId),
+                  }),
                   compileFilters(byAccount, { accountName: accounts.name }, bind),
                 ),
               ),
@@ -227,8 +231,10 @@ export function createTransactionsRepository() {
     if (ids.length === 0) return new Map<string, AccountRow>();
     const values = new StatementValues();
     const where = and(
-      eq(accounts.tenantId, values.named('tenantId', scope.tenantId)),
-      eq(accounts.datasetId, values.named('datasetId', scope.datasetId)),
+      inDataset(accounts, {
+        tenantId: values.named('tenantId', scope.tenantId),
+        datasetId: values.named('datasetId', scope.datasetId),
+      }),
       sql`${accounts.id} = any(${values.named('ids', ids)}::uuid[])`,
     );
     const rows = await statements.select<AccountRow>(
