@@ -12,13 +12,15 @@ import { createLogger } from './platform/logger.js';
 const demoTenantName = 'Demo Ltd';
 const invitationHours = 72;
 
-/** An embedded account without a password yet, and a one-time link to set it (issue 3 invitations). */
+/** An embedded account without a password yet, and a one-time link to set it. */
 async function invitationLink(
   idp: Awaited<ReturnType<typeof createIdentityProvider>>,
   config: Config,
   input: { email: string; name: string; redirectUri: string },
 ): Promise<string> {
-  const account = (await idp.accounts.findByEmail(input.email)) ?? (await idp.accounts.createAccount({ email: input.email, name: input.name }));
+  const account =
+    (await idp.accounts.findByEmail(input.email)) ??
+    (await idp.accounts.createAccount({ email: input.email, name: input.name }));
   const token = await idp.accounts.createSetPasswordToken(account.id, invitationHours);
   const url = new URL(`${config.publicUrl}/idp-login/set-password`);
   url.searchParams.set('token', token);
@@ -26,7 +28,7 @@ async function invitationLink(
   return url.toString();
 }
 
-/** First start: the demo tenant with dataset 1 and an administrator who can sign in (issue 2 §1). */
+/** First start: the demo tenant with dataset 1 and an administrator who can sign in. */
 async function seedFirstStart(
   config: Config,
   database: Database,

@@ -129,7 +129,7 @@ export const companyPreferences = pgTable(
     datasetId: integer('dataset_id').notNull(),
     defaultSettlementConfigurationGroupId: uuid('default_settlement_configuration_group_id'),
     defaultLatePaymentConfigurationId: uuid('default_late_payment_configuration_id'),
-    // spec 3 §3 general preferences (issue 13, migration 0016); null country reads as GB.
+    // spec 3 §3 general preferences (migration 0016); null country reads as GB.
     defaultCountryId: integer('default_country_id'),
     defaultEditPaymentStatus: text('default_edit_payment_status', { enum: ['Disable', 'Allow'] })
       .notNull()
@@ -145,7 +145,7 @@ export const companyPreferences = pgTable(
     defaultUsageType: text('default_usage_type', { enum: ['Single', 'Multiple'] })
       .notNull()
       .default('Single'),
-    // Issue 23 (migration 0033): the default reminder schedule and when the daily run goes out.
+    // Migration 0033: the default reminder schedule and when the daily run goes out.
     defaultReminderScheduleId: uuid('default_reminder_schedule_id'),
     /** HH:MM in reminderTimeZone. */
     reminderTime: text('reminder_time').notNull().default('09:00'),

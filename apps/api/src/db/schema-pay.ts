@@ -13,7 +13,7 @@ import {
 import { datasets as datasetsRef } from './schema.js';
 import { paymentTransactions } from './schema-receivables.js';
 
-// Issue 14, the payer page: what a payer was shown when they started a payment, and the provider
+// The payer page: what a payer was shown when they started a payment, and the provider
 // notifications as received. Keys lead with (tenant_id, dataset_id) (design §4), rows cascade
 // from their company and row-level security applies (migration 0014).
 

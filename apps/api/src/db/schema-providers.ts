@@ -59,7 +59,7 @@ export const paymentProviders = pgTable(
 );
 
 /**
- * What a provider said about a configuration rather than a payment (issue 12): the Stripe and
+ * What a provider said about a configuration rather than a payment: the Stripe and
  * GoCardless OAuth exchanges, account and creditor reads, Stripe deauthorisation, connection tests
  * and Opayo IP registration. The payload is the request as sent and the answer as received, with
  * every secret masked as in a payment's provider events (providers/exchange.ts).
@@ -98,7 +98,7 @@ export const paymentProviderEvents = pgTable(
 );
 
 /**
- * The state of a Stripe Connect or GoCardless authorisation (issue 20 item 9): issued by the
+ * The state of a Stripe Connect or GoCardless authorisation: issued by the
  * server, bound to the session (or access key) that started it, spent once, short-lived. Only the
  * state's SHA-256 is kept.
  */

@@ -24,7 +24,7 @@ import { datasets as datasetsRef } from './schema.js';
 
 const money = (name: string) => numeric(name, { precision: 19, scale: 4 });
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
-/** A calendar day, read and written as `YYYY-MM-DD` (issue 10 item 2: days are not instants). */
+/** A calendar day, read and written as `YYYY-MM-DD` (days are not instants). */
 const day = (name: string) => date(name, { mode: 'string' });
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -60,10 +60,12 @@ export const accounts = pgTable(
     disableLatePayments: boolean('disable_late_payments').notNull().default(false),
     latePaymentConfigurationGroupId: uuid('late_payment_configuration_group_id'),
     editPaymentStatus: text('edit_payment_status').notNull().default('Default'),
-    editPaymentOverrideStatus: text('edit_payment_override_status').notNull().default('UseAccountStatus'),
+    editPaymentOverrideStatus: text('edit_payment_override_status')
+      .notNull()
+      .default('UseAccountStatus'),
     /** spec 2 §4: the usage type of the account's new payment requests; null: the company's default. */
     defaultUsageType: text('default_usage_type'),
-    /** Issue 23: 'none' when true; otherwise reminderScheduleId, or the company default when null. */
+    /** 'none' when true; otherwise reminderScheduleId, or the company default when null. */
     disableReminders: boolean('disable_reminders').notNull().default(false),
     reminderScheduleId: uuid('reminder_schedule_id'),
     remindersPaused: boolean('reminders_paused').notNull().default(false),
@@ -78,7 +80,11 @@ export const accounts = pgTable(
     index('accounts_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('accounts_reference_trgm_idx').using('gin', sql`${t.accountReference} gin_trgm_ops`),
     index('accounts_balance_idx').on(t.tenantId, t.datasetId, t.balance, t.id),
-    foreignKey({ name: 'accounts_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'accounts_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -111,7 +117,11 @@ export const payers = pgTable(
     index('payers_surname_trgm_idx').using('gin', sql`${t.surname} gin_trgm_ops`),
     index('payers_email_trgm_idx').using('gin', sql`${t.emailAddress} gin_trgm_ops`),
     index('payers_post_code_trgm_idx').using('gin', sql`${t.postCode} gin_trgm_ops`),
-    foreignKey({ name: 'payers_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payers_account_fk',
+      columns: [t.tenantId, t.datasetId, t.accountId],
+      foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -147,15 +157,37 @@ export const transactions = pgTable(
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('transactions_id_key').on(t.id),
     // match-existing finds a transaction by its reference and type (POST transactions).
-    uniqueIndex('transactions_reference_key').on(t.tenantId, t.datasetId, t.transactionReference, t.transactionType),
+    uniqueIndex('transactions_reference_key').on(
+      t.tenantId,
+      t.datasetId,
+      t.transactionReference,
+      t.transactionType,
+    ),
     index('transactions_date_idx').on(t.tenantId, t.datasetId, t.transactionDate, t.id),
-    index('transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.transactionDate, t.id),
-    // Issue 23, migration 0031: the items still open, for the aged receivables; the migration adds
+    index('transactions_account_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.accountId,
+      t.transactionDate,
+      t.id,
+    ),
+    // Migration 0031: the items still open, for the aged receivables; the migration adds
     // INCLUDE (id, currency, type, dates, amounts), which Drizzle cannot declare, for index-only reads.
-    index('transactions_open_idx').on(t.tenantId, t.datasetId, t.accountId).where(sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`),
-    index('transactions_reference_trgm_idx').using('gin', sql`${t.transactionReference} gin_trgm_ops`),
+    index('transactions_open_idx')
+      .on(t.tenantId, t.datasetId, t.accountId)
+      .where(
+        sql`abs(${t.allocatedAmount}) + abs(${t.discountedAmount}) < abs(${t.transactionAmount})`,
+      ),
+    index('transactions_reference_trgm_idx').using(
+      'gin',
+      sql`${t.transactionReference} gin_trgm_ops`,
+    ),
     index('transactions_amount_idx').on(t.tenantId, t.datasetId, t.transactionAmount, t.id),
-    foreignKey({ name: 'transactions_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'transactions_account_fk',
+      columns: [t.tenantId, t.datasetId, t.accountId],
+      foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -179,7 +211,11 @@ export const settlementOffers = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     index('settlement_offers_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
-    foreignKey({ name: 'settlement_offers_transaction_fk', columns: [t.tenantId, t.datasetId, t.transactionId], foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'settlement_offers_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.transactionId],
+      foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -198,7 +234,11 @@ export const transactionDocuments = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     index('transaction_documents_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
-    foreignKey({ name: 'transaction_documents_transaction_fk', columns: [t.tenantId, t.datasetId, t.transactionId], foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'transaction_documents_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.transactionId],
+      foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -231,11 +271,22 @@ export const paymentRequests = pgTable(
     uniqueIndex('payment_requests_id_key').on(t.id),
     index('payment_requests_created_idx').on(t.tenantId, t.datasetId, t.createdOn, t.id),
     index('payment_requests_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.createdOn),
-    index('payment_requests_reference_trgm_idx').using('gin', sql`${t.customerReference} gin_trgm_ops`),
+    index('payment_requests_reference_trgm_idx').using(
+      'gin',
+      sql`${t.customerReference} gin_trgm_ops`,
+    ),
     index('payment_requests_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
     index('payment_requests_amount_idx').on(t.tenantId, t.datasetId, t.amountToPay, t.id),
-    foreignKey({ name: 'payment_requests_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
-    foreignKey({ name: 'payment_requests_account_fk', columns: [t.tenantId, t.datasetId, t.accountId], foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_requests_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_requests_account_fk',
+      columns: [t.tenantId, t.datasetId, t.accountId],
+      foreignColumns: [accounts.tenantId, accounts.datasetId, accounts.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -255,9 +306,21 @@ export const paymentRequestAllocations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.paymentRequestId, t.transactionId] }),
-    index('payment_request_allocations_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
-    foreignKey({ name: 'payment_request_allocations_payment_request_fk', columns: [t.tenantId, t.datasetId, t.paymentRequestId], foreignColumns: [paymentRequests.tenantId, paymentRequests.datasetId, paymentRequests.id] }).onDelete('cascade'),
-    foreignKey({ name: 'payment_request_allocations_transaction_fk', columns: [t.tenantId, t.datasetId, t.transactionId], foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id] }).onDelete('cascade'),
+    index('payment_request_allocations_transaction_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.transactionId,
+    ),
+    foreignKey({
+      name: 'payment_request_allocations_payment_request_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentRequestId],
+      foreignColumns: [paymentRequests.tenantId, paymentRequests.datasetId, paymentRequests.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_request_allocations_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.transactionId],
+      foreignColumns: [transactions.tenantId, transactions.datasetId, transactions.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -295,9 +358,9 @@ export const paymentTransactions = pgTable(
      * ('challengeAnswered'); else null.
      */
     providerStep: text('provider_step'),
-    /** A reservation (Pending) ends at its provider's authorisation window (issue 19). */
+    /** A reservation (Pending) ends at its provider's authorisation window. */
     authorisationExpiresOn: at('authorisation_expires_on'),
-    /** A Refund: the payment it gives money back from (issue 19, migration 0020). */
+    /** A Refund: the payment it gives money back from (migration 0020). */
     refundOfId: uuid('refund_of_id'),
     /** A Refund: staff's reason, or the provider's. */
     refundReason: text('refund_reason'),
@@ -305,24 +368,66 @@ export const paymentTransactions = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('payment_transactions_id_key').on(t.id),
-    check('payment_transactions_provider_step_check', sql`${t.providerStep} in ('ticket', 'challenge', 'challengeAnswered')`),
-    index('payment_transactions_reservation_idx').on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id).where(sql`${t.status} = 'Pending'`),
-    index('payment_transactions_refund_of_idx').on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn).where(sql`${t.refundOfId} is not null`),
-    foreignKey({ name: 'payment_transactions_refund_of_fk', columns: [t.tenantId, t.datasetId, t.refundOfId], foreignColumns: [t.tenantId, t.datasetId, t.id] }).onDelete('cascade'),
+    check(
+      'payment_transactions_provider_step_check',
+      sql`${t.providerStep} in ('ticket', 'challenge', 'challengeAnswered')`,
+    ),
+    index('payment_transactions_reservation_idx')
+      .on(t.tenantId, t.datasetId, t.authorisationExpiresOn, t.id)
+      .where(sql`${t.status} = 'Pending'`),
+    index('payment_transactions_refund_of_idx')
+      .on(t.tenantId, t.datasetId, t.refundOfId, t.createdOn)
+      .where(sql`${t.refundOfId} is not null`),
+    foreignKey({
+      name: 'payment_transactions_refund_of_fk',
+      columns: [t.tenantId, t.datasetId, t.refundOfId],
+      foreignColumns: [t.tenantId, t.datasetId, t.id],
+    }).onDelete('cascade'),
     // spec 2 §9 default sort: statusDateTime descending (a btree reads either way).
-    index('payment_transactions_status_date_idx').on(t.tenantId, t.datasetId, t.statusDateTime, t.id),
-    index('payment_transactions_status_idx').on(t.tenantId, t.datasetId, t.status, t.statusDateTime, t.id),
+    index('payment_transactions_status_date_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.statusDateTime,
+      t.id,
+    ),
+    index('payment_transactions_status_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.status,
+      t.statusDateTime,
+      t.id,
+    ),
     // No index holds allocated_status, and migration 0013 gives the table fillfactor 50, so that an
     // allocated-status change (one payment or a 100,000-row import) is a HOT update writing no index
     // entry (docs/decisions/029-the-allocated-status-import-is-one-statement.md "The allocated-status import is one statement").
-    index('payment_transactions_customer_trgm_idx').using('gin', sql`${t.customerName} gin_trgm_ops`),
-    index('payment_transactions_reference_trgm_idx').using('gin', sql`${t.ledgerlineReference} gin_trgm_ops`),
+    index('payment_transactions_customer_trgm_idx').using(
+      'gin',
+      sql`${t.customerName} gin_trgm_ops`,
+    ),
+    index('payment_transactions_reference_trgm_idx').using(
+      'gin',
+      sql`${t.ledgerlineReference} gin_trgm_ops`,
+    ),
     index('payment_transactions_company_trgm_idx').using('gin', sql`${t.companyName} gin_trgm_ops`),
     index('payment_transactions_amount_idx').on(t.tenantId, t.datasetId, t.totalAmount, t.id),
     index('payment_transactions_request_idx').on(t.tenantId, t.datasetId, t.paymentRequestId),
-    index('payment_transactions_account_idx').on(t.tenantId, t.datasetId, t.accountId, t.statusDateTime),
-    index('payment_transactions_payer_idx').on(t.tenantId, t.datasetId, t.payerId, t.statusDateTime),
-    foreignKey({ name: 'payment_transactions_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    index('payment_transactions_account_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.accountId,
+      t.statusDateTime,
+    ),
+    index('payment_transactions_payer_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.payerId,
+      t.statusDateTime,
+    ),
+    foreignKey({
+      name: 'payment_transactions_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -341,14 +446,22 @@ export const paymentAllocations = pgTable(
     settlementOfferId: uuid('settlement_offer_id'),
     discountedAmount: money('discounted_amount').notNull().default('0'),
     allocatedAmount: money('allocated_amount').notNull(),
-    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it (issue 19). */
+    /** What it gave back (a refund, a dispute lost), so a dispute won can restore it. */
     reversedAmount: money('reversed_amount').notNull().default('0'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     index('payment_allocations_payment_idx').on(t.tenantId, t.datasetId, t.paymentTransactionId),
     index('payment_allocations_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
-    foreignKey({ name: 'payment_allocations_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_allocations_payment_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentTransactionId],
+      foreignColumns: [
+        paymentTransactions.tenantId,
+        paymentTransactions.datasetId,
+        paymentTransactions.id,
+      ],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -365,14 +478,26 @@ export const paymentFeeTransactions = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
-    index('payment_fee_transactions_payment_idx').on(t.tenantId, t.datasetId, t.paymentTransactionId),
+    index('payment_fee_transactions_payment_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.paymentTransactionId,
+    ),
     index('payment_fee_transactions_transaction_idx').on(t.tenantId, t.datasetId, t.transactionId),
-    foreignKey({ name: 'payment_fee_transactions_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_fee_transactions_payment_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentTransactionId],
+      foreignColumns: [
+        paymentTransactions.tenantId,
+        paymentTransactions.datasetId,
+        paymentTransactions.id,
+      ],
+    }).onDelete('cascade'),
   ],
 );
 
 /**
- * A dispute or chargeback of a payment (issue 19, migration 0020), kept from its provider's
+ * A dispute or chargeback of a payment (migration 0020), kept from its provider's
  * notifications: one row per (payment, provider dispute reference), its stage moving as they come.
  */
 export const paymentDisputes = pgTable(
@@ -395,14 +520,34 @@ export const paymentDisputes = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
-    uniqueIndex('payment_disputes_reference_key').on(t.tenantId, t.datasetId, t.paymentTransactionId, t.disputeReference),
+    uniqueIndex('payment_disputes_reference_key').on(
+      t.tenantId,
+      t.datasetId,
+      t.paymentTransactionId,
+      t.disputeReference,
+    ),
     uniqueIndex('payment_disputes_id_key').on(t.id),
     index('payment_disputes_opened_idx').on(t.tenantId, t.datasetId, t.openedOn, t.id),
     index('payment_disputes_stage_idx').on(t.tenantId, t.datasetId, t.stage, t.openedOn, t.id),
-    index('payment_disputes_reference_trgm_idx').using('gin', sql`${t.disputeReference} gin_trgm_ops`),
+    index('payment_disputes_reference_trgm_idx').using(
+      'gin',
+      sql`${t.disputeReference} gin_trgm_ops`,
+    ),
     index('payment_disputes_reason_trgm_idx').using('gin', sql`${t.reason} gin_trgm_ops`),
-    foreignKey({ name: 'payment_disputes_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
-    foreignKey({ name: 'payment_disputes_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_disputes_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'payment_disputes_payment_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentTransactionId],
+      foreignColumns: [
+        paymentTransactions.tenantId,
+        paymentTransactions.datasetId,
+        paymentTransactions.id,
+      ],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -423,8 +568,21 @@ export const providerEvents = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
-    index('provider_events_payment_idx').on(t.tenantId, t.datasetId, t.paymentTransactionId, t.createdOn),
-    foreignKey({ name: 'provider_events_payment_transaction_fk', columns: [t.tenantId, t.datasetId, t.paymentTransactionId], foreignColumns: [paymentTransactions.tenantId, paymentTransactions.datasetId, paymentTransactions.id] }).onDelete('cascade'),
+    index('provider_events_payment_idx').on(
+      t.tenantId,
+      t.datasetId,
+      t.paymentTransactionId,
+      t.createdOn,
+    ),
+    foreignKey({
+      name: 'provider_events_payment_transaction_fk',
+      columns: [t.tenantId, t.datasetId, t.paymentTransactionId],
+      foreignColumns: [
+        paymentTransactions.tenantId,
+        paymentTransactions.datasetId,
+        paymentTransactions.id,
+      ],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -447,7 +605,11 @@ export const banks = pgTable(
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
     uniqueIndex('banks_id_key').on(t.id),
     index('banks_account_name_idx').on(t.tenantId, t.datasetId, t.accountName, t.id),
-    foreignKey({ name: 'banks_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'banks_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
   ],
 );
 
@@ -467,7 +629,10 @@ export const idempotencyKeys = pgTable(
     response: jsonb('response'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.clientId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.clientId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
 
 /**
@@ -489,7 +654,11 @@ export const customHostIdSettings = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.datasetId, t.id] }),
-    foreignKey({ name: 'custom_host_id_settings_dataset_fk', columns: [t.tenantId, t.datasetId], foreignColumns: [datasetsRef.tenantId, datasetsRef.id] }).onDelete('cascade'),
+    foreignKey({
+      name: 'custom_host_id_settings_dataset_fk',
+      columns: [t.tenantId, t.datasetId],
+      foreignColumns: [datasetsRef.tenantId, datasetsRef.id],
+    }).onDelete('cascade'),
   ],
 );
 

@@ -14,7 +14,7 @@ import {
 import { datasets as datasetsRef } from './schema.js';
 import { accounts, transactions } from './schema-receivables.js';
 
-// Issue 23: reminder schedules, the reminders sent and the daily runs (migration 0033). Every
+// Reminder schedules, the reminders sent and the daily runs (migration 0033). Every
 // table leads its key with (tenant_id, dataset_id), cascades from its company and is protected by
 // row-level security.
 
@@ -83,7 +83,9 @@ export const reminders = pgTable(
     statementUrl: text('statement_url'),
     invoices: jsonb('invoices').$type<ReminderInvoice[]>().notNull(),
     /** [{ currency, totalOwed, lateFees }] */
-    totals: jsonb('totals').$type<{ currency: string; totalOwed: string; lateFees: string }[]>().notNull(),
+    totals: jsonb('totals')
+      .$type<{ currency: string; totalOwed: string; lateFees: string }[]>()
+      .notNull(),
     /** 'Queued', 'Sending' while a sender holds it, then 'Sent' (or 'Failed' with the error). */
     status: text('status').notNull().default('Queued'),
     errorMessage: text('error_message'),

@@ -1,8 +1,18 @@
-import { foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { datasets as datasetsRef } from './schema.js';
 import { accounts } from './schema-receivables.js';
 
-// Issue 23, account statement and pay many (migration 0032). Keys lead with (tenant_id,
+// Account statement and pay many (migration 0032). Keys lead with (tenant_id,
 // dataset_id) (design §4), rows cascade from their company and account, row-level security applies.
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });

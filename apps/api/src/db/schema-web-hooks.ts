@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { datasets } from './schema.js';
 
-// Outgoing web hooks (issue 15). Keys lead with (tenant_id, dataset_id) (design §4), rows cascade
+// Outgoing web hooks. Keys lead with (tenant_id, dataset_id) (design §4), rows cascade
 // from their company, row-level security as 0012 (migration 0015).
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });

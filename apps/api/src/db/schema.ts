@@ -68,7 +68,7 @@ export const users = pgTable(
     idpSubject: text('idp_subject'),
     /**
      * With an external identity provider, an invited user binds through the invitation: the
-     * sha-256 of its single-use token, and until when it works (issue 20 item 6, migration 0023).
+     * sha-256 of its single-use token, and until when it works (migration 0023).
      */
     invitationTokenHash: text('invitation_token_hash'),
     invitationExpiresAt: timestamp('invitation_expires_at', { withTimezone: true }),
@@ -224,7 +224,7 @@ export const idpSecrets = pgTable('idp_secrets', {
 });
 
 /**
- * Sign-in attempts, counted where every API process sees them (issue 9, defect 4): per address
+ * Sign-in attempts, counted where every API process sees them: per address
  * (`ip:<where>:<address>`, a fixed window) and per account (`account:<sha-256 of the e-mail>`,
  * attempts since the last success and when the next may be tried). Read and written by the owner
  * before anyone is known, like sessions; no tenant's.

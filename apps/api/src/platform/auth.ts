@@ -9,6 +9,7 @@ import type { Principal, RouteAccess } from './context.js';
 import { shortLivedCacheOf } from './short-lived-cache.js';
 import type { FeatureFlagStore } from './feature-flags.js';
 import { datasetInTenant, type SessionStore } from './sessions.js';
+import { inTenant } from './scope.js';
 
 export const xsrfCookieName = 'XSRF-TOKEN';
 export const xsrfHeaderName = 'x-xsrf-token';
@@ -239,7 +240,7 @@ export async function resolveDataset(
     tx
       .select({ id: datasets.id })
       .from(datasets)
-      .where(and(eq(datasets.tenantId, principal.tenantId), eq(datasets.id, datasetId))),
+      .where(and(inTenant(datasets, principal), eq(datasets.id, datasetId))),
   );
   if (found.length === 0) throw datasetNotFound(datasetId);
   return datasetId;
