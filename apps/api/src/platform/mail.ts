@@ -62,8 +62,8 @@ export function createMailer(options: {
 
 /** Characters no subject carries: C0 and C1 controls (CR and LF among them), DEL, Unicode line and
  * paragraph separators and the bidirectional overrides that reorder what the reader sees. */
-// eslint-disable-next-line no-control-regex -- control characters are what this removes
 const subjectControls =
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The longest value (in characters) one interpolation puts into a subject. */
