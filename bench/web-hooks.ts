@@ -21,7 +21,7 @@ import { loadConfig } from '../apps/api/src/config.js';
 import { openPglite, openPostgres, type Database } from '../apps/api/src/db/client.js';
 import { webHookEndpoints } from '../apps/api/src/db/schema-web-hooks.js';
 import { createTenant } from '../apps/api/src/features/tenants/tenants.service.js';
-import { recordWebhookEvent } from '../apps/api/src/features/web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../apps/api/src/features/web-hooks/web-hook-events.repository.js';
 import { newSigningSecret } from '../apps/api/src/features/web-hooks/web-hooks.service.js';
 import { createSecretBox } from '../apps/api/src/platform/secrets.js';
 

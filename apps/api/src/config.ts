@@ -29,7 +29,7 @@ export const configSchema = z.object({
   /**
    * Streaming standbys (comma list of connection strings): the reads of GET requests (lists,
    * counts, exports, reports, the dashboard) go to one that is up, within
-   * DATABASE_REPLICA_MAX_LAG_MS and has replayed the caller's last write (issue 25).
+   * DATABASE_REPLICA_MAX_LAG_MS and has replayed the caller's last write.
    */
   DATABASE_REPLICA_URL: z.string().optional(),
   /** A standby lagging more than this many milliseconds is skipped until it catches up. */
@@ -47,7 +47,7 @@ export const configSchema = z.object({
    */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
-  /** The payment export (issue 20 item 5): seconds it may take, made and downloaded. */
+  /** The payment export: seconds it may take, made and downloaded. */
   EXPORT_DEADLINE_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** A download slower than this many bytes a second over a window is ended. */
   EXPORT_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(4096),
@@ -78,18 +78,18 @@ export const configSchema = z.object({
    */
   TRUST_PROXY: z.string().default('false'),
   /**
-   * /metrics (issue 20 item 13): a bearer token a scraper must send; and/or its own listener. With
+   * /metrics: a bearer token a scraper must send; and/or its own listener. With
    * neither, /metrics answers the machine itself only (a loopback caller, nothing forwarded).
    */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Serves /metrics on this port only (not on PORT), on METRICS_HOST. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().default('127.0.0.1'),
-  /** Addresses the user menu's terms of service and privacy policy open (issue 21 item 11). */
+  /** Addresses the user menu's terms of service and privacy policy open. */
   TERMS_OF_SERVICE_URL: z.url({ protocol: /^https?$/ }).optional(),
   PRIVACY_POLICY_URL: z.url({ protocol: /^https?$/ }).optional(),
   /**
-   * spec 1 §8 (issue 21 item 12): the site reports its uncaught errors and Core Web Vitals to
+   * spec 1 §8: the site reports its uncaught errors and Core Web Vitals to
    * POST /api/v0/client-reports, which logs them and counts them in /metrics. `false`: the site
    * sends nothing and the call is not served.
    */
@@ -105,7 +105,7 @@ export const configSchema = z.object({
   /** 32-byte key (base64) that encrypts provider credentials at rest. */
   SECRETS_KEY: z.string().optional(),
   RATE_LIMIT_LOGIN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  /** Payer page (issue 14): calls per minute per client address to the public pay calls. */
+  /** Payer page: calls per minute per client address to the public pay calls. */
   RATE_LIMIT_PAY_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   /**
    * Minutes a started, unfinished payer-page payment holds its request against another payer, for
@@ -173,7 +173,7 @@ export const configSchema = z.object({
   TRANSAFE_LIVE_URL: z.url().default('https://post.live.transafe.com'),
   OPPWA_TEST_URL: z.url().default('https://eu-test.oppwa.com'),
   OPPWA_LIVE_URL: z.url().default('https://eu-prod.oppwa.com'),
-  // Outgoing web hooks (issue 15): through Svix when SVIX_TOKEN is set, else delivered by Ledgerline.
+  // Outgoing web hooks: through Svix when SVIX_TOKEN is set, else delivered by Ledgerline.
   /** A Svix API token (cloud, or a self-hosted svix-server's JWT). */
   SVIX_TOKEN: z.string().optional(),
   /** A self-hosted Svix server; unset: Svix's cloud (the token's region). */
@@ -219,7 +219,7 @@ export interface Config extends RawConfig {
   featureFlagDefaults: Record<string, boolean>;
   /**
    * TRUST_PROXY as Fastify's `trustProxy` takes it: false, a hop count, or addresses/CIDRs. Never
-   * plain `true`, which would believe a client-written X-Forwarded-For (issue 20 item 7).
+   * plain `true`, which would believe a client-written X-Forwarded-For.
    */
   trustProxy: TrustProxy;
   /** FRAME_ANCESTORS as origins; when any is set, cookies are SameSite=None; Partitioned. */
@@ -244,7 +244,7 @@ function isProxyAddress(value: string): boolean {
 }
 
 /**
- * TRUST_PROXY (issue 20 item 7): `true` is kept for old configurations and means one hop, the
+ * TRUST_PROXY: `true` is kept for old configurations and means one hop, the
  * load balancer in front; believing every hop would let any client choose its own address.
  */
 export function parseTrustProxy(value: string): TrustProxy {
@@ -306,7 +306,7 @@ function parseFrameAncestors(value: string, cookieSecure: boolean): string[] {
 
 /**
  * Flags of finished features: on at a new installation, whatever FEATURE_FLAGS lists, until
- * FEATURE_FLAGS (`name=false`) or an operator (`npm run admin`) turns one off. Issue 21: a new
+ * FEATURE_FLAGS (`name=false`) or an operator (`npm run admin`) turns one off. Without it a new
  * install offered settlement options on invoices and accounts while Settlements said "not enabled".
  */
 export const finishedFeatureFlags: Readonly<Record<string, boolean>> = {

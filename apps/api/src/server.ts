@@ -13,7 +13,7 @@ import { createLogger } from './platform/logger.js';
 const demoTenantName = 'Demo Ltd';
 const invitationHours = 72;
 
-/** An embedded account without a password yet, and a one-time link to set it (issue 3 invitations). */
+/** An embedded account without a password yet, and a one-time link to set it. */
 async function invitationLink(
   idp: Awaited<ReturnType<typeof createIdentityProvider>>,
   config: Config,
@@ -29,7 +29,7 @@ async function invitationLink(
   return url.toString();
 }
 
-/** First start: the demo tenant with dataset 1 and an administrator who can sign in (issue 2 §1). */
+/** First start: the demo tenant with dataset 1 and an administrator who can sign in. */
 async function seedFirstStart(
   config: Config,
   database: Database,

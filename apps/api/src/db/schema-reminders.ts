@@ -83,7 +83,9 @@ export const reminders = pgTable(
     statementUrl: text('statement_url'),
     invoices: jsonb('invoices').$type<ReminderInvoice[]>().notNull(),
     /** [{ currency, totalOwed, lateFees }] */
-    totals: jsonb('totals').$type<{ currency: string; totalOwed: string; lateFees: string }[]>().notNull(),
+    totals: jsonb('totals')
+      .$type<{ currency: string; totalOwed: string; lateFees: string }[]>()
+      .notNull(),
     /** 'Queued', 'Sending' while a sender holds it, then 'Sent' (or 'Failed' with the error). */
     status: text('status').notNull().default('Queued'),
     errorMessage: text('error_message'),

@@ -22,7 +22,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 
 
 /**
  * The outbox: one row per event, written in the transaction of the change it describes
- * (features/web-hooks/web-hook-events.ts). `seq` orders events across the whole server; the
+ * (features/web-hooks/web-hook-events.repository.ts). `seq` orders events across the whole server; the
  * dispatcher turns undispatched rows into deliveries after the commit.
  */
 export const webHookEvents = pgTable(

@@ -216,7 +216,7 @@ export async function loginRoutes(
         return reply.redirect(`${loginBasePath}/${interaction.uid}`, 303);
 
       const form = loginForm.parse(request.body ?? {});
-      // issue 9, defect 4: a growing delay per account, whatever address the attempts come from.
+      // A growing delay per account, whatever address the attempts come from.
       const turn = await throttle.account(form.email);
       if (!turn.allowed) {
         request.log.warn({ event: 'idp.sign_in_delayed' }, 'identity provider sign-in delayed');

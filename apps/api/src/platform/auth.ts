@@ -6,9 +6,10 @@ import { accessKeys, datasets } from '../db/schema.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from './errors.js';
 import { sha256, safeEqual } from './crypto.js';
 import type { Principal, RouteAccess } from './context.js';
-import { credentialCacheOf } from './credential-cache.js';
+import { shortLivedCacheOf } from './short-lived-cache.js';
 import type { FeatureFlagStore } from './feature-flags.js';
 import { datasetInTenant, type SessionStore } from './sessions.js';
+import { inTenant } from './scope.js';
 
 export const xsrfCookieName = 'XSRF-TOKEN';
 export const xsrfHeaderName = 'x-xsrf-token';
@@ -48,7 +49,7 @@ interface KnownAccessKey {
 /**
  * The key by its hash, with whether its tenant has the company asked about, as statements
  * prepared once per connection (parsed and planned once rather than on every call); a key found
- * valid is remembered for a few seconds (platform/credential-cache.ts).
+ * valid is remembered for a few seconds (platform/short-lived-cache.ts).
  */
 function createAccessKeyLookup(database: Database) {
   const byHash = and(eq(accessKeys.hash, sql.placeholder('hash')), isNull(accessKeys.deletedAt));
@@ -66,7 +67,7 @@ function createAccessKeyLookup(database: Database) {
     .where(byHash)
     .prepare('ledgerline_access_key');
 
-  const cache = credentialCacheOf<KnownAccessKey>(database);
+  const cache = shortLivedCacheOf<KnownAccessKey>(database);
 
   return async function principalFromAccessKey(
     token: string,
@@ -239,7 +240,7 @@ export async function resolveDataset(
     tx
       .select({ id: datasets.id })
       .from(datasets)
-      .where(and(eq(datasets.tenantId, principal.tenantId), eq(datasets.id, datasetId))),
+      .where(and(inTenant(datasets, principal), eq(datasets.id, datasetId))),
   );
   if (found.length === 0) throw datasetNotFound(datasetId);
   return datasetId;

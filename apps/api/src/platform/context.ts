@@ -29,7 +29,7 @@ declare module 'fastify' {
     xsrf?: 'required';
     /**
      * The feature flag the route's feature lies behind: while it is off the route answers 404
-     * after sign-in and permission (issue 20; docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md "Feature flags and tenant
+     * after sign-in and permission (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md "Feature flags and tenant
      * settings are checked by the server").
      */
     featureFlag?: FeatureFlagName;

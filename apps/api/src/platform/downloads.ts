@@ -8,7 +8,7 @@ import { finished } from 'node:stream/promises';
 /**
  * Large downloads (the payment export) made at the database's pace and sent at the client's:
  * a spool file between the two, a watchdog on the sending side, and a bound on how many one
- * tenant runs at once (issue 20 item 5, docs/decisions/097-exports-never-wait-on-the-client.md "Exports never wait on the client").
+ * tenant runs at once (docs/decisions/097-exports-never-wait-on-the-client.md "Exports never wait on the client").
  */
 
 export interface DownloadLimits {

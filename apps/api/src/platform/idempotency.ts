@@ -6,6 +6,7 @@ import { idempotencyKeys } from '../db/schema-receivables.js';
 import { requirePrincipal } from './context.js';
 import { sha256 } from './crypto.js';
 import { ConflictError, UnprocessableError } from './errors.js';
+import { inTenant } from './scope.js';
 
 /** What a create answered: the first time, or replayed from the stored first answer. */
 export interface IdempotentAnswer<T> {
@@ -87,7 +88,7 @@ export async function runIdempotent<T>(
   }
 
   const scope = and(
-    eq(idempotencyKeys.tenantId, principal.tenantId),
+    inTenant(idempotencyKeys, principal),
     eq(idempotencyKeys.clientId, clientId),
     eq(idempotencyKeys.key, key),
   );
@@ -130,7 +131,10 @@ export const idempotencyPurgeJob = 'idempotency.purge';
  * Forgets the keys past the retention window (an hourly job): their answers can no longer be
  * replayed, so keeping them only grows the table. Runs as the owner, across tenants.
  */
-export async function purgeExpiredIdempotencyKeys(database: Database, now = new Date()): Promise<number> {
+export async function purgeExpiredIdempotencyKeys(
+  database: Database,
+  now = new Date(),
+): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionMs);
   const deleted = await database.db
     .delete(idempotencyKeys)
@@ -158,7 +162,10 @@ export type IdempotentClaim<T> =
  * back with that transaction; `completeIdempotent` stores the answer in the last one, and
  * `releaseIdempotent` frees the key when the call ends without one.
  */
-export async function claimIdempotent<T>(tx: Tx, request: FastifyRequest): Promise<IdempotentClaim<T>> {
+export async function claimIdempotent<T>(
+  tx: Tx,
+  request: FastifyRequest,
+): Promise<IdempotentClaim<T>> {
   const header = request.headers['idempotency-key'];
   const key = typeof header === 'string' && header !== '' ? header : undefined;
   if (key === undefined) return { kind: 'none' };
@@ -167,7 +174,7 @@ export async function claimIdempotent<T>(tx: Tx, request: FastifyRequest): Promi
   if (clientId === null) throw new Error('An idempotent call needs a user or an access key.');
   const hash = requestHash(request);
   const scope = and(
-    eq(idempotencyKeys.tenantId, principal.tenantId),
+    inTenant(idempotencyKeys, principal),
     eq(idempotencyKeys.clientId, clientId),
     eq(idempotencyKeys.key, key),
   );
@@ -183,25 +190,53 @@ export async function claimIdempotent<T>(tx: Tx, request: FastifyRequest): Promi
         'A request with this Idempotency-Key is still being processed. Retry it in a moment.',
         'idempotencyKeyInProgress',
       );
-    return { kind: 'replay', answer: { status: stored.status, body: stored.response as T, replayed: true } };
+    return {
+      kind: 'replay',
+      answer: { status: stored.status, body: stored.response as T, replayed: true },
+    };
   }
   if (stored) await tx.delete(idempotencyKeys).where(scope);
   // A claim racing this one waits on the primary key and then fails: the client retries.
-  await tx.insert(idempotencyKeys).values({ tenantId: principal.tenantId, clientId, key, requestHash: hash, status: null, response: null });
+  await tx.insert(idempotencyKeys).values({
+    tenantId: principal.tenantId,
+    clientId,
+    key,
+    requestHash: hash,
+    status: null,
+    response: null,
+  });
   return { kind: 'claimed', tenantId: principal.tenantId, clientId, key };
 }
 
-export async function completeIdempotent<T>(tx: Tx, claim: IdempotentClaim<T>, status: number, body: T) {
+export async function completeIdempotent<T>(
+  tx: Tx,
+  claim: IdempotentClaim<T>,
+  status: number,
+  body: T,
+) {
   if (claim.kind !== 'claimed') return;
   await tx
     .update(idempotencyKeys)
     .set({ status, response: JSON.parse(JSON.stringify(body)) as unknown })
-    .where(and(eq(idempotencyKeys.tenantId, claim.tenantId), eq(idempotencyKeys.clientId, claim.clientId), eq(idempotencyKeys.key, claim.key)));
+    .where(
+      and(
+        inTenant(idempotencyKeys, claim),
+        eq(idempotencyKeys.clientId, claim.clientId),
+        eq(idempotencyKeys.key, claim.key),
+      ),
+    );
 }
 
 export async function releaseIdempotent<T>(tx: Tx, claim: IdempotentClaim<T>) {
   if (claim.kind !== 'claimed') return;
   await tx
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.tenantId, claim.tenantId), eq(idempotencyKeys.clientId, claim.clientId), eq(idempotencyKeys.key, claim.key), isNull(idempotencyKeys.status)));
+    .where(
+      and(
+        inTenant(idempotencyKeys, claim),
+        eq(idempotencyKeys.clientId, claim.clientId),
+        eq(idempotencyKeys.key, claim.key),
+        isNull(idempotencyKeys.status),
+      ),
+    );
 }

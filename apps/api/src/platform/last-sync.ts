@@ -2,6 +2,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Tx } from '../db/client.js';
 import { datasets } from '../db/schema.js';
+import { inTenant } from './scope.js';
 
 /**
  * How stale a company's "Last synced" may be before a push writes it again. A connector pushing
@@ -34,7 +35,7 @@ export async function recordErpSync(tx: Tx, request: FastifyRequest): Promise<vo
     .set({ lastSync: sql`now()` })
     .where(
       and(
-        eq(datasets.tenantId, tenantId),
+        inTenant(datasets, { tenantId }),
         eq(datasets.id, request.datasetId!),
         or(isNull(datasets.lastSync), lt(datasets.lastSync, sql`now() - ${refreshAfter}`)),
       ),

@@ -5,7 +5,7 @@ import { pino, stdSerializers, type DestinationStream, type Logger } from 'pino'
 export const redacted = '[redacted]';
 
 /**
- * Path segments that are secrets by themselves (issue 20 item 4): whoever has the address can act
+ * Path segments that are secrets by themselves: whoever has the address can act
  * with it. The segment after the prefix is replaced.
  * - `/pay/{id}`, `/api/v0/pay/{id}/…`: a payment request's link is all a payer needs to pay it and
  *   to see the customer's invoices.
@@ -83,7 +83,7 @@ function serializeError(error: Error) {
 /**
  * The process's pino logger (design §1 observability), used by the server and by the embedded
  * identity provider: request lines without query values or secret path segments, errors without
- * query strings, and no header, cookie or body ever logged (issue 20 item 4).
+ * query strings, and no header, cookie or body ever logged.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(

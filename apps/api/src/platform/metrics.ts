@@ -25,7 +25,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 
 /**
  * Prometheus metrics (design §1 observability). They show every route's traffic and the process's
- * internals, so /metrics is not public (issue 20 item 13, docs/decisions/103-who-may-scrape-metrics.md "Who may scrape
+ * internals, so /metrics is not public (docs/decisions/103-who-may-scrape-metrics.md "Who may scrape
  * /metrics"): with METRICS_TOKEN a bearer token, with METRICS_PORT a listener of its own (on
  * METRICS_HOST, loopback by default), and with neither only a direct caller on this machine: the
  * connecting address is loopback and no proxy forwarded the call (a proxy on the same machine

@@ -8,7 +8,7 @@ import {
 } from '@ledgerline/contract';
 import type { z } from 'zod';
 
-/** The bodies ERP connectors send, whose contract schemas carry an example (issue 4). */
+/** The bodies ERP connectors send, whose contract schemas carry an example. */
 export const connectorBodies: readonly z.ZodType[] = [
   createAccountBody,
   upsertAccountBody,

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 import { formatLsn, parseLsn, runWithReadRoute, type ReadRoute } from '../db/replicas.js';
 
 /**
- * Which requests' reads may go to a standby (issue 25, docs/decisions/157-reads-on-standbys.md "Reads on standbys"),
+ * Which requests' reads may go to a standby (docs/decisions/157-reads-on-standbys.md "Reads on standbys"),
  * and read-your-writes across requests and API processes.
  *
  * Every request runs in a ReadRoute (db/replicas.ts). Its reads may use a standby once the caller

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../db/client.js';
 import { datasets, sessions, users } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
+import { inTenant, sameTenant } from './scope.js';
 
 export interface SessionOptions {
   idleMinutes: number;
@@ -41,7 +42,7 @@ export function datasetInTenant(
   if (datasetId === null) return sql<null>`null`;
   // Every column written out with its table: in the select list of a query without joins drizzle
   // leaves the columns of a `sql` field unqualified, and "tenant_id" = "tenant_id" inside the
-  // subquery then compared the datasets table with itself (issue 9, defect 2).
+  // subquery then compared the datasets table with itself.
   return sql<boolean>`exists (select 1 from ${datasets} where ${qualified(datasets.tenantId)} = ${qualified(tenantId)} and ${qualified(datasets.id)} = ${datasetId})`;
 }
 
@@ -94,7 +95,7 @@ export function createSessionStore(database: Database, options: SessionOptions) 
           datasetFound: datasetInTenant(sessions.tenantId, datasetId),
         })
         .from(sessions)
-        .innerJoin(users, and(eq(users.tenantId, sessions.tenantId), eq(users.id, sessions.userId)))
+        .innerJoin(users, and(sameTenant(users, sessions), eq(users.id, sessions.userId)))
         .where(
           and(
             eq(sessions.idHash, idHash),
@@ -125,7 +126,7 @@ export function createSessionStore(database: Database, options: SessionOptions) 
     async destroyForUser(tenantId: string, userId: string) {
       await db
         .delete(sessions)
-        .where(and(eq(sessions.tenantId, tenantId), eq(sessions.userId, userId)));
+        .where(and(inTenant(sessions, { tenantId }), eq(sessions.userId, userId)));
     },
 
     async purgeExpired() {

@@ -4,8 +4,8 @@ import { signInThrottles } from '../db/schema.js';
 import { normalizeEmail, sha256 } from './crypto.js';
 
 /**
- * Sign-in throttles in the database, so every API process counts the same attempts (issue 9,
- * defect 4; docs/decisions/031-sign-in-throttles.md "Sign-in throttles").
+ * Sign-in throttles in the database, so every API process counts the same attempts
+ * (docs/decisions/031-sign-in-throttles.md "Sign-in throttles").
  *
  * - Per address: at most `max` attempts a minute from one IP address at each place that takes a
  *   credential (a fixed window).

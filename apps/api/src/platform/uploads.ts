@@ -20,7 +20,7 @@ export interface UploadedFile {
 const badRequest = (message: string) => new ValidationError({ file: [message] }, message);
 
 /**
- * The one file of a multipart upload, read whole (issue 9, defects 5 and 6). Every part is read,
+ * The one file of a multipart upload, read whole. Every part is read,
  * so a second file is refused rather than silently dropped, and what the multipart parser cannot
  * read — no boundary, a cut body, a malformed header — is the caller's 400, not our 500.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { webHookMessages as m } from '@ledgerline/contract';
 import { webHookDeliveries, webHookEndpoints } from '../../src/db/schema-web-hooks.js';
-import { recordWebhookEvent } from '../../src/features/web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../../src/features/web-hooks/web-hook-events.repository.js';
 import { isForbiddenAddress, postWebHook } from '../../src/features/web-hooks/safe-http.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../app.js';
 import { startFakeServer, type FakeServer } from '../fakes/fake-server.js';

@@ -17,7 +17,7 @@ import { generateReceivables } from '../../src/features/datasets/demo-data.js';
 import { createPaymentRequestExpiry } from '../../src/features/payment-requests/payment-requests.expiry.js';
 import { createPaymentRequestsRepository } from '../../src/features/payment-requests/payment-requests.repository.js';
 import { createPaymentRequestsService } from '../../src/features/payment-requests/payment-requests.service.js';
-import { recordWebhookEvent } from '../../src/features/web-hooks/web-hook-events.js';
+import { recordWebhookEvent } from '../../src/features/web-hooks/web-hook-events.repository.js';
 import { createJobs } from '../../src/platform/jobs.js';
 import { createSvixClient, svixAppUid } from '../../src/features/web-hooks/svix-client.js';
 import { startFakeSvix, type FakeSvix } from '../fakes/fake-svix.js';

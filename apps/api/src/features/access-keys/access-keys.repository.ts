@@ -3,6 +3,7 @@ import type { AccessKey, QuerySearch } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { accessKeys } from '../../db/schema.js';
 import { compileSearch } from '../../platform/paging/compile-filter.js';
+import { inTenant } from '../../platform/scope.js';
 
 export type KeyKind = 'access' | 'subscription';
 type KeyRow = typeof accessKeys.$inferSelect;
@@ -19,11 +20,11 @@ export function toAccessKey(row: KeyRow): AccessKey {
 }
 
 const live = (tenantId: string, kind: KeyKind) =>
-  and(eq(accessKeys.tenantId, tenantId), eq(accessKeys.kind, kind), isNull(accessKeys.deletedAt));
+  and(inTenant(accessKeys, { tenantId }), eq(accessKeys.kind, kind), isNull(accessKeys.deletedAt));
 
 export function createAccessKeysRepository() {
   return {
-    /** The live keys, or with `search` those the keys grid's search box finds (issue 22 item 6). */
+    /** The live keys, or with `search` those the keys grid's search box finds. */
     async list(executor: Executor, tenantId: string, kind: KeyKind, search?: QuerySearch) {
       const rows = await executor
         .select()

@@ -68,7 +68,7 @@ export async function accessKeysRoutes(app: FastifyInstance, options: { keys: Ac
         },
       },
       async (request) => {
-        // issue 22 item 6: the keys grid's search box, read by the one compileSearch.
+        // The keys grid's search box, read by the one compileSearch.
         const { search } = parsePageQuery(accessKeyQuery, { search: request.query.search });
         return {
           items: await request.tenantRead((tx) => keys.list(tx, scopeOf(request), kind, search)),

@@ -12,6 +12,7 @@ import { datasets } from '../../db/schema.js';
 import { sha256 } from '../../platform/crypto.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { AccessKeysRepository, KeyKind } from './access-keys.repository.js';
+import { inTenant } from '../../platform/scope.js';
 
 /** Shown before the dots in lists (spec 1 §2.8); long enough to tell keys apart, useless to guess. */
 const prefixLength = 10;
@@ -62,7 +63,7 @@ export function createAccessKeysService(deps: {
         const [dataset] = await tx
           .select({ id: datasets.id })
           .from(datasets)
-          .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, input.datasetId)));
+          .where(and(inTenant(datasets, scope), eq(datasets.id, input.datasetId)));
         if (!dataset) throw new NotFoundError(`Company ${input.datasetId} was not found.`);
       }
       const key = generateKey();

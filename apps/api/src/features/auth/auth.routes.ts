@@ -33,7 +33,7 @@ export interface AuthRoutesOptions {
 /**
  * The account a verified token is for: its e-mail, else its issuer and subject. Only a token that
  * verifies is charged to an account, so a forged one naming somebody cannot slow them down
- * (issue 20 item 8).
+ *.
  */
 function accountOf(token: VerifiedToken): string {
   return (token.email ?? `${token.issuer}|${token.subject}`).slice(0, 500);
@@ -145,7 +145,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     '/api/v0/logout',
     {
       // spec 1 §7 keeps GET; the XSRF header stops a cross-site link or image from signing a
-      // user out (issue 9, defect 7).
+      // user out.
       config: { access: 'tenant', operation: 'Logout', xsrf: 'required' },
       schema: { tags: ['session'], summary: 'End the session server-side' },
     },

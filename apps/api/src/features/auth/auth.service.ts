@@ -6,6 +6,7 @@ import { ForbiddenError, UnauthorizedError } from '../../platform/errors.js';
 import type { SessionStore } from '../../platform/sessions.js';
 import { provesInvitation } from './invitation-proof.js';
 import type { TokenVerifier, VerifiedToken } from './token-verifier.js';
+import { inTenant } from '../../platform/scope.js';
 
 export interface SignedInUser {
   tenantId: string;
@@ -35,7 +36,7 @@ function namesFrom(token: VerifiedToken): { forename?: string; surname?: string 
 
 /**
  * Maps a verified access token to a Ledgerline user: by the provider's subject once bound, else
- * at the first sign-in by an address the provider verified (issue 20 item 6). A user invited while
+ * at the first sign-in by an address the provider verified. A user invited while
  * an external provider signs users in carries the hash of the invitation's single-use token and
  * binds only when the sign-in brings that token (the proof cookie the invitation link left); users
  * an operator made (the first administrator) and those the embedded provider signs in (its link set
@@ -86,13 +87,7 @@ export function createAuthService(deps: {
         invitationTokenHash: null,
         invitationExpiresAt: null,
       })
-      .where(
-        and(
-          eq(users.tenantId, pending.tenantId),
-          eq(users.id, pending.userId),
-          isNull(users.idpSubject),
-        ),
-      )
+      .where(and(inTenant(users, pending), eq(users.id, pending.userId), isNull(users.idpSubject)))
       .returning({ id: users.id });
     if (bound.length === 0) return null;
     return { user: pending, usedInvitation: invited };
@@ -135,7 +130,7 @@ export function createAuthService(deps: {
       await db
         .update(users)
         .set({ lastSignInAt: new Date(), ...namesFrom(token) })
-        .where(and(eq(users.tenantId, user.tenantId), eq(users.id, user.userId)));
+        .where(and(inTenant(users, user), eq(users.id, user.userId)));
       return { user, session, usedInvitation };
     },
   };

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { sha256 } from '../../platform/crypto.js';
 import { sessionCookieAttributes } from '../../platform/auth.js';
+import { inTenant } from '../../platform/scope.js';
 
 /** How long an invitation link works, as the embedded provider's set-password link. */
 export const invitationProofTtlHours = 72;
@@ -24,7 +25,7 @@ export function invitationCookieAttributes(secure: boolean, framed: boolean) {
 
 /**
  * With an external identity provider an invitation is a link to Ledgerline carrying a single-use
- * token (issue 20 item 6, docs/decisions/106-invited-users-bind-through-their-invitation.md "Invited users bind through their invitation"). Only
+ * token (docs/decisions/106-invited-users-bind-through-their-invitation.md "Invited users bind through their invitation"). Only
  * its sha-256 is stored on the user; a new invitation of the user replaces it, the first sign-in
  * that brings it uses it up.
  */
@@ -38,13 +39,7 @@ export function createInvitationProofs(deps: { database: Database; publicUrl: st
           invitationTokenHash: sha256(token),
           invitationExpiresAt: new Date(Date.now() + invitationProofTtlHours * 3_600_000),
         })
-        .where(
-          and(
-            eq(users.tenantId, input.tenantId),
-            eq(users.id, input.userId),
-            isNull(users.idpSubject),
-          ),
-        );
+        .where(and(inTenant(users, input), eq(users.id, input.userId), isNull(users.idpSubject)));
       const url = new URL(invitationAcceptPath, deps.publicUrl);
       url.searchParams.set('token', token);
       return url.href;

@@ -11,30 +11,21 @@ import type {
 } from '../../db/schema-money-rules.js';
 import type { reminderSchedules } from '../../db/schema-reminders.js';
 import { companyPreferences } from '../../db/schema-money-rules.js';
-import type { DatasetScope as MoneyRulesScope } from '../../platform/scope.js';
+import { inDataset, type DatasetScope } from '../../platform/scope.js';
 
-export type PreferencesScope = MoneyRulesScope;
 type Row = typeof companyPreferences.$inferSelect;
 type Changes = Partial<Omit<typeof companyPreferences.$inferInsert, 'tenantId' | 'datasetId'>>;
 
-async function row(tx: Tx, scope: PreferencesScope): Promise<Row | undefined> {
+async function row(tx: Tx, scope: DatasetScope): Promise<Row | undefined> {
   const [found] = await tx
     .select()
     .from(companyPreferences)
-    .where(
-      and(
-        eq(companyPreferences.tenantId, scope.tenantId),
-        eq(companyPreferences.datasetId, scope.datasetId),
-      ),
-    );
+    .where(inDataset(companyPreferences, scope));
   return found;
 }
 
 /** spec 3 §3; a company without a row reads the defaults (docs/decisions/068-preferences.md, "Preferences"). */
-export async function readPreferences(
-  tx: Tx,
-  scope: PreferencesScope,
-): Promise<CompanyPreferences> {
+export async function readPreferences(tx: Tx, scope: DatasetScope): Promise<CompanyPreferences> {
   const found = await row(tx, scope);
   return {
     defaultSettlementConfigurationGroupId: found?.defaultSettlementConfigurationGroupId ?? null,
@@ -50,7 +41,7 @@ export async function readPreferences(
 
 export async function readPaymentRequestSettings(
   tx: Tx,
-  scope: PreferencesScope,
+  scope: DatasetScope,
 ): Promise<PaymentRequestSettings> {
   const found = await row(tx, scope);
   return {
@@ -64,7 +55,7 @@ export async function readPaymentRequestSettings(
 }
 
 /** One row per company, made by the first save; a save changes only the columns it names. */
-export async function savePreferences(tx: Tx, scope: PreferencesScope, changes: Changes) {
+export async function savePreferences(tx: Tx, scope: DatasetScope, changes: Changes) {
   await tx
     .insert(companyPreferences)
     .values({ ...scope, ...changes })
@@ -77,7 +68,7 @@ export async function savePreferences(tx: Tx, scope: PreferencesScope, changes: 
 /** Whether the company has this settlement group or late-payment configuration (locked for the save). */
 export async function companyHas(
   tx: Tx,
-  scope: PreferencesScope,
+  scope: DatasetScope,
   table:
     | typeof settlementConfigurationGroups
     | typeof latePaymentConfigurations
@@ -87,13 +78,7 @@ export async function companyHas(
   const rows = await tx
     .select({ id: table.id })
     .from(table)
-    .where(
-      and(
-        eq(table.tenantId, scope.tenantId),
-        eq(table.datasetId, scope.datasetId),
-        eq(table.id, id),
-      ),
-    )
+    .where(and(inDataset(table, scope), eq(table.id, id)))
     .for('share');
   return rows.length > 0;
 }

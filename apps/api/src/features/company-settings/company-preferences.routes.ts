@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   companyPreferencesMessages as m,
@@ -18,7 +18,7 @@ import {
   settlementConfigurationGroups,
 } from '../../db/schema-money-rules.js';
 import { reminderSchedules } from '../../db/schema-reminders.js';
-import { requirePrincipal } from '../../platform/context.js';
+import { datasetScopeOf, type DatasetScope } from '../../platform/scope.js';
 import { ValidationError } from '../../platform/errors.js';
 import { findCountry } from '../geo-data/index.js';
 import { createCustomHostIdRepository } from '../transactions/index.js';
@@ -28,19 +28,12 @@ import {
   readPaymentRequestSettings,
   readPreferences,
   savePreferences,
-  type PreferencesScope,
 } from './company-preferences.repository.js';
-
-function scopeOf(request: FastifyRequest): PreferencesScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Preferences routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['company-settings'];
 
 /** Checks the ids and the country against the company's records, then saves what the body names. */
-async function saveGeneral(tx: Tx, scope: PreferencesScope, body: UpdateCompanyPreferencesBody) {
+async function saveGeneral(tx: Tx, scope: DatasetScope, body: UpdateCompanyPreferencesBody) {
   const errors: Record<string, string[]> = {};
   const group = body.defaultSettlementConfigurationGroupId;
   if (group && !(await companyHas(tx, scope, settlementConfigurationGroups, group)))
@@ -63,7 +56,7 @@ async function saveGeneral(tx: Tx, scope: PreferencesScope, body: UpdateCompanyP
 
 async function saveRequestSettings(
   tx: Tx,
-  scope: PreferencesScope,
+  scope: DatasetScope,
   body: UpdatePaymentRequestSettingsInput,
 ) {
   await savePreferences(tx, scope, {
@@ -108,7 +101,7 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
         response: { 200: companyPreferencesSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => readPreferences(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => readPreferences(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -131,7 +124,7 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       return request.unitOfWork(async (tx) => {
         await saveGeneral(tx, scope, request.body);
         return readPreferences(tx, scope);
@@ -149,7 +142,8 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
         response: { 200: paymentRequestSettingsSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => readPaymentRequestSettings(tx, scopeOf(request))),
+    async (request) =>
+      request.tenantRead((tx) => readPaymentRequestSettings(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -172,7 +166,7 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       return request.unitOfWork(async (tx) => {
         await saveRequestSettings(tx, scope, request.body);
         return readPaymentRequestSettings(tx, scope);
@@ -202,7 +196,7 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = datasetScopeOf(request);
       const body = request.body;
       return request.unitOfWork(async (tx) => {
         await asPart('preferences', () => saveGeneral(tx, scope, body.preferences));

@@ -3,11 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { datasets, tenants } from '../../db/schema.js';
 import { companyDetails, companyLogos } from '../../db/schema-company.js';
 import { paymentProviders } from '../../db/schema-providers.js';
-
-export interface CompanyScope {
-  tenantId: string;
-  datasetId: number;
-}
+import { inDataset, inTenant, type DatasetScope } from '../../platform/scope.js';
 
 export type CompanyDetailsRow = typeof companyDetails.$inferSelect;
 export type CompanyDetailsValues = Omit<CompanyDetailsRow, 'tenantId' | 'datasetId' | 'updatedOn'>;
@@ -20,13 +16,11 @@ export interface LogoValues {
 
 /** Company details, logo and the company's own row; every call takes the company's scope. */
 export function createCompanySettingsRepository() {
-  const details = (scope: CompanyScope) =>
-    and(eq(companyDetails.tenantId, scope.tenantId), eq(companyDetails.datasetId, scope.datasetId));
-  const logo = (scope: CompanyScope) =>
-    and(eq(companyLogos.tenantId, scope.tenantId), eq(companyLogos.datasetId, scope.datasetId));
+  const details = (scope: DatasetScope) => inDataset(companyDetails, scope);
+  const logo = (scope: DatasetScope) => inDataset(companyLogos, scope);
 
   return {
-    async company(executor: Executor, scope: CompanyScope) {
+    async company(executor: Executor, scope: DatasetScope) {
       const [row] = await executor
         .select({
           tenantId: tenants.id,
@@ -38,12 +32,12 @@ export function createCompanySettingsRepository() {
         })
         .from(datasets)
         .innerJoin(tenants, eq(tenants.id, datasets.tenantId))
-        .where(and(eq(datasets.tenantId, scope.tenantId), eq(datasets.id, scope.datasetId)));
+        .where(and(inTenant(datasets, scope), eq(datasets.id, scope.datasetId)));
       return row ?? null;
     },
 
     /** The company's default payment provider configuration, without settings or credentials. */
-    async defaultPaymentProvider(executor: Executor, scope: CompanyScope) {
+    async defaultPaymentProvider(executor: Executor, scope: DatasetScope) {
       const [row] = await executor
         .select({
           id: paymentProviders.id,
@@ -53,22 +47,16 @@ export function createCompanySettingsRepository() {
           isTest: paymentProviders.isTest,
         })
         .from(paymentProviders)
-        .where(
-          and(
-            eq(paymentProviders.tenantId, scope.tenantId),
-            eq(paymentProviders.datasetId, scope.datasetId),
-            eq(paymentProviders.isDefault, true),
-          ),
-        );
+        .where(and(inDataset(paymentProviders, scope), eq(paymentProviders.isDefault, true)));
       return row ?? null;
     },
 
-    async details(executor: Executor, scope: CompanyScope): Promise<CompanyDetailsRow | null> {
+    async details(executor: Executor, scope: DatasetScope): Promise<CompanyDetailsRow | null> {
       const [row] = await executor.select().from(companyDetails).where(details(scope));
       return row ?? null;
     },
 
-    async saveDetails(executor: Executor, scope: CompanyScope, values: CompanyDetailsValues) {
+    async saveDetails(executor: Executor, scope: DatasetScope, values: CompanyDetailsValues) {
       const updatedOn = new Date();
       await executor
         .insert(companyDetails)
@@ -80,7 +68,7 @@ export function createCompanySettingsRepository() {
     },
 
     /** The logo without its bytes: whether there is one, and its version for caches. */
-    async logoInfo(executor: Executor, scope: CompanyScope) {
+    async logoInfo(executor: Executor, scope: DatasetScope) {
       const [row] = await executor
         .select({
           fileName: companyLogos.fileName,
@@ -93,12 +81,12 @@ export function createCompanySettingsRepository() {
       return row ?? null;
     },
 
-    async logo(executor: Executor, scope: CompanyScope) {
+    async logo(executor: Executor, scope: DatasetScope) {
       const [row] = await executor.select().from(companyLogos).where(logo(scope));
       return row ?? null;
     },
 
-    async saveLogo(executor: Executor, scope: CompanyScope, values: LogoValues) {
+    async saveLogo(executor: Executor, scope: DatasetScope, values: LogoValues) {
       const updatedOn = new Date();
       await executor
         .insert(companyLogos)
@@ -110,7 +98,7 @@ export function createCompanySettingsRepository() {
       return updatedOn;
     },
 
-    async removeLogo(executor: Executor, scope: CompanyScope): Promise<boolean> {
+    async removeLogo(executor: Executor, scope: DatasetScope): Promise<boolean> {
       const rows = await executor
         .delete(companyLogos)
         .where(logo(scope))

@@ -9,17 +9,10 @@ import {
   logoSchema,
   updateCompanySettingsBody,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import { ValidationError } from '../../platform/errors.js';
 import { readOneFile } from '../../platform/uploads.js';
-import type { CompanyScope } from './company-settings.repository.js';
 import type { CompanySettingsService } from './company-settings.service.js';
-
-function scopeOf(request: FastifyRequest): CompanyScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Company settings routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['company-settings'];
 const settingsResource = (request: FastifyRequest) => ({
@@ -63,7 +56,7 @@ export async function companySettingsRoutes(
         response: { 200: companySettingsSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.get(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => service.get(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -85,7 +78,7 @@ export async function companySettingsRoutes(
     },
     async (request) => {
       request.auditResource = settingsResource(request);
-      return request.unitOfWork((tx) => service.save(tx, scopeOf(request), request.body));
+      return request.unitOfWork((tx) => service.save(tx, datasetScopeOf(request), request.body));
     },
   );
 
@@ -99,7 +92,7 @@ export async function companySettingsRoutes(
         response: { 200: accountInfoSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.accountInfo(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => service.accountInfo(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -124,7 +117,7 @@ export async function companySettingsRoutes(
     async (request) => {
       const logo = await service.prepareLogo(await readLogoUpload(request));
       request.auditResource = settingsResource(request);
-      return request.unitOfWork((tx) => service.saveLogo(tx, scopeOf(request), logo));
+      return request.unitOfWork((tx) => service.saveLogo(tx, datasetScopeOf(request), logo));
     },
   );
 
@@ -139,7 +132,7 @@ export async function companySettingsRoutes(
       },
     },
     async (request, reply) => {
-      const logo = await request.tenantRead((tx) => service.logo(tx, scopeOf(request)));
+      const logo = await request.tenantRead((tx) => service.logo(tx, datasetScopeOf(request)));
       return reply
         .header('content-type', logo.fileType)
         .header('x-content-type-options', 'nosniff')
@@ -161,7 +154,7 @@ export async function companySettingsRoutes(
     },
     async (request, reply) => {
       request.auditResource = settingsResource(request);
-      await request.unitOfWork((tx) => service.removeLogo(tx, scopeOf(request)), 204);
+      await request.unitOfWork((tx) => service.removeLogo(tx, datasetScopeOf(request)), 204);
       return reply.status(204).send();
     },
   );

@@ -12,7 +12,8 @@ import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import { AppError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import { cleanFileName } from '../transactions/index.js';
-import type { CompanyScope, CompanySettingsRepository } from './company-settings.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
+import type { CompanySettingsRepository } from './company-settings.repository.js';
 import { readLogo } from './logo-file.js';
 
 type DetailsInput = z.output<typeof updateCompanySettingsBody>;
@@ -35,7 +36,7 @@ const invalidLogo = (message: string) => new ValidationError({ imageFile: [messa
 export function createCompanySettingsService(deps: { repository: CompanySettingsRepository }) {
   const { repository } = deps;
 
-  async function get(tx: Tx, scope: CompanyScope): Promise<CompanySettings> {
+  async function get(tx: Tx, scope: DatasetScope): Promise<CompanySettings> {
     const company = await repository.company(tx, scope);
     if (!company) throw new NotFoundError('The company was not found.');
     const [details, logo, paymentProvider] = await Promise.all([
@@ -75,13 +76,13 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
   return {
     get,
 
-    async save(tx: Tx, scope: CompanyScope, body: DetailsInput) {
+    async save(tx: Tx, scope: DatasetScope, body: DetailsInput) {
       const { name, website, taxCode, mainAddress } = body.companyDetails;
       await repository.saveDetails(tx, scope, { name, website, taxCode, ...mainAddress });
       return get(tx, scope);
     },
 
-    async accountInfo(tx: Tx, scope: CompanyScope): Promise<AccountInfo> {
+    async accountInfo(tx: Tx, scope: DatasetScope): Promise<AccountInfo> {
       const company = await repository.company(tx, scope);
       if (!company) throw new NotFoundError('The company was not found.');
       return company;
@@ -106,7 +107,7 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
       };
     },
 
-    async saveLogo(tx: Tx, scope: CompanyScope, logo: PreparedLogo) {
+    async saveLogo(tx: Tx, scope: DatasetScope, logo: PreparedLogo) {
       if (!(await repository.company(tx, scope)))
         throw new NotFoundError('The company was not found.');
       const updatedOn = await repository.saveLogo(tx, scope, logo);
@@ -118,13 +119,13 @@ export function createCompanySettingsService(deps: { repository: CompanySettings
       };
     },
 
-    async logo(tx: Tx, scope: CompanyScope) {
+    async logo(tx: Tx, scope: DatasetScope) {
       const logo = await repository.logo(tx, scope);
       if (!logo) throw new NotFoundError(logoMessages.notFound);
       return logo;
     },
 
-    async removeLogo(tx: Tx, scope: CompanyScope) {
+    async removeLogo(tx: Tx, scope: DatasetScope) {
       if (!(await repository.removeLogo(tx, scope))) throw new NotFoundError(logoMessages.notFound);
     },
   };

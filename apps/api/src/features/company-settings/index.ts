@@ -8,4 +8,3 @@ export {
   companyHas,
   readPaymentRequestSettings,
 } from './company-preferences.repository.js';
-export type { CompanyScope } from './company-settings.repository.js';

@@ -6,7 +6,7 @@ import type { logoTypes } from '@ledgerline/contract';
 type LogoType = (typeof logoTypes)[number];
 
 const purify = createDOMPurify(new JSDOM('').window);
-// No script, no external reference (issue 13): links and images may point only inside the file.
+// No script, no external reference: links and images may point only inside the file.
 purify.addHook('uponSanitizeAttribute', (_node, data) => {
   const name = data.attrName.toLowerCase();
   const value = data.attrValue.trim();

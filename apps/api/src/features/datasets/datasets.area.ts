@@ -1,6 +1,6 @@
 import { area, type AppContext, type Area } from '../../platform/area.js';
 import type { PaymentProvidersLends } from '../payment-providers/index.js';
-import { configurationCopiers, type ConfigurationCopier } from './copy-configuration.js';
+import { configurationCopiers, type ConfigurationCopier } from './copy-configuration.repository.js';
 import { createDatasetLifecycle } from './datasets.jobs.js';
 import { createDatasetsRepository } from './datasets.repository.js';
 import { datasetsRoutes } from './datasets.routes.js';

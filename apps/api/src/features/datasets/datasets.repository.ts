@@ -1,9 +1,10 @@
 import { and, asc, count, eq, inArray, max, ne, or, sql } from 'drizzle-orm';
-import type { datasetQuery} from '@ledgerline/contract';
+import type { datasetQuery } from '@ledgerline/contract';
 import { type Dataset, type DatasetStatus, type PageQuery } from '@ledgerline/contract';
 import type { Executor } from '../../db/client.js';
 import { accessKeys, datasets, tenants } from '../../db/schema.js';
 import { compilePageQuery } from '../../platform/paging/compile-page-query.js';
+import { inDataset, inTenant } from '../../platform/scope.js';
 
 type DatasetRow = typeof datasets.$inferSelect;
 type DatasetFields = (typeof datasetQuery)['fields'];
@@ -50,11 +51,17 @@ async function lock(executor: Executor, tenantId: string): Promise<void> {
 export function createDatasetsRepository() {
   return {
     /** The tenant's companies; with `only` (a company-bound key's company) that one alone. */
-    async all(executor: Executor, tenantId: string, only: number | null = null): Promise<Dataset[]> {
+    async all(
+      executor: Executor,
+      tenantId: string,
+      only: number | null = null,
+    ): Promise<Dataset[]> {
       const rows = await executor
         .select()
         .from(datasets)
-        .where(and(eq(datasets.tenantId, tenantId), only === null ? undefined : eq(datasets.id, only)))
+        .where(
+          and(inTenant(datasets, { tenantId }), only === null ? undefined : eq(datasets.id, only)),
+        )
         .orderBy(asc(datasets.id));
       return rows.map(toDataset);
     },
@@ -67,7 +74,7 @@ export function createDatasetsRepository() {
     ) {
       const compiled = compilePageQuery(query, { columns, tieBreaker: datasets.id });
       const where = and(
-        eq(datasets.tenantId, tenantId),
+        inTenant(datasets, { tenantId }),
         only === null ? undefined : eq(datasets.id, only),
         compiled.where,
       );
@@ -86,7 +93,7 @@ export function createDatasetsRepository() {
       const [row] = await executor
         .select()
         .from(datasets)
-        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)));
+        .where(and(inTenant(datasets, { tenantId }), eq(datasets.id, id)));
       return row ? toDataset(row) : null;
     },
 
@@ -98,19 +105,25 @@ export function createDatasetsRepository() {
       const [row] = await executor
         .select()
         .from(datasets)
-        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)))
+        .where(and(inTenant(datasets, { tenantId }), eq(datasets.id, id)))
         .for('update');
       return row ? toDataset(row) : null;
     },
 
     /** Which of hostId / customHostId another company of the tenant already uses (spec 1 §5). */
-    async duplicates(executor: Executor, tenantId: string, hostId: string, customHostId: string, exceptId?: number) {
+    async duplicates(
+      executor: Executor,
+      tenantId: string,
+      hostId: string,
+      customHostId: string,
+      exceptId?: number,
+    ) {
       const rows = await executor
         .select({ hostId: datasets.hostId, customHostId: datasets.customHostId })
         .from(datasets)
         .where(
           and(
-            eq(datasets.tenantId, tenantId),
+            inTenant(datasets, { tenantId }),
             exceptId === undefined ? undefined : ne(datasets.id, exceptId),
             or(eq(datasets.hostId, hostId), eq(datasets.customHostId, customHostId)),
           ),
@@ -126,10 +139,15 @@ export function createDatasetsRepository() {
     /** The next company id of the tenant: never one a deleted company had (its activities keep it). */
     async nextId(executor: Executor, tenantId: string): Promise<number> {
       await lock(executor, tenantId);
-      const highest = executor.select({ id: max(datasets.id) }).from(datasets).where(eq(datasets.tenantId, tenantId));
+      const highest = executor
+        .select({ id: max(datasets.id) })
+        .from(datasets)
+        .where(inTenant(datasets, { tenantId }));
       const [row] = await executor
         .update(tenants)
-        .set({ lastDatasetId: sql`greatest(${tenants.lastDatasetId}, coalesce((${highest}), 0)) + 1` })
+        .set({
+          lastDatasetId: sql`greatest(${tenants.lastDatasetId}, coalesce((${highest}), 0)) + 1`,
+        })
         .where(eq(tenants.id, tenantId))
         .returning({ id: tenants.lastDatasetId });
       if (!row) throw new Error(`Tenant ${tenantId} was not found.`);
@@ -141,21 +159,38 @@ export function createDatasetsRepository() {
       return toDataset(inserted!);
     },
 
-    async update(executor: Executor, tenantId: string, id: number, changes: Partial<typeof datasets.$inferInsert>) {
+    async update(
+      executor: Executor,
+      tenantId: string,
+      id: number,
+      changes: Partial<typeof datasets.$inferInsert>,
+    ) {
       const [row] = await executor
         .update(datasets)
         .set(changes)
-        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)))
+        .where(and(inTenant(datasets, { tenantId }), eq(datasets.id, id)))
         .returning();
       return row ? toDataset(row) : null;
     },
 
     /** Moves a company from one of `from` to `to`; false when it was in another state meanwhile. */
-    async transition(executor: Executor, tenantId: string, id: number, from: readonly DatasetStatus[], to: DatasetStatus) {
+    async transition(
+      executor: Executor,
+      tenantId: string,
+      id: number,
+      from: readonly DatasetStatus[],
+      to: DatasetStatus,
+    ) {
       const rows = await executor
         .update(datasets)
         .set({ status: to })
-        .where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id), inArray(datasets.status, [...from])))
+        .where(
+          and(
+            inTenant(datasets, { tenantId }),
+            eq(datasets.id, id),
+            inArray(datasets.status, [...from]),
+          ),
+        )
         .returning({ id: datasets.id });
       return rows.length > 0;
     },
@@ -165,8 +200,10 @@ export function createDatasetsRepository() {
       await executor
         .update(accessKeys)
         .set({ deletedAt: new Date() })
-        .where(and(eq(accessKeys.tenantId, tenantId), eq(accessKeys.datasetId, id)));
-      await executor.delete(datasets).where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, id)));
+        .where(inDataset(accessKeys, { tenantId, datasetId: id }));
+      await executor
+        .delete(datasets)
+        .where(and(inTenant(datasets, { tenantId }), eq(datasets.id, id)));
     },
 
     async working(executor: Executor) {

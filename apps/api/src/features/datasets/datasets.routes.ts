@@ -37,7 +37,7 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     return change.dataset;
   }
 
-  /** A company the caller may see: a key bound to another company finds nothing (issue 20). */
+  /** A company the caller may see: a key bound to another company finds nothing. */
   async function findVisible(tx: Tx, principal: Principal | null, id: number) {
     const { tenantId, keyDatasetId } = requirePrincipal(principal);
     if (keyDatasetId !== null && keyDatasetId !== id) return null;
@@ -48,7 +48,12 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: 'Companies, paged (default sort: id ascending)', querystring: pageQuerySchema, response: { 200: pageOf(datasetSchema) } },
+      schema: {
+        tags,
+        summary: 'Companies, paged (default sort: id ascending)',
+        querystring: pageQuerySchema,
+        response: { 200: pageOf(datasetSchema) },
+      },
     },
     async (request) => {
       const { tenantId, keyDatasetId } = requirePrincipal(request.principal);
@@ -61,11 +66,17 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/all',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: "All of the tenant's companies", response: { 200: z.object({ items: z.array(datasetSchema) }) } },
+      schema: {
+        tags,
+        summary: "All of the tenant's companies",
+        response: { 200: z.object({ items: z.array(datasetSchema) }) },
+      },
     },
     async (request) => {
       const { tenantId, keyDatasetId } = requirePrincipal(request.principal);
-      return { items: await request.tenantRead((tx) => repository.all(tx, tenantId, keyDatasetId)) };
+      return {
+        items: await request.tenantRead((tx) => repository.all(tx, tenantId, keyDatasetId)),
+      };
     },
   );
 
@@ -73,7 +84,11 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/host-systems',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: 'ERP host systems a company can use', response: { 200: z.object({ items: z.array(z.enum(selectableHostSystems)) }) } },
+      schema: {
+        tags,
+        summary: 'ERP host systems a company can use',
+        response: { 200: z.object({ items: z.array(z.enum(selectableHostSystems)) }) },
+      },
     },
     async () => ({ items: [...selectableHostSystems] }),
   );
@@ -82,7 +97,11 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/base-currencies',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: 'Supported base currencies of a company', response: { 200: z.object({ items: z.array(z.enum(baseCurrencies)) }) } },
+      schema: {
+        tags,
+        summary: 'Supported base currencies of a company',
+        response: { 200: z.object({ items: z.array(z.enum(baseCurrencies)) }) },
+      },
     },
     async () => ({ items: [...baseCurrencies] }),
   );
@@ -91,10 +110,17 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/:id',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: 'One company', params: datasetIdParam, response: { 200: datasetSchema } },
+      schema: {
+        tags,
+        summary: 'One company',
+        params: datasetIdParam,
+        response: { 200: datasetSchema },
+      },
     },
     async (request) => {
-      const dataset = await request.tenantRead((tx) => findVisible(tx, request.principal, request.params.id));
+      const dataset = await request.tenantRead((tx) =>
+        findVisible(tx, request.principal, request.params.id),
+      );
       if (!dataset) throw new NotFoundError(`Company ${request.params.id} was not found.`);
       return dataset;
     },
@@ -104,10 +130,17 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/:id/exists',
     {
       config: { access: 'tenant' },
-      schema: { tags, summary: 'Whether a company exists: 204 yes, 404 no', params: datasetIdParam, response: { 204: z.null().describe('The company exists') } },
+      schema: {
+        tags,
+        summary: 'Whether a company exists: 204 yes, 404 no',
+        params: datasetIdParam,
+        response: { 204: z.null().describe('The company exists') },
+      },
     },
     async (request, reply) => {
-      const dataset = await request.tenantRead((tx) => findVisible(tx, request.principal, request.params.id));
+      const dataset = await request.tenantRead((tx) =>
+        findVisible(tx, request.principal, request.params.id),
+      );
       if (!dataset) throw new NotFoundError(`Company ${request.params.id} was not found.`);
       return reply.status(204).send(null);
     },
@@ -117,7 +150,13 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets',
     {
       config: { access: 'tenant', permission: 'CreateCompanies', operation: 'CreateDataset' },
-      schema: { tags, summary: 'Register a company; it is provisioned in the background (Initialise → Provisioning → Active)', body: createDatasetBody, response: { 201: datasetSchema } },
+      schema: {
+        tags,
+        summary:
+          'Register a company; it is provisioned in the background (Initialise → Provisioning → Active)',
+        body: createDatasetBody,
+        response: { 201: datasetSchema },
+      },
     },
     async (request, reply) => {
       const { tenantId } = requirePrincipal(request.principal);
@@ -134,7 +173,12 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets',
     {
       config: { access: 'tenant', permission: 'EditCompanies', operation: 'UpdateDataset' },
-      schema: { tags, summary: 'Update a company', body: updateDatasetBody, response: { 200: datasetSchema } },
+      schema: {
+        tags,
+        summary: 'Update a company',
+        body: updateDatasetBody,
+        response: { 200: datasetSchema },
+      },
     },
     async (request) => {
       const { tenantId } = requirePrincipal(request.principal);
@@ -148,12 +192,20 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/:id',
     {
       config: { access: 'tenant', permission: 'DeleteCompanies', operation: 'DeleteDataset' },
-      schema: { tags, summary: 'Delete a company with all its data (Deleting → gone)', params: datasetIdParam, response: { 202: datasetSchema } },
+      schema: {
+        tags,
+        summary: 'Delete a company with all its data (Deleting → gone)',
+        params: datasetIdParam,
+        response: { 202: datasetSchema },
+      },
     },
     async (request, reply) => {
       const { tenantId } = requirePrincipal(request.principal);
       request.auditResource = { type: 'Dataset', id: String(request.params.id) };
-      const change = await request.unitOfWork((tx) => service.remove(tx, tenantId, request.params.id), 202);
+      const change = await request.unitOfWork(
+        (tx) => service.remove(tx, tenantId, request.params.id),
+        202,
+      );
       return reply.status(202).send(await afterCommit(tenantId, change));
     },
   );
@@ -162,12 +214,20 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     '/api/v0/data-sets/:id/reset',
     {
       config: { access: 'tenant', permission: 'EditCompanies', operation: 'ResetDemoDataset' },
-      schema: { tags, summary: 'Refill a demo company with fresh demo data (Resetting → Active)', params: datasetIdParam, response: { 202: datasetSchema } },
+      schema: {
+        tags,
+        summary: 'Refill a demo company with fresh demo data (Resetting → Active)',
+        params: datasetIdParam,
+        response: { 202: datasetSchema },
+      },
     },
     async (request, reply) => {
       const { tenantId } = requirePrincipal(request.principal);
       request.auditResource = { type: 'Dataset', id: String(request.params.id) };
-      const change = await request.unitOfWork((tx) => service.reset(tx, tenantId, request.params.id), 202);
+      const change = await request.unitOfWork(
+        (tx) => service.reset(tx, tenantId, request.params.id),
+        202,
+      );
       return reply.status(202).send(await afterCommit(tenantId, change));
     },
   );

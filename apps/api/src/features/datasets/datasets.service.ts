@@ -9,7 +9,7 @@ import {
 } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { ConfigurationCopier } from './copy-configuration.js';
+import type { ConfigurationCopier } from './copy-configuration.repository.js';
 import type { DatasetsRepository } from './datasets.repository.js';
 
 export type DatasetJob = 'dataset.provision' | 'dataset.delete' | 'dataset.reset';
@@ -26,7 +26,10 @@ export interface DatasetChange {
 
 function assertNotDefault(dataset: Dataset) {
   if (dataset.hostSystemName === 'Default') {
-    throw new ConflictError('The default company cannot be changed, reset or deleted.', 'defaultDataset');
+    throw new ConflictError(
+      'The default company cannot be changed, reset or deleted.',
+      'defaultDataset',
+    );
   }
 }
 
@@ -61,7 +64,13 @@ export function createDatasetsService(deps: {
   }
 
   /** spec 1 §5: both duplicate messages can show at once. */
-  async function assertUniqueHostIds(tx: Tx, tenantId: string, hostId: string, customHostId: string, exceptId?: number) {
+  async function assertUniqueHostIds(
+    tx: Tx,
+    tenantId: string,
+    hostId: string,
+    customHostId: string,
+    exceptId?: number,
+  ) {
     // Held until commit, so a simultaneous create or update with the same ids waits and then sees this one.
     await repository.lock(tx, tenantId);
     const duplicate = await repository.duplicates(tx, tenantId, hostId, customHostId, exceptId);
@@ -69,22 +78,32 @@ export function createDatasetsService(deps: {
     if (duplicate.hostId) errors.hostId = [messages.datasetHostIdExists];
     if (duplicate.customHostId) errors.customHostId = [messages.datasetCustomHostIdExists];
     if (Object.keys(errors).length > 0) {
-      throw new AppError(409, 'Conflict', 'Another company already uses this host id or custom host id.', {
-        errorCode: Object.values(errors)[0]![0],
-        errors,
-      });
+      throw new AppError(
+        409,
+        'Conflict',
+        'Another company already uses this host id or custom host id.',
+        {
+          errorCode: Object.values(errors)[0]![0],
+          errors,
+        },
+      );
     }
   }
 
   return {
     load,
 
-    async create(tx: Tx, tenantId: string, body: CreateDatasetBody & { copyFromDatasetId: number }): Promise<DatasetChange> {
+    async create(
+      tx: Tx,
+      tenantId: string,
+      body: CreateDatasetBody & { copyFromDatasetId: number },
+    ): Promise<DatasetChange> {
       await assertUniqueHostIds(tx, tenantId, body.hostId, body.customHostId);
       const copyFrom = body.copyFromDatasetId > 0 ? body.copyFromDatasetId : null;
       if (copyFrom !== null) {
         const source = await repository.find(tx, tenantId, copyFrom);
-        if (!source) throw new ValidationError({ copyFromDatasetId: [`Company ${copyFrom} was not found.`] });
+        if (!source)
+          throw new ValidationError({ copyFromDatasetId: [`Company ${copyFrom} was not found.`] });
       }
       const id = await repository.nextId(tx, tenantId);
       const dataset = await repository.insert(tx, {
@@ -104,7 +123,12 @@ export function createDatasetsService(deps: {
       // spec 1 §2.7 copy-from: in the creating transaction, so the company exists with its copied
       // configuration or not at all.
       if (copyFrom !== null) {
-        const scope = { tenantId, fromDatasetId: copyFrom, toDatasetId: id, newIds: new Map<string, string>() };
+        const scope = {
+          tenantId,
+          fromDatasetId: copyFrom,
+          toDatasetId: id,
+          newIds: new Map<string, string>(),
+        };
         for (const copy of copiers) await copy(tx, scope);
       }
       return { dataset, job: 'dataset.provision' };

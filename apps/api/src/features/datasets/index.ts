@@ -3,4 +3,4 @@
  * line says who uses it and why; a repository or service named here is an allowed crossing.
  */
 // What an area copies into a new company from its copy-from company.
-export type { ConfigurationCopier } from './copy-configuration.js';
+export type { ConfigurationCopier } from './copy-configuration.repository.js';

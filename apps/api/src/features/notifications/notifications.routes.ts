@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   addNotificationRecipientBody,
@@ -9,27 +9,15 @@ import {
   updateCustomerNotificationsBody,
   updateNotificationRecipientBody,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import type { CompanyScope } from '../company-settings/index.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import type { NotificationsService } from './notifications.service.js';
-
-function scopeOf(request: FastifyRequest): CompanyScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Notification routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
-}
 
 const tags = ['notifications'];
 const permission = 'ConfigureSystemSettings' as const;
 
-/** spec 3 §7 notifications/users and notifications/customer; all need ConfigureSystemSettings (spec 3 §6). */
-export async function notificationsRoutes(
-  app: FastifyInstance,
-  options: { service: NotificationsService },
-) {
-  const { service } = options;
+/** The User tab: its recipients, and adding one. */
+function recipientListRoutes(app: FastifyInstance, service: NotificationsService) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
   r.get(
     '/api/v0/notifications/users',
     {
@@ -40,7 +28,7 @@ export async function notificationsRoutes(
         response: { 200: notificationRecipientsSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.list(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => service.list(tx, datasetScopeOf(request))),
   );
 
   r.post(
@@ -59,14 +47,18 @@ export async function notificationsRoutes(
     },
     async (request, reply) => {
       const recipient = await request.unitOfWork(async (tx) => {
-        const added = await service.add(tx, scopeOf(request), request.body);
+        const added = await service.add(tx, datasetScopeOf(request), request.body);
         request.auditResource = { type: 'NotificationRecipient', id: added.id };
         return added;
       }, 201);
       return reply.status(201).send(recipient);
     },
   );
+}
 
+/** One recipient: its switches, and removing it. */
+function recipientRoutes(app: FastifyInstance, service: NotificationsService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.put(
     '/api/v0/notifications/users',
     {
@@ -81,7 +73,12 @@ export async function notificationsRoutes(
     async (request) => {
       request.auditResource = { type: 'NotificationRecipient', id: request.body.id };
       return request.unitOfWork((tx) =>
-        service.update(tx, scopeOf(request), request.body.id, request.body.notificationSettings),
+        service.update(
+          tx,
+          datasetScopeOf(request),
+          request.body.id,
+          request.body.notificationSettings,
+        ),
       );
     },
   );
@@ -98,11 +95,18 @@ export async function notificationsRoutes(
     },
     async (request, reply) => {
       request.auditResource = { type: 'NotificationRecipient', id: request.query.id };
-      await request.unitOfWork((tx) => service.remove(tx, scopeOf(request), request.query.id), 204);
+      await request.unitOfWork(
+        (tx) => service.remove(tx, datasetScopeOf(request), request.query.id),
+        204,
+      );
       return reply.status(204).send();
     },
   );
+}
 
+/** The Customer tab: the payer notifications. */
+function customerNotificationRoutes(app: FastifyInstance, service: NotificationsService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/v0/notifications/customer',
     {
@@ -113,7 +117,7 @@ export async function notificationsRoutes(
         response: { 200: customerNotificationsSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.customer(tx, scopeOf(request))),
+    async (request) => request.tenantRead((tx) => service.customer(tx, datasetScopeOf(request))),
   );
 
   r.put(
@@ -130,8 +134,18 @@ export async function notificationsRoutes(
     async (request) => {
       request.auditResource = { type: 'CustomerNotifications', id: String(request.datasetId) };
       return request.unitOfWork((tx) =>
-        service.saveCustomer(tx, scopeOf(request), request.body.notificationSettings),
+        service.saveCustomer(tx, datasetScopeOf(request), request.body.notificationSettings),
       );
     },
   );
+}
+
+/** spec 3 §7 notifications/users and notifications/customer; all need ConfigureSystemSettings (spec 3 §6). */
+export async function notificationsRoutes(
+  app: FastifyInstance,
+  options: { service: NotificationsService },
+) {
+  recipientListRoutes(app, options.service);
+  recipientRoutes(app, options.service);
+  customerNotificationRoutes(app, options.service);
 }

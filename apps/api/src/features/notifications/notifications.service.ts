@@ -9,7 +9,7 @@ import {
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { CompanyScope } from '../company-settings/index.js';
+import type { DatasetScope } from '../../platform/scope.js';
 import {
   isCustomerNotification,
   isUserNotification,
@@ -52,18 +52,51 @@ function applySwitches(
   return userNotificationNames.filter((name) => enabled.has(name));
 }
 
+/** Who a new recipient is: a user of the tenant or an address, not yet a recipient. */
+async function newRecipient(
+  repository: NotificationsRepository,
+  tx: Tx,
+  scope: DatasetScope,
+  body: AddNotificationRecipientBody,
+) {
+  const existing = await repository.recipients(tx, scope);
+  if (body.type === 'LedgerlineUser') {
+    if (!(await repository.userOfTenant(tx, scope, body.userId!)))
+      throw new ValidationError({ userId: [notificationMessages.userNotFound] });
+    const userId = body.userId!;
+    if (existing.some((row) => row.userId === userId))
+      throw new ConflictError(notificationMessages.alreadyAdded, 'recipientExists');
+    return { userId, emailAddress: null };
+  }
+  const emailAddress = body.emailAddress!.trim();
+  const lower = emailAddress.toLowerCase();
+  if (existing.some((row) => row.emailAddress?.toLowerCase() === lower))
+    throw new ConflictError(notificationMessages.alreadyAdded, 'recipientExists');
+  return { userId: null, emailAddress };
+}
+
+/** The Customer tab's answer. */
+async function customerTab(repository: NotificationsRepository, tx: Tx, scope: DatasetScope) {
+  return {
+    notificationSettings: (await repository.customerSettings(tx, scope)).map((s) => ({
+      notificationUserId: null,
+      ...s,
+    })),
+  };
+}
+
 /** spec 3 §2, §3, §5, §7 the Notifications page. */
 export function createNotificationsService(deps: { repository: NotificationsRepository }) {
   const { repository } = deps;
 
-  async function one(tx: Tx, scope: CompanyScope, id: string) {
+  async function one(tx: Tx, scope: DatasetScope, id: string) {
     const [row] = await repository.recipients(tx, scope, id);
     if (!row) throw new NotFoundError(notificationMessages.recipientNotFound);
     return toRecipient(row);
   }
 
   return {
-    async list(tx: Tx, scope: CompanyScope) {
+    async list(tx: Tx, scope: DatasetScope) {
       const [rows, availableUsers] = await Promise.all([
         repository.recipients(tx, scope),
         repository.availableUsers(tx, scope),
@@ -71,22 +104,8 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
       return { items: rows.map(toRecipient), availableUsers };
     },
 
-    async add(tx: Tx, scope: CompanyScope, body: AddNotificationRecipientBody) {
-      const existing = await repository.recipients(tx, scope);
-      let userId: string | null = null;
-      let emailAddress: string | null = null;
-      if (body.type === 'LedgerlineUser') {
-        if (!(await repository.userOfTenant(tx, scope, body.userId!)))
-          throw new ValidationError({ userId: [notificationMessages.userNotFound] });
-        userId = body.userId!;
-        if (existing.some((row) => row.userId === userId))
-          throw new ConflictError(notificationMessages.alreadyAdded, 'recipientExists');
-      } else {
-        emailAddress = body.emailAddress!.trim();
-        const lower = emailAddress.toLowerCase();
-        if (existing.some((row) => row.emailAddress?.toLowerCase() === lower))
-          throw new ConflictError(notificationMessages.alreadyAdded, 'recipientExists');
-      }
+    async add(tx: Tx, scope: DatasetScope, body: AddNotificationRecipientBody) {
+      const { userId, emailAddress } = await newRecipient(repository, tx, scope, body);
       // spec 3 §3: a new recipient starts with every notification off.
       const enabled = applySwitches(
         [],
@@ -98,7 +117,7 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
       return one(tx, scope, id);
     },
 
-    async update(tx: Tx, scope: CompanyScope, id: string, switches: Switches) {
+    async update(tx: Tx, scope: DatasetScope, id: string, switches: Switches) {
       const [row] = await repository.recipients(tx, scope, id);
       if (!row) throw new NotFoundError(notificationMessages.recipientNotFound);
       await repository.setEnabled(
@@ -110,30 +129,20 @@ export function createNotificationsService(deps: { repository: NotificationsRepo
       return one(tx, scope, id);
     },
 
-    async remove(tx: Tx, scope: CompanyScope, id: string) {
+    async remove(tx: Tx, scope: DatasetScope, id: string) {
       if (!(await repository.remove(tx, scope, id)))
         throw new NotFoundError(notificationMessages.recipientNotFound);
     },
 
-    async customer(tx: Tx, scope: CompanyScope) {
-      return {
-        notificationSettings: (await repository.customerSettings(tx, scope)).map((s) => ({
-          notificationUserId: null,
-          ...s,
-        })),
-      };
+    async customer(tx: Tx, scope: DatasetScope) {
+      return customerTab(repository, tx, scope);
     },
 
-    async saveCustomer(tx: Tx, scope: CompanyScope, switches: Switches) {
+    async saveCustomer(tx: Tx, scope: DatasetScope, switches: Switches) {
       applySwitches([], switches, isCustomerNotification);
       for (const s of switches)
         await repository.saveCustomerSetting(tx, scope, s.notificationName, s.isEnabled);
-      return {
-        notificationSettings: (await repository.customerSettings(tx, scope)).map((s) => ({
-          notificationUserId: null,
-          ...s,
-        })),
-      };
+      return customerTab(repository, tx, scope);
     },
   };
 }

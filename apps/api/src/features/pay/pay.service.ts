@@ -29,7 +29,7 @@ import type {
   CheckoutStatus,
   PayerBrowser,
 } from '../../providers/checkout.js';
-import { CredentialCache } from '../../platform/credential-cache.js';
+import { ShortLivedCache as CredentialCache } from '../../platform/short-lived-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import {
   askedInvoiceOf,

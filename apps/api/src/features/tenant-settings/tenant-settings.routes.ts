@@ -6,6 +6,7 @@ import { tenantSettingResponse } from '@ledgerline/contract';
 import { tenantSettings } from '../../db/schema.js';
 import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
+import { inTenant } from '../../platform/scope.js';
 
 export async function tenantSettingsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -29,7 +30,7 @@ export async function tenantSettingsRoutes(app: FastifyInstance) {
           .from(tenantSettings)
           .where(
             and(
-              eq(tenantSettings.tenantId, tenantId),
+              inTenant(tenantSettings, { tenantId }),
               eq(tenantSettings.name, request.params.name),
             ),
           ),

@@ -46,23 +46,34 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
       },
     },
     async (request) => {
-      // issue 22 item 6: the users grid's search box, read by the one compileSearch.
+      // The users grid's search box, read by the one compileSearch.
       const { search } = parsePageQuery(userQuery, { search: request.query.search });
-      return { items: await request.tenantRead((tx) => users.all(tx, actorOf(request).tenantId, search)) };
+      return {
+        items: await request.tenantRead((tx) => users.all(tx, actorOf(request).tenantId, search)),
+      };
     },
   );
 
   r.get(
     '/api/v0/users/:id',
-    { config: { access: 'tenant', permission }, schema: { tags, summary: 'One user', params: uuidParam, response: { 200: userSchema } } },
-    async (request) => request.tenantRead((tx) => users.get(tx, actorOf(request).tenantId, request.params.id)),
+    {
+      config: { access: 'tenant', permission },
+      schema: { tags, summary: 'One user', params: uuidParam, response: { 200: userSchema } },
+    },
+    async (request) =>
+      request.tenantRead((tx) => users.get(tx, actorOf(request).tenantId, request.params.id)),
   );
 
   r.post(
     '/api/v0/users',
     {
       config: { access: 'tenant', permission, operation: 'CreateUser' },
-      schema: { tags, summary: 'Invite a user: creates them and e-mails a set-password link', body: createUserBody, response: { 201: userSchema } },
+      schema: {
+        tags,
+        summary: 'Invite a user: creates them and e-mails a set-password link',
+        body: createUserBody,
+        response: { 201: userSchema },
+      },
     },
     async (request, reply) => {
       const actor = actorOf(request);
@@ -71,7 +82,11 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
         request.auditResource = { type: 'User', id: created.id };
         return created;
       }, 201);
-      await invitations.send({ tenantId: actor.tenantId, userId: user.id, redirectUri: request.body.redirectUri ?? null });
+      await invitations.send({
+        tenantId: actor.tenantId,
+        userId: user.id,
+        redirectUri: request.body.redirectUri ?? null,
+      });
       return reply.status(201).send(user);
     },
   );
@@ -80,14 +95,22 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
     '/api/v0/users/:id',
     {
       config: { access: 'tenant', permission, operation: 'UpdateUser' },
-      schema: { tags, summary: "Change a user's name: body { id, displayName } (or name)", params: uuidParam, body: updateUserBody, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: "Change a user's name: body { id, displayName } (or name)",
+        params: uuidParam,
+        body: updateUserBody,
+        response: { 200: userSchema },
+      },
     },
     async (request) => {
       if (request.body.id !== request.params.id) {
         throw new ValidationError({ id: ['The id in the body must match the address.'] });
       }
       request.auditResource = { type: 'User', id: request.params.id };
-      return request.unitOfWork((tx) => users.rename(tx, actorOf(request), request.params.id, request.body.displayName));
+      return request.unitOfWork((tx) =>
+        users.rename(tx, actorOf(request), request.params.id, request.body.displayName),
+      );
     },
   );
 
@@ -95,11 +118,19 @@ export async function usersAdminRoutes(app: FastifyInstance, options: UsersAdmin
     '/api/v0/users/:id/role',
     {
       config: { access: 'tenant', permission, operation: 'ChangeUserRole' },
-      schema: { tags, summary: "Change a user's role", params: uuidParam, querystring: userRoleQuery, response: { 200: userSchema } },
+      schema: {
+        tags,
+        summary: "Change a user's role",
+        params: uuidParam,
+        querystring: userRoleQuery,
+        response: { 200: userSchema },
+      },
     },
     async (request) => {
       request.auditResource = { type: 'User', id: request.params.id };
-      return request.unitOfWork((tx) => users.changeRole(tx, actorOf(request), request.params.id, request.query.role));
+      return request.unitOfWork((tx) =>
+        users.changeRole(tx, actorOf(request), request.params.id, request.query.role),
+      );
     },
   );
 

@@ -1,4 +1,11 @@
-import { messages, defaultUserSetting, type CreateUserBody, type QuerySearch, type Role, type User } from '@ledgerline/contract';
+import {
+  messages,
+  defaultUserSetting,
+  type CreateUserBody,
+  type QuerySearch,
+  type Role,
+  type User,
+} from '@ledgerline/contract';
 import { v7 as uuidv7 } from 'uuid';
 import type { Database, Tx } from '../../db/client.js';
 import { tenants, users } from '../../db/schema.js';
@@ -6,6 +13,7 @@ import { normalizeEmail } from '../../platform/crypto.js';
 import { AppError, ConflictError, NotFoundError } from '../../platform/errors.js';
 import { toUser, type UsersRepository } from './users.repository.js';
 import { and, eq, sql } from 'drizzle-orm';
+import { inTenant } from '../../platform/scope.js';
 
 export interface Actor {
   tenantId: string;
@@ -15,14 +23,17 @@ export interface Actor {
 function uniqueViolation(error: unknown, constraint: string): boolean {
   const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? error;
   const pgError = cause as { code?: string; constraint?: string };
-  return pgError.code === '23505' && (pgError.constraint === undefined || pgError.constraint === constraint);
+  return (
+    pgError.code === '23505' &&
+    (pgError.constraint === undefined || pgError.constraint === constraint)
+  );
 }
 
 function conflict(field: string, message: string) {
   return new AppError(409, 'Conflict', message, { errors: { [field]: [message] } });
 }
 
-/** spec 1 §5 and issue 3: the users of a tenant, with the rules the server always enforces. */
+/** spec 1 §5: the users of a tenant, with the rules the server always enforces. */
 export function createUsersAdminService(deps: { repository: UsersRepository; database: Database }) {
   const { repository, database } = deps;
 
@@ -45,7 +56,10 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
   }
 
   async function assertKeepsAnAdministrator(tx: Tx, tenantId: string, leaving: { role: string }) {
-    if (leaving.role === 'Administrator' && (await repository.administratorCount(tx, tenantId)) <= 1) {
+    if (
+      leaving.role === 'Administrator' &&
+      (await repository.administratorCount(tx, tenantId)) <= 1
+    ) {
       throw new ConflictError(messages.lastAdministrator, 'lastAdministrator');
     }
   }
@@ -57,10 +71,16 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
       return toUser(await load(tx, tenantId, id));
     },
 
-    async create(tx: Tx, actor: Actor, body: CreateUserBody & { name: string; email: string; role: Role }) {
+    async create(
+      tx: Tx,
+      actor: Actor,
+      body: CreateUserBody & { name: string; email: string; role: Role },
+    ) {
       await repository.lock(tx, actor.tenantId);
-      if (await emailTaken(tx, actor.tenantId, body.email)) throw conflict('email', messages.userEmailExists);
-      if (await repository.nameTaken(tx, actor.tenantId, body.name)) throw conflict('name', messages.userNameExists);
+      if (await emailTaken(tx, actor.tenantId, body.email))
+        throw conflict('email', messages.userEmailExists);
+      if (await repository.nameTaken(tx, actor.tenantId, body.name))
+        throw conflict('name', messages.userNameExists);
       try {
         return await repository.insert(tx, {
           tenantId: actor.tenantId,
@@ -73,14 +93,16 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
         });
       } catch (error) {
         // Two invitations racing for one e-mail: the unique index decides, the answer stays a 409.
-        if (uniqueViolation(error, 'users_email_key')) throw conflict('email', messages.userEmailExists);
+        if (uniqueViolation(error, 'users_email_key'))
+          throw conflict('email', messages.userEmailExists);
         throw error;
       }
     },
 
     async rename(tx: Tx, actor: Actor, id: string, name: string) {
       await load(tx, actor.tenantId, id);
-      if (await repository.nameTaken(tx, actor.tenantId, name, id)) throw conflict('displayName', messages.userNameExists);
+      if (await repository.nameTaken(tx, actor.tenantId, name, id))
+        throw conflict('displayName', messages.userNameExists);
       return (await repository.update(tx, actor.tenantId, id, { displayName: name }))!;
     },
 
@@ -104,7 +126,10 @@ export function createUsersAdminService(deps: { repository: UsersRepository; dat
     /** For the invitation job: the user as stored, if still there. */
     async forInvitation(tenantId: string, userId: string) {
       return database.withTenant(tenantId, async (tx) => {
-        const [row] = await tx.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+        const [row] = await tx
+          .select()
+          .from(users)
+          .where(and(inTenant(users, { tenantId }), eq(users.id, userId)));
         return row ?? null;
       });
     },

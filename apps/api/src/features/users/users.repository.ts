@@ -3,6 +3,7 @@ import type { QuerySearch, Role, User, UserSetting } from '@ledgerline/contract'
 import type { Executor } from '../../db/client.js';
 import { tenants, users } from '../../db/schema.js';
 import { compileSearch } from '../../platform/paging/compile-filter.js';
+import { inTenant } from '../../platform/scope.js';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -26,28 +27,36 @@ export function createUsersRepository() {
         .select({ user: users, tenantName: tenants.name })
         .from(users)
         .innerJoin(tenants, eq(tenants.id, users.tenantId))
-        .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+        .where(and(inTenant(users, { tenantId }), eq(users.id, userId)));
       return row ?? null;
     },
 
-    async updateSettings(executor: Executor, tenantId: string, userId: string, settings: UserSetting) {
+    async updateSettings(
+      executor: Executor,
+      tenantId: string,
+      userId: string,
+      settings: UserSetting,
+    ) {
       const updated = await executor
         .update(users)
         .set({ settings })
-        .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
+        .where(and(inTenant(users, { tenantId }), eq(users.id, userId)))
         .returning({ id: users.id });
       return updated.length > 0;
     },
 
-    /** Every user, or with `search` those the users grid's search box finds (issue 22 item 6). */
+    /** Every user, or with `search` those the users grid's search box finds. */
     async all(executor: Executor, tenantId: string, search?: QuerySearch) {
       const rows = await executor
         .select()
         .from(users)
         .where(
           and(
-            eq(users.tenantId, tenantId),
-            compileSearch(search, { displayName: users.displayName, emailAddress: users.emailAddress }),
+            inTenant(users, { tenantId }),
+            compileSearch(search, {
+              displayName: users.displayName,
+              emailAddress: users.emailAddress,
+            }),
           ),
         )
         .orderBy(asc(users.id));
@@ -57,7 +66,10 @@ export function createUsersRepository() {
     },
 
     async find(executor: Executor, tenantId: string, id: string) {
-      const [row] = await executor.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
+      const [row] = await executor
+        .select()
+        .from(users)
+        .where(and(inTenant(users, { tenantId }), eq(users.id, id)));
       return row ?? null;
     },
 
@@ -68,7 +80,7 @@ export function createUsersRepository() {
         .from(users)
         .where(
           and(
-            eq(users.tenantId, tenantId),
+            inTenant(users, { tenantId }),
             sql`lower(${users.displayName}) = lower(${name})`,
             exceptId ? ne(users.id, exceptId) : undefined,
           ),
@@ -81,24 +93,29 @@ export function createUsersRepository() {
       return toUser(inserted!);
     },
 
-    async update(executor: Executor, tenantId: string, id: string, changes: Partial<typeof users.$inferInsert>) {
+    async update(
+      executor: Executor,
+      tenantId: string,
+      id: string,
+      changes: Partial<typeof users.$inferInsert>,
+    ) {
       const [row] = await executor
         .update(users)
         .set(changes)
-        .where(and(eq(users.tenantId, tenantId), eq(users.id, id)))
+        .where(and(inTenant(users, { tenantId }), eq(users.id, id)))
         .returning();
       return row ? toUser(row) : null;
     },
 
     async remove(executor: Executor, tenantId: string, id: string) {
-      await executor.delete(users).where(and(eq(users.tenantId, tenantId), eq(users.id, id)));
+      await executor.delete(users).where(and(inTenant(users, { tenantId }), eq(users.id, id)));
     },
 
     async administratorCount(executor: Executor, tenantId: string) {
       const [row] = await executor
         .select({ n: count() })
         .from(users)
-        .where(and(eq(users.tenantId, tenantId), eq(users.role, 'Administrator')));
+        .where(and(inTenant(users, { tenantId }), eq(users.role, 'Administrator')));
       return row?.n ?? 0;
     },
 

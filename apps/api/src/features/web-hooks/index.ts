@@ -10,5 +10,5 @@ export {
   recordWebhookEvents,
   insertWebhookEventsFrom,
   type WebHookEventInput,
-} from './web-hook-events.js';
+} from './web-hook-events.repository.js';
 export type { WebHooksLends } from './web-hooks.area.js';

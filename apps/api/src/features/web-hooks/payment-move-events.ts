@@ -1,10 +1,7 @@
 import type { WebHookEventType } from '@ledgerline/contract';
 import type { Tx } from '../../db/client.js';
-import {
-  recordWebhookEvents,
-  type WebHookEventInput,
-  type WebHookScope,
-} from './web-hook-events.js';
+import { recordWebhookEvents, type WebHookEventInput } from './web-hook-events.repository.js';
+import type { DatasetScope } from '../../platform/scope.js';
 
 type Payload<T extends WebHookEventType> = WebHookEventInput<T>['payload'];
 
@@ -26,16 +23,16 @@ export interface MoveForEvents {
 export function createPaymentMoveEvents(read: {
   payments: (
     tx: Tx,
-    scope: WebHookScope,
+    scope: DatasetScope,
     ids: string[],
   ) => Promise<Map<string, Payload<WebHookEventType>>>;
   requests: (
     tx: Tx,
-    scope: WebHookScope,
+    scope: DatasetScope,
     ids: string[],
   ) => Promise<Map<string, Payload<'payment-request.completed'>>>;
 }) {
-  return async (tx: Tx, scope: WebHookScope, moves: MoveForEvents[]): Promise<void> => {
+  return async (tx: Tx, scope: DatasetScope, moves: MoveForEvents[]): Promise<void> => {
     const [payments, requests] = await Promise.all([
       read.payments(
         tx,

@@ -109,6 +109,6 @@ export function createSvixClient(options: {
   };
 }
 
-/** One Svix application per company: its uid from the tenant and the dataset (issue 15). */
+/** One Svix application per company: its uid from the tenant and the dataset. */
 export const svixAppUid = (scope: { tenantId: string; datasetId: number }) =>
   `ledgerline-${scope.tenantId}-${scope.datasetId}`;

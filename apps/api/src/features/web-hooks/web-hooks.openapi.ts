@@ -21,7 +21,7 @@ const signatureHeaders = [
 ] as const;
 
 /**
- * The OpenAPI 3.1 `webhooks` section (issue 15): one entry per event type, its body the event
+ * The OpenAPI 3.1 `webhooks` section: one entry per event type, its body the event
  * envelope with the contract's schema of `data`, referring to the same components as the paths.
  */
 export function withWebHooks<T extends object>(document: T): T {

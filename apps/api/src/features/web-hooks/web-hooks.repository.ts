@@ -13,7 +13,8 @@ import {
   webHookEvents as e,
   type WebHookEndpointRow,
 } from '../../db/schema-web-hooks.js';
-import type { WebHookScope } from './web-hook-events.js';
+import { datasets } from '../../db/schema.js';
+import { inDataset, inTenant, sameDataset, type DatasetScope } from '../../platform/scope.js';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -31,8 +32,7 @@ function toEndpoint(row: WebHookEndpointRow): WebHookEndpoint {
   };
 }
 
-const endpointIn = (scope: WebHookScope, id: string) =>
-  and(eq(ep.tenantId, scope.tenantId), eq(ep.datasetId, scope.datasetId), eq(ep.id, id));
+const endpointIn = (scope: DatasetScope, id: string) => and(inDataset(ep, scope), eq(ep.id, id));
 
 export interface EndpointValues {
   url: string;
@@ -41,18 +41,64 @@ export interface EndpointValues {
   disabled: boolean;
 }
 
+/** The endpoint's delivery log, newest event first. */
+async function deliveries(
+  executor: Executor,
+  scope: DatasetScope,
+  endpointId: string,
+  page: { page: number; itemsPerPage: number },
+) {
+  const where = and(inDataset(d, scope), eq(d.endpointId, endpointId));
+  const rows = await executor
+    .select({ delivery: d, eventType: e.type })
+    .from(d)
+    .innerJoin(e, and(sameDataset(e, d), eq(e.id, d.eventId)))
+    .where(where)
+    .orderBy(desc(d.eventSeq))
+    .limit(page.itemsPerPage)
+    .offset((page.page - 1) * page.itemsPerPage);
+  const [total] = await executor.select({ n: count() }).from(d).where(where);
+  return {
+    items: rows.map(({ delivery, eventType }) => toDelivery(delivery, eventType)),
+    totalItems: total?.n ?? 0,
+  };
+}
+
+/** Puts a delivery back in line for an attempt now (resend); null when not found. */
+async function resend(executor: Executor, scope: DatasetScope, id: string) {
+  const [row] = await executor
+    .update(d)
+    .set({ status: 'Pending', nextAttemptOn: sql`now()`, error: null })
+    .where(and(inDataset(d, scope), eq(d.id, id)))
+    .returning();
+  if (!row) return null;
+  const [event] = await executor
+    .select({ type: e.type })
+    .from(e)
+    .where(and(inDataset(e, scope), eq(e.id, row.eventId)));
+  return toDelivery(row, event!.type);
+}
+
+/** The company's name, if it is still there. */
+export async function companyName(executor: Executor, scope: DatasetScope) {
+  const [company] = await executor
+    .select({ name: datasets.name })
+    .from(datasets)
+    .where(and(inTenant(datasets, scope), eq(datasets.id, scope.datasetId)));
+  return company?.name ?? null;
+}
+
 /** SQL of the web hook endpoints and their deliveries; every call takes the company scope. */
 export function createWebHooksRepository() {
   return {
-    /** The company's endpoints, or with `search` those the search box finds (issue 22 item 6). */
-    async list(executor: Executor, scope: WebHookScope, search?: QuerySearch) {
+    /** The company's endpoints, or with `search` those the search box finds */
+    async list(executor: Executor, scope: DatasetScope, search?: QuerySearch) {
       const rows = await executor
         .select()
         .from(ep)
         .where(
           and(
-            eq(ep.tenantId, scope.tenantId),
-            eq(ep.datasetId, scope.datasetId),
+            inDataset(ep, scope),
             compileSearch(search, { url: ep.url, description: ep.description }),
           ),
         )
@@ -60,7 +106,7 @@ export function createWebHooksRepository() {
       return rows.map(toEndpoint);
     },
 
-    async find(executor: Executor, scope: WebHookScope, id: string) {
+    async find(executor: Executor, scope: DatasetScope, id: string) {
       const [row] = await executor.select().from(ep).where(endpointIn(scope, id));
       return row ?? null;
     },
@@ -69,7 +115,7 @@ export function createWebHooksRepository() {
 
     async insert(
       executor: Executor,
-      scope: WebHookScope,
+      scope: DatasetScope,
       id: string,
       values: EndpointValues & { secret: string },
     ) {
@@ -85,7 +131,7 @@ export function createWebHooksRepository() {
       return toEndpoint(row!);
     },
 
-    async update(executor: Executor, scope: WebHookScope, id: string, values: EndpointValues) {
+    async update(executor: Executor, scope: DatasetScope, id: string, values: EndpointValues) {
       const [row] = await executor
         .update(ep)
         .set({
@@ -102,12 +148,12 @@ export function createWebHooksRepository() {
       return row ? toEndpoint(row) : null;
     },
 
-    async remove(executor: Executor, scope: WebHookScope, id: string) {
+    async remove(executor: Executor, scope: DatasetScope, id: string) {
       const rows = await executor.delete(ep).where(endpointIn(scope, id)).returning({ id: ep.id });
       return rows.length > 0;
     },
 
-    async setSecret(executor: Executor, scope: WebHookScope, id: string, secret: string) {
+    async setSecret(executor: Executor, scope: DatasetScope, id: string, secret: string) {
       const rows = await executor
         .update(ep)
         .set({ secret, updatedOn: sql`now()` })
@@ -116,56 +162,8 @@ export function createWebHooksRepository() {
       return rows.length > 0;
     },
 
-    /** The endpoint's delivery log, newest event first. */
-    async deliveries(
-      executor: Executor,
-      scope: WebHookScope,
-      endpointId: string,
-      page: { page: number; itemsPerPage: number },
-    ) {
-      const where = and(
-        eq(d.tenantId, scope.tenantId),
-        eq(d.datasetId, scope.datasetId),
-        eq(d.endpointId, endpointId),
-      );
-      const rows = await executor
-        .select({ delivery: d, eventType: e.type })
-        .from(d)
-        .innerJoin(
-          e,
-          and(eq(e.tenantId, d.tenantId), eq(e.datasetId, d.datasetId), eq(e.id, d.eventId)),
-        )
-        .where(where)
-        .orderBy(desc(d.eventSeq))
-        .limit(page.itemsPerPage)
-        .offset((page.page - 1) * page.itemsPerPage);
-      const [total] = await executor.select({ n: count() }).from(d).where(where);
-      return {
-        items: rows.map(({ delivery, eventType }) => toDelivery(delivery, eventType)),
-        totalItems: total?.n ?? 0,
-      };
-    },
-
-    /** Puts a delivery back in line for an attempt now (resend); null when not found. */
-    async resend(executor: Executor, scope: WebHookScope, id: string) {
-      const [row] = await executor
-        .update(d)
-        .set({ status: 'Pending', nextAttemptOn: sql`now()`, error: null })
-        .where(and(eq(d.tenantId, scope.tenantId), eq(d.datasetId, scope.datasetId), eq(d.id, id)))
-        .returning();
-      if (!row) return null;
-      const [event] = await executor
-        .select({ type: e.type })
-        .from(e)
-        .where(
-          and(
-            eq(e.tenantId, scope.tenantId),
-            eq(e.datasetId, scope.datasetId),
-            eq(e.id, row.eventId),
-          ),
-        );
-      return toDelivery(row, event!.type);
-    },
+    deliveries,
+    resend,
   };
 }
 export type WebHooksRepository = ReturnType<typeof createWebHooksRepository>;

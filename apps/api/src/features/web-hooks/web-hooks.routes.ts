@@ -14,31 +14,27 @@ import {
   webHookEndpointSchema,
   webHookSecretSchema,
 } from '@ledgerline/contract';
-import { requirePrincipal } from '../../platform/context.js';
-import type { WebHookScope } from './web-hook-events.js';
+import { datasetScopeOf } from '../../platform/scope.js';
 import type { WebHooksService } from './web-hooks.service.js';
 
-function scopeOf(request: FastifyRequest): WebHookScope {
-  const { tenantId } = requirePrincipal(request.principal);
-  if (request.datasetId === null) throw new Error('Web hook routes need access: dataset.');
-  return { tenantId, datasetId: request.datasetId };
+interface Options {
+  service: WebHooksService;
+  nudge: () => Promise<void>;
 }
+
+/** The audit record's resource: the endpoint the call changes. */
+const endpoint = (request: FastifyRequest, id: string) => {
+  request.auditResource = { type: 'WebHookEndpoint', id };
+};
 
 const tags = ['web-hooks'];
 // spec 3 §6: the web hooks page needs ConfigureSystemSettings; so does everything behind it.
 const permission = 'ConfigureSystemSettings' as const;
 
-/** spec 3 §7 integrations/svix/dashboard-access and the embedded delivery's endpoints (issue 15). */
-export async function webHooksRoutes(
-  app: FastifyInstance,
-  options: { service: WebHooksService; nudge: () => Promise<void> },
-) {
-  const { service } = options;
+/** The Svix portal, and the list of endpoints with adding one. */
+function portalAndEndpointListRoutes(app: FastifyInstance, options: Options) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const endpoint = (request: FastifyRequest, id: string) => {
-    request.auditResource = { type: 'WebHookEndpoint', id };
-  };
-
+  const { service } = options;
   r.get(
     '/api/v0/integrations/svix/dashboard-access',
     {
@@ -52,7 +48,8 @@ export async function webHooksRoutes(
         response: { 200: svixDashboardAccessSchema },
       },
     },
-    async (request) => request.tenantRead((tx) => service.dashboardAccess(tx, scopeOf(request))),
+    async (request) =>
+      request.tenantRead((tx) => service.dashboardAccess(tx, datasetScopeOf(request))),
   );
 
   r.get(
@@ -68,10 +65,10 @@ export async function webHooksRoutes(
       },
     },
     async (request) => {
-      // issue 22 item 6: the endpoints grid's search box, read by the one compileSearch.
+      // The endpoints grid's search box, read by the one compileSearch.
       const { search } = parsePageQuery(webHookEndpointQuery, { search: request.query.search });
       return {
-        items: await request.tenantRead((tx) => service.list(tx, scopeOf(request), search)),
+        items: await request.tenantRead((tx) => service.list(tx, datasetScopeOf(request), search)),
       };
     },
   );
@@ -93,14 +90,19 @@ export async function webHooksRoutes(
     },
     async (request, reply) => {
       const created = await request.unitOfWork(async (tx) => {
-        const added = await service.create(tx, scopeOf(request), request.body);
+        const added = await service.create(tx, datasetScopeOf(request), request.body);
         endpoint(request, added.id);
         return added;
       }, 201);
       return reply.status(201).send(created);
     },
   );
+}
 
+/** One endpoint: read, change, delete. */
+function endpointRoutes(app: FastifyInstance, options: Options) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { service } = options;
   r.get(
     '/api/v0/web-hooks/endpoints/:id',
     {
@@ -113,7 +115,7 @@ export async function webHooksRoutes(
       },
     },
     async (request) =>
-      request.tenantRead((tx) => service.get(tx, scopeOf(request), request.params.id)),
+      request.tenantRead((tx) => service.get(tx, datasetScopeOf(request), request.params.id)),
   );
 
   r.put(
@@ -132,7 +134,7 @@ export async function webHooksRoutes(
     async (request) => {
       endpoint(request, request.params.id);
       return request.unitOfWork((tx) =>
-        service.update(tx, scopeOf(request), request.params.id, request.body),
+        service.update(tx, datasetScopeOf(request), request.params.id, request.body),
       );
     },
   );
@@ -150,13 +152,18 @@ export async function webHooksRoutes(
     async (request, reply) => {
       endpoint(request, request.params.id);
       await request.unitOfWork(
-        (tx) => service.remove(tx, scopeOf(request), request.params.id),
+        (tx) => service.remove(tx, datasetScopeOf(request), request.params.id),
         204,
       );
       return reply.status(204).send();
     },
   );
+}
 
+/** An endpoint's signing secret: shown, rotated. */
+function secretRoutes(app: FastifyInstance, options: Options) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { service } = options;
   r.get(
     '/api/v0/web-hooks/endpoints/:id/secret',
     {
@@ -170,7 +177,9 @@ export async function webHooksRoutes(
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return request.tenantRead((tx) => service.secret(tx, scopeOf(request), request.params.id));
+      return request.tenantRead((tx) =>
+        service.secret(tx, datasetScopeOf(request), request.params.id),
+      );
     },
   );
 
@@ -189,11 +198,16 @@ export async function webHooksRoutes(
       endpoint(request, request.params.id);
       reply.header('cache-control', 'no-store');
       return request.unitOfWork((tx) =>
-        service.rotateSecret(tx, scopeOf(request), request.params.id),
+        service.rotateSecret(tx, datasetScopeOf(request), request.params.id),
       );
     },
   );
+}
 
+/** The delivery log, and sending a delivery again. */
+function deliveryRoutes(app: FastifyInstance, options: Options) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { service } = options;
   r.get(
     '/api/v0/web-hooks/endpoints/:id/deliveries',
     {
@@ -208,7 +222,7 @@ export async function webHooksRoutes(
     },
     async (request) =>
       request.tenantRead((tx) =>
-        service.deliveries(tx, scopeOf(request), request.params.id, request.query),
+        service.deliveries(tx, datasetScopeOf(request), request.params.id, request.query),
       ),
   );
 
@@ -226,10 +240,18 @@ export async function webHooksRoutes(
     async (request) => {
       request.auditResource = { type: 'WebHookDelivery', id: request.params.id };
       const delivery = await request.unitOfWork((tx) =>
-        service.resend(tx, scopeOf(request), request.params.id),
+        service.resend(tx, datasetScopeOf(request), request.params.id),
       );
       await options.nudge();
       return delivery;
     },
   );
+}
+
+/** spec 3 §7 integrations/svix/dashboard-access and the embedded delivery's endpoints */
+export async function webHooksRoutes(app: FastifyInstance, options: Options) {
+  portalAndEndpointListRoutes(app, options);
+  endpointRoutes(app, options);
+  secretRoutes(app, options);
+  deliveryRoutes(app, options);
 }

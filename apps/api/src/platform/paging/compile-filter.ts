@@ -26,7 +26,7 @@ const asParameter: Bind = (value) => value;
 
 /**
  * All filters joined with AND; undefined when there are none. Several `eq` items on one enum field
- * are alternatives (a status multi-select: Failed or Rejected, issue 22 item 6), since a row
+ * are alternatives (a status multi-select: Failed or Rejected), since a row
  * cannot hold two statuses at once; they are ORed in one term where the first of them stood.
  */
 export function compileFilters<F extends QueryFieldMap>(
@@ -52,7 +52,7 @@ export function compileFilters<F extends QueryFieldMap>(
 }
 
 /**
- * The search box (issue 22 item 6): the words in any search field (ILIKE contains, which the
+ * The search box: the words in any search field (ILIKE contains, which the
  * trigram indexes serve, docs/decisions/010-contains-filters-read-the-trigram-index.md "Contains filters read the trigram index"), or the
  * amount equal to them when they read as one. `overrides` replaces a field's whole term (a field
  * that lives in another table, such as a transaction's account name).

@@ -159,7 +159,10 @@ export async function readPage<Row, F extends QueryFieldMap>(
   const order = compilePageQuery({ ...query, filters: [] }, { columns, tieBreaker });
   const condition = (bind: Bind) =>
     and(
+      // A prepared statement: the company is a bound placeholder, which inDataset does not write.
+      // eslint-disable-next-line no-restricted-syntax
       eq(table.tenantId, bind(scope.tenantId)),
+      // eslint-disable-next-line no-restricted-syntax
       eq(table.datasetId, bind(scope.datasetId)),
       only?.where,
       read.filter

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from '../../db/client.js';
 import {
@@ -13,6 +12,7 @@ import {
   settlementConfigurations,
 } from '../../db/schema-money-rules.js';
 import { reminderSchedules } from '../../db/schema-reminders.js';
+import { inDataset } from '../../platform/scope.js';
 
 /**
  * What a copier is told: the two companies, and the ids the copy gave so far to the source's
@@ -26,6 +26,12 @@ export interface CopyScope {
   newIds: Map<string, string>;
 }
 
+/** The company copied from. */
+const copiedFrom = (scope: CopyScope) => ({
+  tenantId: scope.tenantId,
+  datasetId: scope.fromDatasetId,
+});
+
 /** Copies one part of a company's configuration into a new company, in the creating transaction. */
 export type ConfigurationCopier = (tx: Executor, scope: CopyScope) => Promise<void>;
 
@@ -34,12 +40,7 @@ export const copySettlementGroups: ConfigurationCopier = async (tx, scope) => {
   const groups = await tx
     .select()
     .from(settlementConfigurationGroups)
-    .where(
-      and(
-        eq(settlementConfigurationGroups.tenantId, scope.tenantId),
-        eq(settlementConfigurationGroups.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(settlementConfigurationGroups, copiedFrom(scope)));
   if (groups.length === 0) return;
   for (const group of groups) scope.newIds.set(group.id, uuidv7());
   await tx.insert(settlementConfigurationGroups).values(
@@ -52,12 +53,7 @@ export const copySettlementGroups: ConfigurationCopier = async (tx, scope) => {
   const configurations = await tx
     .select()
     .from(settlementConfigurations)
-    .where(
-      and(
-        eq(settlementConfigurations.tenantId, scope.tenantId),
-        eq(settlementConfigurations.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(settlementConfigurations, copiedFrom(scope)));
   if (configurations.length === 0) return;
   await tx.insert(settlementConfigurations).values(
     configurations.map((configuration) => ({
@@ -74,12 +70,7 @@ export const copyLatePayments: ConfigurationCopier = async (tx, scope) => {
   const rows = await tx
     .select()
     .from(latePaymentConfigurations)
-    .where(
-      and(
-        eq(latePaymentConfigurations.tenantId, scope.tenantId),
-        eq(latePaymentConfigurations.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(latePaymentConfigurations, copiedFrom(scope)));
   if (rows.length === 0) return;
   for (const row of rows) scope.newIds.set(row.id, uuidv7());
   await tx
@@ -89,17 +80,12 @@ export const copyLatePayments: ConfigurationCopier = async (tx, scope) => {
     );
 };
 
-/** Reminder schedules (issue 23); their steps keep their ids, which only the copy's invoices use. */
+/** Reminder schedules; their steps keep their ids, which only the copy's invoices use. */
 export const copyReminderSchedules: ConfigurationCopier = async (tx, scope) => {
   const rows = await tx
     .select()
     .from(reminderSchedules)
-    .where(
-      and(
-        eq(reminderSchedules.tenantId, scope.tenantId),
-        eq(reminderSchedules.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(reminderSchedules, copiedFrom(scope)));
   if (rows.length === 0) return;
   for (const row of rows) scope.newIds.set(row.id, uuidv7());
   await tx
@@ -117,12 +103,7 @@ export const copyPreferences: ConfigurationCopier = async (tx, scope) => {
   const [row] = await tx
     .select()
     .from(companyPreferences)
-    .where(
-      and(
-        eq(companyPreferences.tenantId, scope.tenantId),
-        eq(companyPreferences.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(companyPreferences, copiedFrom(scope)));
   if (!row) return;
   const copyOf = (id: string | null) => (id === null ? null : (scope.newIds.get(id) ?? null));
   await tx.insert(companyPreferences).values({
@@ -140,12 +121,7 @@ export const copyNotificationSettings: ConfigurationCopier = async (tx, scope) =
   const recipients = await tx
     .select()
     .from(notificationRecipients)
-    .where(
-      and(
-        eq(notificationRecipients.tenantId, scope.tenantId),
-        eq(notificationRecipients.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(notificationRecipients, copiedFrom(scope)));
   if (recipients.length > 0) {
     await tx.insert(notificationRecipients).values(
       recipients.map((recipient) => ({
@@ -159,12 +135,7 @@ export const copyNotificationSettings: ConfigurationCopier = async (tx, scope) =
   const switches = await tx
     .select()
     .from(customerNotificationSettings)
-    .where(
-      and(
-        eq(customerNotificationSettings.tenantId, scope.tenantId),
-        eq(customerNotificationSettings.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(customerNotificationSettings, copiedFrom(scope)));
   if (switches.length > 0) {
     await tx
       .insert(customerNotificationSettings)
@@ -177,12 +148,7 @@ export const copyCompanyDetails: ConfigurationCopier = async (tx, scope) => {
   const [row] = await tx
     .select()
     .from(companyDetails)
-    .where(
-      and(
-        eq(companyDetails.tenantId, scope.tenantId),
-        eq(companyDetails.datasetId, scope.fromDatasetId),
-      ),
-    );
+    .where(inDataset(companyDetails, copiedFrom(scope)));
   if (!row) return;
   await tx
     .insert(companyDetails)

@@ -1,11 +1,12 @@
 import type { Database } from '../db/client.js';
 
 /**
- * How long this process trusts an access key it has looked up (docs/decisions/016-access-keys-are-remembered-for-five-seconds.md "Access keys
- * are remembered for five seconds"). A key deleted or changed through another process keeps
- * working here for at most this long; through this process, at once (forgetAll).
+ * How long this process trusts what it has looked up: an access key (docs/decisions/016-access-keys-are-remembered-for-five-seconds.md
+ * "Access keys are remembered for five seconds"), a company's facts for the payer page
+ * (docs/decisions/078-the-payer-page-keeps-company-facts-briefly.md). A row deleted or changed
+ * through another process is seen here at most this late; through this process, at once (forgetAll).
  */
-export const credentialCacheMs = 5_000;
+export const shortLivedCacheMs = 5_000;
 const maximumEntries = 10_000;
 
 interface Entry<T> {
@@ -14,13 +15,14 @@ interface Entry<T> {
 }
 
 /**
- * What an access key resolved to, kept briefly so a machine client's calls do not each pay for the
- * look-up. Positive answers only: an unknown or refused key is looked up every time. Every tenant
+ * Answers of a look-up kept a few seconds and forgotten after any write: what an access key
+ * resolved to, so a machine client's calls do not each pay for the look-up, or a company's facts
+ * for the payer page. Positive answers only: an unknown or refused key is looked up every time. Every tenant
  * transaction that may write (Database.withTenant: every call that changes something, every
  * background job) makes it forget everything once it ended, and an answer looked up while such a
  * transaction was under way is not kept, so no revocation made by this process is outlived.
  */
-export class CredentialCache<T> {
+export class ShortLivedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
 
@@ -42,7 +44,7 @@ export class CredentialCache<T> {
   set(key: string, value: T, generation: number): void {
     if (generation !== this.generation) return;
     if (this.entries.size >= maximumEntries) this.entries.clear();
-    this.entries.set(key, { value, expires: Date.now() + credentialCacheMs });
+    this.entries.set(key, { value, expires: Date.now() + shortLivedCacheMs });
   }
 
   forgetAll(): void {
@@ -51,16 +53,16 @@ export class CredentialCache<T> {
   }
 }
 
-const caches = new WeakMap<Database, CredentialCache<unknown>>();
+const caches = new WeakMap<Database, ShortLivedCache<unknown>>();
 
-/** The cache of one database's credentials, shared by the auth hook and the writers that clear it. */
-export function credentialCacheOf<T>(database: Database): CredentialCache<T> {
+/** The short-lived cache of one database, shared by the auth hook and the writers that clear it. */
+export function shortLivedCacheOf<T>(database: Database): ShortLivedCache<T> {
   let cache = caches.get(database);
   if (!cache) {
-    const created = new CredentialCache<unknown>();
+    const created = new ShortLivedCache<unknown>();
     database.afterWrite(() => created.forgetAll());
     caches.set(database, created);
     cache = created;
   }
-  return cache as CredentialCache<T>;
+  return cache as ShortLivedCache<T>;
 }

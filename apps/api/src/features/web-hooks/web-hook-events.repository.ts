@@ -4,12 +4,7 @@ import type { z } from 'zod';
 import { v7 as uuidv7 } from 'uuid';
 import type { Tx } from '../../db/client.js';
 import { webHookEvents } from '../../db/schema-web-hooks.js';
-
-/** The company an event belongs to. */
-export interface WebHookScope {
-  tenantId: string;
-  datasetId: number;
-}
+import type { DatasetScope } from '../../platform/scope.js';
 
 export interface WebHookEventInput<T extends WebHookEventType> {
   type: T;
@@ -35,7 +30,7 @@ export function takeWrittenMark(): boolean {
 }
 
 /**
- * Records an outgoing web hook event in the caller's transaction (the outbox, issue 15): it is
+ * Records an outgoing web hook event in the caller's transaction (the outbox): it is
  * delivered after the commit, or never if the transaction rolls back. Returns the event id (the
  * receiver's `webhook-id` and Svix's `eventId`).
  *
@@ -51,7 +46,7 @@ export function takeWrittenMark(): boolean {
  */
 export async function recordWebhookEvent<T extends WebHookEventType>(
   tx: Tx,
-  scope: WebHookScope,
+  scope: DatasetScope,
   event: WebHookEventInput<T>,
 ): Promise<string> {
   const id = uuidv7();
@@ -74,7 +69,7 @@ export async function recordWebhookEvent<T extends WebHookEventType>(
  */
 export async function recordWebhookEvents(
   tx: Tx,
-  scope: WebHookScope,
+  scope: DatasetScope,
   events: WebHookEventInput<WebHookEventType>[],
 ): Promise<string[]> {
   if (events.length === 0) return [];
@@ -100,7 +95,7 @@ export async function recordWebhookEvents(
  * `record_id` (text) and `payload` (jsonb). Put it in a `with … as (…)` of the same statement.
  */
 export function insertWebhookEventsFrom(
-  scope: WebHookScope,
+  scope: DatasetScope,
   event: { type: WebHookEventType; recordType: string },
   source: SQL,
 ): SQL {
