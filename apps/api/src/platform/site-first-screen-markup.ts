@@ -14,7 +14,7 @@ import { longDate, shortDateTime, zoneDisplayName } from './site-dates.js';
  * (features/dashboard/components/dashboard-header.tsx, todo-panel.tsx, the payment requests
  * page's heading), so that each text has the size and place it will have once the site has
  * rendered over it. A change to those components is a change here; the API test
- * (test/site/site-first-screen.test.ts) and the journeys hold the texts. Every text is escaped.
+ * (src/platform/site-first-screen.test.ts) and the journeys hold the texts. Every text is escaped.
  */
 
 const stack = (gap: string, body: string) =>
