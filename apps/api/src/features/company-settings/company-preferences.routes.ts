@@ -85,11 +85,12 @@ async function asPart<T>(part: string, save: () => Promise<T>): Promise<T> {
  * needs no permission (the New Request dialogs read the defaults); saving needs
  * ConfigureSystemSettings. Saved values apply to the next call at once.
  */
-export async function companyPreferencesRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const path = '/api/v0/company-settings/preferences';
-  const requestSettingsPath = '/api/v0/company-settings/payment-request';
+const path = '/api/v0/company-settings/preferences';
+const requestSettingsPath = '/api/v0/company-settings/payment-request';
 
+/** The Preferences tab: read and save. */
+function preferencesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     path,
     {
@@ -131,7 +132,11 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       });
     },
   );
+}
 
+/** The payment request settings: read and save. */
+function paymentRequestSettingsRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     requestSettingsPath,
     {
@@ -173,7 +178,11 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       });
     },
   );
+}
 
+/** The custom host id of every company's preferences. */
+function customHostIdRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   const customHostIds = createCustomHostIdService({ repository: createCustomHostIdRepository() });
   r.put(
     '/api/v0/company-settings/all-preferences',
@@ -212,6 +221,12 @@ export async function companyPreferencesRoutes(app: FastifyInstance) {
       });
     },
   );
+}
+
+export async function companyPreferencesRoutes(app: FastifyInstance) {
+  preferencesRoutes(app);
+  paymentRequestSettingsRoutes(app);
+  customHostIdRoutes(app);
 }
 
 export default companyPreferencesRoutes;

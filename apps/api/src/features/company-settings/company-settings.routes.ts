@@ -37,15 +37,9 @@ async function readLogoUpload(request: FastifyRequest) {
   return { data: file.data, fileName: file.fields.originalFilename?.trim() || file.fileName };
 }
 
-/** spec 3 §2, §5, §7 company details, customisation (logo) and account info. */
-export async function companySettingsRoutes(
-  app: FastifyInstance,
-  options: { service: CompanySettingsService },
-) {
-  const { service } = options;
-  if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
+/** The company's details: read and save. */
+function detailsRoutes(app: FastifyInstance, service: CompanySettingsService) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-
   r.get(
     '/api/v0/company-settings',
     {
@@ -81,7 +75,11 @@ export async function companySettingsRoutes(
       return request.unitOfWork((tx) => service.save(tx, datasetScopeOf(request), request.body));
     },
   );
+}
 
+/** The account information, and uploading the logo. */
+function accountInfoRoutes(app: FastifyInstance, service: CompanySettingsService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/v0/company-settings/account-info',
     {
@@ -120,7 +118,11 @@ export async function companySettingsRoutes(
       return request.unitOfWork((tx) => service.saveLogo(tx, datasetScopeOf(request), logo));
     },
   );
+}
 
+/** The logo: read and remove. */
+function logoRoutes(app: FastifyInstance, service: CompanySettingsService) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/v0/company-settings/logo',
     {
@@ -158,4 +160,15 @@ export async function companySettingsRoutes(
       return reply.status(204).send();
     },
   );
+}
+
+/** spec 3 §2, §5, §7 company details, customisation (logo) and account info. */
+export async function companySettingsRoutes(
+  app: FastifyInstance,
+  options: { service: CompanySettingsService },
+) {
+  if (!app.hasContentTypeParser('multipart/form-data')) await app.register(multipart);
+  detailsRoutes(app, options.service);
+  accountInfoRoutes(app, options.service);
+  logoRoutes(app, options.service);
 }

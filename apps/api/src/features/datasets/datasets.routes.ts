@@ -26,10 +26,11 @@ export interface DatasetsRoutesOptions {
   lifecycle: DatasetLifecycle;
 }
 
-export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRoutesOptions) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { repository, service, lifecycle } = options;
-  const tags = ['data-sets'];
+const tags = ['data-sets'];
+
+/** The calls' helpers: the job after the commit, and the companies a caller may see. */
+function helpersOf(options: DatasetsRoutesOptions) {
+  const { repository, lifecycle } = options;
 
   /** The job is enqueued only after the change committed (style.md §7). */
   async function afterCommit(tenantId: string, change: DatasetChange) {
@@ -43,7 +44,13 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     if (keyDatasetId !== null && keyDatasetId !== id) return null;
     return repository.find(tx, tenantId, id);
   }
+  return { afterCommit, findVisible };
+}
 
+/** The lists: companies, host systems and base currencies. */
+function listRoutes(app: FastifyInstance, options: DatasetsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { repository } = options;
   r.get(
     '/api/v0/data-sets',
     {
@@ -105,7 +112,12 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
     },
     async () => ({ items: [...baseCurrencies] }),
   );
+}
 
+/** One company: read, and whether it exists. */
+function oneCompanyRoutes(app: FastifyInstance, options: DatasetsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { findVisible } = helpersOf(options);
   r.get(
     '/api/v0/data-sets/:id',
     {
@@ -145,7 +157,13 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       return reply.status(204).send(null);
     },
   );
+}
 
+/** Create, change and delete a company, and reset a demo company. */
+function changeRoutes(app: FastifyInstance, options: DatasetsRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { service } = options;
+  const { afterCommit } = helpersOf(options);
   r.post(
     '/api/v0/data-sets',
     {
@@ -231,4 +249,10 @@ export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRout
       return reply.status(202).send(await afterCommit(tenantId, change));
     },
   );
+}
+
+export async function datasetsRoutes(app: FastifyInstance, options: DatasetsRoutesOptions) {
+  listRoutes(app, options);
+  oneCompanyRoutes(app, options);
+  changeRoutes(app, options);
 }

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { tenantSettingResponse } from '@ledgerline/contract';
-import { tenantSettings } from '../../db/schema.js';
-import { requirePrincipal } from '../../platform/context.js';
 import { NotFoundError } from '../../platform/errors.js';
-import { inTenant } from '../../platform/scope.js';
+import { tenantScopeOf } from '../../platform/scope.js';
+import { tenantSetting } from './tenant-settings.repository.js';
 
 export async function tenantSettingsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -23,17 +21,8 @@ export async function tenantSettingsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const { tenantId } = requirePrincipal(request.principal);
-      const [row] = await request.tenantRead((tx) =>
-        tx
-          .select()
-          .from(tenantSettings)
-          .where(
-            and(
-              inTenant(tenantSettings, { tenantId }),
-              eq(tenantSettings.name, request.params.name),
-            ),
-          ),
+      const row = await request.tenantRead((tx) =>
+        tenantSetting(tx, tenantScopeOf(request), request.params.name),
       );
       if (!row) throw new NotFoundError(`The tenant setting ${request.params.name} is not set.`);
       return {
