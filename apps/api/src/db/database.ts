@@ -41,7 +41,7 @@ export interface Database {
   readAsTenant<T>(tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * Calls listener after every withTenant transaction, committed or not (any of them may have
-   * revoked a credential that something remembers: platform/credential-cache.ts).
+   * revoked a credential that something remembers: platform/short-lived-cache.ts).
    */
   afterWrite(listener: () => void): void;
   /**

@@ -29,7 +29,7 @@ import type {
   CheckoutStatus,
   PayerBrowser,
 } from '../../providers/checkout.js';
-import { ShortLivedCache as CredentialCache } from '../../platform/short-lived-cache.js';
+import { ShortLivedCache } from '../../platform/short-lived-cache.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import {
   askedInvoiceOf,
@@ -254,7 +254,7 @@ export function createPayService(deps: {
   // reload, many payers of one merchant); any write in this process forgets them at once, other
   // processes' writes within 5 s (docs/decisions/078-the-payer-page-keeps-company-facts-briefly.md "The payer page keeps company facts briefly").
   // A start always reads them afresh inside its transaction.
-  const facts = new CredentialCache<CompanyFacts>();
+  const facts = new ShortLivedCache<CompanyFacts>();
   database.afterWrite(() => facts.forgetAll());
   const companyFacts = async (tx: Executor, scope: PayScope) => {
     const key = `${scope.tenantId}:${scope.datasetId}`;
