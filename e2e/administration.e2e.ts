@@ -91,7 +91,10 @@ describe('administration', () => {
     await dialog.getByRole('textbox', { name: 'Email', exact: true }).fill(viewer.email);
     await dialog.getByRole('textbox', { name: 'Role' }).click();
     await page.getByRole('option', { name: 'Viewer' }).click();
-    expect(await dialog.getByRole('textbox', { name: 'Role' }).inputValue()).toBe('Viewer');
+    // The choice reaches the field on the Select's next render, not within the click.
+    await expect
+      .poll(() => dialog.getByRole('textbox', { name: 'Role' }).inputValue())
+      .toBe('Viewer');
     await dialog.getByRole('button', { name: 'Save' }).click();
 
     await page.getByText('New user successfully created and invited').waitFor();
