@@ -1,4 +1,4 @@
-// Aged receivables benchmark (issue 23, "Speed"): GET reports/aged-receivables over 1,000,000
+// Aged receivables benchmark: GET reports/aged-receivables over 1,000,000
 // invoices and 100,000 accounts on PostgreSQL. Target: ≤ 1 s.
 //
 //   npx tsx bench/aged-receivables.ts                          # full size, PostgreSQL at BENCH_DATABASE_URL

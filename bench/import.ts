@@ -1,4 +1,4 @@
-// The allocated-status import benchmark (issue 9, defect 3): a company with 101,000 payments on
+// The allocated-status import benchmark: a company with 101,000 payments on
 // each database, a 100,000-row import through HTTP against the built server, and, while it runs,
 // the latency of /api/health and of a small write (one payment's allocated status) in a loop.
 // Targets: 100,000 rows in at most 5 s on PostgreSQL and 8 s on PGlite, and other requests on

@@ -1,4 +1,4 @@
-// First load on a slow phone (issue 22 item 14): Largest Contentful Paint of the dashboard, a list
+// First load on a slow phone: Largest Contentful Paint of the dashboard, a list
 // (payment requests) and the payer page (/pay/{id}), each loaded cold (browser cache off) several
 // times in Debian's Chromium under Chrome DevTools' "Fast 3G" network and a 4× slower CPU.
 //

@@ -1,4 +1,4 @@
-// The embedded server's memory (issue 25): the built server (npm run build) on PGlite, on a fresh
+// The embedded server's memory: the built server (npm run build) on PGlite, on a fresh
 // DATA_DIR, as `npm start` runs it. Three figures, each the resident memory (VmRSS) and the most
 // held so far (VmHWM) of the server process:
 //   1. at start: the first start (it makes the database) and a later start on the same folder;

@@ -1,4 +1,4 @@
-// Money-rules benchmark (issue 11, "Speed"): the quote of a page of 1,000 accounting transactions
+// Money-rules benchmark: the quote of a page of 1,000 accounting transactions
 // (GET transactions/quotes) against the plain page (GET transactions), same data, same run.
 // Target: the quoted page costs at most 1.5× the plain one.
 //

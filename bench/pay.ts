@@ -1,8 +1,8 @@
-// Payer page benchmark (issue 14, "Bench"):
+// Payer page benchmark:
 //  1. GET /api/v0/pay/{id} with 20 concurrent clients against a bare Fastify route answering a
 //     constant, in the same run and process (target: the page at ≥ 30 % of the baseline's rate);
 //  2. provider notifications: N signed Sandbox `Paid` events for N started payments, with money
-//     going back mixed in (issue 19): a provider-initiated part refund of every tenth payment and a
+//     going back mixed in: a provider-initiated part refund of every tenth payment and a
 //     chargeback (dispute Opened, then Lost) of every twentieth, each sent after its payment's
 //     `Paid`; a tenth of all events delivered twice. Timed from the first POST until every one is
 //     settled; then checked exactly once: every event stored once, every payment Paid (or Disputed),
@@ -101,7 +101,7 @@ async function seed(database: Awaited<ReturnType<typeof openPostgres>>, secrets:
   const providerId = randomUUID();
   const pageRequestId = randomUUID();
   await database.db.transaction(async (tx) => {
-    // The Sandbox test provider is offered in demo companies only (issue 20).
+    // The Sandbox test provider is offered in demo companies only.
     await tx.update(datasets).set({ type: 'Demo' }).where(and(eq(datasets.tenantId, tenantId), eq(datasets.id, 1)));
     await tx.insert(accounts).values({ ...scope, id: accountId, accountReference: 'BENCH-1', name: 'Bench Customer Ltd' });
     await tx.insert(paymentProviders).values({
@@ -280,7 +280,7 @@ async function main() {
   // all events sent twice; 20 senders at once.
   const secret = sandboxNotificationSecret(notificationKey, seeded.providerId)!;
   const hookUrl = `${address}/api/v0/webhooks/sandbox/${seeded.providerId}`;
-  // BENCH_MONEY_BACK=0: Paid events only (the stream before issue 19), for comparison in one run.
+  // BENCH_MONEY_BACK=0: Paid events only (the stream before refunds and disputes), for comparison in one run.
   const mixed = process.env.BENCH_MONEY_BACK !== '0';
   const refunded = (i: number) => mixed && i % 10 === 3;
   const disputed = (i: number) => mixed && i % 20 === 7;

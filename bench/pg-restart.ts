@@ -1,4 +1,4 @@
-// PostgreSQL restart under load (issue 9, defect 1): the built server on a database of its own,
+// PostgreSQL restart under load: the built server on a database of its own,
 // ten clients writing (POST banks) and reading (GET banks) through its HTTP port, and in the middle
 // a real `pg_ctlcluster <version> main restart`. Reports the requests, the answers during the
 // outage, how long until writes succeed again, whether the server process lived through it, and

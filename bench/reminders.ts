@@ -1,4 +1,4 @@
-// Reminder run benchmark (issue 23, "Speed"): the daily reminder run of one company with 100,000
+// Reminder run benchmark: the daily reminder run of one company with 100,000
 // accounts, 10 % of them overdue, on PostgreSQL. Target: ≤ 60 s with flat memory (the mails are
 // written to the outbox table, batch by batch, never held in memory).
 //

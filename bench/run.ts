@@ -1,4 +1,4 @@
-// Ledgerline's list benchmark (issue 4, "Speed"): one company with a million payment transactions,
+// Ledgerline's list benchmark: one company with a million payment transactions,
 // a million accounting transactions and 100,000 accounts on PostgreSQL, beside other tenants so the
 // isolation costs are real; then p50/p95 and throughput at 20 concurrent clients for the list calls
 // and, in the same run, for a bare Fastify route that answers a constant (the baseline).
@@ -317,7 +317,7 @@ async function measureFiles(
   headers: Record<string, string>,
   memory: ReturnType<typeof serverMemory>,
 ) {
-  // Export of every payment, against psql's \copy of the same rows as CSV (issue 4: at most 2x).
+  // Export of every payment, against psql's \copy of the same rows as CSV (at most 2x).
   const tenant = (
     await database.raw.query(`select id::text as id from tenants where name = 'Bench Ltd'`)
   ).rows[0]!.id as string;
@@ -350,7 +350,7 @@ async function measureFiles(
     `| GET payment-transactions/export | ${Math.round(exportMs)} (${(exportMs / copyMs).toFixed(2)}x) | ${(bytes / 1e6).toFixed(0)} | ${memory.peakMb()} (resident before it: ${residentBefore}) |`,
   );
 
-  // Import of a 100,000-row file (issue 4: under 15 s), made from the export's first lines.
+  // Import of a 100,000-row file (under 15 s), made from the export's first lines.
   const rows = lines
     .slice(1)
     .filter((line) => /^[0-9a-f-]{36},/.test(line))

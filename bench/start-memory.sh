@@ -1,5 +1,5 @@
 #!/bin/bash
-# The embedded server's resident memory at start (issue 25): the built server (npm run build) on
+# The embedded server's resident memory at start: the built server (npm run build) on
 # PGlite, on a fresh DATA_DIR (its first start, which creates the database) and then started again
 # on the same folder. Prints VmRSS (resident now) and VmHWM (the most it held) once /api/health
 # answers and 3 s more have passed.  Usage: bash bench/start-memory.sh

@@ -1,4 +1,4 @@
-// Outgoing web hooks benchmark (issue 15): events per second from the commit that records them to
+// Outgoing web hooks benchmark: events per second from the commit that records them to
 // the receiver's 2xx, with 1, 10 and 50 endpoints of one company (embedded delivery).
 //
 //   npm -w @ledgerline/bench run web-hooks                        # PGlite, in memory

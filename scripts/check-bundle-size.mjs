@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Fails when the JavaScript a browser fetches before it shows the sign-in landing or the dashboard
-// is over the budget, in gzipped bytes (issue 10 item 17). It reads the build's manifest
+// is over the budget, in gzipped bytes. It reads the build's manifest
 // (apps/web/dist/.vite/manifest.json): the entry and its static imports (what index.html loads and
 // modulepreloads) make the landing; the dashboard adds its lazy route chunk and that chunk's static
 // imports. A lazy import of any of those files is either a screen's page (app/routes.tsx, loaded
 // when its route opens) or listed in `onDemand` below with what loads it; any other fails the
 // check, so that nothing the first screen needs escapes the count by being lazy.
-// The payer page (pay.html, issue 14) has its own, smaller budget: everything its first load
-// fetches, Preact included (issue 25: it runs on Preact, not React), which the line also reports
+// The payer page (pay.html) has its own, smaller budget: everything its first load
+// fetches, Preact included (it runs on Preact, not React), which the line also reports
 // apart; React among its files fails the check.
 // `node scripts/check-bundle-size.mjs --files` lists every file counted, and the on-demand ones.
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,8 +19,8 @@ import { gzipSync } from 'node:zlib';
 // shrinks; never raise it silently.
 export const budgetKb = 170;
 /**
- * issue 25: at most 50 KB of JavaScript, gzipped, on the payer page's first load (issue 14's
- * 100 KB before the page moved to Preact, docs/decisions/166-the-payer-page-runs-on-preact.md).
+ * At most 50 KB of JavaScript, gzipped, on the payer page's first load (the budget
+ * was 100 KB before the page moved to Preact, docs/decisions/166-the-payer-page-runs-on-preact.md).
  */
 export const payBudgetKb = 50;
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps', 'web', 'dist');

@@ -119,7 +119,7 @@ export function invitationLinkIn(text: string): URL {
 
 /**
  * Opens an invitation link as the invited user's browser does: the proof cookie it leaves is what
- * the first sign-in brings to POST /login (issue 20 item 6).
+ * the first sign-in brings to POST /login.
  */
 export async function openInvitation(ctx: TestContext, link: URL) {
   const response = await ctx.app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });

@@ -4,7 +4,7 @@ import type { TestContext } from './app.js';
 
 /*
  * What an operator or a company's creation sets, for tests whose subject lies behind a gate
- * (issue 20: the server checks each one; docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md "Feature flags and tenant settings
+ * (the server checks each one; docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md "Feature flags and tenant settings
  * are checked by the server").
  */
 

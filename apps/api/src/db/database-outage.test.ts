@@ -7,7 +7,7 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../tes
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 
 /**
- * Issue 9, defect 1: the database going away — a network drop, a refused connection, an
+ * The database going away — a network drop, a refused connection, an
  * administrator's pg_terminate_backend — answers the calls it meets with a retryable 503, never
  * ends the process, and the next calls succeed once the database is back. PostgreSQL only (PGlite
  * lives in the process); the app reaches PostgreSQL through a TCP proxy the test controls, so the

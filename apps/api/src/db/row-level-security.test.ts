@@ -55,7 +55,7 @@ describe('row-level security', () => {
     expect(plan).toContain('payment_transactions_customer_trgm_idx');
   });
 
-  // issue 22 item 6: the search box's OR (references, names, and the amount when the words read
+  // The search box's OR (references, names, and the amount when the words read
   // as one) is read from indexes under the policy: numeric_eq is LEAKPROOF as ILIKE is (0034).
   it('lets the search box read its indexes under the policy, the amount arm included', async () => {
     const { rows } = await database.raw.query(

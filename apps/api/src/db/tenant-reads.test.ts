@@ -65,7 +65,7 @@ describe('tenant reads', () => {
   });
 
   // The connection's own statement_timeout: PostgreSQL connections start with one minute
-  // (DATABASE_STATEMENT_TIMEOUT_MS, issue 20 item 5); PGlite's one connection has none.
+  // (DATABASE_STATEMENT_TIMEOUT_MS); PGlite's one connection has none.
   const connectionTimeout = process.env.TEST_DATABASE_URL ? '1min' : '0';
 
   it('run each statement with its own scope, and leave nothing behind for the next', async () => {

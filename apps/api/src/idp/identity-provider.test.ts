@@ -616,7 +616,7 @@ describe('embedded identity provider rate limits', () => {
   });
 });
 
-describe('embedded identity provider per-account delay (issue 9, defect 4)', () => {
+describe('embedded identity provider per-account delay', () => {
   let database: Database;
   let dispose: () => Promise<void>;
   let server: Server;

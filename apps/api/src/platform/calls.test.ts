@@ -87,7 +87,7 @@ describe('GET users/me', () => {
     });
     expect(me.permissions).toContain('ConfigureSystemSettings');
     // The spec's 25, PushErpData (docs/decisions/020-erp-data-writes.md, "ERP data writes") and RefundPayment
-    // ("Refunds are an Administrator's", issue 19).
+    // ("Refunds are an Administrator's").
     expect(me.permissions).toHaveLength(27);
     expect(me.permissions).toContain('PushErpData');
     expect(me.permissions).toContain('RefundPayment');

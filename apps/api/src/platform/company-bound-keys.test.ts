@@ -11,7 +11,7 @@ import {
 } from '../../test/app.js';
 
 /*
- * Issue 20 item 1: a key bound to one company (subscription-keys?noDataset=false) sees that
+ * A key bound to one company (subscription-keys?noDataset=false) sees that
  * company only, on the tenant's routes too: not the tenant's own activity log (staff sign-ins,
  * user and key administration), not another company's records' activities, not the other
  * companies themselves (docs/decisions/099-a-company-bound-key-sees-its-company-only.md, "A company-bound key sees its company only").

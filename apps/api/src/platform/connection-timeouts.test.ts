@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../test/app.js';
 
 /**
- * Issue 20 item 5: every PostgreSQL connection (the pool, the shared read connections, the COPY
+ * Every PostgreSQL connection (the pool, the shared read connections, the COPY
  * connections) starts with statement_timeout and idle_in_transaction_session_timeout, so no
  * statement and no forgotten transaction holds a connection and the vacuum horizon for ever.
  * PostgreSQL only: PGlite cannot interrupt a statement and has one connection in the process.

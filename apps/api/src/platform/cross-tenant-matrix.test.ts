@@ -13,12 +13,12 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../tes
 import { makeDemoCompany } from '../../test/feature-gates.js';
 
 /*
- * The cross-tenant matrix (issue 9): every operation of the served OpenAPI document, so a route
+ * The cross-tenant matrix: every operation of the served OpenAPI document, so a route
  * added tomorrow is covered the day it is added. Tenant A calls each one with tenant B's ids in
  * the path, B's references in the query and the body (a minimal valid body generated from the
  * operation's schema, so validation does not hide the check) and B's company in Dataset-Id, by
  * session and by access key. A Viewer is refused every unsafe operation, and so is a session
- * without the XSRF header. Then (issue 20) a key bound to A's company 1 calls each one with the ids,
+ * without the XSRF header. Then a key bound to A's company 1 calls each one with the ids,
  * references and company of A's company 2 (a sibling company of the same tenant): it must see
  * neither that company's records nor the tenant's own activity log, and change nothing of it.
  */
@@ -49,7 +49,7 @@ const notTenantScoped = new Set([
   // invited user (src/features/auth/external-sign-in.test.ts); nothing is read or written here.
   'GET /api/v0/invitations/accept',
   'GET /api/v0/logout', // ends the caller's own session (walked, it would sign A out mid-matrix)
-  // The payer page (issue 14) has no tenant and no sign-in: the request's id in its link is what
+  // The payer page has no tenant and no sign-in: the request's id in its link is what
   // gives access, and any caller with the link may see and pay it. A payment id of another request
   // is refused (src/features/pay/pay-page.test.ts "never shows or settles a payment through another
   // request's id"); a notification reaches only its own configuration's payments
@@ -65,7 +65,7 @@ const notTenantScoped = new Set([
   // for 3-D Secure is acted on (src/features/pay/opayo-pi-end-to-end.test.ts, "not waiting").
   'POST /api/v0/pay/{id}/payments/{paymentId}/3ds',
   'POST /api/v0/webhooks/{provider}/{configurationId}',
-  // An account's statement (issue 23) has no tenant and no sign-in either: the token of its link is
+  // An account's statement has no tenant and no sign-in either: the token of its link is
   // what gives access, and it reaches only its own account's invoices (src/features/statements/statements.test.ts,
   // "another company's invoice"). Issuing the link (POST accounts/{id}/statement-link) is walked.
   'GET /api/v0/statements/{token}',
@@ -254,7 +254,7 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     email: `colleague-${company}-${who.userId.slice(0, 8)}@example.com`,
     role: 'Standard',
   });
-  // The money rules' and payment providers' records (issues 10–12): a settlement group with one
+  // The money rules' and payment providers' records: a settlement group with one
   // configuration, a late payment configuration and a payment provider configuration, each the
   // company's default, so a read of the caller's own preferences or default would show them if
   // it leaked.
@@ -269,7 +269,7 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     name: 'Matrix late payments',
     gracePeriodInDays: 5,
   });
-  // Issue 23: a reminder schedule, the company default, and a reminder kept for the account.
+  // A reminder schedule, the company default, and a reminder kept for the account.
   const reminderSchedule = await as('POST', 'reminder-schedules', {
     name: 'Matrix reminders',
     steps: [{ days: 1, subject: 'Overdue', body: 'Dear {account}, {invoiceTable}' }],
@@ -303,7 +303,7 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     isTest: true,
   });
   await as('PUT', 'providers/default', { paymentProviderId: provider.id });
-  // A provider event of the configuration (issue 12: providers/{id}/events); the Sandbox makes no
+  // A provider event of the configuration (providers/{id}/events); the Sandbox makes no
   // connection exchange of its own, so it is written as a connection test would keep it.
   await ctx.database.db.insert(paymentProviderEvents).values({
     tenantId: who.tenantId,
@@ -318,7 +318,7 @@ async function seedRecords(who: SignedIn, company: string): Promise<Record<strin
     payload:
       '{"request":{"method":"POST","url":"https://b.example"},"response":{"status":200,"body":""}}',
   });
-  // Web hooks (issue 15): an endpoint, switched off so nothing is sent to it, and a delivery of
+  // Web hooks: an endpoint, switched off so nothing is sent to it, and a delivery of
   // one of the company's events; every event of the company dispatched first, so its rows stay
   // still during the walk.
   const endpoint = await as('POST', 'web-hooks/endpoints', {
@@ -425,7 +425,7 @@ beforeAll(async () => {
     [b, ownCompany],
     [a, siblingCompany],
   ] as const)
-    // Test providers belong to demo companies (issue 20): each company the walk uses is one.
+    // Test providers belong to demo companies: each company the walk uses is one.
     await makeDemoCompany(ctx, who, Number(company));
   // Same company id (1) in both tenants, so a check on the company alone would not hold.
   await ctx.database.withTenant(a.tenantId, (tx) =>
@@ -925,7 +925,7 @@ describe('the cross-tenant matrix', () => {
     expect(failures).toEqual([]);
   }, 60_000);
 
-  it("refuses A's completion of B's authorisation states (issue 20 item 9), by session and by key, and leaves them unspent", async () => {
+  it("refuses A's completion of B's authorisation states, by session and by key, and leaves them unspent", async () => {
     const stripeState = (await call(b, 'POST', 'stripe/account/connect/start', {
       paymentProviderId: null,
     })) as { state: string };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCsvField, parseCsv } from './csv.js';
 
-/** The reader as it was before it sliced fields (issue 9, defect 3): the reference it must match. */
+/** The reader as it was before it sliced fields: the reference it must match. */
 function characterAtATime(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];

@@ -5,7 +5,7 @@ import { setFeatureFlag } from '../../test/feature-gates.js';
 import { caller } from '../../test/fixtures/money-rules.js';
 
 /*
- * Issue 20 item 3: a feature behind a flag is refused by the server while the flag is off, not
+ * A feature behind a flag is refused by the server while the flag is off, not
  * only hidden by the site (docs/decisions/101-feature-flags-and-tenant-settings-are-checked-by.md, "Feature flags and tenant settings are checked by
  * the server"). Provider kinds: src/features/payment-providers/provider-gates.test.ts; the funding search
  * (Capitalise): src/features/funding/funding.test.ts.
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('settlement configurations (flag settlementConfigurations)', () => {
-  // Issue 21: a new installation offered settlement options on invoices and accounts while its
+  // A new installation offered settlement options on invoices and accounts while its
   // Settlements screen said 'Settlement configurations are not enabled for this site.'.
   it('are on at a new installation, for the site and for the server', async () => {
     const flags = await ctx.app.inject({

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { buildTestApp, type TestContext } from '../../test/app.js';
 
-// issue 22 item 14: the build writes the boot script into index.html and pay.html; the policy
+// The build writes the boot script into index.html and pay.html; the policy
 // allows that script by its hash, and no other inline script.
 let ctx: TestContext;
 let app: FastifyInstance;

@@ -23,7 +23,7 @@ import { insertAccount, insertRequest } from '../../test/fixtures/pay.js';
 import { waitFor } from '../../test/wait.js';
 
 /**
- * Issue 20 item 4, the proof's log scan: the product's own logger at trace level, captured, while
+ * The proof's log scan: the product's own logger at trace level, captured, while
  * the journeys' flows run over HTTP on a real port (an invitation and its set-password link, a
  * sign-in through the embedded provider, an OAuth connect callback, an access key, a payer page
  * paid with the Sandbox card). No token, code, password, key, card number or pay-link id may appear
@@ -224,7 +224,7 @@ describe('the log', () => {
     await signInThroughProvider('ivy@logscan.example', ivyPassword);
 
     // An OAuth connect: GoCardless's authorise page sends the code back to the return route.
-    // The server issues the state (issue 20 item 9): a secret of the flow like the code.
+    // The server issues the state: a secret of the flow like the code.
     const start = (await (await api('POST', 'gocardless/authorise/start')).json()) as {
       url: string;
       state: string;

@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { buildTestApp, type TestContext } from '../../test/app.js';
 
 /**
- * Issue 20 item 13: /metrics shows every route's traffic and the process's internals. It answers
+ * /metrics shows every route's traffic and the process's internals. It answers
  * only the machine itself unless METRICS_TOKEN or METRICS_PORT says otherwise.
  */
 async function freePort(): Promise<number> {

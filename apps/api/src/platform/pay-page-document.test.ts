@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { buildTestApp, type TestContext } from '../../test/app.js';
 
-// issue 14: GET /pay/{id} answers the payer page's own document (apps/web/pay.html) with headers
+// GET /pay/{id} answers the payer page's own document (apps/web/pay.html) with headers
 // that suit a public page that takes money.
 let ctx: TestContext;
 let app: FastifyInstance;
@@ -33,7 +33,7 @@ function directives(csp: string): Record<string, string[]> {
 }
 
 describe('the payer page document', () => {
-  it('answers pay.html for an account statement (issue 23) with the plain page’s headers', async () => {
+  it('answers pay.html for an account statement with the plain page’s headers', async () => {
     const response = await app.inject({ method: 'GET', url: `/statement/${'a'.repeat(43)}` });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('<title>Pay</title>');

@@ -98,7 +98,7 @@ describe('operations', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
-    // The document viewer's blob: frame, and nothing else (issue 10 item 3).
+    // The document viewer's blob: frame, and nothing else.
     expect(csp).toContain("frame-src 'self' blob:;");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -124,7 +124,7 @@ describe('operations', () => {
     );
     expect(refs.length).toBeGreaterThan(50);
     expect(refs.filter((id) => !doc.components.schemas[id])).toEqual([]);
-    // Connector authors read an example of each body they send (issue 4), one the API takes.
+    // Connector authors read an example of each body they send, one the API takes.
     for (const body of connectorBodies) {
       const id = `${String(body.meta()?.id)}Input`;
       const examples = doc.components.schemas[id]?.examples as unknown[] | undefined;
@@ -172,7 +172,7 @@ describe('the site', () => {
     await app.close();
   });
 
-  // issue 10 item 16: precompressed files, hashed assets cached for a year, index.html revalidated.
+  // Precompressed files, hashed assets cached for a year, index.html revalidated.
   it("serves the build's brotli and gzip files, hashed assets immutable and index.html no-cache", async () => {
     const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

@@ -12,7 +12,7 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../tes
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 
 /**
- * Issue 25, read replicas: which server a read goes to. The pure choice (up, lagging, down, not
+ * Which server a read goes to. The pure choice (up, lagging, down, not
  * yet replayed) here; then through HTTP on PostgreSQL, with the "standby" the same test database
  * reached through a TCP proxy the test can cut (a server not in recovery reports its own current
  * LSN as replayed, so what it has "replayed" is known exactly at each check).

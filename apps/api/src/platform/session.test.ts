@@ -194,7 +194,7 @@ describe('sessions', () => {
   });
 });
 
-describe('XSRF on GET logout (issue 9, defect 7)', () => {
+describe('XSRF on GET logout', () => {
   it('refuses a logout without the header, as a cross-site link would send it, and keeps the session', async () => {
     const user = await signIn(ctx);
     for (const xsrf of [undefined, 'not-the-token']) {

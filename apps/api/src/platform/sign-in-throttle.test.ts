@@ -5,7 +5,7 @@ import { createTenant } from '../features/tenants/tenants.service.js';
 import { buildTestApp, type TestContext } from '../../test/app.js';
 
 /**
- * Issue 9, defect 4: POST /api/v0/login counts attempts per account (a growing delay, never a
+ * POST /api/v0/login counts attempts per account (a growing delay, never a
  * lockout) as well as per address, in the database, so every API process counts the same.
  */
 let ctx: TestContext;
@@ -79,7 +79,7 @@ describe('POST /login per account', () => {
     }
   });
 
-  it('charges an account only for tokens that verify: forged ones naming it never slow its owner (issue 20 item 8)', async () => {
+  it('charges an account only for tokens that verify: forged ones naming it never slow its owner', async () => {
     const email = 'victim@example.com';
     const { userId } = await createTenant(ctx.database, {
       name: 'Victim Ltd',

@@ -7,7 +7,7 @@ import { createTenant } from '../features/tenants/tenants.service.js';
 import { buildTestApp, type TestContext } from '../../test/app.js';
 
 /**
- * Issue 20 item 7: TRUST_PROXY names how many proxies (or which addresses) stand in front of the
+ * TRUST_PROXY names how many proxies (or which addresses) stand in front of the
  * server, so the client address is the one the last trusted proxy saw, never one a client wrote
  * into X-Forwarded-For itself.
  */

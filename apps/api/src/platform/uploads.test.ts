@@ -6,7 +6,7 @@ import { generateReceivables } from '../features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../test/app.js';
 
 /**
- * Issue 9, defects 5 and 6: what the multipart parser cannot read is a 400 problem, not a 500,
+ * What the multipart parser cannot read is a 400 problem, not a 500,
  * and a document upload with two files is refused instead of keeping the first.
  */
 let ctx: TestContext;

@@ -14,7 +14,7 @@ describe('createCheckoutAdapters', () => {
     for (const kind of ['Stripe', 'GoCardless', 'TrueLayer', 'Oppwa'])
       expect(registry.forProvider(kind)?.name).toBe(kind);
     // Signed notifications where the provider sends them; OPPWA's are encrypted and bring its
-    // refunds and chargebacks (issue 19), while its payments' outcome still comes from status().
+    // refunds and chargebacks, while its payments' outcome still comes from status().
     for (const kind of ['Stripe', 'GoCardless', 'TrueLayer', 'Oppwa'])
       expect(registry.forProvider(kind)?.verifyNotification).toBeTypeOf('function');
   });

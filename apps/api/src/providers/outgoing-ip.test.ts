@@ -10,7 +10,7 @@ import {
 const v4 = (address: string, internal = false) =>
   ({ address, family: 'IPv4', internal }) as NetworkInterfaceInfo;
 
-/** Where Opayo's IP registration finds this server's address without OPAYO_SERVER_IP (issue 21 item 26). */
+/** Where Opayo's IP registration finds this server's address without OPAYO_SERVER_IP. */
 describe('the outgoing IP address', () => {
   it('OPAYO_SERVER_IP wins over everything', async () => {
     const resolve = createOutgoingIp({

@@ -5,7 +5,7 @@ import { PgColumn, PgDialect } from 'drizzle-orm/pg-core';
  * In the select list (or returning list) of a query without joins drizzle writes the columns of a
  * `sql` field without their table. A field naming columns of two tables — a correlated subquery —
  * then compares a table with itself: the access key's company check did exactly that and passed
- * every tenant's company (issue 9, defect 2). Every test run refuses that shape wherever a query
+ * every tenant's company. Every test run refuses that shape wherever a query
  * builds it; `qualified()` in platform/sessions.ts writes such columns out in full.
  */
 type BuildSelection = (

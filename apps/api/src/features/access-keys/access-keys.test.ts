@@ -57,7 +57,7 @@ describe('access keys', () => {
       );
     expect(activity).toMatchObject({ status: 201, userId: admin.userId });
 
-    // A plain HTTP call with the key reads the tenant's companies (issue 3 §Access keys).
+    // A plain HTTP call with the key reads the tenant's companies.
     const machine = await ctx.app.inject({
       method: 'GET',
       url: '/api/v0/data-sets/all',
@@ -264,7 +264,7 @@ describe('subscription keys', () => {
   });
 });
 
-// issue 22 item 6: the keys grid's search box, on the server.
+// The keys grid's search box, on the server.
 describe('GET access-keys?search=', () => {
   it('finds keys by part of their name or prefix, in any case, and only the tenant’s own', async () => {
     const mine = await signIn(ctx, { tenantName: 'Searchable Keys Ltd' });

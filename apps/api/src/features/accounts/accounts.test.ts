@@ -379,7 +379,7 @@ describe('PUT accounts/{id}/settings', () => {
     },
   );
 
-  it("chooses a settlement group and a late payment configuration of the company, and refuses unknown and another tenant's ones with 422 (issue 11)", async () => {
+  it("chooses a settlement group and a late payment configuration of the company, and refuses unknown and another tenant's ones with 422", async () => {
     const account = merchantAccounts[2]!;
     const ours = await configurationsOf(merchant);
     const theirs = await configurationsOf(rival);

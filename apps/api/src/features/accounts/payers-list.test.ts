@@ -27,7 +27,7 @@ afterAll(() => ctx.close());
 const list = (who: SignedIn, query = '', headers = company(1)) =>
   ctx.app.inject({ method: 'GET', url: `/api/v0/payers${query}`, headers: who.headers(headers) });
 
-// issue 10 item 11: /payers lists the payers of every account of the company.
+// /payers lists the payers of every account of the company.
 describe('GET payers', () => {
   it('lists the payers of every account of the company, newest first', async () => {
     const rows = await ctx.database.db

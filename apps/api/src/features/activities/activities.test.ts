@@ -99,7 +99,7 @@ describe('GET audit-logs', () => {
     expect(page.items).toHaveLength(20);
   });
 
-  // issue 22 item 6: the activities' search box reads the operation and the user's name.
+  // The activities' search box reads the operation and the user's name.
   it('searches the operation and the user’s name, with the filter and through the cursor', async () => {
     const search = async (query: string, who = admin, company = '2') => {
       const response = await get(who, `/api/v0/audit-logs?${query}`, { 'dataset-id': company });
@@ -141,7 +141,7 @@ describe('GET audit-logs', () => {
     expect(long.json().errors.search).toBeDefined();
   });
 
-  it('gives the count on the first page only: the company’s, the tenant’s own and a filtered list’s (issue 22 item 13)', async () => {
+  it('gives the count on the first page only: the company’s, the tenant’s own and a filtered list’s', async () => {
     const first = (
       await get(admin, '/api/v0/audit-logs?itemsPerPage=15', { 'dataset-id': '2' })
     ).json();

@@ -52,7 +52,7 @@ async function activityOf(paymentId: string) {
   );
 }
 
-// issue 10 item 12: a declined capture (isError) is not a plain success in the activities.
+// A declined capture (isError) is not a plain success in the activities.
 describe('the outcome of an activity', () => {
   it('records why a call that answered 200 did not do what it was asked, and the record it touched', async () => {
     const [declined, captured] = await pendingPayments();

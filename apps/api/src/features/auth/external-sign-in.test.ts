@@ -16,7 +16,7 @@ import {
 import { waitFor } from '../../../test/wait.js';
 
 /**
- * Issue 20 item 6: with an external identity provider (OIDC_ISSUER) a first sign-in binds a
+ * With an external identity provider (OIDC_ISSUER) a first sign-in binds a
  * Ledgerline user to the provider's subject. It takes an address the provider verified
  * (`email_verified: true`), and an invited user binds only through their invitation: the mailed
  * link leaves a single-use proof in the browser, which the first sign-in must bring.

@@ -599,7 +599,7 @@ describe('the company (Dataset-Id)', () => {
   });
 
   it("answers 404 for another tenant's company exactly as for one that does not exist", async () => {
-    // The key's company check once compared the datasets table with itself (issue 9, defect 2).
+    // The key's company check once compared the datasets table with itself.
     for (const [method, url, payload] of routes()) {
       for (const who of [merchant, merchantKey]) {
         const missing = await call(who, method, url, payload, company(9));

@@ -9,8 +9,8 @@ import { waitFor } from '../../../test/wait.js';
 /*
  * spec 1 §8: "An error-reporting service is wired in with an instrumentation key; web-vitals
  * reporting is included." The site's reports come to POST client-reports without sign-in, are
- * logged, counted in /metrics and forwarded to a collector by configuration (issue 21 item 12).
- * Spec 1 §2.2 (issue 21 item 11): the user menu's terms of service and privacy policy open the
+ * logged, counted in /metrics and forwarded to a collector by configuration.
+ * Spec 1 §2.2: the user menu's terms of service and privacy policy open the
  * addresses GET info/site answers.
  */
 

@@ -471,7 +471,7 @@ describe('payment provider', () => {
 
   it('answers the default configuration in short, follows a change of default, and is null without one', async () => {
     const merchant = await signIn(ctx, { tenantName: 'Provider Settings Ltd' });
-    // The Sandbox test provider belongs to demo companies (issue 20).
+    // The Sandbox test provider belongs to demo companies.
     await makeDemoCompany(ctx, merchant);
     expect((await get(merchant)).json().paymentProvider).toBeNull();
 

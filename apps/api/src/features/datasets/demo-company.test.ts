@@ -6,7 +6,7 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../
 import { waitFor } from '../../../test/wait.js';
 
 /*
- * Issue 21 item 1: a new demo company's generated payments all named the Sandbox provider, but no
+ * A new demo company's generated payments all named the Sandbox provider, but no
  * provider was configured, so its payment links said 'This company cannot take payments online
  * yet.'. A demo company now comes with the Sandbox as its default, and its payments name it.
  */
@@ -251,7 +251,7 @@ describe('a new demo company', () => {
 });
 
 describe('a new production company', () => {
-  it('comes with no provider: the Sandbox moves no money (issue 20)', async () => {
+  it('comes with no provider: the Sandbox moves no money', async () => {
     const production = await newCompany(false);
     expect(await providersOf(production)).toEqual([]);
     expect(await paymentProvidersNamed(production)).toEqual([]);

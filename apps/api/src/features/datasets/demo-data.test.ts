@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { demoCompanySize, generateReceivables, type DemoDataSize } from './demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// Issue 10 item 15: a generated company does not contradict itself. Each query below returns the
+// A generated company does not contradict itself. Each query below returns the
 // rows that break one invariant, so a failure names them.
 
 let ctx: TestContext;
@@ -57,7 +57,7 @@ describe.each(['a demo company', 'a company paid in instalments'])('%s', (name) 
     }
   });
 
-  it('gives each account the balance and overdue amount its transactions owe (issue 22 item 9)', async () => {
+  it('gives each account the balance and overdue amount its transactions owe', async () => {
     const { who } = company();
     const wrong = await rows(who, sql`
       select a.account_reference, a.balance, a.overdue_amount, s.balance as owed, s.overdue as owed_overdue

@@ -13,7 +13,7 @@ let viewer: SignedIn;
 beforeAll(async () => {
   ctx = await buildTestApp();
   admin = await signIn(ctx, { tenantName: 'Geo Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, admin);
   viewer = await signIn(ctx, { tenantName: 'Geo Viewer Ltd' });
   await ctx.database.db.update(users).set({ role: 'Viewer' }).where(eq(users.id, viewer.userId));

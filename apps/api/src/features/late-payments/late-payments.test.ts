@@ -162,11 +162,11 @@ describe('company preferences', () => {
     expect((await call(fresh, 'GET', 'company-settings/preferences')).json()).toEqual({
       defaultSettlementConfigurationGroupId: null,
       defaultLatePaymentConfigurationId: null,
-      // The general preferences' defaults (issue 13).
+      // The general preferences' defaults.
       defaultCountryId: 826,
       defaultEditPaymentStatus: 'Disable',
       allowTransactionCurrencyChange: 'Disable',
-      // The reminder run's defaults (issue 23): no default schedule, 09:00 London time.
+      // The reminder run's defaults: no default schedule, 09:00 London time.
       defaultReminderScheduleId: null,
       reminderTime: '09:00',
       reminderTimeZone: 'Europe/London',

@@ -7,7 +7,7 @@ import { caller, insertAccount, insertInvoice } from '../../../test/fixtures/mon
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
 /**
- * Issue 19 item 9: an absolute discount saved without a currency took 10 off a JPY or KWD invoice
+ * An absolute discount saved without a currency took 10 off a JPY or KWD invoice
  * alike. Its currency is now required, and the engine applies it to invoices of that currency only.
  */
 let ctx: TestContext;

@@ -8,7 +8,7 @@ import { insertAccount, insertRequest } from '../../../test/fixtures/pay.js';
 import { waitFor } from '../../../test/wait.js';
 
 /**
- * Issue 20 item 13: what a payer writes on the payer page (their name) reaches the subject of the
+ * What a payer writes on the payer page (their name) reaches the subject of the
  * staff's payment mail. Control characters (CR/LF included) are stripped from every value put into
  * a subject and each value is bounded, so a payer can neither add header lines nor push the
  * subject's own words out of sight.

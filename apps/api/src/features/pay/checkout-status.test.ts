@@ -101,7 +101,7 @@ beforeAll(async () => {
   );
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Checkout Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin);
   const oppwa = await call(admin, 'POST', 'providers', {
@@ -204,7 +204,7 @@ describe('a provider checkout', () => {
     expect(statusCalls).toHaveLength(2);
   });
 
-  // issue 20 item 10: an id from the return URL only finds the provider's answer; it settles only
+  // An id from the return URL only finds the provider's answer; it settles only
   // when that answer names this payment.
   it('settles a payment without a reference only on an answer that names it, and records the others', async () => {
     startWithoutReference = true;

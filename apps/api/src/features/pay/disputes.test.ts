@@ -18,7 +18,7 @@ import { day, insertAccount, insertInvoice, insertRequest, mailsIn } from '../..
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
 /*
- * Issue 19: disputes, chargebacks and late failures from signed Sandbox notifications
+ * Disputes, chargebacks and late failures from signed Sandbox notifications
  * (`data.dispute`, `data.lateFailure`), through the payment lifecycle; GET disputes.
  */
 

@@ -17,7 +17,7 @@ import {
 import { waitFor } from '../../../test/wait.js';
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
-// Issue 19, the proof of the lifecycle (features/pay/lifecycle.ts): random sequences of moves,
+// The proof of the lifecycle (features/pay/lifecycle.ts): random sequences of moves,
 // driven through the HTTP API (the payer page's Sandbox card form, staff capture and cancel) and
 // the reservation expiry job, against a small reference model. After every step: each invoice's
 // allocated amount equals the money its payments actually hold for it, paid status and request
@@ -70,7 +70,7 @@ interface ModelPayment {
   /** Per invoice: Allocated money, Provisional (reserved) money. */
   allocated: Big[];
   provisional: Big[];
-  /** Refunds made (issue 19). */
+  /** Refunds made. */
   refunded: Big;
   /** Per invoice: money given back from it (refunds, lost disputes): what a won dispute may restore. */
   reversed: Big[];
@@ -201,7 +201,7 @@ type Move =
   | { kind: 'capture'; which: number; part: number | null }
   | { kind: 'cancel'; which: number }
   | { kind: 'expire' }
-  // Issue 19 (the refunds helper): staff refunds, whole or part, and a dispute's stages.
+  // The refunds helper: staff refunds, whole or part, and a dispute's stages.
   | { kind: 'refund'; which: number; part: number | null }
   | { kind: 'dispute'; which: number; stage: 'Opened' | 'Lost' | 'Won' };
 

@@ -7,7 +7,7 @@ import { makeDemoCompany } from '../../../test/feature-gates.js';
 import { caller } from '../../../test/fixtures/money-rules.js';
 import { day, insertAccount, insertInvoice, insertRequest } from '../../../test/fixtures/pay.js';
 
-// Issue 14: a method's payment amount filter (spec 3 §3) applies to the amount the payer chose.
+// A method's payment amount filter (spec 3 §3) applies to the amount the payer chose.
 
 let ctx: TestContext;
 let company: SignedIn;
@@ -54,7 +54,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   company = await signIn(ctx, { tenantName: 'Method Amounts Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, company);
   accountId = await insertAccount(ctx, company);
   ids.any = await provider('Any amount', null, null);

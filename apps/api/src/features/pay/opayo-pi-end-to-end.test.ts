@@ -8,7 +8,7 @@ import { startFakeOpayo, type FakeOpayo } from '../../../test/fakes/fake-opayo.j
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from '../../../test/fixtures/pay.js';
 
 /**
- * The payer page paid through Opayo Pi (issues 12 and 14), through HTTP only, against the fake:
+ * The payer page paid through Opayo Pi, through HTTP only, against the fake:
  * the merchant configures Opayo with the Pi integration, raises a request for invoices, the payer
  * starts a payment (a merchant session key for the drop-in), Opayo.js tokenises the card (the
  * fake's card identifier), the page posts it, and the server's transaction answer settles the
@@ -38,7 +38,7 @@ beforeAll(async () => {
   opayo.integrations.set(integrationKey, integrationPassword);
   ctx = await buildTestApp({ RATE_LIMIT_PAY_PER_MINUTE: '100000', OPAYO_TEST_URL: opayo.url });
   const who = await signIn(ctx, { tenantName: 'Opayo Pi Ltd' });
-  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3).
   await setFeatureFlag(ctx, 'OpayoPi', true);
   company = { who, accountId: await insertAccount(ctx, who) };
   const created = await call(who, 'POST', 'providers', {

@@ -7,7 +7,7 @@ import { buildApp } from '../../app.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 import { insertAccount, insertRequest } from '../../../test/fixtures/pay.js';
 
-// Issue 25: what to pay is in the payer page's first HTML (GET /pay/{id}), escaped, before any
+// What to pay is in the payer page's first HTML (GET /pay/{id}), escaped, before any
 // JavaScript runs; an expired or unknown link is the built pay.html as before.
 let ctx: TestContext;
 let app: FastifyInstance;

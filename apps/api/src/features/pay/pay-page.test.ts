@@ -49,7 +49,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Pay Page Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin, { name: 'Payer Customer Ltd' });
   // The first configuration is the company's default.
@@ -156,7 +156,7 @@ describe('the payer page', () => {
     ]);
   });
 
-  it("gives the billing contact's name and e-mail so the payer need not type them (issue 22 item 15)", async () => {
+  it("gives the billing contact's name and e-mail so the payer need not type them", async () => {
     const id = await insertRequest(ctx, admin, {
       accountId,
       billingContact: {
@@ -190,7 +190,7 @@ describe('the payer page', () => {
       await insertRequest(ctx, admin, { accountId, validUntil: new Date(Date.now() - 60_000) }),
       await insertRequest(ctx, admin, { accountId, requestStatus: 'Expired' }),
     ];
-    // Issue 19: past its payment-required-by day a request is overdue, not expired.
+    // Past its payment-required-by day a request is overdue, not expired.
     const overdue = await insertRequest(ctx, admin, { accountId, paymentRequiredBy: day(-1) });
     expect((await pay('GET', overdue)).json()).toMatchObject({ state: 'Open', overdue: true });
     for (const id of expired) {
@@ -306,7 +306,7 @@ describe('the payer page', () => {
 
   it('lists only enabled methods whose currency and amount filters match, the default first', async () => {
     const company = await signIn(ctx, { tenantName: 'Methods Ltd' });
-    // The Sandbox test provider belongs to demo companies (issue 20).
+    // The Sandbox test provider belongs to demo companies.
     await makeDemoCompany(ctx, company);
     const account = await insertAccount(ctx, company);
     const make = async (name: string, extra: object = {}) => {
@@ -621,7 +621,7 @@ describe('paying with the Sandbox', () => {
 
     const page2 = (await pay('GET', id)).json();
     expect(page2).toMatchObject({ state: 'Completed', receipt: { paymentId } });
-    // Issue 15: the move's web hook events were written in its own transaction.
+    // The move's web hook events were written in its own transaction.
     const events = await ctx.database.db
       .select()
       .from(webHookEvents)

@@ -20,7 +20,7 @@ import { day, insertAccount, insertInvoice, insertRequest } from '../../../test/
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
 /**
- * Issue 19 items 1, 4 and 5: the payer is asked what the request asks, links open on valid-from
+ * The payer is asked what the request asks, links open on valid-from
  * and close on valid-until (payment-required-by only makes them overdue), and no default
  * provider means no payments.
  */

@@ -10,7 +10,7 @@ import { makeDemoCompany } from '../../../test/feature-gates.js';
 import { caller } from '../../../test/fixtures/money-rules.js';
 import { day, insertAccount, insertInvoice, insertRequest } from '../../../test/fixtures/pay.js';
 
-// Issue 14: what the payer page offered is shown on the merchant's payment transaction detail.
+// What the payer page offered is shown on the merchant's payment transaction detail.
 
 let ctx: TestContext;
 let admin: SignedIn;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   ctx = await buildTestApp({ DATA_DIR: dataDir, RATE_LIMIT_PAY_PER_MINUTE: '100000' });
   call = caller(ctx);
   admin = await signIn(ctx, { tenantName: 'Payer Quote Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, admin);
   const sandbox = await call(admin, 'POST', 'providers', {
     providerName: 'Sandbox',

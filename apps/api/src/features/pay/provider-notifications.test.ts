@@ -35,7 +35,7 @@ beforeAll(async () => {
     RATE_LIMIT_PAY_PER_MINUTE: '100000',
   });
   admin = await signIn(ctx, { tenantName: 'Notified Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, admin);
   accountId = await insertAccount(ctx, admin);
   const created = await ctx.app.inject({
@@ -189,7 +189,7 @@ describe('provider notifications', () => {
     ).toBe(404);
   });
 
-  it('never stores an event under a configuration that changed or went since the last delivery to it (issue 19: the intake remembers configurations)', async () => {
+  it('never stores an event under a configuration that changed or went since the last delivery to it (the intake remembers configurations)', async () => {
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/api/v0/providers',
@@ -397,7 +397,7 @@ describe('provider notifications', () => {
     }
   });
 
-  it('settles a backlog giving money back in one transaction, each payment in order; a bad one holds up only its own payment (issue 19)', async () => {
+  it('settles a backlog giving money back in one transaction, each payment in order; a bad one holds up only its own payment', async () => {
     const a = await startedPayment('21');
     const b = await startedPayment('22');
     const c = await startedPayment('23');
@@ -593,7 +593,7 @@ describe('provider notifications', () => {
     expect(request!.requestStatus).toBe('Open');
   });
 
-  it('refuses a move whose amount or currency differs from the payment: event and activity kept, payment unchanged (issue 20 item 10)', async () => {
+  it('refuses a move whose amount or currency differs from the payment: event and activity kept, payment unchanged', async () => {
     const wrongAmount = await startedPayment('44');
     const wrongCurrency = await startedPayment('45');
     // As the intake stores a provider's event that carries its amount and currency.
@@ -663,7 +663,7 @@ describe('provider notifications', () => {
 
   it("never moves another configuration's or another tenant's payment", async () => {
     const rival = await signIn(ctx, { tenantName: 'Rival Notified Ltd' });
-    // The Sandbox test provider belongs to demo companies (issue 20).
+    // The Sandbox test provider belongs to demo companies.
     await makeDemoCompany(ctx, rival);
     const rivalAccount = await insertAccount(ctx, rival);
     const rivalProvider = (

@@ -15,7 +15,7 @@ import { waitFor } from '../../../test/wait.js';
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from '../../../test/fixtures/pay.js';
 
 /**
- * The payer page paid through each real provider (issue 14), through HTTP only, against the
+ * The payer page paid through each real provider, through HTTP only, against the
  * provider fakes: the merchant connects or configures the provider through its routes, raises a
  * payment request for invoices, the payer starts a payment on the page, the fake takes it, and
  * the provider's signed notification or the page's status poll settles it.
@@ -85,7 +85,7 @@ afterAll(async () => {
 /** A merchant company with an account (the invoices' customer). */
 async function merchant(name: string) {
   const who = await signIn(ctx, { tenantName: name });
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, who);
   const accountId = await insertAccount(ctx, who);
   return { who, accountId };
@@ -326,7 +326,7 @@ describe('Stripe (Checkout Session on the connected account, Connect events)', (
     expect(await allocationsOf(other.who.tenantId, started.paymentId)).toHaveLength(0);
   });
 
-  it('a configuration without a connected account is never offered (issue 19)', async () => {
+  it('a configuration without a connected account is never offered', async () => {
     const company = await merchant('Disconnected Stripe Ltd');
     const config = await connectStripe(company.who, 'acct_1EndToEnd000003', 'Disconnected Ltd');
     const request = await requestFor(company, ['30']);

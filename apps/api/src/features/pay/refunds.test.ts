@@ -15,7 +15,7 @@ import { day, insertAccount, insertInvoice, insertRequest } from '../../../test/
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
 /*
- * Issue 19: staff refunds (POST payment-transactions/{id}/refund) through the Sandbox provider,
+ * Staff refunds (POST payment-transactions/{id}/refund) through the Sandbox provider,
  * whose refund of an amount ending in .99 is declined and of one ending in .98 stays pending until
  * a signed Sandbox notification finishes it; and refunds the provider reports of its own.
  */

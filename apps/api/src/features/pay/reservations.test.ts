@@ -11,7 +11,7 @@ import { caller } from '../../../test/fixtures/money-rules.js';
 import { day, insertAccount, insertInvoice, insertRequest } from '../../../test/fixtures/pay.js';
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
-// Issue 19: a reservation never counts as paid; staff capture or cancel it from a queue ordered by
+// A reservation never counts as paid; staff capture or cancel it from a queue ordered by
 // when it lapses; a lapsed one is cancelled by the expiry job; the request is payable again.
 
 let ctx: TestContext;

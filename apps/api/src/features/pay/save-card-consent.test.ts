@@ -6,7 +6,7 @@ import { clickThrough } from '../../../test/fixtures/checkout-input.js';
 import { day, insertAccount, insertInvoice } from '../../../test/fixtures/pay.js';
 
 /**
- * Issue 21 item 31: the card options of a configuration (spec 3 §2: Stripe's use-customer,
+ * The card options of a configuration (spec 3 §2: Stripe's use-customer,
  * store-card details and save-card default; OPPWA's store-card details and save-card default)
  * reach the checkout, and a card is stored only when the payer agrees on the page. The page's
  * method says whether it offers the box and whether it starts ticked; the start call carries the

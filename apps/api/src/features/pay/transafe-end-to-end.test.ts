@@ -8,7 +8,7 @@ import { fakeTranSafeCards, startFakeTranSafe, type FakeTranSafe } from '../../.
 import { day, expectSettledIn, insertAccount, insertInvoice, paymentRowIn } from '../../../test/fixtures/pay.js';
 
 /**
- * The payer page paid through TranSafe (issues 12 and 14), through HTTP only, against the fake:
+ * The payer page paid through TranSafe, through HTTP only, against the fake:
  * the merchant configures TranSafe (test site), raises a request for invoices, the payer starts a
  * payment, the PaymentFrame (the fake's page) gives a card ticket, the page posts it, and the
  * server's purchase or preauth answer settles the payment.
@@ -53,7 +53,7 @@ let configId: string;
 
 beforeAll(async () => {
   const who = await signIn(ctx, { tenantName: 'Card Gateway Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, who);
   company = { who, accountId: await insertAccount(ctx, who) };
   const created = await call(who, 'POST', 'providers', {

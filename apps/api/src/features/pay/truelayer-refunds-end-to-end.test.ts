@@ -11,7 +11,7 @@ import { waitFor } from '../../../test/wait.js';
 import { day, insertAccount, insertInvoice } from '../../../test/fixtures/pay.js';
 
 /**
- * Issue 19: a TrueLayer configuration carries the merchant's request signing key (its id and an
+ * A TrueLayer configuration carries the merchant's request signing key (its id and an
  * EC P-521 private key in PEM) and its merchant account, saved through the providers routes; its
  * payments are v3 payments into that account, taken through the payer page, so that staff can
  * refund one (POST payment-transactions/{id}/refund) with a signed v3 refund request.
@@ -43,7 +43,7 @@ beforeAll(async () => {
     TRUELAYER_JWKS_URL: trueLayer.jwksUrl,
   });
   merchant = await signIn(ctx, { tenantName: 'Signed Refunds Ltd' });
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, merchant);
   accountId = await insertAccount(ctx, merchant);
 }, 60_000);

@@ -43,7 +43,7 @@ beforeAll(async () => {
     TRUELAYER_JWKS_URL: trueLayer.jwksUrl,
   });
   merchant = await signIn(ctx, { tenantName: 'Merchant Account Ltd' });
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, merchant);
   accountId = await insertAccount(ctx, merchant);
 }, 60_000);

@@ -7,7 +7,7 @@ import { startFakeOpayo, type FakeOpayo } from '../../../test/fakes/fake-opayo.j
 /**
  * spec 3 §4 "UK provider with integration type Server first registers the IP address and stops
  * saving if that fails", done by the server's save (any client), with the address found through
- * OPAYO_IP_LOOKUP_URL when OPAYO_SERVER_IP is unset (issue 21 item 26).
+ * OPAYO_IP_LOOKUP_URL when OPAYO_SERVER_IP is unset.
  */
 let ctx: TestContext;
 let merchant: SignedIn;

@@ -67,9 +67,9 @@ beforeAll(async () => {
     },
   };
   merchant = await signIn(ctx, { tenantName: 'Secrets Ltd' });
-  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3).
   await setFeatureFlag(ctx, 'OpayoPi', true);
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, merchant);
 });
 afterAll(() => ctx.close());

@@ -105,9 +105,9 @@ beforeAll(async () => {
     OPAYO_SERVER_IP: '81.2.69.160',
   });
   merchant = await signIn(ctx, { tenantName: 'Providers Ltd' });
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, merchant);
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Providers Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Providers Ltd' });
@@ -120,7 +120,7 @@ beforeAll(async () => {
     customHostId: '2',
     hostSystemName: 'Custom',
     currency: 'GBP',
-    // The Sandbox test provider belongs to demo companies (issue 20).
+    // The Sandbox test provider belongs to demo companies.
     type: 'Demo',
   });
   await makeDemoCompany(ctx, viewer);

@@ -114,7 +114,7 @@ beforeAll(async () => {
     OPAYO_SERVER_IP: '81.2.69.160',
   });
   merchant = await signIn(ctx, { tenantName: 'Capture Ltd' });
-  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3).
   await setFeatureFlag(ctx, 'OpayoPi', true);
   await ctx.database.withTenant(merchant.tenantId, (tx) =>
     generateReceivables(

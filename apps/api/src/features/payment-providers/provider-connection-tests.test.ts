@@ -9,7 +9,7 @@ import { startFakeTrueLayer, type FakeTrueLayer } from '../../../test/fakes/fake
 
 /**
  * The connection tests of TrueLayer (a client-credentials token) and Total Processing / OPPWA
- * (a 1.00 GBP checkout, nothing charged), next to TranSafe's and Opayo's (issue 12).
+ * (a 1.00 GBP checkout, nothing charged), next to TranSafe's and Opayo's.
  */
 let ctx: TestContext;
 let merchant: SignedIn;
@@ -72,7 +72,7 @@ beforeAll(async () => {
     OPPWA_LIVE_URL: oppwa.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Connection Tests Ltd' });
-  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders (issue 20).
+  // TrueLayer is a beta kind: it needs ShowBetaPaymentProviders.
   await showBetaProviders(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Connection Tests Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Connection Tests Ltd' });

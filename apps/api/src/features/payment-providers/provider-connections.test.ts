@@ -117,7 +117,7 @@ beforeAll(async () => {
     TRANSAFE_LIVE_URL: tranSafe.url,
   });
   merchant = await signIn(ctx, { tenantName: 'Connections Ltd' });
-  // The Sandbox test provider belongs to demo companies (issue 20).
+  // The Sandbox test provider belongs to demo companies.
   await makeDemoCompany(ctx, merchant);
   rival = await signIn(ctx, { tenantName: 'Rival Connections Ltd' });
   viewer = await signIn(ctx, { tenantName: 'Viewer Connections Ltd' });
@@ -444,7 +444,7 @@ describe('GoCardless', () => {
   });
 });
 
-describe('authorisation state: issued by the server, bound to the session, spent once (issue 20 item 9)', () => {
+describe('authorisation state: issued by the server, bound to the session, spent once', () => {
   const refused = (response: { statusCode: number; json(): unknown }, detail: string) => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ detail, errorCode: 'AuthorisationStateRefused' });

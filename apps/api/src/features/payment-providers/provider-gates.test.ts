@@ -9,7 +9,7 @@ import { caller } from '../../../test/fixtures/money-rules.js';
 import { insertAccount, insertRequest } from '../../../test/fixtures/pay.js';
 
 /*
- * Issue 20 items 2 and 3: the Sandbox (a test-only kind) belongs to demo companies; a beta kind
+ * The Sandbox (a test-only kind) belongs to demo companies; a beta kind
  * needs ShowBetaPaymentProviders, Opayo Pi the OpayoPi flag, and every kind its `<Name>Provider`
  * flag. The server refuses the configuration (422 on providerName or integrationType), and a
  * configuration whose kind is withheld is neither offered on the payer page nor takes a payment

@@ -20,7 +20,7 @@ import {
 } from '../../../test/app.js';
 import { setFeatureFlag } from '../../../test/feature-gates.js';
 
-/** Issue 21, spec 2 items 14–22: every row of the spec, exactly. */
+/** Spec 2 items 14–22: every row of the spec, exactly. */
 let ctx: TestContext;
 let merchant: SignedIn;
 let rival: SignedIn;

@@ -12,7 +12,7 @@ import { caller, makeViewer } from '../../../test/fixtures/money-rules.js';
 import { insertAccount, insertRequest } from '../../../test/fixtures/pay.js';
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
-/** Issue 19: staff cancel an Open payment request; its link then says it was cancelled. */
+/** Staff cancel an Open payment request; its link then says it was cancelled. */
 let ctx: TestContext;
 let admin: SignedIn;
 let call: ReturnType<typeof caller>;

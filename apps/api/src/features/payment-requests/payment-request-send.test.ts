@@ -10,7 +10,7 @@ import { caller, makeViewer } from '../../../test/fixtures/money-rules.js';
 import { insertAccount, insertRequest, mailsIn } from '../../../test/fixtures/pay.js';
 import { waitFor } from '../../../test/wait.js';
 
-/** Issue 22 item 7: staff mail a request's link to its payer, and send it again. */
+/** Staff mail a request's link to its payer, and send it again. */
 let ctx: TestContext;
 let admin: SignedIn;
 let call: ReturnType<typeof caller>;

@@ -196,7 +196,7 @@ describe('POST payment-requests with transactionAllocations', () => {
 
   it('refuses an amount above what the transaction owes; accepts exactly what it owes', async () => {
     const invoice = await transaction(merchant, account.id, { allocatedAmount: '40', paidStatus: 'PartPaid' });
-    // One penny over (issue 21 item 15: a GBP amount has at most 2 decimals).
+    // One penny over (a GBP amount has at most 2 decimals).
     await refused(merchant, body([{ transactionId: invoice, amount: 60.01 }]), 422, 'transactionAllocations.0.amount', m.amountAboveOutstanding);
     const exact = await call(merchant, body([{ transactionId: invoice, amount: 60 }]));
     expect(exact.statusCode, exact.body).toBe(201);

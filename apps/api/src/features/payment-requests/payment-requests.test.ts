@@ -287,7 +287,7 @@ describe('POST payment-requests', () => {
     ['a 1001-character description', { description: 'd'.repeat(1001) }, 'description', m.tooLong('Description', 1000)],
     ['valid to before valid from', { validFrom: '2026-11-10', validUntil: '2026-11-09' }, 'validUntil', m.validUntilBeforeValidFrom],
     ['a bad date', { paymentRequiredBy: 'tomorrow' }, 'paymentRequiredBy', m.dateInvalid],
-    ['a billing e-mail that is not one (issue 10 item 9)', { billingContact: { emailAddress: 'not-an-email' } }, 'billingContact.emailAddress', emailAddressMessage],
+    ['a billing e-mail that is not one', { billingContact: { emailAddress: 'not-an-email' } }, 'billingContact.emailAddress', emailAddressMessage],
     ...billingLimits.map(([field, max]) => [
       `a billing ${field} over ${max}`,
       { billingContact: { [field]: 'x'.repeat(max + 1) } },
@@ -311,7 +311,7 @@ describe('POST payment-requests', () => {
     const [account] = await accountsOf(merchant);
     const billingContact = {
       ...Object.fromEntries(billingLimits.map(([field, max]) => [field, 'x'.repeat(max)])),
-      // An e-mail field takes an e-mail address (issue 10 item 9): one of exactly 200 characters.
+      // An e-mail field takes an e-mail address: one of exactly 200 characters.
       emailAddress: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.example`,
       address: Object.fromEntries(addressLimits.map(([field, max]) => [field, 'y'.repeat(max)])),
     };
@@ -347,7 +347,7 @@ describe('PATCH payment-requests', () => {
     expect(response.json()).toMatchObject({
       description: 'New words',
       validFrom: '2026-11-01T00:00:00.000Z',
-      // Issue 21 item 16: a valid-until day lasts to the end of that day.
+      // A valid-until day lasts to the end of that day.
       validUntil: '2026-11-01T23:59:59.999Z',
       paymentRequiredBy: null,
       options: { usage: 'Multiple' },
@@ -369,7 +369,7 @@ describe('PATCH payment-requests', () => {
     ['a 256-character surname', { billingContact: { surname: 's'.repeat(256) } }, 'billingContact.surname', m.tooLong('Surname', 255)],
     ['a 501-character company name', { deliveryContact: { companyName: 'c'.repeat(501) } }, 'deliveryContact.companyName', m.tooLong('Company name', 500)],
     ['a 1001-character e-mail', { billingContact: { emailAddress: 'e'.repeat(1001) } }, 'billingContact.emailAddress', m.tooLong('Email address', 1000)],
-    ['a delivery e-mail that is not one (issue 10 item 9)', { deliveryContact: { emailAddress: 'not-an-email' } }, 'deliveryContact.emailAddress', emailAddressMessage],
+    ['a delivery e-mail that is not one', { deliveryContact: { emailAddress: 'not-an-email' } }, 'deliveryContact.emailAddress', emailAddressMessage],
     ['a 256-character address type', { billingContact: { address: { type: 't'.repeat(256) } } }, 'billingContact.address.type', m.tooLong('Type', 255)],
     ['a 256-character post code', { billingContact: { address: { postCode: 'p'.repeat(256) } } }, 'billingContact.address.postCode', m.tooLong('Post code', 255)],
   ])('refuses %s with its message', async (_name, change, field, message) => {
@@ -472,7 +472,7 @@ describe('PATCH payment-requests/{id}/transaction-allocation-info', () => {
     ['a minimum without canEditAmount', { minimumAmount: 5 }, '0.minimumAmount', m.minMaxNeedCanEditAmount],
     ['a maximum with canEditAmount false', { canEditAmount: false, maximumAmount: 5 }, '0.maximumAmount', m.minMaxNeedCanEditAmount],
     ['a text amount', { amount: 'ten' }, '0.amount', m.amountNumber],
-    // Issue 10 item 6: the amount within its limits and not above what the invoice (£100) owes.
+    // The amount within its limits and not above what the invoice (£100) owes.
     ['an amount below the minimum', { amount: 5, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountBelowMinimum],
     ['an amount above the maximum', { amount: 999_999, canEditAmount: true, minimumAmount: 10, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],
     ['a maximum below the amount kept', { canEditAmount: true, maximumAmount: 90 }, '0.amount', m.amountAboveMaximum],

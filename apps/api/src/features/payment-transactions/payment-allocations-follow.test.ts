@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { accounts, paymentAllocations, paymentTransactions, settlementOffers, transactions } from '../../db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// Issue 10 item 1: after a capture a pending payment's allocations sum to what was captured, after
+// After a capture a pending payment's allocations sum to what was captured, after
 // a cancel they are Cancelled, and the invoices' allocated amount, amount owed and paid status follow.
-// Issue 19: a reservation's allocations are Provisional and never count as paid: the invoices owe
+// A reservation's allocations are Provisional and never count as paid: the invoices owe
 // in full until the capture (they used to be written as already allocated).
 
 let ctx: TestContext;
@@ -44,7 +44,7 @@ async function pendingPaymentOver(total: string, invoices: Invoice[]) {
         dueDate: invoice.due,
         currency: 'GBP',
         transactionAmount: invoice.amount,
-        // Provisional money does not count (issue 19): the invoice owes all of it until the capture.
+        // Provisional money does not count: the invoice owes all of it until the capture.
         allocatedAmount: '0',
         discountedAmount: '0',
         paidStatus: 'Unpaid',

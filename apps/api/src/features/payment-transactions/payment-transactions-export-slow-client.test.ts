@@ -5,7 +5,7 @@ import { generateReceivables } from '../datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
 /**
- * Issue 20 item 5: a client that does not read its export holds nothing but its own socket. The
+ * A client that does not read its export holds nothing but its own socket. The
  * export is made at the database's pace into a spool and sent from there, so no transaction (on
  * PGlite the only connection) waits on the client; a download slower than the configured
  * throughput is ended; a tenant runs a bounded number of exports at once.

@@ -122,7 +122,7 @@ describe('GET payment-transactions/export', () => {
     expect(filtered.every((row) => row[2] === 'Pending')).toBe(true);
   });
 
-  // issue 22 item 6: "include table filters" carries the list's search box too.
+  // "Include table filters" carries the list's search box too.
   it('exports the rows the table’s search finds, with its filters: the list’s rows exactly', async () => {
     const list = async (query: Record<string, string>) => {
       const response = await ctx.app.inject({
@@ -161,7 +161,7 @@ describe('GET payment-transactions/export', () => {
     expect(ids(theirs.body).has(payment.id)).toBe(false);
   });
 
-  // issue 19 item 9: the dialog sends both days as the same UTC midnight (spec 2 §5).
+  // The dialog sends both days as the same UTC midnight (spec 2 §5).
   it('exports one whole day when from and to are the same day', async () => {
     const all = await payments(merchant);
     const day = all[0]!.statusDateTime.toISOString().slice(0, 10);

@@ -8,7 +8,7 @@ import {
 } from './payment-transactions.import.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// issue 9, defect 3 (migration 0013): an allocated-status change is a HOT update, so a
+// Migration 0013: an allocated-status change is a HOT update, so a
 // 100,000-row import writes no index entry. Guards the two things it rests on: no index of
 // payment_transactions holds allocated_status, and each page keeps room for a new version of every
 // row on it (fillfactor 50), even when one statement changes every payment of a company.

@@ -4,7 +4,7 @@ import { paymentTransactions } from '../../db/schema-receivables.js';
 import { generateReceivables } from '../datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// issue 9, defect 3: the import is checked before its transaction and applied in one statement;
+// The import is checked before its transaction and applied in one statement;
 // the rows' answers stay those of a row-by-row import.
 let ctx: TestContext;
 let merchant: SignedIn;

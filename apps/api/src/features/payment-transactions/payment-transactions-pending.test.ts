@@ -49,7 +49,7 @@ describe('capturing and cancelling pending payments', () => {
     expect(body).toMatchObject({ isError: false, errorMessage: null, paymentTransaction: { id: payment!.id, status: 'Paid' } });
     expect(body.paymentTransaction.totalAmount).toBe(10.5);
     const events = (await ctx.app.inject({ method: 'GET', url: `/api/v0/provider-events/records/${payment!.id}`, headers: merchant.headers({ 'dataset-id': '1' }) })).json();
-    // The demo payment's authorisation, then the capture (issue 10 item 15: demo payments have their events).
+    // The demo payment's authorisation, then the capture (demo payments have their events).
     expect(events.items).toHaveLength(2);
     expect(events.items[0]).toMatchObject({ providerName: 'Sandbox', eventType: 'payment.authorised', status: 'requires_capture' });
     expect(events.items[1]).toMatchObject({ providerName: 'Sandbox', eventType: 'payment.capture', status: 'succeeded' });

@@ -190,7 +190,7 @@ describe('GET payment-transactions/{id}', () => {
   });
 
   it('carries its allocations and late-payment fee lines', async () => {
-    // Demo payments pay their request's invoices, some late with a fee line (issue 10 item 15).
+    // Demo payments pay their request's invoices, some late with a fee line.
     const feeLines = await ctx.database.withTenant(merchant.tenantId, (tx) =>
       tx.select().from(paymentFeeTransactions).where(eq(paymentFeeTransactions.tenantId, merchant.tenantId)),
     );
@@ -211,7 +211,7 @@ describe('GET payment-transactions/{id}', () => {
           ),
         ),
       );
-      // Issue 22 item 8: the page links each allocated invoice by its reference and the customer's account.
+      // The page links each allocated invoice by its reference and the customer's account.
       for (const allocation of body.paymentAllocations as { transactionId: string | null; transactionReference: string | null }[]) {
         if (!allocation.transactionId) continue;
         const invoice = (await get(merchant, `transactions/${allocation.transactionId}`)).json();

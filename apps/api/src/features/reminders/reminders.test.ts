@@ -17,7 +17,7 @@ import { day } from '../../../test/fixtures/pay.js';
 import { waitFor } from '../../../test/wait.js';
 
 /*
- * Issue 23: reminder schedules. A schedule of steps 3 days before, 1 and 7 days after the due date
+ * Reminder schedules. A schedule of steps 3 days before, 1 and 7 days after the due date
  * is the company default; account A owes four invoices at different points of it. The run mails A
  * once listing every invoice a step falls on or before; a step goes out once per invoice; a paid
  * invoice drops out; accounts with a disputed amount or paused reminders are skipped; the daily

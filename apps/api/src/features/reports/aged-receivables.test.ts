@@ -9,7 +9,7 @@ import { makeDemoCompany } from '../../../test/feature-gates.js';
 import { day, insertRequest } from '../../../test/fixtures/pay.js';
 
 /*
- * Issue 23: the aged receivables against a hand-computed set. Account A's invoices fall due 0, 1,
+ * The aged receivables against a hand-computed set. Account A's invoices fall due 0, 1,
  * 30, 31, 60, 61, 90 and 91 days before today (raised 30 days before that); account C's are raised
  * those days before today (due 30 days later). Amounts 1, 2, 4 … 128, so a bucket's sum names its
  * invoices. Account B has the money: an invoice paid today, one paid and part refunded, a credit

@@ -5,7 +5,7 @@ import { paymentRequestMessages, transactionMessages } from '@ledgerline/contrac
 import { accounts, transactions } from '../../db/schema-receivables.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// Issue 10 item 2: transaction and due dates, offers' valid-from/until and requests' required-by
+// Transaction and due dates, offers' valid-from/until and requests' required-by
 // dates are calendar days: stored as date, sent and answered as YYYY-MM-DD, never shifted.
 
 let ctx: TestContext;

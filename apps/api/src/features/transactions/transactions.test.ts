@@ -451,7 +451,7 @@ describe('POST transactions (ERP connectors)', () => {
       messages.amountRequired,
     ],
     ['no date', { transactionDate: 'yesterday' }, 'transactionDate', messages.dateRequired],
-    // Issue 10 item 9: a contact's e-mail addresses are e-mail addresses.
+    // A contact's e-mail addresses are e-mail addresses.
     [
       'a contact e-mail that is not one',
       { contact: { emailAddress: 'not-an-email' } },

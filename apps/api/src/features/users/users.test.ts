@@ -210,7 +210,7 @@ describe('changing users', () => {
   });
 });
 
-// issue 22 item 6: the users grid's search box, on the server.
+// The users grid's search box, on the server.
 describe('GET users/all?search=', () => {
   it('finds users by part of their name or e-mail, in any case, and only the tenant’s own', async () => {
     const mine = await signIn(ctx, { tenantName: 'Searchable People Ltd' });

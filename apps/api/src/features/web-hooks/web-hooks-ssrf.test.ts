@@ -8,7 +8,7 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../
 import { startFakeServer, type FakeServer } from '../../../test/fakes/fake-server.js';
 import { waitFor } from '../../../test/wait.js';
 
-// Private addresses are NOT allowed here (WEBHOOK_ALLOW_PRIVATE unset): the SSRF guard (issue 15).
+// Private addresses are NOT allowed here (WEBHOOK_ALLOW_PRIVATE unset): the SSRF guard.
 let ctx: TestContext;
 let admin: SignedIn;
 let receiver: FakeServer;
@@ -80,7 +80,7 @@ describe('private addresses', () => {
     }
   });
 
-  // issue 20 item 12: IPv4 written in IPv6's other forms.
+  // IPv4 written in IPv6's other forms.
   it('knows private IPv4 however IPv6 writes it: mapped, compatible, translated, NAT64, 6to4, Teredo', () => {
     for (const address of [
       '0:0:0:0:0:ffff:127.0.0.1',

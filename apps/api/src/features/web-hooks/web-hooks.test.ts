@@ -278,7 +278,7 @@ describe('endpoints', () => {
   });
 });
 
-// issue 22 item 6: the endpoints grid's search box, on the server.
+// The endpoints grid's search box, on the server.
 describe('GET web-hooks/endpoints?search=', () => {
   it('finds endpoints by part of their URL or description, and only the company’s own', async () => {
     const mine = await signIn(ctx, { tenantName: 'Searchable Hooks Ltd' });

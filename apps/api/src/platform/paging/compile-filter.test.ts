@@ -140,7 +140,7 @@ describe('compileFilters', () => {
   });
 });
 
-describe('compileFilters with several eq items on one enum field (issue 22 item 6)', () => {
+describe('compileFilters with several eq items on one enum field', () => {
   it('ORs them where the first stood, and ANDs the rest', () => {
     const where = compileFilters(
       [
@@ -158,7 +158,7 @@ describe('compileFilters with several eq items on one enum field (issue 22 item 
   });
 });
 
-describe('compileSearch (issue 22 item 6)', () => {
+describe('compileSearch', () => {
   it('finds the words in any text field, or the amount equal to them', () => {
     const search = {
       text: '50%',

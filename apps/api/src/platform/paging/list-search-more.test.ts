@@ -14,7 +14,7 @@ import { generateReceivables } from '../../features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
-// issue 22 item 6: the search box of every other list a merchant uses, on the server, through
+// The search box of every other list a merchant uses, on the server, through
 // the one compileSearch (platform/paging/compile-filter.ts) every paged list compiles.
 const company = { 'dataset-id': '1' };
 /** The rows each tenant gets in every list: two share the word, each has its own. */

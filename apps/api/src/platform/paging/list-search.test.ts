@@ -3,7 +3,7 @@ import { queryMessages } from '@ledgerline/contract';
 import { generateReceivables } from '../../features/datasets/demo-data.js';
 import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../test/app.js';
 
-// issue 22 item 6: the search box of each list, and several statuses at once, on the server.
+// The search box of each list, and several statuses at once, on the server.
 const company = { 'dataset-id': '1' };
 const size = {
   accounts: 8,

@@ -14,7 +14,7 @@ import { day, insertAccount, insertInvoice, paymentRowIn } from '../../../test/f
 import { waitFor } from '../../../test/wait.js';
 
 /**
- * Opayo Server on the payer page (issues 12 and 14), through HTTP against the Opayo fake: the
+ * Opayo Server on the payer page, through HTTP against the Opayo fake: the
  * register call's fields, Opayo's refusals as the payer sees them, and the notification, which is
  * signed with the payment's own SecurityKey and answered in Opayo's `Status=…` lines.
  */
@@ -43,7 +43,7 @@ beforeAll(async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   opayo.deliverTo = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   merchant = await signIn(ctx, { tenantName: 'Opayo Merchant Ltd' });
-  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3; issue 20).
+  // Opayo's integrated form needs the OpayoPi flag (spec 3 §3).
   await setFeatureFlag(ctx, 'OpayoPi', true);
   accountId = await insertAccount(ctx, merchant);
   const created = await ctx.app.inject({
@@ -224,7 +224,7 @@ describe('Opayo Server register', () => {
     expect(sent.form.has('CustomerEMail')).toBe(false);
   });
 
-  it("the payer's billing country is the company's default country (issue 21 item 28)", async () => {
+  it("the payer's billing country is the company's default country", async () => {
     const setCountry = (defaultCountryId: number) =>
       ctx.app.inject({
         method: 'PUT',

@@ -9,7 +9,7 @@ import { startFakeOpayo, type FakeOpayo } from '../../../test/fakes/fake-opayo.j
 import { recorded, startInput } from '../../../test/fixtures/checkout-input.js';
 
 /**
- * Opayo refunds (issue 19) against the fake over real HTTP: Server's shared REFUND (`refund.vsp`
+ * Opayo refunds against the fake over real HTTP: Server's shared REFUND (`refund.vsp`
  * with the original's Related* keys, kept sealed with the payment) and Pi's Refund transaction;
  * whole and part refunds, Opayo's refusal in its own words, and a VendorTxCode of its own per
  * refund.
@@ -211,7 +211,7 @@ describe('Opayo Pi refunds (Refund transactions)', () => {
       configuration: piConfiguration,
       challengeUrl: 'https://ledgerline.example/3ds',
     });
-    // What Opayo says it took, in major units (issue 20 item 10).
+    // What Opayo says it took, in major units.
     expect(charged).toMatchObject({
       status: 'Paid',
       amount: Number(amount).toFixed(2),

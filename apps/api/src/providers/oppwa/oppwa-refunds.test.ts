@@ -11,7 +11,7 @@ import { startFakeOppwa, type FakeOppwa } from '../../../test/fakes/fake-oppwa.j
 import { recorded, startInput } from '../../../test/fixtures/checkout-input.js';
 
 /**
- * OPPWA (Total Processing) refunds and chargebacks (issue 19) against the fake over real HTTP: RF
+ * OPPWA (Total Processing) refunds and chargebacks against the fake over real HTTP: RF
  * against the payment with our refund's id as merchantTransactionId, OPPWA's result-code classes,
  * and its AES-256-GCM notifications: RF a refund, CB a chargeback (Lost), CR its reversal (Won).
  */
@@ -54,7 +54,7 @@ async function paidPayment(amount = '92.50', reserve = false) {
     returnQuery: {},
     configuration,
   });
-  // What OPPWA says it took or reserved (issue 20 item 10).
+  // What OPPWA says it took or reserved.
   expect(status).toMatchObject({
     status: reserve ? 'Pending' : 'Paid',
     amount: Number(amount).toFixed(2),

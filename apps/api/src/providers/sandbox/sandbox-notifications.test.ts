@@ -12,7 +12,7 @@ import { buildTestApp, signIn, type SignedIn, type TestContext } from '../../../
 import { makeDemoCompany } from '../../../test/feature-gates.js';
 
 /**
- * Sandbox notifications carry their time in what is signed (issue 20 item 11): `t=…,sha256=…`
+ * Sandbox notifications carry their time in what is signed: `t=…,sha256=…`
  * over `"{t}.{body}"`, and one signed more than the tolerance (5 minutes) away from now is
  * refused, so a captured notification cannot be replayed later.
  */
@@ -27,7 +27,7 @@ const now = () => Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   ctx = await buildTestApp({ SANDBOX_NOTIFICATION_KEY: notificationKey });
   admin = await signIn(ctx, { tenantName: 'Fresh Notifications Ltd' });
-  // The Sandbox is for demo companies only (issue 20 item 2).
+  // The Sandbox is for demo companies only.
   await makeDemoCompany(ctx, admin);
   const created = await ctx.app.inject({
     method: 'POST',

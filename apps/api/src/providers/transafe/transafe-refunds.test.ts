@@ -8,7 +8,7 @@ import { fakeTranSafeCards, startFakeTranSafe, type FakeTranSafe } from '../../.
 import { recorded } from '../../../test/fixtures/checkout-input.js';
 
 /**
- * TranSafe (Monetra REST v2) refunds (issue 19) against the fake over real HTTP, as Monetra's own
+ * TranSafe (Monetra REST v2) refunds against the fake over real HTTP, as Monetra's own
  * plug-in decides: the unsettled report first; a whole unsettled purchase is reversed (void when
  * the reversal is refused), a part of it or any settled one refunded with `money.amount`.
  */
@@ -49,7 +49,7 @@ async function purchase(amount = '80.00') {
     ticket,
     configuration,
   });
-  // TranSafe's approved amount (issue 20 item 10); it names no currency.
+  // TranSafe's approved amount; it names no currency.
   expect(charged).toMatchObject({ status: 'Paid', amount });
   expect(charged.currency).toBeUndefined();
   return charged.providerReference!;

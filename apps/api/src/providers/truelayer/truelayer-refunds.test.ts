@@ -265,7 +265,7 @@ describe('TrueLayer refund and dispute notifications', () => {
   });
 });
 
-describe('TrueLayer notification freshness (issue 20 item 11)', () => {
+describe('TrueLayer notification freshness', () => {
   const body = () => trueLayer.statusChanged(randomUUID(), 'executed');
 
   it('refuses a notification signed more than five minutes ago, or ahead of our clock', async () => {
